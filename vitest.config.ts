@@ -1,0 +1,24 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const sdkSource = (path: string) => fileURLToPath(new URL(`./sdk/src/${path}`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run the SDK's TypeScript source; a separate test checks the built package with plain node.
+    alias: [
+      { find: /^@agent-tools\/sdk\/archive$/, replacement: sdkSource("archive/index.ts") },
+      { find: /^@agent-tools\/sdk$/, replacement: sdkSource("index.ts") },
+    ],
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // s3rver builds list continuation tokens with DES, which OpenSSL 3 refuses without this.
+    execArgv: ["--openssl-legacy-provider"],
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+    reporters: ["default", "json"],
+    outputFile: { json: ".vitest-report.json" },
+  },
+});
