@@ -1,0 +1,21 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/**
+ * A client-facing failure. Serialised as `{"error": error, "detail": detail}` with `status`.
+ * `error` keeps the original registry's string where one exists (clients match on it);
+ * `detail` says exactly what is wrong and how to fix it.
+ */
+export class RegistryError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly error: string,
+    readonly detail: string,
+  ) {
+    super(`${error}: ${detail}`);
+    this.name = "RegistryError";
+  }
+
+  toJSON(): { error: string; detail: string } {
+    return { error: this.error, detail: this.detail };
+  }
+}
