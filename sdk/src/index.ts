@@ -1,1 +1,14 @@
 export const VERSION = "0.1.0";
+export * from "./tool/index.js";
+export * from "./permission/index.js";
+export * from "./archive/index.js";
+export * from "./publish/index.js";
+export * from "./toolkit/index.js";
+export * from "./registry-client/index.js";
+export * from "./cache/index.js";
+export * from "./runtimes/index.js";
+export { ArchiveIntegrityError, extractToolArchive, type ExtractOptions, type ExtractedArchive } from "./archive/extract-to-directory.js";
+export { AgentTools, parseToolRef, type AddedTool, type AgentToolsOptions, type ToolSource } from "./agent-tools.js";
+export * from "./search/index.js";
+export * from "./registry-tool/index.js";
+export * from "./builtin/index.js";

@@ -1,0 +1,195 @@
+/**
+ * SDK call and add costs, all measured in this run on the same trivial Python tool:
+ *   (a) warm `executeToolById` through the persistent worker
+ *   (b) the same tool called in-process by a Python loop (timed inside Python)
+ *   (f) the floor: a bare JSON-line round trip to a persistent Python process over the same pipes
+ *   (c) spawning the Python interpreter per call
+ *   (d) a binary tool call (the gcc-compiled increment fixture)
+ *   (e) cold `add` (empty cache) and cached re-`add` (new AgentTools, same cache), against the local registry
+ *
+ *   npx tsx bench/sdk.bench.ts      (or: npm run bench sdk)
+ */
+import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { promisify } from "node:util";
+import { AgentTools } from "../sdk/src/agent-tools.js";
+import { resolvePythonInterpreter } from "../sdk/src/runtimes/python/python-interpreter.js";
+import { buildBundle, buildPythonToolZip, fixtureBundle } from "../test/support/bundles.js";
+import { startTestRegistry, uploadBundle } from "../test/support/registry.js";
+
+const WARM_CALLS = 20_000;
+const SPAWN_CALLS = 30;
+const BINARY_CALLS = 300;
+const ADDS = 15;
+
+const TOOL = `class AgentSpaceV1Tool:
+    def __init__(self, tool_id, tool_data):
+        self.step = tool_data.get("tool_parameters", {}).get("step", 1)
+    def execute(self, input_data):
+        return {"value": input_data["value"] + self.step}
+`;
+
+interface Row {
+  name: string;
+  p50: number;
+  p99: number;
+  note?: string;
+}
+
+const work = await mkdtemp(join(tmpdir(), "agent-tools-sdk-bench-"));
+try {
+  await main();
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+
+async function main(): Promise<void> {
+  const toolDir = join(work, "trivial");
+  await mkdir(join(toolDir, "code"), { recursive: true });
+  await writeFile(join(toolDir, "code", "function.py"), TOOL);
+  await writeFile(join(toolDir, "spec.json"), JSON.stringify({ tool_id: "trivial", tool_runtime_type: "python", tool_parameters: { step: 1 } }));
+
+  const resolveStart = performance.now();
+  const interpreter = await resolvePythonInterpreter("python3");
+  const resolveMs = performance.now() - resolveStart;
+
+  const rows: Row[] = [];
+  const tools = new AgentTools({ cacheDir: join(work, "cache") });
+  await tools.add({ path: toolDir });
+  const warm = await sample(WARM_CALLS, (i) => tools.executeToolById("trivial", { value: i }), 2_000);
+  rows.push({ name: "(a) warm executeToolById, Python worker", ...warm });
+  rows.push({ name: "(b) same tool in-process, Python loop", ...(await pythonLoop(interpreter.executable, toolDir)) });
+  rows.push({ name: "(f) floor: bare JSON-line round trip to Python", ...(await bareRoundTrip(interpreter.executable)) });
+  rows.push({ name: "(c) spawn Python per call", ...(await spawnPerCall(interpreter.executable, toolDir)), note: "real interpreter, not the shim" });
+
+  const registry = await startTestRegistry();
+  try {
+    await uploadBundle(registry.url, registry.token, (await fixtureBundle("binary-increment")).bundle);
+    const spec = { tool_id: "trivial", tool_runtime_type: "python", tool_parameters: { step: 1 }, tool_metadata: { version: "1.0.0" } };
+    await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip: buildPythonToolZip(toolDir), toolMd: "# trivial\n" }));
+    const remote = new AgentTools({ toolsDbUrl: registry.url, cacheDir: join(work, "cache") });
+    await remote.add("binary-increment");
+    rows.push({ name: "(d) binary tool call (fork+exec, output file)", ...(await sample(BINARY_CALLS, (i) => remote.executeToolById("binary-increment", { value: i }), 20)) });
+    await remote.close();
+
+    const cold = await sample(ADDS, async () => {
+      const fresh = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await mkdtemp(join(work, "cold-")) });
+      await fresh.add("trivial");
+      await fresh.close();
+    }, 2);
+    rows.push({ name: "(e) cold add: GET entry, download, verify, unpack, start worker", ...cold });
+    const sharedCache = join(work, "shared-cache");
+    const priming = new AgentTools({ toolsDbUrl: registry.url, cacheDir: sharedCache });
+    await priming.add("trivial");
+    await priming.add("trivial@1.0.0");
+    await priming.close();
+    const cachedAdd = async (ref: string) => {
+      const fresh = new AgentTools({ toolsDbUrl: registry.url, cacheDir: sharedCache });
+      await fresh.add(ref);
+      await fresh.close();
+    };
+    rows.push({ name: "(e) cached re-add: GET entry, cached tree, start worker", ...(await sample(ADDS, () => cachedAdd("trivial"), 2)) });
+    rows.push({ name: "(e) cached re-add of id@version: no request at all", ...(await sample(ADDS, () => cachedAdd("trivial@1.0.0"), 2)) });
+  } finally {
+    await tools.close();
+    await registry.close();
+  }
+
+  print(rows, resolveMs);
+}
+
+/** Times `count` sequential calls after `warmup` untimed ones; milliseconds. */
+async function sample(count: number, call: (i: number) => Promise<unknown>, warmup: number): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < warmup; i++) await call(i);
+  const times = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await call(i);
+    times[i] = performance.now() - start;
+  }
+  return percentiles(Array.from(times));
+}
+
+function percentiles(times: number[]): { p50: number; p99: number } {
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+/** (b): the tool imported into Python and called in a loop, each call timed with perf_counter_ns. */
+async function pythonLoop(python: string, toolDir: string): Promise<{ p50: number; p99: number }> {
+  const script = `
+import importlib.util, json, sys, time
+spec = importlib.util.spec_from_file_location("trivial_tool", sys.argv[1])
+module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)
+tool = module.AgentSpaceV1Tool("trivial", {"tool_parameters": {"step": 1}})
+times = []
+for i in range(${WARM_CALLS}):
+    start = time.perf_counter_ns(); tool.execute({"value": i}); times.append(time.perf_counter_ns() - start)
+print(json.dumps([t / 1e6 for t in times]))
+`;
+  const { stdout } = await promisify(execFile)(python, ["-c", script, join(toolDir, "code", "function.py")], { maxBuffer: 64 * 1024 * 1024 });
+  return percentiles(JSON.parse(stdout) as number[]);
+}
+
+/** (f): the cheapest possible exchange over the worker's transport: read a JSON line, answer one. */
+async function bareRoundTrip(python: string): Promise<{ p50: number; p99: number }> {
+  const script = `
+import json, os
+requests = os.fdopen(3, "rb"); replies = os.fdopen(4, "wb", buffering=0)
+for line in requests:
+    replies.write((json.dumps({"ok": True, "value": json.loads(line)["input"]}) + "\\n").encode())
+`;
+  const child = spawn(python, ["-S", "-c", script], { stdio: ["ignore", "inherit", "inherit", "pipe", "pipe"] });
+  const requests = child.stdio[3] as Writable;
+  const replies = (child.stdio[4] as Readable).setEncoding("utf8");
+  let buffered = "";
+  let waiting: ((line: string) => void) | undefined;
+  replies.on("data", (text: string) => {
+    buffered += text;
+    const newline = buffered.indexOf("\n");
+    if (newline !== -1 && waiting) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      waiting(line);
+    }
+  });
+  const roundTrip = (i: number) =>
+    new Promise<unknown>((resolve) => {
+      waiting = (line) => resolve(JSON.parse(line));
+      requests.write(`${JSON.stringify({ op: "execute", input: { value: i } })}\n`);
+    });
+  const result = await sample(WARM_CALLS, roundTrip, 2_000);
+  requests.end();
+  await new Promise((resolve) => child.once("exit", resolve));
+  return result;
+}
+
+/** (c): what a runtime without a persistent worker pays: a fresh interpreter, import, construct, call. */
+async function spawnPerCall(python: string, toolDir: string): Promise<{ p50: number; p99: number }> {
+  const script = `
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("trivial_tool", sys.argv[1])
+module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)
+print(json.dumps(module.AgentSpaceV1Tool("trivial", {"tool_parameters": {"step": 1}}).execute(json.loads(sys.argv[2]))))
+`;
+  const run = promisify(execFile);
+  return sample(SPAWN_CALLS, (i) => run(python, ["-c", script, join(toolDir, "code", "function.py"), JSON.stringify({ value: i })]), 2);
+}
+
+function print(rows: Row[], resolveMs: number): void {
+  const base = rows[0]?.p50 ?? Number.NaN;
+  const format = (ms: number) => (ms < 1 ? ms.toFixed(4) : ms.toFixed(1));
+  console.log("| measurement | p50 ms | p99 ms | p50 / (a) |");
+  console.log("|---|---:|---:|---:|");
+  for (const row of rows) {
+    console.log(`| ${row.name}${row.note ? ` (${row.note})` : ""} | ${format(row.p50)} | ${format(row.p99)} | ${(row.p50 / base).toFixed(2)}× |`);
+  }
+  console.log(`\nResolving \`python3\` to its real interpreter (once per process): ${resolveMs.toFixed(0)} ms.`);
+  const warm = rows[0];
+  const floor = rows.find((row) => row.name.startsWith("(f)"));
+  if (warm && floor) console.log(`Warm call = ${(warm.p50 / floor.p50).toFixed(2)}× the bare round trip.`);
+}

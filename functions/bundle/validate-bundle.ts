@@ -1,0 +1,62 @@
+import type { ArchiveFormat } from "@agent-tools/sdk/archive";
+import { entryFromSpec, type ToolEntry } from "../entry/tool-entry.js";
+import { RegistryError } from "../http/registry-error.js";
+import { PROCESSING_FAILED } from "./archive-rejection.js";
+import { readBundleFiles } from "./bundle-files.js";
+import { resolveBundleLimits, type BundleLimitOverrides, type BundleLimits } from "./bundle-limits.js";
+import { checkInputSchema } from "./input-schema.js";
+import { inspectToolZip } from "./inspect-tool-zip.js";
+import { parseSpec } from "./parse-spec.js";
+import { toolIdOf } from "./tool-id.js";
+import { versionOf } from "./tool-version.js";
+
+export interface ValidatedBundle {
+  /** The 19 original fields, defaults filled, unknown keys dropped, `tool_man_page_doc` = tool.md. */
+  entry: ToolEntry;
+  toolId: string;
+  /** `tool_metadata.version` as semver; `0.0.0` when absent. */
+  version: string;
+  /** The tool archive exactly as uploaded (stored byte-identical). */
+  toolZip: Uint8Array;
+  archiveFormat: ArchiveFormat;
+}
+
+/**
+ * Everything the registry checks in an uploaded bundle before storing anything (DESIGN.md,
+ * "Upload pipeline"): bundle zip within limits → exactly spec.json, tool.zip, tool.md at its
+ * root → spec is a JSON object → tool_id → field types → version → input JSON Schema → entry
+ * size → tool.zip guards and runtime layout. Each failure is a RegistryError (400 malformed
+ * bundle, 422 invalid content, 413 over a limit) whose detail says what to fix.
+ */
+export function validateBundle(bundleBytes: Uint8Array, limits: BundleLimitOverrides = {}): ValidatedBundle {
+  const resolved = resolveBundleLimits(limits);
+  const files = readBundleFiles(bundleBytes, resolved);
+  const spec = parseSpec(files.spec);
+  const toolId = toolIdOf(spec);
+  // The registry owns these two (seed: "leave them out"), so whatever spec.json says is replaced.
+  const entry = entryFromSpec({ ...spec, tool_man_page_doc: manPage(files.toolMd), tool_source_code_link: "" });
+  const version = versionOf(spec);
+  checkInputSchema(entry.tool_api_spec);
+  checkEntrySize(entry, resolved);
+  const archiveFormat = inspectToolZip(files.toolZip, entry.tool_runtime_type, resolved.toolArchive);
+  return { entry, toolId, version, toolZip: files.toolZip, archiveFormat };
+}
+
+function manPage(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new RegistryError(422, PROCESSING_FAILED, "tool.md is not UTF-8 text. Save the documentation as UTF-8 Markdown.");
+  }
+}
+
+function checkEntrySize(entry: ToolEntry, limits: BundleLimits): void {
+  const bytes = Buffer.byteLength(JSON.stringify(entry));
+  if (bytes > limits.maxEntryJsonBytes) {
+    throw new RegistryError(
+      413,
+      PROCESSING_FAILED,
+      `spec.json and tool.md together make a ${bytes}-byte entry; entries are limited to ${limits.maxEntryJsonBytes} bytes (one database item each). Shorten tool.md or move large data from spec.json into code/.`,
+    );
+  }
+}

@@ -1,0 +1,19 @@
+import type { ToolEntry } from "../entry/tool-entry.js";
+
+/**
+ * A ToolEntry as the registry stores and publishes it: the original fields (defaults filled)
+ * plus the fields the registry owns. `tool_source_code_link` is not stored: it is computed per
+ * request from the origin the client reached (`present-entry.ts`).
+ */
+export interface RegistryOwnedFields {
+  version: string;
+  /** Hex sha256 of `tool.zip`: also its S3 key. */
+  tool_archive_sha256: string;
+  /** Subresource-integrity form: `sha512-<base64>`. */
+  tool_archive_integrity: string;
+  tool_archive_size: number;
+  published_at: string;
+  updated_at: string;
+}
+
+export type PublishedEntry = Omit<ToolEntry, "tool_source_code_link"> & RegistryOwnedFields;

@@ -1,0 +1,62 @@
+/**
+ * Registry configuration, read from the environment so the same code runs against the embedded
+ * emulators (endpoints + static credentials) and against real AWS (default credential chain).
+ */
+export type ArchiveDelivery = "redirect" | "proxy";
+
+export interface RegistryConfig {
+  region: string;
+  tableName: string;
+  bucketName: string;
+  /** Set for emulators or S3-compatible stores; path-style addressing is used then. */
+  s3Endpoint?: string;
+  dynamodbEndpoint?: string;
+  /** Static credentials (emulators); omitted on AWS so the SDK's default chain applies. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Origin used in `tool_source_code_link` instead of the request's own origin. */
+  publicUrl?: string;
+  /** `redirect`: 302 to a presigned S3 URL; `proxy`: stream the bytes through the registry. */
+  archiveDelivery: ArchiveDelivery;
+  presignExpiresSeconds: number;
+  maxBundleBytes: number;
+  /** How often (at most) a process checks the catalog revision to drop its read cache. */
+  cacheRevalidateMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+export const DEFAULT_MAX_BUNDLE_BYTES = 10 * 1024 * 1024;
+
+export function loadConfig(env: Env = process.env): RegistryConfig {
+  const onLambda = env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
+  const credentials =
+    env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY && (env.S3_ENDPOINT || env.DYNAMODB_ENDPOINT)
+      ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY }
+      : undefined;
+  return {
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || "us-east-1",
+    tableName: env.TABLE_NAME || "agent-tools",
+    bucketName: env.BUCKET_NAME || "agent-tools-archives",
+    s3Endpoint: env.S3_ENDPOINT || undefined,
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    credentials,
+    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, "") : undefined,
+    archiveDelivery: parseDelivery(env.ARCHIVE_DELIVERY, onLambda ? "redirect" : "proxy"),
+    presignExpiresSeconds: integerAtLeast(1, env.PRESIGN_EXPIRES_SECONDS, 300, "PRESIGN_EXPIRES_SECONDS"),
+    maxBundleBytes: integerAtLeast(1, env.MAX_BUNDLE_BYTES, DEFAULT_MAX_BUNDLE_BYTES, "MAX_BUNDLE_BYTES"),
+    cacheRevalidateMs: integerAtLeast(0, env.CACHE_REVALIDATE_MS, 1000, "CACHE_REVALIDATE_MS"),
+  };
+}
+
+function parseDelivery(value: string | undefined, fallback: ArchiveDelivery): ArchiveDelivery {
+  if (value === undefined || value === "") return fallback;
+  if (value === "redirect" || value === "proxy") return value;
+  throw new Error(`ARCHIVE_DELIVERY must be "redirect" or "proxy", got "${value}"`);
+}
+
+function integerAtLeast(min: number, value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < min) throw new Error(`${name} must be an integer >= ${min}, got "${value}"`);
+  return parsed;
+}

@@ -1,0 +1,79 @@
+// The embedded default: `npm start` serves the registry with in-process emulators on loopback.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+import { parseArgs } from "node:util";
+
+const USAGE = `Usage: npm start -- [options]
+
+Serves the Agent Tools registry with embedded storage (DynamoDB and S3 emulators, persisted).
+
+Options (each has an environment variable):
+  --port <n>        PORT            listen port (default 6000; 0 picks a free one)
+  --host <addr>     HOST            listen address (default 127.0.0.1; 0.0.0.0 for other machines)
+  --data-dir <dir>  DATA_DIR        where tools and the token hash persist (default ./.data)
+  --token <token>   REGISTRY_TOKEN  use this write token instead of the generated one
+  --public-url <u>  PUBLIC_URL      origin used in tool_source_code_link (default: the request's)
+  -h, --help        show this help
+`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      "data-dir": { type: "string" },
+      token: { type: "string" },
+      "public-url": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const portText = values.port ?? process.env.PORT ?? "6000";
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0-65535, got "${portText}"`);
+  const dataDir = values["data-dir"] ?? process.env.DATA_DIR ?? "./.data";
+
+  // Loaded after the env default above, so the AWS SDK sees it.
+  const { startLocalRegistry } = await import("./start-local-registry.js");
+  const registry = await startLocalRegistry({
+    port,
+    host: values.host ?? process.env.HOST ?? "127.0.0.1",
+    dataDir,
+    token: values.token ?? process.env.REGISTRY_TOKEN,
+    publicUrl: values["public-url"] ?? process.env.PUBLIC_URL,
+  });
+
+  console.log(`Agent Tools registry listening on ${registry.url}`);
+  console.log(`Data folder: ${dataDir}`);
+  if (registry.tokenSource === "generated") {
+    console.log(`Write token (shown once; only its sha256 is stored in ${registry.tokenHashFile}):`);
+    console.log(`  ${registry.token}`);
+    console.log(`Use it as: curl -H "Authorization: Bearer <token>" ...`);
+  } else if (registry.tokenSource === "stored") {
+    console.log(`Write token: generated on first start; its sha256 is in ${registry.tokenHashFile}.`);
+    console.log(`Lost it? Start with REGISTRY_TOKEN=<new token> (or --token), or delete that file to generate a new one.`);
+  } else {
+    console.log("Write token: the one given by REGISTRY_TOKEN / --token.");
+  }
+
+  const stop = (signal: string) => {
+    console.log(`${signal}: shutting down`);
+    registry.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error(`registry failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

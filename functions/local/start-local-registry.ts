@@ -1,0 +1,100 @@
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { serve, type ServerType } from "@hono/node-server";
+import { createRegistryApp } from "../app.js";
+import { loadLocalToken } from "../auth/local-token.js";
+import { DEFAULT_MAX_BUNDLE_BYTES, type ArchiveDelivery, type RegistryConfig } from "../config.js";
+import { createRegistryDeps, type RegistryDeps } from "../registry-deps.js";
+import type { RouteModule } from "../routes/route-module.js";
+import { startEmulators } from "./emulators.js";
+import { provisionStorage } from "./provision-storage.js";
+
+export interface LocalRegistryOptions {
+  /** Where dynalite and s3rver persist, and where the write-token hash lives. */
+  dataDir: string;
+  /** 0 picks a free port. Default 6000. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Use this write token instead of the stored or generated one. */
+  token?: string;
+  publicUrl?: string;
+  archiveDelivery?: ArchiveDelivery;
+  maxBundleBytes?: number;
+  cacheRevalidateMs?: number;
+  onCatalogChange?: () => void | Promise<void>;
+  extraRoutes?: RouteModule[];
+}
+
+export interface LocalRegistry {
+  /** Base URL, e.g. http://127.0.0.1:6000 (a wildcard host is shown as 127.0.0.1). */
+  url: string;
+  /** The write token when this process knows it (given, or generated on first start). */
+  token: string | undefined;
+  tokenSource: "given" | "generated" | "stored";
+  /** The file holding the sha256 of a generated token. */
+  tokenHashFile: string;
+  /** The emulators' endpoints and the stores, for tests and benchmarks. */
+  config: RegistryConfig;
+  deps: RegistryDeps;
+  close(): Promise<void>;
+}
+
+/** The embedded default: emulators on loopback, storage provisioned, the whole app served by Node. */
+export async function startLocalRegistry(options: LocalRegistryOptions): Promise<LocalRegistry> {
+  const dataDir = resolve(options.dataDir);
+  const host = options.host ?? "127.0.0.1";
+  const emulators = await startEmulators(dataDir);
+  try {
+    const config: RegistryConfig = {
+      region: "us-east-1",
+      tableName: "agent-tools",
+      bucketName: "agent-tools-archives",
+      s3Endpoint: emulators.s3Endpoint,
+      dynamodbEndpoint: emulators.dynamodbEndpoint,
+      credentials: emulators.credentials,
+      publicUrl: options.publicUrl?.replace(/\/+$/, ""),
+      archiveDelivery: options.archiveDelivery ?? "proxy",
+      presignExpiresSeconds: 300,
+      maxBundleBytes: options.maxBundleBytes ?? DEFAULT_MAX_BUNDLE_BYTES,
+      cacheRevalidateMs: options.cacheRevalidateMs ?? 1000,
+    };
+    await provisionStorage(config);
+    const token = await loadLocalToken(dataDir, options.token);
+    const deps = createRegistryDeps(config, token.verify, { onCatalogChange: options.onCatalogChange });
+    const app = createRegistryApp(deps, { extraRoutes: options.extraRoutes });
+    const server = await listen(app.fetch, options.port ?? 6000, host);
+    const port = (server.address() as AddressInfo).port;
+    const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://${shownHost}:${port}`,
+      token: token.token,
+      tokenSource: token.source,
+      tokenHashFile: token.hashFile,
+      config,
+      deps,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((done) => {
+            server.close(() => done());
+            if ("closeAllConnections" in server) server.closeAllConnections();
+          });
+          await emulators.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await emulators.close();
+    throw error;
+  }
+}
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string): Promise<ServerType> {
+  return new Promise((resolveServer, reject) => {
+    const server = serve({ fetch, port, hostname }, () => resolveServer(server));
+    server.once("error", reject);
+  });
+}

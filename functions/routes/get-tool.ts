@@ -1,0 +1,16 @@
+import { presentEntryJson } from "../catalog/present-entry.js";
+import { requestOrigin } from "../http/request-origin.js";
+import { toolNotFound } from "./tool-not-found.js";
+import type { RouteModule } from "./route-module.js";
+
+/** `GET /tools/{id}`: the latest version's entry (the hot path: cached entry, memoised JSON). */
+export const getToolRoute: RouteModule = (app, deps) => {
+  app.get("/tools/:id", async (c) => {
+    const toolId = c.req.param("id");
+    const entry = await deps.reader.latest(toolId);
+    if (!entry) throw toolNotFound(toolId);
+    return c.body(presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)), 200, {
+      "Content-Type": "application/json",
+    });
+  });
+};

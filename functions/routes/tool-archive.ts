@@ -1,0 +1,55 @@
+import { detectArchiveFormat } from "@agent-tools/sdk/archive";
+import type { Context } from "hono";
+import type { PublishedEntry } from "../catalog/published-entry.js";
+import { IMMUTABLE_CACHE_CONTROL } from "../http/immutable.js";
+import { RegistryError } from "../http/registry-error.js";
+import type { RegistryDeps } from "../registry-deps.js";
+import { toolNotFound } from "./tool-not-found.js";
+import type { RouteModule } from "./route-module.js";
+
+/**
+ * `GET /tools/{id}/archive` (latest) and `GET /tools/{id}/versions/{version}/archive`: the exact
+ * `tool.zip` bytes. `redirect` answers 302 to a short-lived presigned S3 URL (AWS); `proxy`
+ * streams the bytes through the registry (the embedded emulator is loopback-only).
+ */
+export const toolArchiveRoute: RouteModule = (app, deps) => {
+  app.get("/tools/:id/archive", async (c) => {
+    const toolId = c.req.param("id");
+    const entry = await deps.reader.latest(toolId);
+    if (!entry) throw toolNotFound(toolId);
+    return sendArchive(c, deps, entry, false);
+  });
+
+  app.get("/tools/:id/versions/:version/archive", async (c) => {
+    const { id, version } = c.req.param();
+    const entry = await deps.reader.version(id, version);
+    if (!entry) throw toolNotFound(id, version);
+    return sendArchive(c, deps, entry, true);
+  });
+};
+
+async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry, immutable: boolean): Promise<Response> {
+  const sha256 = entry.tool_archive_sha256;
+  if (deps.config.archiveDelivery === "redirect") {
+    const url = await deps.archives.presignGet(sha256, deps.config.presignExpiresSeconds, `${entry.tool_id}-${entry.version}-tool.zip`);
+    c.header("Cache-Control", "no-store");
+    return c.redirect(url, 302);
+  }
+  const bytes = await deps.archiveBytes.get(sha256);
+  if (!bytes) {
+    throw new RegistryError(
+      404,
+      "Archive not found",
+      `The archive of ${entry.tool_id}@${entry.version} is missing from storage; re-upload the tool.`,
+    );
+  }
+  const zip = detectArchiveFormat(bytes) === "zip";
+  return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+    "Content-Type": zip ? "application/zip" : "application/gzip",
+    "Content-Length": String(bytes.byteLength),
+    "Content-Disposition": `attachment; filename="${zip ? "tool.zip" : "tool.tar.gz"}"`,
+    ETag: `"${sha256}"`,
+    Digest: `sha-256=${Buffer.from(sha256, "hex").toString("base64")}`,
+    "Cache-Control": immutable ? IMMUTABLE_CACHE_CONTROL : "no-cache",
+  });
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import { requireWriteToken } from "../auth/require-write-token.js";
+import { readJsonBody } from "../http/read-json-body.js";
+import { RegistryError } from "../http/registry-error.js";
+import { requestOrigin } from "../http/request-origin.js";
+import { createS3Client } from "../storage/aws-clients.js";
+import { publishBundle } from "../upload/publish-bundle.js";
+import { IncomingUploadStore } from "../uploads/incoming-upload-store.js";
+import { isUploadId } from "../uploads/upload-keys.js";
+import type { RouteModule } from "./route-module.js";
+
+/** How long the presigned PUT stays valid; the object itself is kept a day (bucket lifecycle). */
+export const UPLOAD_URL_EXPIRES_SECONDS = 15 * 60;
+
+/**
+ * Large bundles, past API Gateway's 10 MB and Lambda's 6 MB payload limits:
+ * `POST /tools/uploads` hands out a presigned PUT straight to storage, and
+ * `POST /tools/uploads/{uploadId}/complete` publishes what arrived exactly like `/tools/upload`.
+ */
+export const uploadsRoute: RouteModule = (app, deps) => {
+  const store = new IncomingUploadStore(createS3Client(deps.config), deps.config.bucketName);
+  const maxBytes = deps.config.maxBundleBytes;
+
+  app.post("/tools/uploads", requireWriteToken(deps.verifyToken), async (c) => {
+    const size = declaredSize(await readJsonBody(c));
+    if (size !== undefined && size > maxBytes) throw tooLarge(size, maxBytes);
+    const uploadId = randomUUID();
+    const uploadUrl = await store.presignPut(uploadId, UPLOAD_URL_EXPIRES_SECONDS, size);
+    const expiresAt = new Date(Date.now() + UPLOAD_URL_EXPIRES_SECONDS * 1000).toISOString();
+    const completeUrl = `${requestOrigin(c, deps.config.publicUrl)}/tools/uploads/${uploadId}/complete`;
+    return c.json({ uploadId, uploadUrl, expiresAt, maxBytes, completeUrl }, 201);
+  });
+
+  app.post("/tools/uploads/:uploadId/complete", requireWriteToken(deps.verifyToken), async (c) => {
+    const uploadId = c.req.param("uploadId");
+    const size = isUploadId(uploadId) ? await store.size(uploadId) : undefined;
+    if (size === undefined) throw unknownUpload(uploadId);
+    try {
+      if (size > maxBytes) throw tooLarge(size, maxBytes);
+      const bytes = await store.read(uploadId);
+      if (bytes === undefined) throw unknownUpload(uploadId);
+      const entry = await publishBundle(bytes, deps);
+      return c.json({ message: "Tool uploaded successfully", tool_id: entry.tool_id, version: entry.version });
+    } finally {
+      // Published or rejected, the incoming copy has served its purpose (the archive lives under archives/).
+      await store.delete(uploadId);
+    }
+  });
+};
+
+function declaredSize(body: unknown): number | undefined {
+  if (body === undefined) return undefined;
+  const size = typeof body === "object" && body !== null ? (body as { size?: unknown }).size : undefined;
+  if (typeof body !== "object" || body === null || Array.isArray(body) || (size !== undefined && !(Number.isSafeInteger(size) && (size as number) > 0))) {
+    throw new RegistryError(400, "Invalid upload request", 'Send an empty body or a JSON object {"size": <bundle bytes>}, size a positive integer.');
+  }
+  return size as number | undefined;
+}
+
+function tooLarge(size: number, maxBytes: number): RegistryError {
+  return new RegistryError(
+    413,
+    "Bundle too large",
+    `The bundle is ${size} bytes; the limit is ${maxBytes} bytes (MAX_BUNDLE_BYTES). Shrink tool.zip (leave out build outputs and caches).`,
+  );
+}
+
+function unknownUpload(uploadId: string): RegistryError {
+  return new RegistryError(
+    404,
+    "Upload not found",
+    `No bundle is waiting under upload id "${uploadId}": it was never PUT to its uploadUrl, already completed, or expired (uploads are kept one day). Start again with POST /tools/uploads.`,
+  );
+}

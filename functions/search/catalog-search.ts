@@ -1,0 +1,49 @@
+import type { SearchableEntry } from "./search-document.js";
+import { ToolSearchIndex, type SearchHit, type SearchQuery } from "./tool-search-index.js";
+
+/**
+ * The search index of a process (a warm Lambda container or the local server), kept in step with
+ * the catalog. `loadLatest` is the registry's revision-checked read of every latest entry: it
+ * hands back the same array until the catalog changes (a local write, or a new catalog revision
+ * noticed within `cacheRevalidateMs`). A new array is diffed against the indexed one, so a write
+ * costs one index update, not a rebuild; a large change (or the first search) builds from scratch.
+ */
+export class CatalogSearch {
+  private index = new ToolSearchIndex();
+  private indexed: readonly SearchableEntry[] | undefined;
+  private fingerprints = new Map<string, string>();
+
+  constructor(private readonly loadLatest: () => Promise<readonly SearchableEntry[]>) {}
+
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    this.sync(await this.loadLatest());
+    return this.index.search(query);
+  }
+
+  /** Brings the index in line with `entries` (synchronous, so concurrent searches never interleave). */
+  sync(entries: readonly SearchableEntry[]): void {
+    if (entries === this.indexed) return;
+    const fingerprints = new Map(entries.map((entry) => [entry.tool_id, fingerprint(entry)]));
+    const changed = entries.filter((entry) => this.fingerprints.get(entry.tool_id) !== fingerprints.get(entry.tool_id));
+    const removed = [...this.fingerprints.keys()].filter((toolId) => !fingerprints.has(toolId));
+    if (changed.length + removed.length > REBUILD_FRACTION * entries.length) {
+      this.index = ToolSearchIndex.build(entries);
+    } else {
+      for (const toolId of removed) this.index.remove(toolId);
+      for (const entry of changed) this.index.upsert(entry);
+    }
+    this.indexed = entries;
+    this.fingerprints = fingerprints;
+  }
+}
+
+/** Past this share of changed tools, building afresh is cheaper than updating one by one. */
+const REBUILD_FRACTION = 0.25;
+
+/**
+ * What identifies one published state of a tool: every write (upload, PUT) stamps `updated_at`,
+ * and a delete followed by a re-upload gets a new `published_at`.
+ */
+function fingerprint(entry: SearchableEntry): string {
+  return [entry.version, entry.published_at, entry.updated_at, entry.tool_search_description].map(String).join("\0");
+}

@@ -1,0 +1,52 @@
+import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+
+/**
+ * The one DynamoDB table. Items (key `tool_id` + `version`):
+ * - a version item per published `(tool_id, version)`: `{ entry, tool_archive_sha256 }`;
+ * - a latest pointer per tool (`version = "#latest"`): a copy of the latest entry plus
+ *   `latest_version` and `catalog`, which puts it in the listing index;
+ * - one revision counter (`tool_id = "#catalog"`), bumped by every write.
+ * `#` cannot start a tool id or a semver, so these sentinels never collide with real keys.
+ */
+export const TABLE_KEYS = { partition: "tool_id", sort: "version" } as const;
+export const LATEST_SORT_KEY = "#latest";
+export const REVISION_KEY = { tool_id: "#catalog", version: "#revision" } as const;
+
+/** Latest pointers only (sparse on `catalog`), sorted by tool id: listing with a cursor. */
+export const LATEST_INDEX = { name: "latest-by-tool-id", partition: "catalog", sort: "tool_id" } as const;
+export const LATEST_CATALOG = "tools";
+
+/** Version items only (sparse on `tool_archive_sha256`): which entries reference an archive. */
+export const ARCHIVE_INDEX = { name: "by-archive-sha256", partition: "tool_archive_sha256" } as const;
+
+export function createTableInput(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [
+      { AttributeName: TABLE_KEYS.partition, AttributeType: "S" },
+      { AttributeName: TABLE_KEYS.sort, AttributeType: "S" },
+      { AttributeName: LATEST_INDEX.partition, AttributeType: "S" },
+      { AttributeName: ARCHIVE_INDEX.partition, AttributeType: "S" },
+    ],
+    KeySchema: [
+      { AttributeName: TABLE_KEYS.partition, KeyType: "HASH" },
+      { AttributeName: TABLE_KEYS.sort, KeyType: "RANGE" },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: LATEST_INDEX.name,
+        KeySchema: [
+          { AttributeName: LATEST_INDEX.partition, KeyType: "HASH" },
+          { AttributeName: LATEST_INDEX.sort, KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "ALL" },
+      },
+      {
+        IndexName: ARCHIVE_INDEX.name,
+        KeySchema: [{ AttributeName: ARCHIVE_INDEX.partition, KeyType: "HASH" }],
+        Projection: { ProjectionType: "KEYS_ONLY" },
+      },
+    ],
+  };
+}

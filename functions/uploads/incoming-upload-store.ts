@@ -1,0 +1,57 @@
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { uploadKey } from "./upload-keys.js";
+
+/**
+ * Large bundles waiting in S3 under `uploads/<uploadId>`: a presigned PUT lets the client send the
+ * bytes straight to storage (past API Gateway's and Lambda's payload limits), then `/complete`
+ * reads them back once and deletes them.
+ */
+export class IncomingUploadStore {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  /**
+   * A PUT URL for the upload's object. With `size`, the URL signs `content-length`, so storage
+   * refuses any body of another size; without it, the size is checked at completion.
+   */
+  presignPut(uploadId: string, expiresInSeconds: number, size?: number): Promise<string> {
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: uploadKey(uploadId), ...(size === undefined ? {} : { ContentLength: size }) });
+    return getSignedUrl(this.s3, command, {
+      expiresIn: expiresInSeconds,
+      ...(size === undefined ? {} : { signableHeaders: new Set(["content-length"]) }),
+    });
+  }
+
+  /** The stored size, or undefined when nothing was uploaded under this id (never PUT, or expired). */
+  async size(uploadId: string): Promise<number | undefined> {
+    try {
+      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: uploadKey(uploadId) }));
+      return head.ContentLength ?? 0;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async read(uploadId: string): Promise<Uint8Array | undefined> {
+    try {
+      const result = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: uploadKey(uploadId) }));
+      return result.Body ? await result.Body.transformToByteArray() : new Uint8Array();
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(uploadId: string): Promise<void> {
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: uploadKey(uploadId) }));
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return name === "NoSuchKey" || name === "NotFound" || $metadata?.httpStatusCode === 404;
+}

@@ -1,0 +1,114 @@
+"""Agent Tools Python worker: hosts one AgentSpaceV1Tool for the Node SDK.
+
+Protocol (one JSON document per line): the SDK writes requests on fd 3 and reads replies on fd 4,
+so whatever the tool prints on stdout/stderr goes to the SDK's log and never into the protocol.
+
+  first request  {"code_dir", "module_name", "tool_id", "tool_data", "extra_paths"}
+  then           {"op": "execute", "input": ...} | {"op": "command", "name": ..., "data": ...}
+  each reply     {"ok": true, "value": ...} | {"ok": false, "error": {"kind", "type", "message", "traceback"}}
+
+`kind` is "load" (import or constructor failed), "tool" (the tool raised), "output" (the value is
+not JSON-serialisable) or "protocol". The worker exits when fd 3 reaches end of file.
+"""
+import json
+import os
+import sys
+
+REQUESTS_FD = 3
+REPLIES_FD = 4
+
+
+class LoadError(Exception):
+    pass
+
+
+def describe(error, kind):
+    import traceback  # imported lazily: it costs milliseconds of start-up and is only needed on failure
+
+    return {
+        "kind": kind,
+        "type": type(error).__name__,
+        "message": str(error),
+        "traceback": "".join(traceback.format_exception(type(error), error, error.__traceback__)),
+    }
+
+
+def encode(reply):
+    return (json.dumps(reply, allow_nan=False, separators=(",", ":")) + "\n").encode()
+
+
+def encode_value(value):
+    try:
+        return encode({"ok": True, "value": value})
+    except (TypeError, ValueError, RecursionError) as error:
+        error = TypeError(f"the tool returned a value that is not JSON-serialisable: {error}")
+        return encode({"ok": False, "error": describe(error, "output")})
+
+
+def load_tool(init):
+    import importlib.util
+
+    code_dir = init["code_dir"]
+    # code/ first, so a tool imports its sibling modules; then any extra site directories.
+    sys.path.insert(0, code_dir)
+    sys.path.extend(init.get("extra_paths", []))
+    entry = os.path.join(code_dir, "function.py")
+    if not os.path.isfile(entry):
+        raise LoadError(f"{entry} does not exist; a Python tool needs code/function.py")
+    module_name = init["module_name"]
+    spec = importlib.util.spec_from_file_location(module_name, entry)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    tool_class = getattr(module, "AgentSpaceV1Tool", None)
+    if tool_class is None:
+        raise LoadError("code/function.py defines no class named AgentSpaceV1Tool")
+    return tool_class(init["tool_id"], init["tool_data"])
+
+
+def handle(tool, request):
+    op = request.get("op")
+    if op == "execute":
+        return tool.execute(request.get("input"))
+    if op == "command":
+        if not hasattr(tool, "execute_command"):
+            raise NotImplementedError("this tool defines no execute_command method")
+        return tool.execute_command(request.get("name"), request.get("data"))
+    raise LoadError(f"unknown op {op!r}")
+
+
+def flush_tool_output():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+def main():
+    requests = os.fdopen(REQUESTS_FD, "rb")
+    replies = os.fdopen(REPLIES_FD, "wb", buffering=0)
+    first = requests.readline()
+    if not first:
+        return
+    try:
+        tool = load_tool(json.loads(first))
+        reply = encode({"ok": True, "value": None})
+    except BaseException as error:  # the SDK reports any load failure, even SystemExit, as a load error
+        reply = encode({"ok": False, "error": describe(error, "load")})
+        tool = None
+    flush_tool_output()
+    replies.write(reply)
+    if tool is None:
+        return
+    for line in requests:
+        try:
+            reply = encode_value(handle(tool, json.loads(line)))
+        except BaseException as error:  # a tool's sys.exit() fails the call, not the worker
+            reply = encode({"ok": False, "error": describe(error, "tool")})
+        flush_tool_output()
+        replies.write(reply)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,288 @@
+import type { ArchiveLimits } from "./archive/archive-limits.js";
+import { ArchiveError } from "./archive/archive-error.js";
+import { resolveCacheDir } from "./cache/cache-dir.js";
+import { readLocalTool, type LocalToolSource } from "./cache/local-tool-source.js";
+import { registryToolTree } from "./cache/registry-tool-tree.js";
+import { ToolCache } from "./cache/tool-cache.js";
+import type { ToolTree } from "./cache/tool-tree.js";
+import { AgentToolsError } from "./errors.js";
+import { RegistryClient } from "./registry-client/registry-client.js";
+import { isPythonRuntime, type ToolRecord } from "./registry-client/tool-record.js";
+import { resolvePythonInterpreter } from "./runtimes/python/python-interpreter.js";
+import { startToolRuntime, type RuntimeSettings } from "./runtimes/start-tool-runtime.js";
+import type { ToolOutputListener, ToolRuntime } from "./runtimes/tool-runtime.js";
+import { OpenAIToolSelector, type OpenAISearchOptions } from "./search/openai-tool-selector.js";
+import { ToolSearch, type ToolSearchOptions } from "./search/tool-search.js";
+
+/** Also takes the LLM tool search's `openaiApiKey`, `openaiBaseUrl`, `model` (see `OpenAISearchOptions`). */
+export interface AgentToolsOptions extends OpenAISearchOptions {
+  /** Registry base URL, e.g. `http://127.0.0.1:6000`. Needed for registry tools, not for local sources. */
+  toolsDbUrl?: string;
+  /** Archives, unpacked trees, versioned entries and venvs. Default `$AGENT_TOOLS_CACHE_DIR` or `~/.cache/agent-tools`. */
+  cacheDir?: string;
+  /** Python used for Python tools (resolved once to its real executable). Default `python3`. */
+  pythonPath?: string;
+  /** Extra `pip install` arguments for requirements, e.g. `["--no-index", "--find-links", "/wheels"]`. */
+  pipArgs?: string[];
+  /** Extra environment for pip only, e.g. `{ PIP_CONFIG_FILE: "/dev/null" }` to ignore the machine's pip config. */
+  pipEnv?: Record<string, string>;
+  /** Per call; a tool that runs longer is killed (and restarted on next use). Default 60 s; 0 = no limit. */
+  callTimeoutMs?: number;
+  /** Importing and constructing a Python tool (at add and after a restart). Default 60 s; 0 = no limit. */
+  loadTimeoutMs?: number;
+  /** Creating a requirements venv. Default 10 min. */
+  installTimeoutMs?: number;
+  /** Per registry request. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Characters of a tool's stdout/stderr kept for error messages. Default 64 Ki. */
+  outputLimit?: number;
+  /** Receives everything tools print (their stdout never mixes with results). */
+  onToolOutput?: ToolOutputListener;
+  /** Bounds for unpacking archives (entry count, sizes, compression ratio). */
+  archiveLimits?: Partial<ArchiveLimits>;
+  /** Replaces the global fetch (proxies, tests). */
+  fetch?: typeof fetch;
+}
+
+/** What `add` accepts: `"id"`, `"id@version"`, or a local tool folder / `tool.zip`. */
+export type ToolSource = string | LocalToolSource;
+
+/** A tool as `AgentTools` holds it: what `getTool` and `list` return. */
+export interface AddedTool {
+  toolId: string;
+  /** The registry version; undefined for local sources without one. */
+  version: string | undefined;
+  /** The full record given to the tool, with `add`'s parameters merged into `tool_parameters`. */
+  record: ToolRecord;
+  runtime: "python" | "binary";
+  source: "registry" | "local";
+}
+
+interface LoadedTool {
+  info: AddedTool;
+  runtime: ToolRuntime;
+  /** Identity of what runs: same tree, same record = nothing to restart on a repeated `add`. */
+  identity: string;
+}
+
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_INSTALL_TIMEOUT_MS = 600_000;
+const DEFAULT_OUTPUT_LIMIT = 64 * 1024;
+
+/**
+ * Adds registry (or local) tools and runs them on this host: Python tools in a persistent worker
+ * per tool, binary tools per the seed contract. Every failure is a typed `AgentToolsError` naming
+ * the tool, and the instance stays usable afterwards.
+ */
+export class AgentTools {
+  private readonly client: RegistryClient | undefined;
+  private readonly cache: ToolCache;
+  private readonly settings: RuntimeSettings;
+  private readonly archiveLimits: Partial<ArchiveLimits> | undefined;
+  private readonly tools = new Map<string, LoadedTool>();
+  /** In-flight `add`s per id, so concurrent adds and auto-adds share one load. */
+  private readonly loading = new Map<string, Promise<LoadedTool>>();
+  private readonly toolSearch: ToolSearch;
+
+  constructor(options: AgentToolsOptions = {}) {
+    this.client =
+      options.toolsDbUrl === undefined
+        ? undefined
+        : new RegistryClient(options.toolsDbUrl, {
+            ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
+            ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+          });
+    this.cache = new ToolCache(resolveCacheDir(options.cacheDir));
+    this.archiveLimits = options.archiveLimits;
+    this.toolSearch = new ToolSearch(
+      { loadedRecords: () => this.loadedRecords(), registry: this.client, executeToolById: (id, input) => this.executeToolById(id, input) },
+      new OpenAIToolSelector(options),
+    );
+    this.settings = {
+      cache: this.cache,
+      pythonPath: options.pythonPath ?? "python3",
+      pipArgs: options.pipArgs ?? [],
+      pipEnv: options.pipEnv ?? {},
+      callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      installTimeoutMs: options.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS,
+      outputLimit: options.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
+      onOutput: options.onToolOutput,
+    };
+  }
+
+  /** The registry client this instance uses (undefined without `toolsDbUrl`). */
+  get registry(): RegistryClient | undefined {
+    return this.client;
+  }
+
+  /** The cache folder in use. */
+  get cacheDir(): string {
+    return this.cache.root;
+  }
+
+  /**
+   * Downloads (or takes from the cache), verifies, unpacks and starts a tool, constructing it with
+   * its record and `parameters` merged shallowly into `tool_parameters`. Adding an added tool again
+   * with other parameters or another version restarts it with the new record (B6); the same again
+   * is a no-op. If the new one fails to start, the previous one keeps running.
+   */
+  async add(source: ToolSource, parameters: Record<string, unknown> = {}): Promise<AddedTool> {
+    if (parameters === null || typeof parameters !== "object" || Array.isArray(parameters)) {
+      throw new AgentToolsError("INVALID_PARAMETERS", `add() parameters must be a plain object, got ${Array.isArray(parameters) ? "an array" : typeof parameters}.`);
+    }
+    const key = typeof source === "string" ? parseToolRef(source).toolId : `local:${source.path}`;
+    const previous = this.loading.get(key) ?? Promise.resolve(undefined);
+    const load = previous.catch(() => undefined).then(() => this.load(source, parameters));
+    this.loading.set(key, load);
+    try {
+      return (await load).info;
+    } finally {
+      if (this.loading.get(key) === load) this.loading.delete(key);
+    }
+  }
+
+  /** Runs a tool (Python or binary, B1), adding it with no parameters first if needed (B4). */
+  async executeToolById(toolId: string, input: unknown = {}): Promise<unknown> {
+    return (await this.loaded(toolId)).runtime.execute(input);
+  }
+
+  /**
+   * Runs a management command: a Python tool's `execute_command(name, data)` and its return value
+   * (B5); for binaries the seed's fixed `{"success": false, "message": …}`.
+   */
+  async executeCommand(toolId: string, command: string, data: unknown = {}): Promise<unknown> {
+    return (await this.loaded(toolId)).runtime.executeCommand(command, data);
+  }
+
+  /**
+   * An added tool's record and runtime kind (undefined if not added). `executeToolById` stays the
+   * one way to run it, so permission wrappers call that with `toolId`.
+   */
+  getTool(toolId: string): AddedTool | undefined {
+    return this.tools.get(toolId)?.info;
+  }
+
+  list(): AddedTool[] {
+    return [...this.tools.values()].map((tool) => tool.info);
+  }
+
+  /** Stops a tool's worker and forgets it; false if it was not added. */
+  async remove(toolId: string): Promise<boolean> {
+    const tool = this.tools.get(toolId);
+    if (tool === undefined) return false;
+    this.tools.delete(toolId);
+    await tool.runtime.close();
+    return true;
+  }
+
+  /** Stops every worker and removes temporary files. The instance can add tools again afterwards. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.loading.values()]);
+    const tools = [...this.tools.values()];
+    this.tools.clear();
+    await Promise.all(tools.map((tool) => tool.runtime.close()));
+  }
+
+  /**
+   * Asks the LLM which tool fits `prompt` (the original's `search_tool`) and returns its id; nothing
+   * runs. Candidates: the added tools, or `{ from: "registry", limit }` for the registry's best matches.
+   */
+  searchTool(prompt: string, options?: ToolSearchOptions): Promise<string> {
+    return this.toolSearch.searchTool(prompt, options);
+  }
+
+  /** Lets the LLM pick a tool and write its arguments from `prompt` and `input`, then runs it (adding it if needed). */
+  searchAndExecuteTool(prompt: string, input: Record<string, unknown> = {}, options?: ToolSearchOptions): Promise<unknown> {
+    return this.toolSearch.searchAndExecuteTool(prompt, input, options);
+  }
+
+  /** The records of added tools, for tool search over what this agent has loaded. */
+  protected loadedRecords(): ToolRecord[] {
+    return [...this.tools.values()].map((tool) => tool.info.record);
+  }
+
+  private async loaded(toolId: string): Promise<LoadedTool> {
+    const pending = this.loading.get(toolId);
+    if (pending !== undefined) await pending.catch(() => undefined);
+    const tool = this.tools.get(toolId);
+    if (tool !== undefined) return tool;
+    await this.add(toolId);
+    const added = this.tools.get(toolId);
+    if (added === undefined) throw new AgentToolsError("TOOL_NOT_ADDED", `Tool "${toolId}" was removed while it was being added.`, { toolId });
+    return added;
+  }
+
+  private async load(source: ToolSource, parameters: Record<string, unknown>): Promise<LoadedTool> {
+    const { record: base, tree, origin } = await this.fetch(source);
+    const record: ToolRecord = { ...base, tool_parameters: { ...(base.tool_parameters ?? {}), ...parameters } };
+    const toolId = record.tool_id;
+    const identity = JSON.stringify([tree.toolDir, tree.codeDir, record]);
+    const current = this.tools.get(toolId);
+    if (current !== undefined && current.identity === identity) return current;
+    const runtime = await startToolRuntime(record, tree, this.settings);
+    const loaded: LoadedTool = {
+      info: {
+        toolId,
+        version: typeof record.version === "string" ? record.version : metadataVersion(record),
+        record,
+        runtime: runtime.kind,
+        source: origin,
+      },
+      runtime,
+      identity,
+    };
+    this.tools.set(toolId, loaded);
+    await current?.runtime.close();
+    return loaded;
+  }
+
+  private async fetch(source: ToolSource): Promise<{ record: ToolRecord; tree: ToolTree; origin: "registry" | "local" }> {
+    if (typeof source !== "string") {
+      const local = await withToolId(source.toolId ?? source.path, () => readLocalTool(source, this.cache, this.archiveLimits));
+      return { ...local, origin: "local" };
+    }
+    const { toolId, version } = parseToolRef(source);
+    const client = this.client;
+    if (client === undefined) {
+      throw new AgentToolsError("REGISTRY_NOT_CONFIGURED", `Cannot add "${source}" from a registry: pass toolsDbUrl to new AgentTools(), or add a local tool with { path }.`, { toolId });
+    }
+    const entry = version === undefined ? await client.getTool(toolId) : await this.versionEntry(client, toolId, version);
+    if (isPythonRuntime(entry)) void resolvePythonInterpreter(this.settings.pythonPath).catch(() => undefined); // overlaps the download
+    const tree = await withToolId(toolId, () => registryToolTree(client, this.cache, entry, this.archiveLimits));
+    return { record: entry, tree, origin: "registry" };
+  }
+
+  /** A published version never changes, so its entry is cached on disk and served without a request. */
+  private async versionEntry(client: RegistryClient, toolId: string, version: string): Promise<ToolRecord> {
+    const cached = await this.cache.readEntry<ToolRecord>(toolId, version);
+    if (cached !== undefined) return cached;
+    const entry = await client.getToolVersion(toolId, version);
+    await this.cache.writeEntry(toolId, version, entry);
+    return entry;
+  }
+}
+
+/** `"id@1.2.0"` → id and version (tool ids cannot contain "@"). */
+export function parseToolRef(ref: string): { toolId: string; version: string | undefined } {
+  const at = ref.lastIndexOf("@");
+  if (at <= 0) return { toolId: ref, version: undefined };
+  return { toolId: ref.slice(0, at), version: ref.slice(at + 1) };
+}
+
+function metadataVersion(record: ToolRecord): string | undefined {
+  const version = record.tool_metadata?.version;
+  return typeof version === "string" ? version : undefined;
+}
+
+/** Archive errors come from shared code that does not know the tool; say which tool they are about. */
+async function withToolId<T>(toolId: string, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof ArchiveError && error.toolId === undefined) {
+      throw new ArchiveError(error.code, `Tool "${toolId}": ${error.message}`, { toolId, cause: error });
+    }
+    throw error;
+  }
+}

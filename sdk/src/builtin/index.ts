@@ -1,0 +1,17 @@
+export * from "./bash/bash-tool.js";
+export { MAX_OUTPUT_CHARACTERS } from "./bash/bash-output.js";
+export * from "./files/read-tool.js";
+export * from "./files/write-tool.js";
+export * from "./files/edit-tool.js";
+export { ReadCache, type ReadRecord } from "./files/read-cache.js";
+export type { FileToolOptions } from "./files/file-tool-base.js";
+export * from "./search/glob-tool.js";
+export * from "./search/grep-tool.js";
+export type { SearchToolOptions } from "./search/search-tool-base.js";
+export * from "./tasks/task-store.js";
+export * from "./tasks/task-tools.js";
+export * from "./workspace/index.js";
+export { DEFAULT_DANGEROUS_DIRECTORIES, DEFAULT_DANGEROUS_FILES, isDangerousPath, type DangerousPathLists } from "./paths/dangerous-paths.js";
+export { matchesPathRule, suggestPathRule } from "./paths/path-rules.js";
+export { analyseBash, MAX_COMMAND_COUNT, MAX_COMMAND_LENGTH, type BashAnalysis } from "./shell/bash-analysis.js";
+export { loadBashParser } from "./shell/bash-parser.js";

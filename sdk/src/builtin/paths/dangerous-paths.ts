@@ -1,0 +1,82 @@
+import { homedir } from "node:os";
+import { resolve, sep } from "node:path";
+import { resolveRealPath } from "../../permission/working-directories.js";
+
+/** AgentScope's defaults (spec §3): shell start-up files, credentials and tool configuration. */
+export const DEFAULT_DANGEROUS_FILES: readonly string[] = [
+  ".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".zshrc", ".zshenv", ".zprofile",
+  ".zlogin", ".profile", ".ssh/config", ".ssh/authorized_keys", ".netrc", ".npmrc", ".pypirc", ".env", ".envrc", ".env.local",
+  ".env.development", ".env.development.local", ".env.test", ".env.test.local", ".env.staging", ".env.production",
+  ".env.production.local", ".git-credentials", ".pgpass", ".my.cnf", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa",
+];
+
+/** A path with any of these segments is dangerous (`.git/hooks` runs code, `.ssh` holds keys). */
+export const DEFAULT_DANGEROUS_DIRECTORIES: readonly string[] = [".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gh", ".husky", ".claude"];
+
+/** System locations that no agent should write; reading most of them is fine. */
+const SYSTEM_WRITE_PREFIXES = ["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/sys", "/proc", "/dev", "/var/spool/cron", "/root"];
+/** System files whose contents are secrets. */
+const SECRET_SYSTEM_FILES = [/^\/etc\/(shadow|gshadow|sudoers)(\.d\/.*)?$/, /^\/proc\/[^/]+\/(environ|mem|cmdline)$/, /^\/etc\/ssh\/ssh_host_.*key$/];
+/** Device files that are safe to write to. */
+const HARMLESS_DEVICES = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+)$/;
+
+export interface DangerousPathLists {
+  files: readonly string[];
+  directories: readonly string[];
+}
+
+export const DEFAULT_DANGEROUS_PATHS: DangerousPathLists = { files: DEFAULT_DANGEROUS_FILES, directories: DEFAULT_DANGEROUS_DIRECTORIES };
+
+/** The defaults plus additional entries (the seed's `additionalDangerousFiles/Directories`), or replacements. */
+export function dangerousPathLists(options: {
+  dangerousFiles?: readonly string[] | undefined;
+  dangerousDirectories?: readonly string[] | undefined;
+  additionalDangerousFiles?: readonly string[] | undefined;
+  additionalDangerousDirectories?: readonly string[] | undefined;
+}): DangerousPathLists {
+  return {
+    files: [...(options.dangerousFiles ?? DEFAULT_DANGEROUS_FILES), ...(options.additionalDangerousFiles ?? [])],
+    directories: [...(options.dangerousDirectories ?? DEFAULT_DANGEROUS_DIRECTORIES), ...(options.additionalDangerousDirectories ?? [])],
+  };
+}
+
+export type PathAccess = "read" | "write";
+
+/**
+ * True when `path` (relative to `cwd`, `~` expanded) names a dangerous file or lies in a dangerous
+ * directory, judged on the path as written AND on its real path, so a symlink into `.git/` or to
+ * `~/.bashrc` is caught. Names compare case-insensitively, whole segments only (`foo.git` is fine).
+ */
+export function isDangerousPath(path: string, lists: DangerousPathLists, cwd: string, access: PathAccess): boolean {
+  const written = resolve(cwd, expandTilde(path));
+  const real = resolveRealPath(written, cwd);
+  return [written, real].some((candidate) => matchesLists(candidate, lists) || isSystemPath(candidate, access));
+}
+
+function matchesLists(path: string, lists: DangerousPathLists): boolean {
+  const segments = path.toLowerCase().split(sep).filter(Boolean);
+  const joined = `/${segments.join("/")}`;
+  const base = segments.at(-1) ?? "";
+  const containsSequence = (entry: string) => {
+    const parts = entry.toLowerCase().split("/").filter(Boolean);
+    return segments.some((_, start) => parts.every((part, offset) => segments[start + offset] === part));
+  };
+  return (
+    lists.files.some((entry) => (entry.includes("/") ? joined.endsWith(`/${entry.toLowerCase()}`) : base === entry.toLowerCase())) ||
+    lists.directories.some(containsSequence)
+  );
+}
+
+function isSystemPath(path: string, access: PathAccess): boolean {
+  if (SECRET_SYSTEM_FILES.some((pattern) => pattern.test(path))) return true;
+  if (access === "read" || HARMLESS_DEVICES.test(path)) return false;
+  return SYSTEM_WRITE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** `~` and `~/x` expand to the home directory; `~user` is left alone (not resolved). */
+export function expandTilde(path: string): string {
+  if (path === "~") return homedir();
+  if (path.startsWith("~/")) return `${homedir()}${path.slice(1)}`;
+  return path;
+}
+

@@ -1,0 +1,124 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { optionName, operands } from "./command-arguments.js";
+import { resolveCommand, type ResolvedCommand } from "./command-wrappers.js";
+import { dangerousCommandProblem, dangerousScriptProblem } from "./dangerous-commands.js";
+import { readOnlyProblem } from "./read-only-commands.js";
+import { parseShellScript, type Assignment, type ShellScript } from "./shell-script.js";
+import type { ShellWord } from "./shell-word.js";
+import { expandTilde } from "../paths/dangerous-paths.js";
+
+/** Longer commands are not analysed (a person should read them); Claude Code uses the same cap. */
+export const MAX_COMMAND_LENGTH = 10_000;
+/** More simple commands than this in one call are not analysed. */
+export const MAX_COMMAND_COUNT = 50;
+
+/** Carriage returns, NUL, escape sequences and invisible or bidirectional Unicode hide what runs. */
+const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u00a0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
+
+/**
+ * Environment variables that make a command load code, change which program runs, or run hooks:
+ * assigning them is a bypass-immune ASK whatever the command.
+ */
+const DANGEROUS_VARIABLES = /^(LD_[A-Z_]+|DYLD_[A-Z_]+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|IFS|SHELLOPTS|BASHOPTS|PS4|HOME|ZDOTDIR|GIT_[A-Z_]+|PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|PYTHON(PATH|STARTUP|HOME|INSPECT)|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|SSH_ASKPASS|SUDO_ASKPASS|GIT_SSH|RIPGREP_CONFIG_PATH|NPM_CONFIG_[A-Z_]+|npm_config_[a-z_]+|TMPDIR|XDG_CONFIG_HOME|SHELL)$/;
+
+export interface AnalysedCommand {
+  resolved: ResolvedCommand;
+  /** Undefined when this command only reads. */
+  readOnlyProblem: string | undefined;
+  /** A destructive pattern (bypass-immune ASK), if any. */
+  dangerous: string | undefined;
+  /** Arguments that may name files, with the option prefix removed (`--output=x` → `x`). */
+  pathArguments: ShellWord[];
+}
+
+/** Everything the permission checks need to know about one command string, computed once. */
+export interface BashAnalysis {
+  command: string;
+  script: ShellScript | undefined;
+  commands: AnalysedCommand[];
+  /** Why the string cannot be analysed at all: a bypass-immune ASK. */
+  unanalysable: string | undefined;
+  /** A destructive script-level pattern or a dangerous assignment: a bypass-immune ASK. */
+  dangerous: string | undefined;
+  /** Why the script as a whole is not read-only (assignments, functions, write redirects). */
+  scriptProblem: string | undefined;
+  /** Directories commands may run in: the tool's cwd plus every `cd` target (undefined if unknown). */
+  directories: (string | undefined)[];
+}
+
+export async function analyseBash(command: string, cwd: string): Promise<BashAnalysis> {
+  const analysis: BashAnalysis = { command, script: undefined, commands: [], unanalysable: undefined, dangerous: undefined, scriptProblem: undefined, directories: [cwd] };
+  if (command.length > MAX_COMMAND_LENGTH) return { ...analysis, unanalysable: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
+  if (HIDDEN_CHARACTERS.test(command)) return { ...analysis, unanalysable: "the command contains control or invisible characters that can hide what runs" };
+  const script = await parseShellScript(command);
+  analysis.script = script;
+  analysis.commands = script.commands.map((simple) => analyseCommand(resolveCommand(simple), cwd));
+  analysis.unanalysable = firstOf(
+    script.unsupported[0] && `Command contains ${script.unsupported[0]}, which cannot be analysed`,
+    script.dynamic[0] && `Command contains ${script.dynamic[0]} which cannot be statically analyzed`,
+    script.commands.length > MAX_COMMAND_COUNT ? `the command has more than ${MAX_COMMAND_COUNT} parts` : undefined,
+    analysis.commands.find((entry) => entry.resolved.opaque)?.resolved.opaque,
+  );
+  const assignments = [...script.statements, ...analysis.commands.flatMap((entry) => entry.resolved.assignments)];
+  analysis.dangerous = firstOf(
+    dangerousAssignment(assignments),
+    dangerousScriptProblem(script, (simple) => analysis.commands[script.commands.indexOf(simple)]?.resolved.name),
+  );
+  analysis.scriptProblem = firstOf(
+    script.statements[0] && `the statement '${script.statements[0].text}' changes the shell's state`,
+    script.constructs.find((construct) => construct.type === "function") && "it defines a function",
+    script.redirects.find((redirect) => redirect.kind === "write") && "it redirects output to a file",
+  );
+  analysis.directories = directoriesOf(analysis.commands, cwd);
+  return analysis;
+}
+
+function analyseCommand(resolved: ResolvedCommand, cwd: string): AnalysedCommand {
+  return {
+    resolved,
+    readOnlyProblem: readOnlyProblem(resolved),
+    dangerous: dangerousCommandProblem(resolved, cwd),
+    pathArguments: pathArguments(resolved.args),
+  };
+}
+
+function pathArguments(args: ShellWord[]): ShellWord[] {
+  const result = operands(args);
+  for (const word of args) {
+    const value = word.value;
+    if (value === undefined || optionName(value) === undefined) continue;
+    if (value.startsWith("--") && value.includes("=")) result.push({ ...word, value: value.slice(value.indexOf("=") + 1) });
+  }
+  for (const word of result.splice(0)) {
+    const value = word.value;
+    // dd-style `of=path` and `if=path`
+    result.push(value !== undefined && /^(of|if)=/.test(value) ? { ...word, value: value.slice(3) } : word);
+  }
+  return result;
+}
+
+function dangerousAssignment(assignments: Assignment[]): string | undefined {
+  const found = assignments.find((assignment) => DANGEROUS_VARIABLES.test(assignment.name));
+  return found && `setting ${found.name} changes which code runs`;
+}
+
+/** The tool's cwd, then each `cd`/`pushd` target in order; `cd` to a place only known at run time gives undefined. */
+function directoriesOf(commands: AnalysedCommand[], cwd: string): (string | undefined)[] {
+  const directories: (string | undefined)[] = [cwd];
+  let current: string | undefined = cwd;
+  for (const { resolved } of commands) {
+    if (resolved.changesDirectory) directories.push(undefined);
+    if (resolved.name !== "cd" && resolved.name !== "pushd" && resolved.name !== "popd") continue;
+    const target = operands(resolved.args)[0];
+    if (resolved.name === "popd" || target?.value === "-" || (target && (target.value === undefined || target.expands))) current = undefined;
+    else if (!target) current = homedir();
+    else current = current === undefined ? undefined : resolve(current, expandTilde(target.value!));
+    directories.push(current);
+  }
+  return directories;
+}
+
+function firstOf(...reasons: (string | undefined | false | 0)[]): string | undefined {
+  return reasons.find((reason): reason is string => typeof reason === "string" && reason.length > 0);
+}

@@ -1,0 +1,143 @@
+import { resolve } from "node:path";
+import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision } from "../../permission/types.js";
+import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
+import { expandTilde, isDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
+import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
+import { allowCoverage, ruleMatchesAnyCommand } from "./bash-rules.js";
+import { operands } from "./command-arguments.js";
+import { parseSedArguments, sedScriptProblem } from "./sed-script.js";
+import type { ShellWord } from "./shell-word.js";
+
+export interface BashPermissionOptions {
+  /** Where the command runs; relative paths resolve against it. */
+  cwd: string;
+  dangerousPaths: DangerousPathLists;
+  /** The tool name rules are filed under. */
+  toolName: string;
+}
+
+/**
+ * Commands ACCEPT_EDITS may auto-allow when every path they touch is inside a working directory,
+ * with their options that take a separate value (`mkdir -m 755`, `touch -d date`, `cp -t dir`).
+ */
+const FILE_COMMANDS: Record<string, string[]> = {
+  mkdir: ["-m", "--mode"],
+  touch: ["-d", "--date", "-t", "-r", "--reference"],
+  rm: [],
+  rmdir: [],
+  mv: ["-S", "--suffix", "-t", "--target-directory"],
+  cp: ["-S", "--suffix", "-t", "--target-directory"],
+  sed: [],
+};
+/** Options whose value is a directory the command writes into. */
+const TARGET_DIRECTORY_OPTIONS = new Set(["-t", "--target-directory"]);
+
+const immuneAsk = (message: string, reason: string): PermissionDecision => ({ behavior: PermissionBehavior.ASK, message: `Permission required: ${message}`, reason: `Safety check: ${reason}`, bypassImmune: true });
+
+/** Sensitive paths a command reads or writes (by written and by real path), for the ASK message. */
+export function sensitivePaths(analysis: BashAnalysis, options: BashPermissionOptions): { written: string[]; read: string[] } {
+  const written = new Set<string>();
+  const read = new Set<string>();
+  const check = (word: ShellWord | undefined, access: "read" | "write") => {
+    if (word?.value === undefined || word.value.length === 0) return;
+    for (const directory of analysis.directories) {
+      if (directory !== undefined && isDangerousPath(word.value, options.dangerousPaths, directory, access)) (access === "write" ? written : read).add(word.value);
+    }
+  };
+  for (const command of analysis.commands) {
+    for (const word of command.pathArguments) check(word, command.readOnlyProblem === undefined ? "read" : "write");
+  }
+  for (const redirect of analysis.script?.redirects ?? []) {
+    if (redirect.kind === "write" || redirect.kind === "read") check(redirect.target, redirect.kind);
+  }
+  return { written: [...written], read: [...read] };
+}
+
+/** True when the string only reads: every command read-only, nothing assigned or redirected to a file, no secret read. */
+export function isReadOnlyBash(analysis: BashAnalysis, options: BashPermissionOptions): boolean {
+  if (analysis.unanalysable || analysis.dangerous || analysis.scriptProblem || analysis.commands.length === 0) return false;
+  if (analysis.commands.some((command) => command.readOnlyProblem !== undefined)) return false;
+  const paths = sensitivePaths(analysis, options);
+  return paths.read.length === 0 && paths.written.length === 0;
+}
+
+/**
+ * The Bash tool's own verdict (spec §4.2, hardened): unanalysable → ASK!; read-only → ALLOW;
+ * destructive patterns, dangerous assignments, unknown or sensitive write targets → ASK!;
+ * ACCEPT_EDITS/DONT_ASK file commands inside the working directories → ALLOW; allow rules that
+ * cover every command → ALLOW, that cover only some → ASK!; otherwise PASSTHROUGH.
+ */
+export function decideBash(analysis: BashAnalysis, context: PermissionContext, options: BashPermissionOptions): PermissionDecision {
+  if (analysis.command.trim() === "") return { behavior: PermissionBehavior.PASSTHROUGH, message: "Empty command" };
+  if (analysis.unanalysable) return immuneAsk(analysis.unanalysable, "command contains dynamic expansion or syntax that cannot be statically analyzed");
+  if (isReadOnlyBash(analysis, options)) return { behavior: PermissionBehavior.ALLOW, message: "Permission granted for read-only command", reason: "Read-only command" };
+
+  const dangerous = analysis.dangerous ?? analysis.commands.find((command) => command.dangerous)?.dangerous;
+  if (dangerous) return immuneAsk(`Command contains dangerous pattern: ${dangerous}`, "dangerous command");
+  const unknownTarget = analysis.script?.redirects.find((redirect) => redirect.kind === "write" && redirect.target?.value === undefined);
+  if (unknownTarget) return immuneAsk(`Command writes to ${unknownTarget.text.trim()}, a target only known at run time`, "dynamic redirect target");
+  const paths = sensitivePaths(analysis, options);
+  if (paths.written.length > 0) return immuneAsk(`Command operates on sensitive paths: ${paths.written.join(", ")}`, "dangerous file or directory");
+
+  if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && editsStayInside(analysis, context, options)) {
+    return { behavior: PermissionBehavior.ALLOW, message: "Permission granted: file operations inside the working directories", reason: `Mode: ${context.mode}` };
+  }
+
+  const allowContents = (context.allowRules[options.toolName] ?? []).map((rule) => rule.ruleContent).filter((content): content is string => !!content);
+  if (allowContents.length > 0) {
+    const coverage = allowCoverage(allowContents, analysis);
+    if (coverage.complete) return { behavior: PermissionBehavior.ALLOW, message: `Permission granted for ${options.toolName}: every command matches an allow rule`, reason: `Rule: ${coverage.used.join(", ")}` };
+    if (allowContents.some((content) => ruleMatchesAnyCommand(content, analysis))) {
+      const first = coverage.uncovered[0]?.resolved.command.text ?? analysis.command;
+      return immuneAsk(`'${first}' is not covered by any allow rule`, "an allow rule matches only part of a compound command");
+    }
+  }
+  return { behavior: PermissionBehavior.PASSTHROUGH, message: `Execute bash command: ${analysis.command}` };
+}
+
+/**
+ * ACCEPT_EDITS auto-allow: every command is read-only or a listed file command (sed with a safe
+ * script), there is at least one write, no `cd` moves the base directory, and every path written
+ * or copied resolves (by real path) inside the host cwd, the tool's cwd or a working directory.
+ */
+function editsStayInside(analysis: BashAnalysis, context: PermissionContext, options: BashPermissionOptions): boolean {
+  if (analysis.directories.length > 1 || analysis.script === undefined) return false;
+  if (analysis.script.statements.length > 0 || analysis.script.constructs.some((construct) => construct.type === "function")) return false;
+  const paths: ShellWord[] = [];
+  for (const command of analysis.commands) {
+    if (command.readOnlyProblem === undefined) continue;
+    const touched = fileCommandPaths(command);
+    if (touched === undefined) return false;
+    paths.push(...touched);
+  }
+  for (const redirect of analysis.script.redirects) if (redirect.kind === "write" && redirect.target) paths.push(redirect.target);
+  if (paths.length === 0) return false;
+  const roots = [options.cwd, ...context.workingDirectories];
+  return paths.every((word) => {
+    const value = word.value;
+    if (value === undefined || (word.expands && value.includes(".."))) return false;
+    if (value.startsWith("~") && !value.startsWith("~/") && value !== "~") return false;
+    return isPathInWorkingDirectories(resolve(options.cwd, expandTilde(value)), roots);
+  });
+}
+
+/** The paths a listed file command touches, or undefined when it is not one (or cannot be judged). */
+function fileCommandPaths(command: AnalysedCommand): ShellWord[] | undefined {
+  const { name, args, wrappers, assignments, privileged, appendsArguments } = command.resolved;
+  const valueOptions = name === undefined ? undefined : FILE_COMMANDS[name];
+  if (name === undefined || valueOptions === undefined || privileged || appendsArguments || assignments.length > 0 || wrappers.length > 0) return undefined;
+  if (name === "sed") {
+    const sed = parseSedArguments(args);
+    if (sed.problem || sed.scripts.some((script) => sedScriptProblem(script) !== undefined)) return undefined;
+    return sed.files;
+  }
+  const targetDirectories: ShellWord[] = [];
+  if (name === "cp" || name === "mv") {
+    args.forEach((word, index) => {
+      const next = args[index + 1];
+      if (TARGET_DIRECTORY_OPTIONS.has(word.value ?? "") && next) targetDirectories.push(next);
+      if (word.value?.startsWith("--target-directory=")) targetDirectories.push({ ...word, value: word.value.slice("--target-directory=".length) });
+    });
+  }
+  return [...operands(args, valueOptions), ...targetDirectories];
+}

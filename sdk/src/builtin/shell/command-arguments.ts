@@ -1,0 +1,81 @@
+import type { ShellWord } from "./shell-word.js";
+
+/**
+ * Argument inspection shared by the per-command checks. Words whose value is unknown, or whose
+ * glob or brace expansion could start with `-`, may become options at run time.
+ */
+export function mayBecomeOption(word: ShellWord): boolean {
+  return word.value === undefined || (word.expands && /^[*?[{]/.test(word.value));
+}
+
+/**
+ * True when the word may expand into one of `options` (or `option=value`): unknown words always
+ * may; a glob such as `*.ts` cannot become `-delete`, but `*` or `-[d]elete` can.
+ */
+export function mayBecomeOneOf(word: ShellWord, options: readonly string[]): boolean {
+  if (word.value === undefined) return true;
+  if (!word.expands) return false;
+  const pattern = globToRegExp(word.value);
+  return options.some((option) => pattern.test(option) || pattern.test(`${option}=x`));
+}
+
+function globToRegExp(glob: string): RegExp {
+  let source = "";
+  for (const character of glob.replace(/\[!/g, "[^")) {
+    if (character === "*" || character === "{" || character === "}" || character === ",") source += ".*";
+    else if (character === "?") source += ".";
+    else if (character === "[" || character === "]" || character === "^") source += character;
+    else source += character.replace(/[.$+()|\\/-]/g, "\\$&");
+  }
+  try {
+    return new RegExp(`^${source}$`, "s");
+  } catch {
+    return /^/;
+  }
+}
+
+/** The option name of a word: `--output=x` → `--output`, `-o` → `-o`; undefined for operands. */
+export function optionName(value: string): string | undefined {
+  if (!value.startsWith("-") || value === "-") return undefined;
+  if (value.startsWith("--")) return value.includes("=") ? value.slice(0, value.indexOf("=")) : value;
+  return value.slice(0, 2);
+}
+
+/**
+ * True when any word is one of `options`. Long options match with or without `=value`; a
+ * single-letter option also matches inside a cluster (`-ro` contains `-o`), which errs on the side
+ * of asking when a cluster ends in an option value.
+ */
+export function hasOption(words: readonly ShellWord[], options: readonly string[]): boolean {
+  const letters = options.filter((option) => /^-[A-Za-z0-9]$/.test(option)).map((option) => option[1]!);
+  for (const word of words) {
+    const value = word.value;
+    if (value === undefined || value === "--") continue;
+    if (options.includes(value)) return true;
+    const name = optionName(value);
+    if (name === undefined) continue;
+    if (options.includes(name)) return true;
+    if (!value.startsWith("--") && /^-[A-Za-z0-9]+$/.test(value) && letters.some((letter) => value.slice(1).includes(letter))) return true;
+  }
+  return false;
+}
+
+/** The operands (non-option words), skipping the values of `valueOptions`; everything after `--` is an operand. */
+export function operands(words: readonly ShellWord[], valueOptions: readonly string[] = []): ShellWord[] {
+  const result: ShellWord[] = [];
+  let afterDoubleDash = false;
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index]!;
+    const value = word.value;
+    if (afterDoubleDash || value === undefined || !value.startsWith("-") || value === "-") {
+      result.push(word);
+      continue;
+    }
+    if (value === "--") {
+      afterDoubleDash = true;
+      continue;
+    }
+    if (valueOptions.includes(value)) index += 1;
+  }
+  return result;
+}

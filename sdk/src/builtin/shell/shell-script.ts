@@ -1,0 +1,217 @@
+import type { Node } from "web-tree-sitter";
+import { parseBash } from "./bash-parser.js";
+import { DynamicWordError, readWord, type ShellWord } from "./shell-word.js";
+
+export interface Assignment {
+  name: string;
+  /** Undefined when the value is dynamic. */
+  value: string | undefined;
+  text: string;
+}
+
+export type RedirectKind = "write" | "read" | "duplicate" | "heredoc";
+
+export interface Redirect {
+  operator: string;
+  kind: RedirectKind;
+  /** The file (for write/read), absent for heredocs and descriptor duplication. */
+  target: ShellWord | undefined;
+  text: string;
+}
+
+/** One simple command as written: prefix assignments, then the command name and its arguments. */
+export interface SimpleCommand {
+  text: string;
+  assignments: Assignment[];
+  words: ShellWord[];
+  /** True when the command name itself comes from a variable or substitution. */
+  dynamicName: boolean;
+  /** Commands found inside a substitution run even though the analysis asks; rules still see them. */
+  nested: boolean;
+}
+
+/** A compound construct (if, for, while, case, function, `{ }`, `( )`, `[[ ]]`). */
+export interface Construct {
+  type: string;
+  /** For functions: the name, to spot self-recursion (fork bombs). */
+  name?: string | undefined;
+  commands: SimpleCommand[];
+}
+
+/**
+ * The syntactic facts about one command string: every simple command (including those nested in
+ * lists, pipelines, subshells, compound statements and substitutions), every redirection, every
+ * assignment statement, and the reasons the string cannot be analysed statically.
+ */
+export interface ShellScript {
+  source: string;
+  commands: SimpleCommand[];
+  redirects: Redirect[];
+  /** Bare assignments and declarations (`X=1;`, `export X=1`, `unset X`, `declare`, `local`). */
+  statements: Assignment[];
+  /** Each pipeline's direct commands, in order (to spot `curl … | sh`). */
+  pipelines: SimpleCommand[][];
+  constructs: Construct[];
+  /** Code that runs while words are expanded, or words that cannot be known: bypass-immune ASK. */
+  dynamic: string[];
+  /** Syntax errors and grammar the analysis does not understand: bypass-immune ASK. */
+  unsupported: string[];
+}
+
+const DYNAMIC_NODES: Record<string, string> = {
+  command_substitution: "command substitution",
+  process_substitution: "process substitution",
+  arithmetic_expansion: "arithmetic expansion",
+  c_style_for_statement: "arithmetic for loop",
+};
+
+/** Every node type the walker knows; anything else (new grammar, ERROR) makes the command unanalysable. */
+const KNOWN_NODES = new Set([
+  "program", "list", "pipeline", "command", "command_name", "redirected_statement", "subshell", "compound_statement",
+  "negated_command", "variable_assignment", "variable_assignments", "declaration_command", "unset_command",
+  "function_definition", "if_statement", "elif_clause", "else_clause", "while_statement", "for_statement",
+  "case_statement", "case_item", "do_group", "test_command", "comment", "file_redirect", "heredoc_redirect",
+  "herestring_redirect", "heredoc_body", "heredoc_content", "heredoc_start", "heredoc_end", "file_descriptor",
+  "word", "number", "string", "string_content", "raw_string", "ansi_c_string", "translated_string", "concatenation",
+  "simple_expansion", "expansion", "variable_name", "special_variable_name", "brace_expression", "test_operator",
+  "unary_expression", "binary_expression", "parenthesized_expression", "regex", "extglob_pattern", "array", "subscript",
+  "command_substitution", "process_substitution", "arithmetic_expansion", "c_style_for_statement",
+  "postfix_expression", "ternary_expression",
+]);
+
+const COMPOUND_CONSTRUCTS: Record<string, string> = {
+  if_statement: "if",
+  while_statement: "while",
+  for_statement: "for",
+  case_statement: "case",
+  function_definition: "function",
+  subshell: "subshell",
+  compound_statement: "group",
+  test_command: "test",
+};
+
+export async function parseShellScript(source: string): Promise<ShellScript> {
+  const tree = await parseBash(source);
+  try {
+    const script: ShellScript = { source, commands: [], redirects: [], statements: [], pipelines: [], constructs: [], dynamic: [], unsupported: [] };
+    if (tree.rootNode.hasError) script.unsupported.push("a syntax error (the shell would not run it as written, or the parser disagrees with bash)");
+    new ScriptWalker(script).visit(tree.rootNode, false);
+    return script;
+  } finally {
+    tree.delete();
+  }
+}
+
+class ScriptWalker {
+  private readonly constructStack: Construct[] = [];
+
+  constructor(private readonly script: ShellScript) {}
+
+  visit(node: Node, nested: boolean): void {
+    const type = node.type;
+    if (!KNOWN_NODES.has(type) || node.isMissing) {
+      this.script.unsupported.push(`${type === "ERROR" ? "unparsable text" : `the construct '${type}'`} near ${JSON.stringify(node.text.slice(0, 40))}`);
+      return;
+    }
+    const dynamic = DYNAMIC_NODES[type];
+    if (dynamic) this.script.dynamic.push(dynamic);
+    if (type === "expansion" && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text)) this.script.dynamic.push(`parameter expansion ${node.text}`);
+    if (type === "compound_statement" && node.text.startsWith("((")) this.script.dynamic.push("arithmetic command");
+    const insideSubstitution = nested || type === "command_substitution" || type === "process_substitution";
+
+    switch (type) {
+      case "command":
+        this.addCommand(node, insideSubstitution);
+        break;
+      case "file_redirect":
+      case "heredoc_redirect":
+      case "herestring_redirect":
+        this.addRedirect(node);
+        break;
+      case "variable_assignment":
+        if (node.parent?.type !== "command") this.script.statements.push(readAssignment(node));
+        break;
+      case "declaration_command":
+      case "unset_command":
+        this.script.statements.push({ name: node.child(0)?.text ?? type, value: undefined, text: node.text });
+        break;
+      case "pipeline":
+        this.addPipeline(node, insideSubstitution);
+        return;
+    }
+    const construct = COMPOUND_CONSTRUCTS[type];
+    if (construct) this.constructStack.push({ type: construct, name: type === "function_definition" ? node.childForFieldName("name")?.text : undefined, commands: [] });
+    for (const child of node.children) if (child && child.isNamed) this.visit(child, insideSubstitution);
+    if (construct) this.script.constructs.push(this.constructStack.pop()!);
+  }
+
+  private addPipeline(node: Node, nested: boolean): void {
+    const stages: SimpleCommand[] = [];
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      const start = this.script.commands.length;
+      this.visit(child, nested);
+      const first = this.script.commands[start];
+      if (first) stages.push(first);
+    }
+    this.script.pipelines.push(stages);
+  }
+
+  private addCommand(node: Node, nested: boolean): void {
+    const command: SimpleCommand = { text: node.text, assignments: [], words: [], dynamicName: false, nested };
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (child.type === "variable_assignment") command.assignments.push(readAssignment(child));
+      else if (child.type === "command_name") {
+        const name = child.namedChild(0);
+        const word = name ? safeReadWord(name) : undefined;
+        command.dynamicName = !word || word.value === undefined || word.expands;
+        if (command.dynamicName) this.script.dynamic.push(`a command name that is only known at run time (${child.text})`);
+        command.words.push(word ?? { text: child.text, value: undefined, expands: false });
+      } else if (!child.type.endsWith("_redirect")) {
+        command.words.push(safeReadWord(child) ?? { text: child.text, value: undefined, expands: false });
+      }
+    }
+    this.script.commands.push(command);
+    for (const construct of this.constructStack) construct.commands.push(command);
+  }
+
+  private addRedirect(node: Node): void {
+    const operator = node.children.find((child) => child && !child.isNamed)?.text ?? "";
+    const destination = node.childForFieldName("destination") ?? node.namedChildren.find((child) => child && child.type !== "file_descriptor") ?? null;
+    const target = destination ? safeReadWord(destination) : undefined;
+    this.script.redirects.push({ operator, kind: redirectKind(node.type, operator, target), target, text: node.text });
+  }
+}
+
+function redirectKind(nodeType: string, operator: string, target: ShellWord | undefined): RedirectKind {
+  if (nodeType !== "file_redirect") return "heredoc";
+  if (operator.startsWith(">&") || operator.startsWith("<&")) {
+    // `2>&1` and `>&-` duplicate or close descriptors; `>&file` (a word, not a number) writes a file.
+    if (!target) return "duplicate";
+    if (target.value !== undefined && /^(\d+-?|-)$/.test(target.value)) return "duplicate";
+    return operator.startsWith("<") && target.value !== undefined ? "read" : "write";
+  }
+  if (operator === "<") return "read";
+  return target?.value !== undefined && HARMLESS_DEVICES.test(target.value) ? "duplicate" : "write";
+}
+
+/** Writing to these opens no file: `>/dev/null`, `2>/dev/stderr`. */
+const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/[0-2])$/;
+
+function readAssignment(node: Node): Assignment {
+  const name = node.childForFieldName("name")?.text ?? node.text.split("=")[0] ?? "";
+  const valueNode = node.childForFieldName("value");
+  const value = valueNode ? safeReadWord(valueNode)?.value : "";
+  return { name: name.replace(/\[.*$/, ""), value, text: node.text };
+}
+
+/** Dynamic parts are reported by the walker itself; here they only make the value unknown. */
+function safeReadWord(node: Node): ShellWord | undefined {
+  try {
+    return readWord(node);
+  } catch (error) {
+    if (error instanceof DynamicWordError) return { text: node.text, value: undefined, expands: false };
+    throw error;
+  }
+}

@@ -1,0 +1,133 @@
+import type { Node } from "web-tree-sitter";
+
+/**
+ * One shell word as the analysis sees it. `value` is what bash would pass after quote removal, or
+ * undefined when it depends on a variable. `expands` marks unquoted globs and brace expansions,
+ * which can turn into any number of words (a file named `-delete` matched by `*` becomes a flag).
+ */
+export interface ShellWord {
+  text: string;
+  value: string | undefined;
+  expands: boolean;
+}
+
+/** Constructs that run code or evaluate expressions while a word is expanded: never auto-allowed. */
+export class DynamicWordError extends Error {
+  constructor(readonly construct: string) {
+    super(construct);
+  }
+}
+
+const GLOB_CHARACTERS = /[*?[]/;
+
+/** Reads a word-like node; throws DynamicWordError for substitutions and other code-running expansions. */
+export function readWord(node: Node): ShellWord {
+  const parts = wordParts(node);
+  return {
+    text: node.text,
+    value: parts.dynamic ? undefined : parts.value,
+    expands: parts.expands,
+  };
+}
+
+interface WordParts {
+  value: string;
+  dynamic: boolean;
+  expands: boolean;
+}
+
+function wordParts(node: Node): WordParts {
+  switch (node.type) {
+    case "word":
+      return unquotedWord(node.text);
+    case "number":
+    case "string_content":
+    case "heredoc_content":
+      return literal(node.text);
+    case "raw_string":
+      return literal(node.text.slice(1, -1));
+    case "ansi_c_string":
+      return literal(decodeAnsiC(node.text.slice(2, -1)));
+    case "string":
+    case "translated_string":
+      return doubleQuoted(node);
+    case "concatenation":
+      return join(node.namedChildren.filter(isPresent).map(wordParts));
+    case "simple_expansion":
+      return { value: "", dynamic: true, expands: false };
+    case "expansion":
+      if (isPlainBracedVariable(node)) return { value: "", dynamic: true, expands: false };
+      throw new DynamicWordError(`parameter expansion ${node.text}`);
+    case "brace_expression":
+      return { value: node.text, dynamic: false, expands: true };
+    case "command_substitution":
+      throw new DynamicWordError("command substitution");
+    case "process_substitution":
+      throw new DynamicWordError("process substitution");
+    case "arithmetic_expansion":
+      throw new DynamicWordError("arithmetic expansion");
+    default:
+      throw new DynamicWordError(`${node.type} ${node.text}`);
+  }
+}
+
+function literal(value: string): WordParts {
+  return { value, dynamic: false, expands: false };
+}
+
+function join(parts: WordParts[]): WordParts {
+  return {
+    value: parts.map((part) => part.value).join(""),
+    dynamic: parts.some((part) => part.dynamic),
+    expands: parts.some((part) => part.expands),
+  };
+}
+
+/** Backslash escapes removed; an unquoted `{a,b}` or `{1..3}` is a brace expansion. */
+function unquotedWord(text: string): WordParts {
+  let value = "";
+  let expands = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index]!;
+    if (character === "\\") {
+      index += 1;
+      if (text[index] !== "\n") value += text[index] ?? "";
+      continue;
+    }
+    if (GLOB_CHARACTERS.test(character) || character === "{" || character === "}") expands = true;
+    value += character;
+  }
+  return { value, dynamic: false, expands };
+}
+
+function doubleQuoted(node: Node): WordParts {
+  const parts: WordParts[] = [];
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (child.type === "string_content") parts.push(literal(child.text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === "\n" ? "" : c))));
+    else parts.push(wordParts(child));
+  }
+  return { ...join(parts), expands: false };
+}
+
+/** `${NAME}` reads a variable; any operator (`${x@P}`, `${x:=y}`, `${!x}`, `${a[$(id)]}`) may run or assign. */
+function isPlainBracedVariable(node: Node): boolean {
+  return /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text);
+}
+
+const ANSI_C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+
+/** `$'...'` escapes, so `$'\x72m'` is read as `rm`. */
+function decodeAnsiC(body: string): string {
+  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (_, escape: string) => {
+    const kind = escape[0]!;
+    if (kind === "x" || kind === "u" || kind === "U") return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
+    if (/[0-7]/.test(kind)) return String.fromCharCode(Number.parseInt(escape, 8));
+    if (kind === "c") return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
+    return ANSI_C_ESCAPES[kind] ?? `\\${escape}`;
+  });
+}
+
+function isPresent<T>(value: T | null): value is T {
+  return value !== null;
+}

@@ -1,0 +1,2 @@
+export * from "./local-workspace-backend.js";
+export * from "./workspace-backend.js";

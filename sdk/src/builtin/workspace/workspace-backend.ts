@@ -1,0 +1,58 @@
+/**
+ * Where the built-in tools act: the local machine by default, a container or a remote sandbox
+ * later. Tools never touch `fs` or `child_process` directly, only a backend.
+ */
+export interface ExecOptions {
+  cwd: string;
+  timeoutMs: number;
+  /** Aborting kills the whole process group. */
+  signal?: AbortSignal | undefined;
+  /** Output beyond this many bytes per stream is dropped (the process keeps running). */
+  maxOutputBytes?: number | undefined;
+}
+
+export interface ExecResult {
+  /** -1 when the process timed out or could not start. */
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+  isFile: boolean;
+  isDirectory: boolean;
+}
+
+export interface GlobOptions {
+  cwd: string;
+  /** Patterns of paths to leave out (e.g. `**\/.git/**`). */
+  ignore: string[];
+}
+
+export interface BackgroundProcess {
+  pid: number;
+  /** Where stdout and stderr go. */
+  logPath: string;
+}
+
+export interface WorkspaceBackend {
+  /** The directory tools use when given none. */
+  readonly cwd: string;
+  /** Runs argv without a shell, in its own process group. */
+  exec(argv: string[], options: ExecOptions): Promise<ExecResult>;
+  /** Starts argv detached, output to a log file; returns at once. */
+  startBackground(argv: string[], options: { cwd: string }): Promise<BackgroundProcess>;
+  readFile(path: string): Promise<Buffer>;
+  /** Writes the file, creating missing parent directories. */
+  writeFile(path: string, data: string | Uint8Array): Promise<void>;
+  /** Undefined when nothing exists at `path`. */
+  stat(path: string): Promise<FileStat | undefined>;
+  /** Absolute paths of files matching `pattern` under `options.cwd`. */
+  glob(pattern: string, options: GlobOptions): Promise<string[]>;
+  /** Runs ripgrep with `args` in `cwd`. */
+  grep(args: string[], options: ExecOptions): Promise<ExecResult>;
+}

@@ -1,0 +1,76 @@
+import { readFile, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import type { ArchiveLimits } from "../archive/archive-limits.js";
+import { AgentToolsError } from "../errors.js";
+import type { ToolRecord } from "../registry-client/tool-record.js";
+import { pathExists } from "./path-exists.js";
+import { treeAt, unpackIntoCache } from "./registry-tool-tree.js";
+import type { ToolCache } from "./tool-cache.js";
+import type { ToolTree } from "./tool-tree.js";
+
+/** The seed's "test it locally": a tool folder (with `code/`), its `code/` folder, or a `tool.zip`. */
+export interface LocalToolSource {
+  path: string;
+  /** Defaults to spec.json's `tool_id`, else the tool folder's name. */
+  toolId?: string;
+}
+
+export interface LocalTool {
+  record: ToolRecord;
+  tree: ToolTree;
+}
+
+/**
+ * Reads a local tool without a registry. A folder runs in place (edit, add again, call); a
+ * `tool.zip` (zip or tar.gz) is unpacked into the cache like a downloaded archive. The record is
+ * the `spec.json` found in the tool folder (or beside the archive), else a minimal one whose
+ * runtime is Python when `code/function.py` exists and binary otherwise.
+ */
+export async function readLocalTool(
+  source: LocalToolSource,
+  cache: ToolCache,
+  limits: Partial<ArchiveLimits> | undefined,
+): Promise<LocalTool> {
+  const path = resolve(source.path);
+  const info = await stat(path).catch((error: unknown) => {
+    throw new AgentToolsError("LOCAL_TOOL_NOT_FOUND", `Local tool path ${path} cannot be read: ${(error as Error).message}. Pass a tool folder (holding code/), its code/ folder, or a tool.zip.`, { cause: error });
+  });
+  let tree: ToolTree;
+  let specDir: string;
+  if (info.isFile()) {
+    const sha256 = await unpackIntoCache(cache, await readFile(path), undefined, source.toolId ?? basename(dirname(path)), limits);
+    tree = treeAt(cache, sha256, false);
+    specDir = dirname(path);
+  } else if (await pathExists(join(path, "code"))) {
+    tree = { toolDir: path, codeDir: join(path, "code"), archiveSha256: undefined, downloaded: false };
+    specDir = path;
+  } else {
+    // Seed compatibility (B13): the original accepted only the code/ folder itself.
+    tree = { toolDir: dirname(path), codeDir: path, archiveSha256: undefined, downloaded: false };
+    specDir = dirname(path);
+  }
+  const spec = await readSpec(join(specDir, "spec.json"));
+  const toolId = source.toolId ?? (typeof spec?.tool_id === "string" ? spec.tool_id : basename(specDir));
+  const runtimeType = spec?.tool_runtime_type ?? ((await pathExists(join(tree.codeDir, "function.py"))) ? "python" : "binary");
+  const record: ToolRecord = {
+    ...spec,
+    tool_id: toolId,
+    tool_runtime_type: runtimeType,
+    tool_parameters: spec?.tool_parameters ?? {},
+  };
+  return { record, tree };
+}
+
+async function readSpec(path: string): Promise<Partial<ToolRecord> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as Partial<ToolRecord>;
+  } catch (error) {
+    throw new AgentToolsError("LOCAL_SPEC_INVALID", `${path} is not valid JSON (${(error as Error).message}); fix it or remove it.`, { cause: error });
+  }
+}

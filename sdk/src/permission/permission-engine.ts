@@ -1,0 +1,217 @@
+import type { ToolBase } from "../tool/tool-base.js";
+import { PermissionModeError, PermissionSettingsError } from "./errors.js";
+import { toPermissionRule, type PermissionRuleInput } from "./rule-input.js";
+import { formatRule } from "./rule-syntax.js";
+import { loadPermissionSettings, type LoadPermissionSettingsOptions } from "./settings/load-permission-settings.js";
+import {
+  PermissionBehavior,
+  PermissionMode,
+  type PermissionContext,
+  type PermissionDecision,
+  type PermissionRule,
+  type RulesByTool,
+} from "./types.js";
+
+export interface PermissionEngineOptions {
+  mode?: PermissionMode;
+  /** Directories besides the host cwd where ACCEPT_EDITS may auto-allow edits. */
+  workingDirectories?: string[];
+  allow?: PermissionRuleInput[];
+  ask?: PermissionRuleInput[];
+  deny?: PermissionRuleInput[];
+  /** The `source` given to rules passed here as strings (default "session"). */
+  source?: string;
+}
+
+/** The engine's verdict: never PASSTHROUGH, and every field present. */
+export interface PermissionResult extends PermissionDecision {
+  behavior: Exclude<PermissionBehavior, "passthrough">;
+  reason: string | undefined;
+  /** Only on ASK, or on a DENY that DONT_ASK converted from an ASK; empty otherwise. */
+  suggestions: PermissionRule[];
+  bypassImmune: boolean;
+}
+
+const RULE_LISTS = {
+  [PermissionBehavior.ALLOW]: "allowRules",
+  [PermissionBehavior.ASK]: "askRules",
+  [PermissionBehavior.DENY]: "denyRules",
+} as const;
+
+type AnyTool = ToolBase<any>;
+
+/**
+ * Decides for each call whether it may run, must ask the user, or is refused, with AgentScope's
+ * per-mode step order (spec §3): deny rule > ask rule > read-only fast path > the tool's own check
+ * (ALLOW / DENY / safety ASK) > allow rule > the mode's default. Rules are matched by the tool's
+ * `matchRule`; an MCP tool is also covered by whole-server rules (`mcp__server`, `mcp__server__*`).
+ */
+export class PermissionEngine {
+  readonly context: PermissionContext;
+
+  constructor(options: PermissionEngineOptions = {}) {
+    this.context = {
+      mode: checkedMode(options.mode ?? PermissionMode.DEFAULT),
+      workingDirectories: [...(options.workingDirectories ?? [])],
+      allowRules: {},
+      askRules: {},
+      denyRules: {},
+    };
+    const source = options.source ?? "session";
+    for (const behavior of [PermissionBehavior.ALLOW, PermissionBehavior.ASK, PermissionBehavior.DENY] as const) {
+      for (const rule of options[behavior] ?? []) this.addRule(toPermissionRule(rule, behavior, source));
+    }
+  }
+
+  /**
+   * An engine from the layered settings files plus `code` (see `loadPermissionSettings` for the
+   * precedence). Throws PermissionSettingsError listing every bad file, field and rule; call
+   * `loadPermissionSettings` yourself to load the valid part and report the issues another way.
+   */
+  static fromSettings(options: LoadPermissionSettingsOptions = {}): PermissionEngine {
+    const settings = loadPermissionSettings(options);
+    if (settings.issues.length > 0) throw new PermissionSettingsError(settings.issues);
+    return new PermissionEngine(settings);
+  }
+
+  get mode(): PermissionMode {
+    return this.context.mode;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.context.mode = checkedMode(mode);
+  }
+
+  addWorkingDirectory(directory: string): void {
+    if (!this.context.workingDirectories.includes(directory)) this.context.workingDirectories.push(directory);
+  }
+
+  /**
+   * Remembers a rule (e.g. one the user accepted when confirming). A string needs its behavior; a
+   * PASSTHROUGH rule is dropped, as in AgentScope; an identical rule is not added twice.
+   */
+  addRule(rule: PermissionRuleInput, behavior?: PermissionBehavior): void {
+    const resolvedBehavior = behavior ?? (typeof rule === "string" ? undefined : rule.behavior);
+    if (resolvedBehavior === undefined) {
+      throw new PermissionModeError(`addRule(${JSON.stringify(rule)}) needs a behavior: pass "allow", "ask" or "deny" as the second argument.`);
+    }
+    if (resolvedBehavior === PermissionBehavior.PASSTHROUGH) return;
+    const normalized = toPermissionRule(rule, resolvedBehavior, "session");
+    const byTool = this.rulesFor(resolvedBehavior);
+    const list = (byTool[normalized.toolName] ??= []);
+    if (!list.some((existing) => existing.ruleContent === normalized.ruleContent)) list.push(normalized);
+  }
+
+  /** Every rule of one behavior, in insertion order per tool. */
+  listRules(behavior: Exclude<PermissionBehavior, "passthrough">): PermissionRule[] {
+    return Object.values(this.rulesFor(behavior)).flat();
+  }
+
+  async checkPermission(tool: AnyTool, input: Record<string, unknown>): Promise<PermissionResult> {
+    const { mode } = this.context;
+    const name = tool.name;
+
+    const denyRule = await this.firstMatch(PermissionBehavior.DENY, tool, input);
+    if (denyRule) return result({ behavior: "deny", message: `Permission to use ${name} has been denied`, reason: ruleReason(denyRule) });
+
+    const askRule = await this.firstMatch(PermissionBehavior.ASK, tool, input);
+    if (askRule) {
+      const ask = result({ behavior: "ask", message: `Permission required for ${name}`, reason: ruleReason(askRule) });
+      return this.askOrConvert(ask, tool, input);
+    }
+
+    if (await tool.checkReadOnly(input)) {
+      return result({
+        behavior: "allow",
+        message: `Permission granted for ${name} (read-only invocation)`,
+        reason: "Read-only operations are auto-allowed",
+      });
+    }
+
+    // EXPLORE neither runs the tool's own check nor consults allow rules: only read-only calls pass.
+    if (mode === PermissionMode.EXPLORE) {
+      return result({
+        behavior: "deny",
+        message: `Permission denied for ${name} (explore mode is read-only)`,
+        reason: "Explore mode does not allow modifications",
+      });
+    }
+
+    const own = await tool.checkPermissions(input, this.context);
+    if (own.behavior === PermissionBehavior.ALLOW || own.behavior === PermissionBehavior.DENY) {
+      return result({ ...own, behavior: own.behavior, suggestions: [], bypassImmune: false });
+    }
+    // A safety ASK survives allow rules; BYPASS opts out of it by design. A plain ASK or PASSTHROUGH falls through.
+    if (own.behavior === PermissionBehavior.ASK && own.bypassImmune && mode !== PermissionMode.BYPASS) {
+      return this.askOrConvert(result({ ...own, behavior: own.behavior, bypassImmune: true }), tool, input);
+    }
+
+    const allowRule = await this.firstMatch(PermissionBehavior.ALLOW, tool, input);
+    if (allowRule) {
+      return result({ behavior: "allow", message: `Permission granted for ${name}`, reason: ruleReason(allowRule), updatedInput: input });
+    }
+
+    if (mode === PermissionMode.BYPASS) {
+      return result({ behavior: "allow", message: `Permission granted for ${name} (bypass mode)`, reason: "Bypass mode allows all operations" });
+    }
+    if (mode === PermissionMode.DONT_ASK) {
+      return result({ behavior: "deny", message: `Permission denied for ${name} (dont_ask mode - user not available)`, reason: `Mode: ${mode}` });
+    }
+    const ask = result({ behavior: "ask", message: `Permission required for ${name}`, reason: `Mode: ${mode}` });
+    return this.askOrConvert(ask, tool, input);
+  }
+
+  /** Attaches suggestions to an ASK; in DONT_ASK, where nobody can answer, turns it into a DENY that keeps them. */
+  private async askOrConvert(ask: PermissionResult, tool: AnyTool, input: Record<string, unknown>): Promise<PermissionResult> {
+    const suggestions = ask.suggestions.length > 0 ? ask.suggestions : await tool.generateSuggestions(input);
+    if (this.context.mode !== PermissionMode.DONT_ASK) return { ...ask, suggestions };
+    return {
+      ...ask,
+      behavior: "deny",
+      message: `Permission denied for ${tool.name} (dont_ask mode - ASK converted to DENY, user not available)`,
+      reason: `DONT_ASK mode converted ASK to DENY. Original reason: ${ask.reason ?? ask.message}`,
+      suggestions,
+    };
+  }
+
+  private async firstMatch(behavior: keyof typeof RULE_LISTS, tool: AnyTool, input: Record<string, unknown>): Promise<PermissionRule | undefined> {
+    const byTool = this.rulesFor(behavior);
+    for (const key of ruleKeys(tool)) {
+      for (const rule of byTool[key] ?? []) {
+        if (!rule.ruleContent || (await tool.matchRule(rule.ruleContent, input))) return rule;
+      }
+    }
+    return undefined;
+  }
+
+  private rulesFor(behavior: keyof typeof RULE_LISTS): RulesByTool {
+    return this.context[RULE_LISTS[behavior]];
+  }
+}
+
+/** The rule lists that govern a tool: its exact name, and for MCP tools the whole server. */
+function ruleKeys(tool: AnyTool): string[] {
+  if (!tool.isMcp || !tool.mcpName) return [tool.name];
+  return [tool.name, `mcp__${tool.mcpName}`, `mcp__${tool.mcpName}__*`];
+}
+
+function ruleReason(rule: PermissionRule): string {
+  return `Rule: ${formatRule(rule)}`;
+}
+
+function result(decision: PermissionDecision & { behavior: PermissionResult["behavior"] }): PermissionResult {
+  return {
+    ...decision,
+    reason: decision.reason,
+    suggestions: decision.suggestions ?? [],
+    bypassImmune: decision.bypassImmune ?? false,
+  };
+}
+
+function checkedMode(mode: string): PermissionMode {
+  const modes: readonly string[] = Object.values(PermissionMode);
+  if (!modes.includes(mode)) {
+    throw new PermissionModeError(`Unknown permission mode ${JSON.stringify(mode)}; use one of ${modes.join(", ")}.`);
+  }
+  return mode as PermissionMode;
+}

@@ -1,0 +1,3 @@
+export * from "./load-permission-settings.js";
+export * from "./mode-names.js";
+export * from "./settings-layers.js";

@@ -1,0 +1,56 @@
+import { RegistryError, RegistryUnavailableError } from "../registry-client/index.js";
+
+/** Which registry to talk to, and the write token for routes that need one. */
+export interface RegistryRequestOptions {
+  registryUrl: string;
+  token?: string;
+  /** Replaceable for proxies; defaults to Node's global fetch. */
+  fetch?: typeof fetch;
+  /** Per-request timeout. Uploads of large bundles to slow links may need more than the default. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** Options for write routes, which always need the token. */
+export interface RegistryWriteOptions extends RegistryRequestOptions {
+  token: string;
+}
+
+/**
+ * One request to the registry (authenticated when a token is given), answered with its JSON body. Error bodies
+ * (`{"error","detail"}`) become a `RegistryError` carrying both; no answer becomes `RegistryUnavailableError`.
+ */
+export async function registryRequest<T>(options: RegistryRequestOptions, method: string, pathOrUrl: string, body?: RequestInit["body"], headers: Record<string, string> = {}): Promise<T> {
+  const base = options.registryUrl.replace(/\/+$/, "");
+  const url = new URL(pathOrUrl, `${base}/`).toString();
+  const response = await send(options, url, { method, body, headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), accept: "application/json", ...headers } }, base);
+  const text = await response.text();
+  const json = parseJson(text);
+  if (!response.ok) {
+    const fields = (json ?? {}) as { error?: unknown; detail?: unknown };
+    throw new RegistryError(response.status, String(fields.error ?? `HTTP ${response.status}`), fields.detail === undefined ? text.slice(0, 500) : String(fields.detail));
+  }
+  if (json === undefined) throw new RegistryError(response.status, "Invalid response from server", `expected JSON from ${method} ${url}, got: ${text.slice(0, 200)}`);
+  return json as T;
+}
+
+/** A fetch that turns "no answer" into a `RegistryUnavailableError` naming the registry. */
+export async function send(options: Pick<RegistryRequestOptions, "fetch" | "timeoutMs">, url: string, init: RequestInit, registryUrl: string): Promise<Response> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  try {
+    return await (options.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reason = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? String(error));
+    throw new RegistryUnavailableError(registryUrl, reason, { cause: error });
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,10 @@
+export {
+  RegistryClient,
+  type ListToolsQuery,
+  type RegistryClientOptions,
+  type SearchToolsQuery,
+  type ToolPage,
+  type ToolSearchResult,
+} from "./registry-client.js";
+export { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-errors.js";
+export { isPythonRuntime, type ToolRecord } from "./tool-record.js";

@@ -1,0 +1,188 @@
+import { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-errors.js";
+import type { ToolRecord } from "./tool-record.js";
+
+export interface RegistryClientOptions {
+  /** Per-request timeout; a registry that does not answer in time is "unavailable". */
+  timeoutMs?: number;
+  /** Replaceable for tests and proxies; defaults to Node's global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface ListToolsQuery {
+  limit?: number;
+  cursor?: string;
+  type?: string;
+  tag?: string;
+  updatedSince?: string;
+}
+
+export interface ToolPage {
+  tools: ToolRecord[];
+  /** Pass back as `cursor` for the next page; undefined on the last page. */
+  nextCursor: string | undefined;
+}
+
+/** `GET /tools/search` parameters: `q` is 1 to 512 characters, `limit` 1 to 100 (default 10). */
+export interface SearchToolsQuery {
+  q: string;
+  limit?: number;
+  type?: string;
+  tag?: string;
+}
+
+/** One ranked hit of `GET /tools/search` (a summary: fetch the entry for the rest). */
+export interface ToolSearchResult {
+  tool_id: string;
+  version: string;
+  score: number;
+  tool_search_description: string;
+  tool_tags: string[];
+  tool_type: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Read-only client for the registry's public endpoints (see DESIGN.md, "Registry wire contract"). */
+export class RegistryClient {
+  readonly baseUrl: string;
+  private readonly timeoutMs: number;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(baseUrl: string, options: RegistryClientOptions = {}) {
+    this.baseUrl = baseUrl.replace(/\/+$/, "");
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  /** The latest version's entry. */
+  getTool(toolId: string): Promise<ToolRecord> {
+    return this.getJson(`/tools/${encodeURIComponent(toolId)}`, toolId) as Promise<ToolRecord>;
+  }
+
+  /** One published version's entry (immutable, so callers may cache it forever). */
+  getToolVersion(toolId: string, version: string): Promise<ToolRecord> {
+    const path = `/tools/${encodeURIComponent(toolId)}/versions/${encodeURIComponent(version)}`;
+    return this.getJson(path, toolId) as Promise<ToolRecord>;
+  }
+
+  /** Every version of a tool, newest first. */
+  listVersions(toolId: string): Promise<ToolRecord[]> {
+    return this.getJson(`/tools/${encodeURIComponent(toolId)}/versions`, toolId) as Promise<ToolRecord[]>;
+  }
+
+  /** One page of latest entries; follow `nextCursor` (from the `Link: rel="next"` header) for more. */
+  async listTools(query: ListToolsQuery = {}): Promise<ToolPage> {
+    const params = new URLSearchParams();
+    if (query.limit !== undefined) params.set("limit", String(query.limit));
+    if (query.cursor !== undefined) params.set("cursor", query.cursor);
+    if (query.type !== undefined) params.set("type", query.type);
+    if (query.tag !== undefined) params.set("tag", query.tag);
+    if (query.updatedSince !== undefined) params.set("updated_since", query.updatedSince);
+    const search = params.size > 0 ? `?${params}` : "";
+    const response = await this.request(`${this.baseUrl}/tools${search}`, undefined);
+    const tools = (await this.readJson(response, undefined)) as ToolRecord[];
+    return { tools, nextCursor: nextCursorFrom(response.headers.get("link")) };
+  }
+
+  /** Every latest entry, page by page. */
+  async *listAllTools(query: Omit<ListToolsQuery, "cursor"> = {}): AsyncGenerator<ToolRecord> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listTools({ ...query, ...(cursor === undefined ? {} : { cursor }) });
+      yield* page.tools;
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+  }
+
+  /** Ranked search over the latest entries, best match first. */
+  async searchTools(query: SearchToolsQuery): Promise<ToolSearchResult[]> {
+    const params = new URLSearchParams({ q: query.q });
+    if (query.limit !== undefined) params.set("limit", String(query.limit));
+    if (query.type !== undefined) params.set("type", query.type);
+    if (query.tag !== undefined) params.set("tag", query.tag);
+    const body = (await this.getJson(`/tools/search?${params}`, undefined)) as { results: ToolSearchResult[] };
+    return body.results;
+  }
+
+  /**
+   * The archive bytes of an entry. Uses `tool_source_code_link` (relative links resolve against the
+   * registry) and follows the registry's redirect to storage, or takes the bytes it proxies itself.
+   */
+  async downloadArchive(record: ToolRecord): Promise<Uint8Array> {
+    const response = await this.request(this.archiveUrl(record), record.tool_id);
+    if (!response.ok) await this.throwFor(response, record.tool_id);
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
+  archiveUrl(record: ToolRecord): string {
+    const link = record.tool_source_code_link;
+    if (link) return new URL(link, `${this.baseUrl}/`).toString();
+    const id = encodeURIComponent(record.tool_id);
+    return record.version === undefined
+      ? `${this.baseUrl}/tools/${id}/archive`
+      : `${this.baseUrl}/tools/${id}/versions/${encodeURIComponent(record.version)}/archive`;
+  }
+
+  private async getJson(path: string, toolId: string | undefined): Promise<unknown> {
+    const response = await this.request(`${this.baseUrl}${path}`, toolId);
+    return this.readJson(response, toolId);
+  }
+
+  private async request(url: string, toolId: string | undefined): Promise<Response> {
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: "follow" });
+    } catch (error) {
+      const reason =
+        error instanceof Error && error.name === "TimeoutError"
+          ? `no answer within ${this.timeoutMs} ms`
+          : describeFetchFailure(error);
+      throw new RegistryUnavailableError(this.baseUrl, reason, { toolId, cause: error });
+    }
+    if (response.status === 502 || response.status === 503 || response.status === 504) {
+      await response.body?.cancel();
+      throw new RegistryUnavailableError(this.baseUrl, `HTTP ${response.status} from ${url}`, { toolId });
+    }
+    return response;
+  }
+
+  private async readJson(response: Response, toolId: string | undefined): Promise<unknown> {
+    if (!response.ok) await this.throwFor(response, toolId);
+    const text = await response.text();
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new RegistryError(response.status, "Invalid response from server", `expected JSON, got: ${text.slice(0, 200)}`, {
+        ...(toolId === undefined ? {} : { toolId }),
+      });
+    }
+  }
+
+  private async throwFor(response: Response, toolId: string | undefined): Promise<never> {
+    const { error, detail } = errorBody(await response.text(), response.status);
+    if (response.status === 404 && toolId !== undefined) throw new ToolNotFoundError(toolId, error, detail);
+    throw new RegistryError(response.status, error, detail, toolId === undefined ? {} : { toolId });
+  }
+}
+
+function errorBody(text: string, status: number): { error: string; detail: string } {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; detail?: unknown };
+    return { error: String(body.error ?? `HTTP ${status}`), detail: body.detail === undefined ? "" : String(body.detail) };
+  } catch {
+    return { error: `HTTP ${status}`, detail: text.slice(0, 500) };
+  }
+}
+
+/** Node's fetch hides the socket error in `cause` ("fetch failed" alone says nothing). */
+function describeFetchFailure(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+function nextCursorFrom(link: string | null): string | undefined {
+  const next = link?.split(",").find((part) => /rel="?next"?/.test(part));
+  const url = next?.match(/<([^>]*)>/)?.[1];
+  if (url === undefined) return undefined;
+  return new URL(url, "http://registry.invalid").searchParams.get("cursor") ?? undefined;
+}

@@ -1,0 +1,50 @@
+import { AgentToolsError } from "../errors.js";
+
+/** The registry answered with an error body (`{"error", "detail"}`); both are kept verbatim. */
+export class RegistryError extends AgentToolsError {
+  readonly status: number;
+  readonly error: string;
+  readonly detail: string;
+
+  constructor(
+    status: number,
+    error: string,
+    detail: string,
+    options: { toolId?: string; code?: string; message?: string } = {},
+  ) {
+    const where = options.toolId === undefined ? "" : ` for tool "${options.toolId}"`;
+    super(
+      options.code ?? "REGISTRY_ERROR",
+      options.message ?? `Registry answered ${status}${where}: ${error}${detail ? ` (${detail})` : ""}`,
+      { toolId: options.toolId },
+    );
+    this.status = status;
+    this.error = error;
+    this.detail = detail;
+  }
+}
+
+/** 404 for a tool id or version: check the id (`GET /tools` lists them) or publish the tool first. */
+export class ToolNotFoundError extends RegistryError {
+  constructor(toolId: string, error: string, detail: string) {
+    super(404, error, detail, {
+      toolId,
+      code: "TOOL_NOT_FOUND",
+      message: `Tool "${toolId}" is not in the registry: ${detail || error}. Check the id and version, or upload the tool first.`,
+    });
+  }
+}
+
+/** The registry could not be reached, timed out, or answered with a gateway error. */
+export class RegistryUnavailableError extends AgentToolsError {
+  readonly url: string;
+
+  constructor(url: string, reason: string, options: { toolId?: string; cause?: unknown } = {}) {
+    super(
+      "REGISTRY_UNAVAILABLE",
+      `Registry unavailable at ${url}: ${reason}. Check that the registry is running and toolsDbUrl is right.`,
+      options,
+    );
+    this.url = url;
+  }
+}

@@ -1,0 +1,39 @@
+import type { ToolRecord } from "../registry-client/tool-record.js";
+import type { ToolInputSchema } from "../tool/tool-base.js";
+
+/** OpenAI function names allow 1-64 of [A-Za-z0-9_-]; registry ids may also hold dots. */
+export function toolNameFromId(toolId: string): string {
+  return toolId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+}
+
+/** The search description, then the tags, so the LLM sees what search matched on. */
+export function describeRecord(record: ToolRecord): string {
+  const description = record.tool_search_description?.trim() || `Registry tool ${record.tool_id}.`;
+  const tags = (record.tool_tags ?? []).filter((tag) => typeof tag === "string" && tag.length > 0);
+  return tags.length > 0 ? `${description}\nTags: ${tags.join(", ")}` : description;
+}
+
+/** `tool_api_spec.entrypoints.execute.input` when it describes an object; otherwise an open object. */
+export function inputSchemaOf(record: ToolRecord): ToolInputSchema {
+  const input = path(record.tool_api_spec, ["entrypoints", "execute", "input"]);
+  if (isObject(input) && input["type"] === "object") return { properties: {}, ...input, type: "object" };
+  return { type: "object", properties: {} };
+}
+
+/**
+ * Whether the registry entry says the tool only reads: `tool_metadata.read_only: true` or an MCP-style
+ * `tool_api_spec.annotations.readOnlyHint: true`. Authors write this themselves, so it is a claim.
+ */
+export function registryClaimsReadOnly(record: ToolRecord): boolean {
+  return path(record.tool_metadata, ["read_only"]) === true || path(record.tool_api_spec, ["annotations", "readOnlyHint"]) === true;
+}
+
+function path(value: unknown, keys: string[]): unknown {
+  let current = value;
+  for (const key of keys) current = isObject(current) ? current[key] : undefined;
+  return current;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

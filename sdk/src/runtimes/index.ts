@@ -1,0 +1,15 @@
+export { BinaryToolRuntime, BINARY_COMMAND_REPLY, type BinaryToolOptions } from "./binary/binary-runtime.js";
+export { resolvePythonInterpreter, type PythonInterpreter } from "./python/python-interpreter.js";
+export { PythonToolRuntime, type PythonToolOptions } from "./python/python-runtime.js";
+export {
+  ToolClosedError,
+  ToolCrashedError,
+  ToolEnvironmentError,
+  ToolExecutionError,
+  ToolInputError,
+  ToolLoadError,
+  ToolOutputError,
+  ToolTimeoutError,
+  type PythonErrorInfo,
+} from "./runtime-errors.js";
+export type { ToolOutputListener, ToolRuntime } from "./tool-runtime.js";

@@ -1,0 +1,14 @@
+export { buildFunctionCatalog, sanitiseFunctionName, type FunctionCatalog, type FunctionDefinition } from "./function-definitions.js";
+export { DEFAULT_SEARCH_MODEL, OpenAIToolSelector, type OpenAISearchOptions, type ToolSelection } from "./openai-tool-selector.js";
+export { DEFAULT_REGISTRY_CANDIDATES, type SearchCandidates } from "./search-candidates.js";
+export {
+  InvalidToolArgumentsError,
+  MissingOpenAIKeyError,
+  NoSearchCandidatesError,
+  NoToolCallError,
+  OpenAIRequestError,
+  ToolSearchError,
+  UnknownFunctionNameError,
+} from "./search-errors.js";
+export { ToolSearch, type ToolSearchHost, type ToolSearchOptions } from "./tool-search.js";
+export { buildUserMessage, pythonJsonDumps } from "./user-message.js";

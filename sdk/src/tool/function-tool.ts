@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
+import { ToolError } from "./errors.js";
+import { ToolBase, type ToolBaseOptions, type ToolCallContext, type ToolInputSchema } from "./tool-base.js";
+import { ToolChunk, isToolChunk } from "./tool-chunk.js";
+
+export interface FunctionToolOptions extends ToolBaseOptions {
+  /** Defaults to the function's own name. */
+  name?: string;
+  description?: string;
+  /** A JSON Schema for the input object, or a zod object schema (converted with `z.toJSONSchema`, and used to parse the input). */
+  inputSchema?: ToolInputSchema | z.ZodType;
+  /** Default true, as AgentScope: plain functions rarely share state. */
+  isConcurrencySafe?: boolean;
+  isReadOnly?: boolean;
+  isStateInjected?: boolean;
+}
+
+/** A function wrapped as a tool. It may return a value, a promise, or a (sync or async) generator to stream. */
+export type ToolFunction<Input> = (input: Input, context: ToolCallContext) => unknown;
+
+const ASK_MESSAGE = "Custom function tools must be explicitly allowed by the user.";
+
+/**
+ * Turns a plain function into a tool. Its permission is a plain ASK, so a call runs only once an
+ * allow rule, the user, or BYPASS mode lets it; DONT_ASK denies it.
+ */
+export class FunctionTool<Input = Record<string, unknown>> extends ToolBase<Input> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: ToolInputSchema;
+  private readonly fn: ToolFunction<Input>;
+  private readonly zodSchema: z.ZodType | undefined;
+
+  constructor(fn: ToolFunction<Input>, options: FunctionToolOptions = {}) {
+    super(options);
+    const name = options.name ?? fn.name;
+    if (!name) {
+      throw new ToolError("TOOL_NAME_MISSING", "FunctionTool needs a name: pass { name } or wrap a named function.");
+    }
+    this.fn = fn;
+    this.name = name;
+    this.description = options.description ?? "";
+    this.zodSchema = options.inputSchema instanceof z.ZodType ? options.inputSchema : undefined;
+    this.inputSchema = this.zodSchema
+      ? jsonSchemaFromZod(this.zodSchema, name)
+      : ((options.inputSchema as ToolInputSchema | undefined) ?? { type: "object", properties: {} });
+    this.isConcurrencySafe = options.isConcurrencySafe ?? true;
+    this.isReadOnly = options.isReadOnly ?? false;
+    this.isStateInjected = options.isStateInjected ?? false;
+  }
+
+  checkPermissions(): PermissionDecision {
+    return { behavior: PermissionBehavior.ASK, message: ASK_MESSAGE };
+  }
+
+  override async *call(input: Input, context: ToolCallContext): AsyncGenerator<ToolChunk, void, undefined> {
+    const parsed = this.zodSchema ? (this.zodSchema.parse(input) as Input) : input;
+    const output = await this.fn(parsed, context);
+    if (isIterableStream(output)) {
+      for await (const value of output) yield toChunk(value, false);
+      return;
+    }
+    yield toChunk(output, true);
+  }
+}
+
+/** A ToolChunk passes through; a string becomes text; anything else is shown as JSON. */
+function toChunk(value: unknown, isLast: boolean): ToolChunk {
+  if (isToolChunk(value)) return value;
+  if (typeof value === "string") return ToolChunk.text(value, { isLast });
+  if (value === undefined) return new ToolChunk({ isLast });
+  return ToolChunk.text(JSON.stringify(value), { isLast });
+}
+
+function isIterableStream(value: unknown): value is AsyncIterable<unknown> | Iterable<unknown> {
+  if (value === null || typeof value !== "object") return false;
+  // Arrays and other plain iterables are values, not streams: only generators stream.
+  return Symbol.asyncIterator in value || (Symbol.iterator in value && "next" in value && "throw" in value);
+}
+
+function jsonSchemaFromZod(schema: z.ZodType, name: string): ToolInputSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: "draft-07", io: "input" }) as Record<string, unknown>;
+  if (json["type"] !== "object") {
+    throw new ToolError("TOOL_SCHEMA_INVALID", `FunctionTool "${name}": the zod schema must describe an object (z.object({...})), got type ${JSON.stringify(json["type"])}.`);
+  }
+  return { properties: {}, ...json, type: "object" };
+}

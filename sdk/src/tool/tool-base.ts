@@ -1,0 +1,129 @@
+import { isPathInWorkingDirectories } from "../permission/working-directories.js";
+import {
+  PermissionBehavior,
+  type PermissionContext,
+  type PermissionDecision,
+  type PermissionRule,
+} from "../permission/types.js";
+import type { AgentState } from "./agent-state.js";
+import { ToolError } from "./errors.js";
+import { isToolChunk, type ToolChunk } from "./tool-chunk.js";
+import { ToolMiddlewareBase, type ToolMiddleware, type ToolNextHandler } from "./tool-middleware.js";
+
+export type Awaitable<T> = T | Promise<T>;
+
+/** A tool's parameters: a JSON Schema whose root is an object. */
+export interface ToolInputSchema {
+  type: "object";
+  properties: Record<string, unknown>;
+  required?: string[];
+  [keyword: string]: unknown;
+}
+
+/** What `call()` may return: one chunk, or a stream of them (possibly behind a promise). */
+export type ToolCallResult = Awaitable<ToolChunk | AsyncIterable<ToolChunk>>;
+
+/** Per-call extras the framework passes beside the input. */
+export interface ToolCallContext {
+  /** The agent state, given to tools with `isStateInjected` (AgentScope's `_agent_state`). */
+  state?: AgentState | undefined;
+  /** Aborted when the user interrupts the call. */
+  signal?: AbortSignal | undefined;
+  /** The id of the tool call being executed, when run by a Toolkit. */
+  toolCallId?: string | undefined;
+}
+
+export interface ToolBaseOptions {
+  /** Onion hooks around `call()`; the first is the outermost. */
+  middlewares?: ToolMiddleware[];
+}
+
+/**
+ * The interface every tool satisfies (AgentScope `ToolBase`). Subclasses declare the descriptive
+ * attributes, implement `checkPermissions` and `call`, and optionally refine `checkReadOnly`,
+ * `matchRule` and `generateSuggestions`. The framework runs tools through `invoke()`.
+ */
+export abstract class ToolBase<Input = Record<string, unknown>> {
+  abstract readonly name: string;
+  abstract readonly description: string;
+  abstract readonly inputSchema: ToolInputSchema;
+  isConcurrencySafe = false;
+  isReadOnly = false;
+  /** Execution is delegated outside the agent (a human or another system); no `call()` needed. */
+  isExternalTool = false;
+  isStateInjected = false;
+  isMcp = false;
+  mcpName: string | undefined = undefined;
+
+  private readonly middlewares: ToolMiddleware[];
+
+  constructor(options: ToolBaseOptions = {}) {
+    this.middlewares = [...(options.middlewares ?? [])];
+  }
+
+  /** The tool's own verdict for this call; PASSTHROUGH hands it to the engine's rules and mode. */
+  abstract checkPermissions(input: Input, context: PermissionContext): Awaitable<PermissionDecision>;
+
+  /** Whether this particular call only reads; the engine auto-allows such calls in every mode. */
+  checkReadOnly(_input: Input): Awaitable<boolean> {
+    return this.isReadOnly;
+  }
+
+  /** Whether a rule's content covers this call. By default only whole-tool rules match. */
+  matchRule(ruleContent: string | undefined, _input: Input): Awaitable<boolean> {
+    return !ruleContent;
+  }
+
+  /** Rules to offer the user when asking; by default "always allow this tool". */
+  generateSuggestions(_input: Input): Awaitable<PermissionRule[]> {
+    return [{ toolName: this.name, behavior: PermissionBehavior.ALLOW, source: "suggested" }];
+  }
+
+  /** The execution logic. External tools leave it out. */
+  call(_input: Input, _context: ToolCallContext): ToolCallResult {
+    throw new ToolError(
+      "TOOL_NOT_CALLABLE",
+      `Tool "${this.name}" has no call() implementation. Implement call(), or set isExternalTool = true so the agent delegates it.`,
+    );
+  }
+
+  /** Adds a middleware as the innermost layer so far; returns the tool for chaining. */
+  use(middleware: ToolMiddleware): this {
+    this.middlewares.push(middleware);
+    return this;
+  }
+
+  /** Runs the middleware onion, then `call()`, as one stream of chunks. Do not override. */
+  invoke(input: Input, context: ToolCallContext = {}): AsyncGenerator<ToolChunk, void, undefined> {
+    const innermost: ToolNextHandler = (next) => this.streamCall(next as Input, context);
+    const chain = this.middlewares.reduceRight<ToolNextHandler>(
+      (next, middleware) => (layerInput) => runLayer(middleware, this, layerInput, next),
+      innermost,
+    );
+    return chain(input as Record<string, unknown>);
+  }
+
+  /** AgentScope's `_path_in_allowed_working_path`: inside the host cwd or a configured working directory. */
+  protected isInWorkingDirectory(path: string, context: PermissionContext): boolean {
+    return isPathInWorkingDirectories(path, context.workingDirectories);
+  }
+
+  private async *streamCall(input: Input, context: ToolCallContext): AsyncGenerator<ToolChunk, void, undefined> {
+    const output = await this.call(input, context);
+    if (isToolChunk(output)) {
+      yield output;
+      return;
+    }
+    yield* output;
+  }
+}
+
+async function* runLayer(
+  middleware: ToolMiddleware,
+  tool: ToolBase<any>,
+  input: Record<string, unknown>,
+  next: ToolNextHandler,
+): AsyncGenerator<ToolChunk, void, undefined> {
+  yield* middleware instanceof ToolMiddlewareBase ? middleware.onToolCall(tool, input, next) : middleware(tool, input, next);
+}
+

@@ -1,0 +1,66 @@
+import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
+import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
+import { ToolChunk } from "../tool/tool-chunk.js";
+import type { ToolGroup } from "./tool-group.js";
+
+export const RESET_TOOLS_NAME = "reset_tools";
+
+/** What `reset_tools` needs from the Toolkit: the switchable groups and a way to set the active ones. */
+export interface GroupSwitchboard {
+  switchableGroups(): readonly ToolGroup[];
+  setActiveGroups(names: readonly string[]): void;
+}
+
+/**
+ * The meta tool the Toolkit registers when it has switchable groups. Its arguments are the final
+ * state: exactly the groups set to true are active afterwards. Always allowed by its own check, but
+ * not read-only, so EXPLORE mode denies it (as in AgentScope).
+ */
+export class ResetTools extends ToolBase {
+  readonly name = RESET_TOOLS_NAME;
+  readonly description =
+    "Activate or deactivate groups of tools. Set each group you need to true; every group not set to true is deactivated.";
+
+  constructor(private readonly switchboard: GroupSwitchboard) {
+    super();
+  }
+
+  get inputSchema(): ToolInputSchema {
+    const properties: Record<string, unknown> = {};
+    for (const group of this.switchboard.switchableGroups()) {
+      properties[group.name] = { type: "boolean", description: group.description, default: false };
+    }
+    return { type: "object", properties, additionalProperties: false };
+  }
+
+  checkPermissions(): PermissionDecision {
+    return { behavior: PermissionBehavior.ALLOW, message: "Switching tool groups is always allowed." };
+  }
+
+  override call(input: Record<string, unknown>): ToolChunk {
+    const groups = this.switchboard.switchableGroups();
+    const known = new Set(groups.map((group) => group.name));
+    const unknown = Object.keys(input).filter((name) => !known.has(name));
+    const notBoolean = Object.entries(input).filter(([, value]) => typeof value !== "boolean").map(([name]) => name);
+    if (unknown.length > 0 || notBoolean.length > 0) {
+      const problems = [
+        unknown.length > 0 ? `unknown groups: ${unknown.join(", ")}` : "",
+        notBoolean.length > 0 ? `not true/false: ${notBoolean.join(", ")}` : "",
+      ].filter(Boolean);
+      return ToolChunk.error(`reset_tools: ${problems.join("; ")}. Available groups: ${[...known].join(", ")}.`);
+    }
+    const active = groups.filter((group) => input[group.name] === true);
+    this.switchboard.setActiveGroups(active.map((group) => group.name));
+    return ToolChunk.text(describeActivation(active));
+  }
+}
+
+function describeActivation(active: readonly ToolGroup[]): string {
+  if (active.length === 0) return "All tool groups are now deactivated; only the basic tools remain.";
+  const instructions = active
+    .filter((group) => group.instructions)
+    .map((group) => `<group name="${group.name}">\n${group.instructions}\n</group>`);
+  const lines = [`Activated tool groups: ${active.map((group) => group.name).join(", ")}.`];
+  if (instructions.length > 0) lines.push("<tool-instructions>", ...instructions, "</tool-instructions>");
+  return lines.join("\n");
+}

@@ -1,0 +1,333 @@
+import { Match } from "aws-cdk-lib/assertions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARCHIVE_INDEX, LATEST_INDEX, TABLE_KEYS } from "../../functions/storage/table-schema.js";
+import { synthStack, type SynthesizedStack } from "./synth-stack.js";
+
+type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+
+let synth: SynthesizedStack;
+let resources: Resources;
+
+beforeAll(() => {
+  synth = synthStack();
+  resources = synth.template.toJSON().Resources as Resources;
+});
+afterAll(() => synth.cleanup());
+
+const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+const onlyOne = (type: string) => {
+  const found = ofType(type);
+  expect(found, type).toHaveLength(1);
+  return found[0]!;
+};
+
+/** Logical id of the Lambda function whose construct path starts with Upload / Fetch / Search. */
+function functionId(name: "Upload" | "Fetch" | "Search"): string {
+  const ids = ofType("AWS::Lambda::Function").map(([id]) => id).filter((id) => id.startsWith(`${name}Function`));
+  expect(ids, name).toHaveLength(1);
+  return ids[0]!;
+}
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+/** Every statement of every policy attached to a function's role, plus the role's managed policies. */
+function roleOf(name: "Upload" | "Fetch" | "Search") {
+  const roleId = resources[functionId(name)]!.Properties.Role["Fn::GetAtt"][0] as string;
+  const statements: Statement[] = ofType("AWS::IAM::Policy")
+    .filter(([, policy]) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
+  return { role: resources[roleId]!, statements };
+}
+
+const actionsOf = (statements: Statement[]) => new Set(statements.flatMap((statement) => [statement.Action].flat()));
+const json = (value: unknown) => JSON.stringify(value);
+
+describe("archive bucket", () => {
+  it("blocks all public access, requires TLS, encrypts with S3-managed keys and is retained", () => {
+    const [id, bucket] = onlyOne("AWS::S3::Bucket");
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration).toEqual([
+      { ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } },
+    ]);
+    expect(bucket.Properties.OwnershipControls.Rules).toEqual([{ ObjectOwnership: "BucketOwnerEnforced" }]);
+    expect(bucket.DeletionPolicy).toBe("Retain");
+    expect(bucket.UpdateReplacePolicy).toBe("Retain");
+
+    const [, policy] = onlyOne("AWS::S3::BucketPolicy");
+    expect(policy.Properties.Bucket).toEqual({ Ref: id });
+    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: "Deny", Action: "s3:*", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
+    );
+  });
+
+  it("expires incoming uploads after a day and aborts incomplete multipart uploads", () => {
+    const [, bucket] = onlyOne("AWS::S3::Bucket");
+    const rules = bucket.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
+    expect(rules).toContainEqual(expect.objectContaining({ Prefix: "uploads/", ExpirationInDays: 1, Status: "Enabled" }));
+    expect(rules).toContainEqual(expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: "Enabled" }));
+    // No rule may ever expire published archives.
+    for (const rule of rules) if ("ExpirationInDays" in rule) expect(rule.Prefix).toBe("uploads/");
+  });
+});
+
+describe("entry table", () => {
+  it("is on-demand with point-in-time recovery, retained, keyed exactly like the registry's local table", () => {
+    const [, table] = onlyOne("AWS::DynamoDB::GlobalTable");
+    expect(table.Properties.BillingMode).toBe("PAY_PER_REQUEST");
+    expect(table.Properties.Replicas[0].PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(table.DeletionPolicy).toBe("Retain");
+    expect(table.UpdateReplacePolicy).toBe("Retain");
+    expect(table.Properties.KeySchema).toEqual([
+      { AttributeName: TABLE_KEYS.partition, KeyType: "HASH" },
+      { AttributeName: TABLE_KEYS.sort, KeyType: "RANGE" },
+    ]);
+    const indexes = Object.fromEntries((table.Properties.GlobalSecondaryIndexes as { IndexName: string }[]).map((index) => [index.IndexName, index]));
+    expect(indexes[LATEST_INDEX.name]).toMatchObject({
+      KeySchema: [
+        { AttributeName: LATEST_INDEX.partition, KeyType: "HASH" },
+        { AttributeName: LATEST_INDEX.sort, KeyType: "RANGE" },
+      ],
+      Projection: { ProjectionType: "ALL" },
+    });
+    expect(indexes[ARCHIVE_INDEX.name]).toMatchObject({
+      KeySchema: [{ AttributeName: ARCHIVE_INDEX.partition, KeyType: "HASH" }],
+      Projection: { ProjectionType: "KEYS_ONLY" },
+    });
+    expect(Object.keys(indexes)).toHaveLength(2);
+  });
+});
+
+describe("functions", () => {
+  it("are three Node.js 22 arm64 functions with sized memory and timeouts", () => {
+    expect(ofType("AWS::Lambda::Function")).toHaveLength(3);
+    for (const name of ["Upload", "Fetch", "Search"] as const) {
+      const fn = resources[functionId(name)]!.Properties;
+      expect(fn.Runtime).toBe("nodejs22.x");
+      expect(fn.Architectures).toEqual(["arm64"]);
+      expect(fn.Handler).toBe("index.handler");
+      expect(fn.MemorySize).toBeGreaterThanOrEqual(256);
+      expect(fn.Timeout).toBeLessThanOrEqual(29); // API Gateway gives up after 30 s
+      expect(fn.LoggingConfig.LogGroup).toBeDefined();
+    }
+  });
+
+  it("read table and bucket from the environment; only upload knows the token secret", () => {
+    const [tableId] = onlyOne("AWS::DynamoDB::GlobalTable");
+    const [bucketId] = onlyOne("AWS::S3::Bucket");
+    const [secretId] = onlyOne("AWS::SecretsManager::Secret");
+    for (const name of ["Upload", "Fetch", "Search"] as const) {
+      const env = resources[functionId(name)]!.Properties.Environment.Variables;
+      expect(env).toMatchObject({
+        TABLE_NAME: { Ref: tableId },
+        BUCKET_NAME: { Ref: bucketId },
+        ARCHIVE_DELIVERY: "redirect",
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+      });
+      if (name === "Upload") expect(env.TOKEN_SECRET_ARN).toEqual({ Ref: secretId });
+      else expect(env.TOKEN_SECRET_ARN).toBeUndefined();
+    }
+  });
+
+  it("log to their own log groups with a retention", () => {
+    const groups = ofType("AWS::Logs::LogGroup");
+    expect(groups).toHaveLength(4); // three functions + API access logs
+    for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
+  });
+});
+
+describe("IAM least privilege", () => {
+  const tableArn = (statement: Statement) => json(statement.Resource).includes("GlobalTable") || json(statement.Resource).includes("Entries");
+  const WRITE_VERB = /:(Put|Update|Delete|BatchWrite|Create|Restore|Tag|Untag|Abort|Replicate|Write|Transact)/;
+
+  it("grants each function exactly the actions its routes use", () => {
+    const expected = {
+      Upload: [
+        "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+        "logs:CreateLogStream", "logs:PutLogEvents",
+        "s3:DeleteObject", "s3:GetObject", "s3:ListBucket", "s3:PutObject",
+        "secretsmanager:GetSecretValue",
+      ],
+      Fetch: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:GetObject"],
+      Search: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents"],
+    };
+    for (const [name, actions] of Object.entries(expected)) {
+      expect([...actionsOf(roleOf(name as keyof typeof expected).statements)].sort(), name).toEqual(actions);
+    }
+  });
+
+  it("gives fetch and search no write action at all", () => {
+    for (const name of ["Fetch", "Search"] as const) {
+      const writes = [...actionsOf(roleOf(name).statements)].filter((action) => WRITE_VERB.test(action) && !action.startsWith("logs:"));
+      expect(writes, name).toEqual([]);
+    }
+  });
+
+  it("has no wildcard action, no wildcard resource and no managed policy", () => {
+    for (const name of ["Upload", "Fetch", "Search"] as const) {
+      const { role, statements } = roleOf(name);
+      expect(role.Properties.ManagedPolicyArns, name).toBeUndefined();
+      for (const statement of statements) {
+        expect(statement.Effect).toBe("Allow");
+        for (const action of [statement.Action].flat()) expect(action, name).not.toContain("*");
+        for (const resource of [statement.Resource].flat()) expect(resource, name).not.toBe("*");
+      }
+    }
+  });
+
+  it("scopes object actions to archives/ and uploads/, table actions to the table and its indexes", () => {
+    const [bucketId] = onlyOne("AWS::S3::Bucket");
+    const [tableId] = onlyOne("AWS::DynamoDB::GlobalTable");
+    for (const name of ["Upload", "Fetch", "Search"] as const) {
+      for (const statement of roleOf(name).statements) {
+        const actions = [statement.Action].flat();
+        const resource = json(statement.Resource);
+        if (actions.some((action) => action.startsWith("s3:") && action !== "s3:ListBucket")) {
+          expect(resource).toContain(bucketId);
+          expect(resource).toMatch(/"\/(archives|uploads)\/\*"/);
+        }
+        if (actions.includes("s3:ListBucket")) expect(statement.Resource).toEqual({ "Fn::GetAtt": [bucketId, "Arn"] });
+        if (actions.some((action) => action.startsWith("dynamodb:"))) {
+          expect(tableArn(statement)).toBe(true);
+          expect(statement.Resource).toEqual([{ "Fn::GetAtt": [tableId, "Arn"] }, { "Fn::Join": ["", [{ "Fn::GetAtt": [tableId, "Arn"] }, "/index/*"]] }]);
+        }
+      }
+    }
+    // Fetch may read archives (for the presigned redirect) but never incoming uploads.
+    expect(json(roleOf("Fetch").statements)).not.toContain("uploads/");
+    expect(json(roleOf("Search").statements)).not.toContain("archives/");
+  });
+
+  it("lets only upload read the token secret, and only that secret", () => {
+    const [secretId] = onlyOne("AWS::SecretsManager::Secret");
+    const secretStatements = roleOf("Upload").statements.filter((statement) => json(statement.Action).includes("secretsmanager"));
+    expect(secretStatements).toEqual([{ Effect: "Allow", Action: "secretsmanager:GetSecretValue", Resource: { Ref: secretId } }]);
+    for (const name of ["Fetch", "Search"] as const) expect(json(roleOf(name).statements)).not.toContain("secretsmanager");
+  });
+});
+
+describe("HTTP API", () => {
+  /** route key → function (Upload/Fetch/Search), resolved through the integration's URI. */
+  function routeTargets(): Record<string, string> {
+    const functionOfIntegration = Object.fromEntries(
+      ofType("AWS::ApiGatewayV2::Integration").map(([id, integration]) => [id, (integration.Properties.IntegrationUri["Fn::GetAtt"][0] as string).replace(/Function.*/, "")]),
+    );
+    return Object.fromEntries(
+      ofType("AWS::ApiGatewayV2::Route").map(([, route]) => {
+        const integrationId = route.Properties.Target["Fn::Join"][1][1].Ref as string;
+        return [route.Properties.RouteKey as string, functionOfIntegration[integrationId]!];
+      }),
+    );
+  }
+
+  it("routes writes to upload, search to search and everything else to fetch", () => {
+    expect(routeTargets()).toEqual({
+      "POST /tools/upload": "Upload",
+      "POST /tools/uploads": "Upload",
+      "POST /tools/uploads/{uploadId}/complete": "Upload",
+      "PUT /tools/{id}": "Upload",
+      "DELETE /tools/{id}": "Upload",
+      "GET /tools/search": "Search",
+      $default: "Fetch",
+    });
+    for (const [, integration] of ofType("AWS::ApiGatewayV2::Integration")) {
+      expect(integration.Properties).toMatchObject({ IntegrationType: "AWS_PROXY", PayloadFormatVersion: "2.0" });
+    }
+    const [, api] = onlyOne("AWS::ApiGatewayV2::Api");
+    expect(api.Properties.ProtocolType).toBe("HTTP");
+    expect(api.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it("throttles the default stage and writes JSON access logs to a retained-for-30-days log group", () => {
+    const [, stage] = onlyOne("AWS::ApiGatewayV2::Stage");
+    expect(stage.Properties).toMatchObject({
+      StageName: "$default",
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+    });
+    const logGroupId = stage.Properties.AccessLogSettings.DestinationArn["Fn::GetAtt"][0] as string;
+    expect(resources[logGroupId]!.Type).toBe("AWS::Logs::LogGroup");
+    const format = JSON.parse(stage.Properties.AccessLogSettings.Format as string) as Record<string, string>;
+    expect(format).toMatchObject({ requestId: "$context.requestId", status: "$context.status", route: "$context.routeKey" });
+  });
+
+  it("lets API Gateway invoke each function", () => {
+    const permissions = ofType("AWS::Lambda::Permission").map(([, permission]) => permission.Properties);
+    for (const name of ["Upload", "Fetch", "Search"] as const) {
+      expect(permissions.some((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name) && permission.Principal === "apigateway.amazonaws.com")).toBe(true);
+    }
+  });
+});
+
+describe("write-token secret and outputs", () => {
+  it("generates the token in Secrets Manager", () => {
+    const [, secret] = onlyOne("AWS::SecretsManager::Secret");
+    expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
+    expect(secret.Properties.SecretString).toBeUndefined();
+  });
+
+  it("outputs the API URL, bucket, table and secret ARN", () => {
+    const [apiId] = onlyOne("AWS::ApiGatewayV2::Api");
+    const outputs = synth.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(Object.keys(outputs).sort()).toEqual(["ApiUrl", "BucketName", "TableName", "TokenSecretArn"]);
+    expect(json(outputs.ApiUrl!.Value)).toContain(apiId);
+    synth.template.hasOutput("BucketName", { Value: { Ref: onlyOne("AWS::S3::Bucket")[0] } });
+    synth.template.hasOutput("TableName", { Value: { Ref: onlyOne("AWS::DynamoDB::GlobalTable")[0] } });
+    synth.template.hasOutput("TokenSecretArn", { Value: { Ref: onlyOne("AWS::SecretsManager::Secret")[0] } });
+  });
+});
+
+describe("configuration by context", () => {
+  it("sets names, retention, throttling, CORS origins and the bundle limit", () => {
+    const custom = synthStack({
+      bucketName: "acme-agent-tools",
+      tableName: "acme-tools",
+      logRetentionDays: "14",
+      throttleRateLimit: "5",
+      throttleBurstLimit: "10",
+      allowedOrigins: "https://a.example, https://b.example",
+      maxBundleBytes: "20971520",
+    });
+    try {
+      const template = custom.template;
+      template.hasResourceProperties("AWS::S3::Bucket", { BucketName: "acme-agent-tools" });
+      template.hasResourceProperties("AWS::DynamoDB::GlobalTable", { TableName: "acme-tools" });
+      template.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 14 });
+      template.hasResourceProperties("AWS::ApiGatewayV2::Stage", { DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 } });
+      template.hasResourceProperties("AWS::ApiGatewayV2::Api", {
+        CorsConfiguration: Match.objectLike({
+          AllowOrigins: ["https://a.example", "https://b.example"],
+          AllowHeaders: ["authorization", "content-type"],
+        }),
+      });
+      template.hasResourceProperties("AWS::Lambda::Function", {
+        Environment: { Variables: Match.objectLike({ MAX_BUNDLE_BYTES: "20971520", TOKEN_SECRET_ARN: Match.anyValue() }) },
+      });
+    } finally {
+      custom.cleanup();
+    }
+  });
+
+  it("refuses a retention CloudWatch does not offer and a non-numeric limit", () => {
+    expect(() => synthStack({ logRetentionDays: "10" })).toThrow(/logRetentionDays must be one of/);
+    expect(() => synthStack({ throttleRateLimit: "fast" })).toThrow(/throttleRateLimit" must be a positive integer/);
+  });
+
+  it("names the stack from context", () => {
+    const named = synthStack({ stackName: "ToolsStaging" });
+    try {
+      expect(named.stack.stackName).toBe("ToolsStaging");
+    } finally {
+      named.cleanup();
+    }
+  });
+});

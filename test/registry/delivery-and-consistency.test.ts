@@ -1,0 +1,100 @@
+// Archive delivery modes, public URLs, restarts, concurrent uploads and cross-instance caching.
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRegistryApp } from "../../functions/app.js";
+import { rejectAllTokens } from "../../functions/auth/token-verifier.js";
+import { createRegistryDeps } from "../../functions/registry-deps.js";
+import { buildBundle, FIXTURE_TOOLS_DIR, fixtureBundle, readFixtureSpec, zipFiles } from "../support/bundles.js";
+import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
+import { storageSnapshot } from "./storage-snapshot.js";
+
+describe("archive delivery", () => {
+  let registry: TestRegistry;
+  beforeAll(async () => {
+    registry = await startTestRegistry({ archiveDelivery: "redirect", publicUrl: "https://tools.example.org/" });
+  });
+  afterAll(async () => {
+    await registry?.close();
+  });
+
+  it("redirects to a short-lived presigned S3 URL that serves the exact bytes", async () => {
+    const { bundle, toolZip } = await fixtureBundle("text-stats");
+    expect((await uploadBundle(registry.url, registry.token, bundle)).status).toBe(200);
+    const response = await fetch(`${registry.url}/tools/text-stats/versions/1.0.0/archive`, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    const location = response.headers.get("location")!;
+    expect(location).toMatch(/X-Amz-Expires=300/);
+    const download = await fetch(location);
+    expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(toolZip))).toBe(true);
+  });
+
+  it("uses the configured public URL in tool_source_code_link", async () => {
+    const entry = (await (await fetch(`${registry.url}/tools/text-stats`)).json()) as { tool_source_code_link: string };
+    expect(entry.tool_source_code_link).toBe("https://tools.example.org/tools/text-stats/versions/1.0.0/archive");
+  });
+});
+
+describe("one registry's storage", () => {
+  let dataDir: string;
+  let registry: TestRegistry;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "agent-tools-restart-"));
+    registry = await startTestRegistry({ dataDir });
+  });
+  afterAll(async () => {
+    await registry?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("lets exactly one of many concurrent uploads of the same new tool succeed, leaving no orphan", async () => {
+    // Same id and version; three distinct archives, each shared by two uploads: the losers must
+    // neither leave their own archive behind nor remove the one the winner references.
+    const spec = { ...readFixtureSpec("text-stats"), tool_id: "racer" };
+    const toolMd = readFileSync(join(FIXTURE_TOOLS_DIR, "text-stats/tool.md"), "utf8");
+    const functionPy = readFileSync(join(FIXTURE_TOOLS_DIR, "text-stats/code/function.py"));
+    const bundles = Array.from({ length: 6 }, (_, i) => ({
+      bundle: buildBundle({ spec, toolMd, toolZip: zipFiles({ "code/function.py": functionPy, "code/variant.txt": String(i % 3) }) }),
+    }));
+    const results = await Promise.all(bundles.map(({ bundle }) => uploadBundle(registry.url, registry.token, bundle)));
+    const statuses = results.map((result) => result.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
+    for (const result of results.filter((r) => r.status === 409)) {
+      expect(result.body.error).toBe("Failed to process tool package");
+    }
+    const snapshot = await storageSnapshot(registry.local);
+    expect(snapshot.items).toEqual(["racer #latest", "racer 1.0.0"]);
+    expect(snapshot.objects).toHaveLength(1);
+  });
+
+  it("keeps every tool across a restart on the same data folder", async () => {
+    const entryBefore = await (await fetch(`${registry.url}/tools/racer`)).json();
+    await registry.close();
+    registry = await startTestRegistry({ dataDir, token: registry.token });
+    const entryAfter = (await (await fetch(`${registry.url}/tools/racer`)).json()) as Record<string, unknown>;
+    expect({ ...entryAfter, tool_source_code_link: "" }).toEqual({ ...(entryBefore as object), tool_source_code_link: "" });
+    const archive = await fetch(entryAfter.tool_source_code_link as string);
+    expect(archive.status).toBe(200);
+    expect((await fetch(`${registry.url}/tools`).then((r) => r.json())) as unknown[]).toHaveLength(1);
+  });
+
+  it("lets another instance see writes once it revalidates its cache", async () => {
+    // A second app over the same storage, as another Lambda instance would be.
+    const other = createRegistryApp(createRegistryDeps({ ...registry.local.config, cacheRevalidateMs: 0 }, rejectAllTokens), {
+      groups: ["fetch"],
+    });
+    const read = async () => ((await (await other.request("/tools/racer")).json()) as { tool_search_description: string }).tool_search_description;
+    await read();
+    const update = await fetch(`${registry.url}/tools/racer`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ tool_search_description: "seen everywhere" }),
+    });
+    expect(update.status).toBe(200);
+    expect(await read()).toBe("seen everywhere");
+    // The fetch group alone has no write routes.
+    expect((await other.request("/tools/racer", { method: "DELETE" })).status).toBe(405);
+  });
+});
