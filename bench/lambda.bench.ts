@@ -93,8 +93,8 @@ try {
 
   const base50 = percentile(baseline, 50);
   console.log(`Node ${process.version}, ${RUNS} fresh processes per row; baseline \`node -e ""\`: p50 ${base50.toFixed(0)} ms, p99 ${percentile(baseline, 99).toFixed(0)} ms.\n`);
-  console.log("| function | bundle (minified) | gzip | cold import p50 | p99 | of which AWS SDK p50 | process p50 | ratio vs `node -e \"\"` | aim (300 KB / 150 ms) |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+  console.log("| function | bundle (minified) | gzip | cold import p50 | p99 | AWS SDK alone p50 | own code ≈ | process p50 | ratio vs `node -e \"\"` | aim (300 KB / 150 ms) |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
   for (const name of REGISTRY_FUNCTIONS) {
     const size = statSync(files[name]!).size;
     const gz = gzipSync(readFileSync(files[name]!)).byteLength;
@@ -102,7 +102,7 @@ try {
     const import50 = percentile(importMs, 50);
     const ok = size < SIZE_AIM_BYTES && import50 < IMPORT_AIM_MS;
     rows.push(
-      `| ${name} | ${(size / 1024).toFixed(1)} KB | ${(gz / 1024).toFixed(1)} KB | ${import50.toFixed(0)} ms | ${percentile(importMs, 99).toFixed(0)} ms | ${percentile(sdkMs, 50).toFixed(0)} ms | ${percentile(wallMs, 50).toFixed(0)} ms | ${(percentile(wallMs, 50) / base50).toFixed(2)}× | ${ok ? "met" : "MISSED"} |`,
+      `| ${name} | ${(size / 1024).toFixed(1)} KB | ${(gz / 1024).toFixed(1)} KB | ${import50.toFixed(0)} ms | ${percentile(importMs, 99).toFixed(0)} ms | ${percentile(sdkMs, 50).toFixed(0)} ms | ${Math.max(0, import50 - percentile(sdkMs, 50)).toFixed(0)} ms | ${percentile(wallMs, 50).toFixed(0)} ms | ${(percentile(wallMs, 50) / base50).toFixed(2)}× | ${ok ? "met" : "MISSED"} |`,
     );
   }
   console.log(rows.join("\n"));

@@ -4,20 +4,22 @@
  *   (b) the same tool called in-process by a Python loop (timed inside Python)
  *   (f) the floor: a bare JSON-line round trip to a persistent Python process over the same pipes
  *   (c) spawning the Python interpreter per call
- *   (d) a binary tool call (the gcc-compiled increment fixture)
+ *   (d) a binary tool call (the gcc-compiled increment fixture), and (d0) just spawning it
  *   (e) cold `add` (empty cache) and cached re-`add` (new AgentTools, same cache), against the local registry
+ *   (g) the floor for an add: starting the bare interpreter
  *
  *   npx tsx bench/sdk.bench.ts      (or: npm run bench sdk)
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { promisify } from "node:util";
 import { AgentTools } from "../sdk/src/agent-tools.js";
 import { resolvePythonInterpreter } from "../sdk/src/runtimes/python/python-interpreter.js";
-import { buildBundle, buildPythonToolZip, fixtureBundle } from "../test/support/bundles.js";
+import { runProcess } from "../sdk/src/runtimes/run-process.js";
+import { buildBundle, buildPythonToolZip, compileIncrement, fixtureBundle } from "../test/support/bundles.js";
 import { startTestRegistry, uploadBundle } from "../test/support/registry.js";
 
 const WARM_CALLS = 20_000;
@@ -64,6 +66,8 @@ async function main(): Promise<void> {
   rows.push({ name: "(b) same tool in-process, Python loop", ...(await pythonLoop(interpreter.executable, toolDir)) });
   rows.push({ name: "(f) floor: bare JSON-line round trip to Python", ...(await bareRoundTrip(interpreter.executable)) });
   rows.push({ name: "(c) spawn Python per call", ...(await spawnPerCall(interpreter.executable, toolDir)), note: "real interpreter, not the shim" });
+  const bareStart = () => promisify(execFile)(interpreter.executable, ["-S", "-B", "-c", "pass"]);
+  rows.push({ name: "(g) floor for an add: bare interpreter start, `python -S -B -c pass`", ...(await sample(SPAWN_CALLS, bareStart, 2)) });
 
   const registry = await startTestRegistry();
   try {
@@ -74,31 +78,38 @@ async function main(): Promise<void> {
     await remote.add("binary-increment");
     rows.push({ name: "(d) binary tool call (fork+exec, output file)", ...(await sample(BINARY_CALLS, (i) => remote.executeToolById("binary-increment", { value: i }), 20)) });
     await remote.close();
+    const increment = await compileIncrement();
+    const spawnOnly = () => runProcess(increment, ['{"tool_id":"t","tool_data":{},"mode":"input","input":{"value":1}}', join(work, "floor-out.json")]);
+    rows.push({ name: "(d0) floor for (d): spawn the same binary from Node, nothing else", ...(await sample(BINARY_CALLS, spawnOnly, 20)) });
 
-    const cold = await sample(ADDS, async () => {
-      const fresh = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await mkdtemp(join(work, "cold-")) });
-      await fresh.add("trivial");
-      await fresh.close();
-    }, 2);
-    rows.push({ name: "(e) cold add: GET entry, download, verify, unpack, start worker", ...cold });
+    const coldCaches = await Promise.all(Array.from({ length: ADDS + 2 }, () => mkdtemp(join(work, "cold-"))));
+    rows.push({ name: "(e) cold add: GET entry, download, verify, unpack, start worker", ...(await timeAdds(registry.url, "trivial", (i) => coldCaches[i] ?? work)) });
     const sharedCache = join(work, "shared-cache");
     const priming = new AgentTools({ toolsDbUrl: registry.url, cacheDir: sharedCache });
     await priming.add("trivial");
     await priming.add("trivial@1.0.0");
     await priming.close();
-    const cachedAdd = async (ref: string) => {
-      const fresh = new AgentTools({ toolsDbUrl: registry.url, cacheDir: sharedCache });
-      await fresh.add(ref);
-      await fresh.close();
-    };
-    rows.push({ name: "(e) cached re-add: GET entry, cached tree, start worker", ...(await sample(ADDS, () => cachedAdd("trivial"), 2)) });
-    rows.push({ name: "(e) cached re-add of id@version: no request at all", ...(await sample(ADDS, () => cachedAdd("trivial@1.0.0"), 2)) });
+    rows.push({ name: "(e) cached re-add: GET entry, cached tree, start worker", ...(await timeAdds(registry.url, "trivial", () => sharedCache)) });
+    rows.push({ name: "(e) cached re-add of id@version: no request at all", ...(await timeAdds(registry.url, "trivial@1.0.0", () => sharedCache)) });
   } finally {
     await tools.close();
     await registry.close();
   }
 
   print(rows, resolveMs);
+}
+
+/** Each `add` by a new AgentTools (as a new agent process would); only the `add` is timed, not `close`. */
+async function timeAdds(url: string, ref: string, cacheDir: (i: number) => string): Promise<{ p50: number; p99: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < ADDS + 2; i++) {
+    const tools = new AgentTools({ toolsDbUrl: url, cacheDir: cacheDir(i) });
+    const start = performance.now();
+    await tools.add(ref);
+    if (i >= 2) times.push(performance.now() - start); // two untimed warm-ups
+    await tools.close();
+  }
+  return percentiles(times);
 }
 
 /** Times `count` sequential calls after `warmup` untimed ones; milliseconds. */
@@ -181,6 +192,7 @@ print(json.dumps(module.AgentSpaceV1Tool("trivial", {"tool_parameters": {"step":
 }
 
 function print(rows: Row[], resolveMs: number): void {
+  console.log(`${cpus().length} cores, load average ${loadavg().map((load) => load.toFixed(1)).join(" ")} (other work on the machine inflates every row)\n`);
   const base = rows[0]?.p50 ?? Number.NaN;
   const format = (ms: number) => (ms < 1 ? ms.toFixed(4) : ms.toFixed(1));
   console.log("| measurement | p50 ms | p99 ms | p50 / (a) |");

@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import dynalite from "dynalite";
@@ -45,7 +46,7 @@ export async function startEmulators(dataDir: string): Promise<Emulators> {
   };
 }
 
-function closeServer(server: import("node:http").Server): Promise<void> {
-  server.closeAllConnections?.();
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
 }

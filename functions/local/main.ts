@@ -74,6 +74,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`registry failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  const message = error instanceof Error ? error.message : String(error);
+  const hint =
+    (error as NodeJS.ErrnoException).code === "EADDRINUSE"
+      ? " (another server uses this port: stop it, or choose another with PORT / --port)"
+      : "";
+  console.error(`registry failed to start: ${message}${hint}`);
   process.exit(1);
 });

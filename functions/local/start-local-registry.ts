@@ -6,7 +6,8 @@ import { loadLocalToken } from "../auth/local-token.js";
 import { DEFAULT_MAX_BUNDLE_BYTES, type ArchiveDelivery, type RegistryConfig } from "../config.js";
 import { createRegistryDeps, type RegistryDeps } from "../registry-deps.js";
 import type { RouteModule } from "../routes/route-module.js";
-import { startEmulators } from "./emulators.js";
+import { lockDataDir } from "./data-dir-lock.js";
+import { startEmulators, type Emulators } from "./emulators.js";
 import { provisionStorage } from "./provision-storage.js";
 
 export interface LocalRegistryOptions {
@@ -44,7 +45,14 @@ export interface LocalRegistry {
 export async function startLocalRegistry(options: LocalRegistryOptions): Promise<LocalRegistry> {
   const dataDir = resolve(options.dataDir);
   const host = options.host ?? "127.0.0.1";
-  const emulators = await startEmulators(dataDir);
+  const unlock = await lockDataDir(dataDir);
+  let emulators: Emulators;
+  try {
+    emulators = await startEmulators(dataDir);
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   try {
     const config: RegistryConfig = {
       region: "us-east-1",
@@ -82,12 +90,14 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
             if ("closeAllConnections" in server) server.closeAllConnections();
           });
           await emulators.close();
+          await unlock();
         })();
         return closing;
       },
     };
   } catch (error) {
     await emulators.close();
+    await unlock();
     throw error;
   }
 }

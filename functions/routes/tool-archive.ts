@@ -35,6 +35,12 @@ async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry
     c.header("Cache-Control", "no-store");
     return c.redirect(url, 302);
   }
+  const etag = `"${sha256}"`;
+  const cacheControl = immutable ? IMMUTABLE_CACHE_CONTROL : "no-cache";
+  // Content-addressed: a client holding these bytes (same hash) needs nothing more.
+  if (c.req.header("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) {
+    return c.body(null, 304, { ETag: etag, "Cache-Control": cacheControl });
+  }
   const bytes = await deps.archiveBytes.get(sha256);
   if (!bytes) {
     throw new RegistryError(
@@ -48,8 +54,8 @@ async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry
     "Content-Type": zip ? "application/zip" : "application/gzip",
     "Content-Length": String(bytes.byteLength),
     "Content-Disposition": `attachment; filename="${zip ? "tool.zip" : "tool.tar.gz"}"`,
-    ETag: `"${sha256}"`,
+    ETag: etag,
     Digest: `sha-256=${Buffer.from(sha256, "hex").toString("base64")}`,
-    "Cache-Control": immutable ? IMMUTABLE_CACHE_CONTROL : "no-cache",
+    "Cache-Control": cacheControl,
   });
 }

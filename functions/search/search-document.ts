@@ -1,4 +1,4 @@
-import { tokenize } from "./search-terms.js";
+import { distinctTerms, tokenize } from "./search-terms.js";
 
 /** The fields of a ToolEntry that search reads; entries come from storage, so types are checked here. */
 export interface SearchableEntry {
@@ -26,6 +26,7 @@ export interface SearchDocument extends ToolSummary {
   id: string;
   idText: string;
   tagText: string;
+  /** The man page's distinct indexed terms, space-separated (already normalised). */
   manPage: string;
 }
 
@@ -44,7 +45,9 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
     // Ids like `pdf.textExtract_v2` are searched by their parts: "pdf text extract v2".
     idText: tokenize(entry.tool_id, true).join(" "),
     tagText: tags.join(" "),
-    manPage: text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS),
+    // A man page counts by which words it uses, not how often: cheaper to index, and a long page
+    // repeating a word says little more about the tool.
+    manPage: distinctTerms(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS)).join(" "),
   };
 }
 

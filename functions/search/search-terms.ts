@@ -30,6 +30,16 @@ export function normaliseTerm(word: string): string | null {
   return stem(term);
 }
 
+/** The distinct indexed terms of a text, in first-seen order. */
+export function distinctTerms(text: string): string[] {
+  const terms = new Set<string>();
+  for (const word of tokenize(text)) {
+    const term = normaliseTerm(word);
+    if (term !== null) terms.add(term);
+  }
+  return [...terms];
+}
+
 /** A deliberately light English stemmer: only suffixes whose removal leaves at least three letters. */
 function stem(term: string): string {
   for (const [suffix, replacement] of SUFFIXES) {

@@ -1,6 +1,7 @@
 import MiniSearch, { type SearchResult } from "minisearch";
 import { toSearchDocument, type SearchDocument, type SearchableEntry, type ToolSummary } from "./search-document.js";
-import { normaliseTerm, tokenize } from "./search-terms.js";
+import { DocumentFrequency } from "./document-frequency.js";
+import { distinctTerms, normaliseTerm, tokenize } from "./search-terms.js";
 
 export interface SearchQuery {
   q: string;
@@ -26,9 +27,23 @@ const FIELD_SOURCE: Partial<Record<string, keyof SearchDocument>> = {
   manPage: "manPage",
 };
 
-/** Short terms ("csv", "pdf") must match exactly; longer ones also match as prefixes and with a typo or two. */
-const MIN_EXPANDED_TERM_LENGTH = 4;
-const FUZZINESS = 0.2;
+/**
+ * Longer terms also match as prefixes ("summar" finds "summarizer") and with one typo, but only
+ * in the short fields: expanding them over man pages would multiply matches for little gain.
+ * Short terms ("csv", "pdf") match exactly.
+ */
+const PREFIX_MIN_LENGTH = 4;
+const FUZZY_MIN_LENGTH = 5;
+const FUZZY_EDITS = 1;
+const SHORT_FIELDS: IndexedField[] = ["idText", "tagText", "description", "type"];
+
+/**
+ * A term found in more than half of the man pages (boilerplate such as "json", "input", "returns")
+ * barely changes a BM25 ranking yet touches most documents, so it is not looked up in man pages
+ * once the catalogue is large enough for that to cost something.
+ */
+const MAN_PAGE_STOP_SHARE = 0.5;
+const MAN_PAGE_STOP_MIN_TOOLS = 100;
 
 /** An in-memory BM25 index of the latest entry of every tool (minisearch). */
 export class ToolSearchIndex {
@@ -38,19 +53,18 @@ export class ToolSearchIndex {
     // Also reads the id and the stored fields, which are not in FIELD_SOURCE.
     extractField: (document, field) => document[FIELD_SOURCE[field as IndexedField] ?? (field as keyof SearchDocument)],
     tokenize: (text, field) => tokenize(text, field === "idText"),
-    processTerm: normaliseTerm,
-    searchOptions: {
-      boost: FIELD_BOOST,
-      prefix: (term) => term.length >= MIN_EXPANDED_TERM_LENGTH,
-      fuzzy: (term) => (term.length >= MIN_EXPANDED_TERM_LENGTH ? FUZZINESS : false),
-    },
+    // Man pages arrive as normalised terms already (see toSearchDocument).
+    processTerm: (term, field) => (field === "manPage" ? term : normaliseTerm(term)),
+    searchOptions: { boost: FIELD_BOOST },
   });
+  private readonly manPageFrequency = new DocumentFrequency();
 
   static build(entries: Iterable<SearchableEntry>): ToolSearchIndex {
     const built = new ToolSearchIndex();
     const documents = new Map<string, SearchDocument>();
     for (const entry of entries) documents.set(entry.tool_id, toSearchDocument(entry));
     built.index.addAll([...documents.values()]);
+    for (const document of documents.values()) built.manPageFrequency.set(document.id, manPageTerms(document));
     return built;
   }
 
@@ -63,24 +77,49 @@ export class ToolSearchIndex {
     const document = toSearchDocument(entry);
     if (this.index.has(document.id)) this.index.replace(document);
     else this.index.add(document);
+    this.manPageFrequency.set(document.id, manPageTerms(document));
   }
 
   remove(toolId: string): void {
     if (this.index.has(toolId)) this.index.discard(toolId);
+    this.manPageFrequency.delete(toolId);
   }
 
   /** Best matches first; equal scores in tool id order so results are stable. */
   search(query: SearchQuery): SearchHit[] {
-    const matches = this.index.search(query.q, {
-      filter: (result) =>
-        (query.type === undefined || result.tool_type === query.type) &&
-        (query.tag === undefined || (result.tool_tags as string[]).includes(query.tag)),
+    const expanded = {
+      queries: [query.q],
+      fields: SHORT_FIELDS,
+      prefix: (term: string) => term.length >= PREFIX_MIN_LENGTH,
+      fuzzy: (term: string) => (term.length >= FUZZY_MIN_LENGTH ? FUZZY_EDITS : false),
+    };
+    const manPageTerms = this.informativeManPageTerms(query.q);
+    // Terms already normalised: processing them again could stem them twice.
+    const exactInManPage = { queries: [manPageTerms.join(" ")], fields: ["manPage"], processTerm: (term: string) => term };
+    const queries = manPageTerms.length > 0 ? [expanded, exactInManPage] : [expanded];
+    const filtered = query.type !== undefined || query.tag !== undefined;
+    const matches = this.index.search({ combineWith: "OR", queries }, {
+      ...(filtered && {
+        filter: (result: SearchResult) =>
+          (query.type === undefined || result.tool_type === query.type) &&
+          (query.tag === undefined || (result.tool_tags as string[]).includes(query.tag)),
+      }),
     });
     return matches
       .sort((a, b) => b.score - a.score || compareIds(a.id as string, b.id as string))
       .slice(0, query.limit)
       .map(toHit);
   }
+
+  private informativeManPageTerms(q: string): string[] {
+    const size = this.index.documentCount;
+    if (size < MAN_PAGE_STOP_MIN_TOOLS) return distinctTerms(q);
+    return distinctTerms(q).filter((term) => this.manPageFrequency.of(term) <= MAN_PAGE_STOP_SHARE * size);
+  }
+}
+
+function manPageTerms(document: SearchDocument): string[] {
+  return document.manPage === "" ? [] : document.manPage.split(" ");
 }
 
 function toHit(result: SearchResult): SearchHit {

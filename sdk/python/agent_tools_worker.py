@@ -33,8 +33,12 @@ def describe(error, kind):
     }
 
 
+# Built once: json.dumps with non-default options would construct a new encoder on every reply.
+ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+
+
 def encode(reply):
-    return (json.dumps(reply, allow_nan=False, separators=(",", ":")) + "\n").encode()
+    return (ENCODER.encode(reply) + "\n").encode()
 
 
 def encode_value(value):

@@ -9,6 +9,7 @@ import { AgentToolsError } from "./errors.js";
 import { RegistryClient } from "./registry-client/registry-client.js";
 import { isPythonRuntime, type ToolRecord } from "./registry-client/tool-record.js";
 import { resolvePythonInterpreter } from "./runtimes/python/python-interpreter.js";
+import { HOST_PYTHON_ARGS, prestartWorkerProcess } from "./runtimes/python/worker-process.js";
 import { startToolRuntime, type RuntimeSettings } from "./runtimes/start-tool-runtime.js";
 import type { ToolOutputListener, ToolRuntime } from "./runtimes/tool-runtime.js";
 import { OpenAIToolSelector, type OpenAISearchOptions } from "./search/openai-tool-selector.js";
@@ -144,6 +145,8 @@ export class AgentTools {
 
   /** Runs a tool (Python or binary, B1), adding it with no parameters first if needed (B4). */
   async executeToolById(toolId: string, input: unknown = {}): Promise<unknown> {
+    const ready = this.tools.get(toolId); // the hot path: one lookup, straight to the runtime
+    if (ready !== undefined && !this.loading.has(toolId)) return ready.runtime.execute(input);
     return (await this.loaded(toolId)).runtime.execute(input);
   }
 
@@ -202,12 +205,17 @@ export class AgentTools {
     return [...this.tools.values()].map((tool) => tool.info.record);
   }
 
-  private async loaded(toolId: string): Promise<LoadedTool> {
-    const pending = this.loading.get(toolId);
-    if (pending !== undefined) await pending.catch(() => undefined);
-    const tool = this.tools.get(toolId);
-    if (tool !== undefined) return tool;
-    await this.add(toolId);
+  /** The loaded tool for `"id"` or `"id@version"`, adding it (without parameters) when needed. */
+  private async loaded(ref: string): Promise<LoadedTool> {
+    const { toolId, version } = parseToolRef(ref);
+    const matches = (tool: LoadedTool | undefined): tool is LoadedTool =>
+      tool !== undefined && (version === undefined || tool.info.version === version);
+    const ready = this.tools.get(toolId);
+    if (matches(ready) && !this.loading.has(toolId)) return ready;
+    await this.loading.get(toolId)?.catch(() => undefined);
+    const settled = this.tools.get(toolId);
+    if (matches(settled)) return settled;
+    await this.add(ref);
     const added = this.tools.get(toolId);
     if (added === undefined) throw new AgentToolsError("TOOL_NOT_ADDED", `Tool "${toolId}" was removed while it was being added.`, { toolId });
     return added;
@@ -248,9 +256,17 @@ export class AgentTools {
       throw new AgentToolsError("REGISTRY_NOT_CONFIGURED", `Cannot add "${source}" from a registry: pass toolsDbUrl to new AgentTools(), or add a local tool with { path }.`, { toolId });
     }
     const entry = version === undefined ? await client.getTool(toolId) : await this.versionEntry(client, toolId, version);
-    if (isPythonRuntime(entry)) void resolvePythonInterpreter(this.settings.pythonPath).catch(() => undefined); // overlaps the download
+    if (isPythonRuntime(entry)) this.prestartPython();
     const tree = await withToolId(toolId, () => registryToolTree(client, this.cache, entry, this.archiveLimits));
     return { record: entry, tree, origin: "registry" };
+  }
+
+  /** Starts the interpreter while the archive downloads; `add` then adopts the running process. */
+  private prestartPython(): void {
+    resolvePythonInterpreter(this.settings.pythonPath).then(
+      (interpreter) => prestartWorkerProcess(interpreter.executable, HOST_PYTHON_ARGS),
+      () => undefined, // reported by the add itself
+    );
   }
 
   /** A published version never changes, so its entry is cached on disk and served without a request. */

@@ -9,9 +9,9 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { gunzipSync, unzipSync } from "fflate";
+import { gunzipSync, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packTool, uploadBundle, DIRECT_UPLOAD_MAX_BYTES } from "@agent-tools/sdk";
+import { DIRECT_UPLOAD_MAX_BYTES, packTool } from "@agent-tools/sdk";
 import { parseTar } from "nanotar";
 import { runCli } from "../../sdk/src/cli/run-cli.js";
 import { EXIT } from "../../sdk/src/cli/exit-codes.js";
@@ -95,6 +95,23 @@ describe("pack", () => {
     await writeFile(join(empty, "tool.md"), "# x");
     result = await cli("pack", empty);
     expect(result.err).toMatch(/tool\.zip is missing.*code\/ folder/);
+
+    await writeFile(join(empty, "tool.zip"), "plain text");
+    result = await cli("pack", empty);
+    expect(result.err).toMatch(/tool\.zip is neither a zip nor a tar\.gz/);
+  });
+
+  it("uses a ready tool.zip when the folder has no code/", async () => {
+    const dir = await mkdtemp(join(workDir, "ready-"));
+    const toolZip = new Uint8Array(zipSync({ "code/function.py": new TextEncoder().encode("class AgentSpaceV1Tool: pass\n") }));
+    await Promise.all([
+      writeFile(join(dir, "spec.json"), JSON.stringify({ tool_id: "ready-made" })),
+      writeFile(join(dir, "tool.md"), "# ready"),
+      writeFile(join(dir, "tool.zip"), toolZip),
+    ]);
+    const packed = await packTool(dir);
+    expect(packed).toMatchObject({ toolId: "ready-made", version: "0.0.0", archiveFormat: "zip" });
+    expect(Buffer.from(unzipSync(packed.bundle)["tool.zip"]!).equals(Buffer.from(toolZip))).toBe(true);
   });
 });
 
@@ -167,7 +184,7 @@ describe("publish", () => {
     });
     const result = await cli("publish", join(FIXTURE_TOOLS_DIR, "text-stats"), "--registry", `http://127.0.0.1:${closedPort}`, "--token", "t");
     expect(result.status).toBe(EXIT.unreachable);
-    expect(result.err).toContain(`Registry unavailable at http://127.0.0.1:${closedPort}: ECONNREFUSED`);
+    expect(result.err).toContain(`Registry unavailable at http://127.0.0.1:${closedPort}: POST /tools/upload: ECONNREFUSED`);
   });
 });
 

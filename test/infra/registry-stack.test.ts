@@ -1,9 +1,8 @@
 import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARCHIVE_INDEX, LATEST_INDEX, TABLE_KEYS } from "../../functions/storage/table-schema.js";
-import { synthStack, type SynthesizedStack } from "./synth-stack.js";
+import { functionLogicalId, functionRole, synthStack, type FunctionName, type PolicyStatementJson as Statement, type SynthesizedStack, type TemplateResources as Resources } from "./synth-stack.js";
 
-type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
 
 let synth: SynthesizedStack;
 let resources: Resources;
@@ -21,29 +20,8 @@ const onlyOne = (type: string) => {
   return found[0]!;
 };
 
-/** Logical id of the Lambda function whose construct path starts with Upload / Fetch / Search. */
-function functionId(name: "Upload" | "Fetch" | "Search"): string {
-  const ids = ofType("AWS::Lambda::Function").map(([id]) => id).filter((id) => id.startsWith(`${name}Function`));
-  expect(ids, name).toHaveLength(1);
-  return ids[0]!;
-}
-
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-  Resource: unknown;
-  Condition?: unknown;
-}
-
-/** Every statement of every policy attached to a function's role, plus the role's managed policies. */
-function roleOf(name: "Upload" | "Fetch" | "Search") {
-  const roleId = resources[functionId(name)]!.Properties.Role["Fn::GetAtt"][0] as string;
-  const statements: Statement[] = ofType("AWS::IAM::Policy")
-    .filter(([, policy]) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
-    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
-  return { role: resources[roleId]!, statements };
-}
-
+const functionId = (name: FunctionName) => functionLogicalId(resources, name);
+const roleOf = (name: FunctionName) => functionRole(resources, name);
 const actionsOf = (statements: Statement[]) => new Set(statements.flatMap((statement) => [statement.Action].flat()));
 const json = (value: unknown) => JSON.stringify(value);
 

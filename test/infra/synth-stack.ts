@@ -29,3 +29,30 @@ export function synthStack(context: Record<string, unknown> = {}, options: { bun
     throw error;
   }
 }
+
+export type TemplateResources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+export type FunctionName = "Upload" | "Fetch" | "Search";
+
+export interface PolicyStatementJson {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+/** Logical id of the function created under the `Upload`, `Fetch` or `Search` construct. */
+export function functionLogicalId(resources: TemplateResources, name: FunctionName): string {
+  const ids = Object.keys(resources).filter((id) => resources[id]!.Type === "AWS::Lambda::Function" && id.startsWith(`${name}Function`));
+  if (ids.length !== 1) throw new Error(`expected one ${name} function, found ${ids.length}`);
+  return ids[0]!;
+}
+
+/** The function's role, and every statement of every policy attached to it. */
+export function functionRole(resources: TemplateResources, name: FunctionName) {
+  const roleId = resources[functionLogicalId(resources, name)]!.Properties.Role["Fn::GetAtt"][0] as string;
+  const statements: PolicyStatementJson[] = Object.values(resources)
+    .filter((resource) => resource.Type === "AWS::IAM::Policy")
+    .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as PolicyStatementJson[]);
+  return { role: resources[roleId]!, statements, actions: new Set(statements.flatMap((statement) => [statement.Action].flat())) };
+}

@@ -9,6 +9,7 @@ import {
   ToolResponse,
   ToolResultState,
 } from "@agent-tools/sdk";
+import { addTool } from "./support/add-tool.js";
 
 async function run(tool: { invoke(input: any): AsyncIterable<ToolChunk> }, input: Record<string, unknown>) {
   const chunks: ToolChunk[] = [];
@@ -18,11 +19,7 @@ async function run(tool: { invoke(input: any): AsyncIterable<ToolChunk> }, input
 
 describe("FunctionTool", () => {
   it("takes name, description and JSON Schema from options; fn receives the input object", async () => {
-    const add = new FunctionTool(({ a, b }: { a: number; b: number }) => a + b, {
-      name: "add",
-      description: "Add two numbers.",
-      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
-    });
+    const add = addTool();
     expect(add.name).toBe("add");
     expect(add.inputSchema.required).toEqual(["a", "b"]);
     expect(add.isConcurrencySafe).toBe(true);

@@ -7,15 +7,11 @@ import {
   ToolkitError,
   type ToolCall,
 } from "@agent-tools/sdk";
+import { addTool } from "./support/add-tool.js";
 import { collect, find, summary } from "./support/events.js";
 import { ProbeTool } from "./support/probe-tool.js";
 
-const add = () =>
-  new FunctionTool(({ a, b }: { a: number; b: number }) => a + b, {
-    name: "add",
-    description: "Add two numbers.",
-    inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
-  });
+const add = addTool;
 const call = (id: string, name: string, input: ToolCall["input"]): ToolCall => ({ id, name, input });
 
 describe("Toolkit: tools, groups and schemas", () => {
@@ -178,11 +174,14 @@ describe("ToolCallExecutor: bad input becomes an error result", () => {
       controller.abort();
       await new Promise(() => {});
     }, { name: "hang" });
-    const kit = new Toolkit({ tools: [hang], engine: new PermissionEngine({ mode: "bypass" }) });
-    const events = await collect(kit.createExecutor({ signal: controller.signal }).run([call("h", "hang", {})]));
+    const kitWithUnsafe = new Toolkit({ tools: [hang, new ProbeTool({ name: "Later" })], engine: new PermissionEngine({ mode: "bypass" }) });
+    const events = await collect(kitWithUnsafe.createExecutor({ signal: controller.signal }).run([call("h", "hang", {}), call("l", "Later", {})]));
     const response = find(events, "tool_result_end", "h").response;
     expect(response.state).toBe("interrupted");
     expect(response.text).toBe("started<system-reminder>The tool call has been interrupted by the user.</system-reminder>");
+    // The call after it never starts.
+    expect(summary(events)).toEqual(["tool_result_start:h", "tool_result_end:h", "tool_result_end:l"]);
+    expect(find(events, "tool_result_end", "l").response.state).toBe("interrupted");
   });
 });
 

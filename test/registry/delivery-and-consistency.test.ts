@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRegistryApp } from "../../functions/app.js";
 import { rejectAllTokens } from "../../functions/auth/token-verifier.js";
 import { createRegistryDeps } from "../../functions/registry-deps.js";
@@ -80,6 +80,10 @@ describe("one registry's storage", () => {
     expect((await fetch(`${registry.url}/tools`).then((r) => r.json())) as unknown[]).toHaveLength(1);
   });
 
+  it("refuses a second registry on a data folder in use, naming the fix", async () => {
+    await expect(startTestRegistry({ dataDir })).rejects.toThrow(/another registry \(pid \d+\) is using the data folder/);
+  });
+
   it("lets another instance see writes once it revalidates its cache", async () => {
     // A second app over the same storage, as another Lambda instance would be.
     const other = createRegistryApp(createRegistryDeps({ ...registry.local.config, cacheRevalidateMs: 0 }, rejectAllTokens), {
@@ -96,5 +100,33 @@ describe("one registry's storage", () => {
     expect(await read()).toBe("seen everywhere");
     // The fetch group alone has no write routes.
     expect((await other.request("/tools/racer", { method: "DELETE" })).status).toBe(405);
+  });
+});
+
+describe("unexpected failures", () => {
+  it("answer 500 JSON without internals when storage is unreachable", async () => {
+    const config = {
+      region: "us-east-1",
+      tableName: "agent-tools",
+      bucketName: "agent-tools-archives",
+      // Nothing listens on the discard port: every storage call fails after the SDK's retries.
+      dynamodbEndpoint: "http://127.0.0.1:9",
+      s3Endpoint: "http://127.0.0.1:9",
+      credentials: { accessKeyId: "x", secretAccessKey: "x" },
+      archiveDelivery: "proxy" as const,
+      presignExpiresSeconds: 60,
+      maxBundleBytes: 1024,
+      cacheRevalidateMs: 0,
+    };
+    const app = createRegistryApp(createRegistryDeps(config, rejectAllTokens));
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const response = await app.request("/tools/anything");
+    const text = await response.text();
+    // The cause goes to the server's log, not to the client.
+    expect(String(log.mock.calls[0]?.[1])).toMatch(/ECONNREFUSED/);
+    log.mockRestore();
+    expect(response.status).toBe(500);
+    expect(JSON.parse(text)).toEqual({ error: "Internal server error", detail: expect.stringMatching(/retry/) });
+    expect(text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack|at /);
   });
 });

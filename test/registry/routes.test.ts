@@ -1,6 +1,7 @@
 // The registry's HTTP API end to end: real server, real emulators, real HTTP.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURE_TOOLS_DIR, fixtureBundle, type FixtureBundle } from "../support/bundles.js";
@@ -80,6 +81,10 @@ describe("upload and fetch", () => {
     expect(response.headers.get("digest")).toBe(`sha-256=${createHash("sha256").update(bytes).digest("base64")}`);
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
 
+    const revalidated = await fetch(entry.tool_source_code_link, { headers: { "if-none-match": `"${entry.tool_archive_sha256}"` } });
+    expect(revalidated.status).toBe(304);
+    expect((await revalidated.arrayBuffer()).byteLength).toBe(0);
+
     const latest = await get("/tools/binary-increment/archive");
     expect(Buffer.from(await latest.arrayBuffer()).equals(Buffer.from(binary.toolZip))).toBe(true);
     expect(latest.headers.get("content-type")).toBe("application/gzip");
@@ -91,6 +96,19 @@ describe("upload and fetch", () => {
       headers: { "x-forwarded-proto": "https", "x-forwarded-host": "tools.example.org" },
     });
     expect(body.tool_source_code_link).toBe("https://tools.example.org/tools/text-stats/versions/1.0.0/archive");
+  });
+
+  it("builds links from the Host the client used, so other machines get a reachable URL", async () => {
+    const { port } = new URL(registry.url);
+    const body = await new Promise<string>((resolve, reject) => {
+      const request = httpGet({ host: "127.0.0.1", port, path: "/tools/text-stats", headers: { host: "tools.lan:6000" } }, (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        response.on("end", () => resolve(text));
+      });
+      request.on("error", reject);
+    });
+    expect(JSON.parse(body).tool_source_code_link).toBe("http://tools.lan:6000/tools/text-stats/versions/1.0.0/archive");
   });
 
   it("accepts new versions: latest is the highest semver, versions newest first, each version immutable", async () => {
@@ -191,6 +209,13 @@ describe("update and delete", () => {
     expect(after.published_at).toBe(before.published_at);
     expect(after.updated_at > before.updated_at).toBe(true);
     expect((await getJson("/tools/query/by-tag?tag=fresh")).body.map((e: { tool_id: string }) => e.tool_id)).toEqual(["list-1"]);
+  });
+
+  it("accepts a GET → edit → PUT round trip of the whole entry", async () => {
+    const shown = (await getJson("/tools/list-2")).body;
+    const response = await write("PUT", "/tools/list-2", { ...shown, tool_search_description: "Round trip" });
+    expect(response.status).toBe(200);
+    expect((await getJson("/tools/list-2")).body.tool_search_description).toBe("Round trip");
   });
 
   it("refuses bad PUTs with JSON 4xx errors", async () => {

@@ -69,6 +69,8 @@ describe("AgentTools against the local registry", () => {
       expect(latest.version).toBe("1.1.0");
       expect(await tools.executeToolById("text-stats", text)).toMatchObject({ top_words: ["a"] });
       expect(tools.list().map((tool) => [tool.toolId, tool.version])).toEqual([["text-stats", "1.1.0"]]);
+      expect(await tools.executeToolById("text-stats@1.0.0", text)).toMatchObject({ top_words: ["a", "b", "c"] });
+      expect(tools.getTool("text-stats")?.version).toBe("1.0.0");
       expect(tools.getTool("text-stats")?.runtime).toBe("python");
       expect(tools.getTool("nope")).toBeUndefined();
     } finally {
@@ -95,6 +97,19 @@ describe("AgentTools against the local registry", () => {
       expect(await readdir(join(cacheDir, "trees"))).toHaveLength(2);
     } finally {
       await reused.close();
+    }
+  });
+
+  it("shares one cache between concurrent agents: one download result, no partial files left", async () => {
+    const cacheDir = await temp.make();
+    const agents = [1, 2, 3].map(() => new AgentTools({ toolsDbUrl: registry.url, cacheDir }));
+    try {
+      await Promise.all(agents.flatMap((agent) => [agent.add("binary-increment"), agent.add("text-stats")]));
+      for (const agent of agents) expect(await agent.executeToolById("binary-increment", { value: 0 })).toMatchObject({ result: 1 });
+      expect(await readdir(join(cacheDir, "trees"))).toHaveLength(2);
+      expect(await readdir(join(cacheDir, "archives"))).toHaveLength(2);
+    } finally {
+      await Promise.all(agents.map((agent) => agent.close()));
     }
   });
 

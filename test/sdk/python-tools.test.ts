@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AgentTools,
   ToolCrashedError,
+  ToolEnvironmentError,
   ToolExecutionError,
   ToolInputError,
   ToolLoadError,
@@ -162,6 +163,15 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
     await expect(tools.executeToolById("segv", { segv: true })).rejects.toMatchObject({ code: "TOOL_CRASHED", signal: "SIGSEGV" });
     await expect(tools.executeToolById("segv", { exit: true })).rejects.toThrow(/SystemExit: 5/);
     expect(await tools.executeToolById("segv", {})).toBe("alive");
+  });
+
+  it("a missing interpreter is a ToolEnvironmentError naming the tool and the fix", async () => {
+    const noPython = new AgentTools({ cacheDir: join(dir, "cache"), pythonPath: join(dir, "no-such-python3") });
+    const error = await noPython.add({ path: join(FIXTURE_TOOLS_DIR, "text-stats") }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolEnvironmentError);
+    expect(error).toMatchObject({ toolId: "text-stats" });
+    expect((error as Error).message).toMatch(/cannot start Python interpreter .*no-such-python3.*pass the interpreter as the pythonPath option/);
+    await noPython.close();
   });
 
   it("executeCommand returns the tool's value (B5) and reports a missing execute_command", async () => {

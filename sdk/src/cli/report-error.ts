@@ -1,5 +1,6 @@
 import { CommanderError } from "commander";
 import { AgentToolsError } from "../errors.js";
+import { BundleTransferError } from "../publish/index.js";
 import { RegistryError, RegistryUnavailableError } from "../registry-client/index.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT } from "./exit-codes.js";
@@ -18,7 +19,7 @@ export function reportError(error: unknown, io: CliIo): number {
     io.err(`agent-tools: ${error.message}\n`);
     return EXIT.usage;
   }
-  if (error instanceof RegistryUnavailableError) {
+  if (error instanceof RegistryUnavailableError || (error instanceof BundleTransferError && error.status === undefined)) {
     io.err(`agent-tools: ${error.message}\n`);
     return EXIT.unreachable;
   }

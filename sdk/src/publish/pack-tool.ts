@@ -1,7 +1,7 @@
 import { gzipSync, zipSync, type Zippable } from "fflate";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { writeTar, type TarInputEntry } from "../archive/index.js";
+import { detectArchiveFormat, writeTar, type TarInputEntry } from "../archive/index.js";
 import { isPythonRuntime } from "../registry-client/index.js";
 import { PackError } from "./publish-errors.js";
 
@@ -9,7 +9,7 @@ export interface PackedTool {
   toolId: string;
   /** `tool_metadata.version`, or `0.0.0` as the registry assumes when there is none. */
   version: string;
-  /** `zip` for Python tools; `tar.gz` for binaries, because zip tools commonly drop the exec bit. */
+  /** Built: `zip` for Python tools, `tar.gz` for binaries (zip tools commonly drop the exec bit); or what a ready `tool.zip` holds. */
   archiveFormat: "zip" | "tar.gz";
   /** The upload bundle: `spec.json`, `tool.zip`, `tool.md` at the root. */
   bundle: Uint8Array;
@@ -37,9 +37,13 @@ export async function packTool(toolDir: string): Promise<PackedTool> {
   } else {
     archive = await readRequired(toolDir, "tool.zip", "the code archive; or create a code/ folder and let pack build it");
   }
+  const archiveFormat = detectArchiveFormat(archive);
+  if (archiveFormat !== "zip" && archiveFormat !== "tar.gz") {
+    throw new PackError(`${join(toolDir, "tool.zip")} is neither a zip nor a tar.gz: rebuild it with \`zip -r tool.zip code\` (or \`tar czf tool.zip code\` for a binary).`, { toolId: spec.tool_id });
+  }
   const bundle = zipSync({ "spec.json": [specBytes, { mtime: ZIP_MTIME }], "tool.zip": [archive, { mtime: ZIP_MTIME, level: 0 }], "tool.md": [manPage, { mtime: ZIP_MTIME }] });
   const version = typeof spec.tool_metadata?.version === "string" && spec.tool_metadata.version !== "" ? spec.tool_metadata.version : "0.0.0";
-  return { toolId: spec.tool_id, version, archiveFormat: codeFiles !== undefined && !python ? "tar.gz" : "zip", bundle };
+  return { toolId: spec.tool_id, version, archiveFormat, bundle };
 }
 
 interface SpecFields {

@@ -7,7 +7,7 @@ export class PackError extends AgentToolsError {
   }
 }
 
-/** Storage refused the presigned PUT of a large bundle (expired URL, wrong size, network). */
+/** Storage refused the presigned PUT of a large bundle (expired URL, wrong size), or could not be reached (`status` undefined). */
 export class BundleTransferError extends AgentToolsError {
   readonly status: number | undefined;
 

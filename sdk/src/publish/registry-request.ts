@@ -35,15 +35,26 @@ export async function registryRequest<T>(options: RegistryRequestOptions, method
   return json as T;
 }
 
-/** A fetch that turns "no answer" into a `RegistryUnavailableError` naming the registry. */
-export async function send(options: Pick<RegistryRequestOptions, "fetch" | "timeoutMs">, url: string, init: RequestInit, registryUrl: string): Promise<Response> {
+/** Errors of a kept-alive connection the server closed just as it was reused: the request never arrived. */
+const STALE_CONNECTION = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+
+/**
+ * A fetch that turns "no answer" into a `RegistryUnavailableError` naming the registry. A request
+ * that died with its kept-alive connection (closed by the server while idle, e.g. during a long
+ * storage PUT) is sent once more, as browsers do: the server never read it.
+ */
+async function send(options: Pick<RegistryRequestOptions, "fetch" | "timeoutMs">, url: string, init: RequestInit, registryUrl: string): Promise<Response> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  try {
-    return await (options.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const reason = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? String(error));
-    throw new RegistryUnavailableError(registryUrl, reason, { cause: error });
+  const method = init.method ?? "GET";
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await (options.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      if (attempt === 1 && STALE_CONNECTION.has(cause?.code ?? "")) continue;
+      const reason = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? String(error));
+      throw new RegistryUnavailableError(registryUrl, `${method} ${new URL(url).pathname}: ${reason}`, { cause: error });
+    }
   }
 }
 

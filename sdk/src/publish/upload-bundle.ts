@@ -1,5 +1,5 @@
 import { BundleTransferError } from "./publish-errors.js";
-import { registryRequest, send, type RegistryWriteOptions } from "./registry-request.js";
+import { registryRequest, type RegistryWriteOptions } from "./registry-request.js";
 
 /**
  * Bundles up to this size go through `POST /tools/upload` (one request). API Gateway accepts 10 MB,
@@ -56,7 +56,13 @@ async function uploadPresigned(bundle: Uint8Array, options: UploadBundleOptions)
   const ticket = await registryRequest<UploadTicket>(options, "POST", "/tools/uploads", JSON.stringify({ size: bundle.byteLength }), {
     "content-type": "application/json",
   });
-  const put = await send(options, ticket.uploadUrl, { method: "PUT", body: bundle, headers: { "content-type": "application/zip" } }, options.registryUrl);
+  let put: Response;
+  try {
+    put = await (options.fetch ?? fetch)(ticket.uploadUrl, { method: "PUT", body: bundle, headers: { "content-type": "application/zip" } });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
+    throw new BundleTransferError(`Could not reach storage at ${new URL(ticket.uploadUrl).origin} to upload the bundle (${cause}).`, { cause: error });
+  }
   if (!put.ok) {
     const body = await put.text();
     const reason = body.match(/<Message>([^<]*)<\/Message>/)?.[1] ?? body.slice(0, 300);

@@ -7,7 +7,7 @@ import { BinaryToolRuntime } from "./binary/binary-runtime.js";
 import { resolvePythonInterpreter } from "./python/python-interpreter.js";
 import { PythonToolRuntime } from "./python/python-runtime.js";
 import { ensureRequirementsEnvironment, hasRequirements } from "./python/python-venv.js";
-import { ToolLoadError } from "./runtime-errors.js";
+import { ToolEnvironmentError, ToolLoadError } from "./runtime-errors.js";
 import type { ToolOutputListener, ToolRuntime } from "./tool-runtime.js";
 
 export interface RuntimeSettings {
@@ -29,7 +29,9 @@ export async function startToolRuntime(record: ToolRecord, tree: ToolTree, setti
   if (!isPythonRuntime(record)) {
     return new BinaryToolRuntime({ ...common, executable: await findExecutable(toolId, tree.codeDir), toolDir: tree.toolDir });
   }
-  const interpreter = await resolvePythonInterpreter(settings.pythonPath);
+  const interpreter = await resolvePythonInterpreter(settings.pythonPath).catch((error: unknown) => {
+    throw error instanceof ToolEnvironmentError ? new ToolEnvironmentError(toolId, error.message, error) : error;
+  });
   const requirementsFile = join(tree.codeDir, "requirements.txt");
   const requirements = await readFile(requirementsFile, "utf8").catch(() => "");
   const venvPython = hasRequirements(requirements)

@@ -1,11 +1,12 @@
 import type { ToolResponse } from "../tool/tool-response.js";
 import type { ToolCall } from "./tool-call.js";
 
-/** A tool call in an OpenAI chat completion (`message.tool_calls[i]`). */
+/** A tool call in an OpenAI chat completion (`message.tool_calls[i]`): a function call, or a custom tool call. */
 export interface OpenAIToolCall {
   id: string;
   type?: string;
-  function: { name: string; arguments: string };
+  function?: { name: string; arguments: string };
+  custom?: { name: string; input: string };
 }
 
 /** A `role: "tool"` message answering one tool call. */
@@ -17,7 +18,11 @@ export interface OpenAIToolMessage {
 
 /** The executor's input from an assistant message's `tool_calls` (arguments stay raw JSON; the executor parses them). */
 export function toolCallsFromOpenAI(toolCalls: readonly OpenAIToolCall[]): ToolCall[] {
-  return toolCalls.map((call) => ({ id: call.id, name: call.function.name, input: call.function.arguments }));
+  return toolCalls.map((call) => ({
+    id: call.id,
+    name: call.function?.name ?? call.custom?.name ?? "",
+    input: call.function?.arguments ?? call.custom?.input ?? "",
+  }));
 }
 
 /** Tool messages for the next chat completion request, one per finished call; binary blocks are named, not inlined. */

@@ -12,11 +12,22 @@ import {
   type ConfirmResult,
   type ConfirmationRequest,
   type ExecutorAnswer,
+  type ExternalExecutionRequest,
   type ExternalExecutionResult,
   type ToolCall,
   type ToolExecutionEvent,
 } from "./tool-call.js";
-import { describeError, type Toolkit } from "./toolkit.js";
+import { INTERRUPTED_MESSAGE, describeError, type Toolkit } from "./toolkit.js";
+
+/** How `runToCompletion` gets the answers an agent loop would otherwise collect itself. */
+export interface ExecutionHandlers {
+  /** Ask the user about these calls; answer each (unanswered calls are refused). */
+  confirm(requests: ConfirmationRequest[]): Promise<ConfirmResult[]>;
+  /** Execute these calls elsewhere; without it, external calls end with an error result. */
+  executeExternally?(requests: ExternalExecutionRequest[]): Promise<ExternalExecutionResult[]>;
+  /** Sees every event (e.g. to stream chunks to a UI). */
+  onEvent?(event: ToolExecutionEvent): void;
+}
 
 export interface ToolCallExecutorOptions {
   /** Defaults to the toolkit's engine. */
@@ -89,6 +100,35 @@ export class ToolCallExecutor {
     if (!this.waiting) yield* this.drive();
   }
 
+  /**
+   * The whole round in one call: runs `calls`, gets confirmations and external results from
+   * `handlers` whenever the executor waits, and returns one response per call, in call order.
+   */
+  async runToCompletion(calls: ToolCall[], handlers: ExecutionHandlers): Promise<ToolResponse[]> {
+    const pending: AsyncGenerator<ToolExecutionEvent, void, undefined>[] = [this.run(calls)];
+    for (let events = pending.shift(); events; events = pending.shift()) {
+      for await (const event of events) {
+        handlers.onEvent?.(event);
+        if (event.type === "require_user_confirm") {
+          const answers = await handlers.confirm(event.toolCalls);
+          const answered = new Set(answers.map((answer) => answer.toolCallId));
+          const refused = event.toolCalls.filter((request) => !answered.has(request.id)).map((request) => ({ toolCallId: request.id, confirmed: false }));
+          pending.push(this.resume({ confirmResults: [...answers, ...refused] }));
+        } else if (event.type === "require_external_execution") {
+          const results = handlers.executeExternally
+            ? await handlers.executeExternally(event.toolCalls)
+            : event.toolCalls.map((request) => ({
+                toolCallId: request.id,
+                output: `No external executor is configured for tool "${request.name}".`,
+                state: ToolResultState.ERROR,
+              }));
+          pending.push(this.resume({ executionResults: results }));
+        }
+      }
+    }
+    return this.responses;
+  }
+
   private async *drive(): AsyncGenerator<ToolExecutionEvent, void, undefined> {
     if (this.held.length > 0) {
       const again = this.held;
@@ -98,10 +138,23 @@ export class ToolCallExecutor {
       if (this.waiting) return;
     }
     while (this.cursor < this.records.length) {
+      if (this.signal?.aborted) {
+        yield* this.interruptRemaining();
+        return;
+      }
       const batch = this.nextBatch();
       yield* this.processBatch(batch, batch.length > 1 || this.isConcurrencySafe(batch[0]!));
       if (this.waiting) return;
     }
+  }
+
+  /** After an interruption, the calls not started yet end INTERRUPTED instead of running or asking. */
+  private async *interruptRemaining(): AsyncGenerator<ToolExecutionEvent, void, undefined> {
+    for (const record of this.records.slice(this.cursor)) {
+      const response = this.finish(record, ToolResultState.INTERRUPTED, INTERRUPTED_MESSAGE);
+      yield { type: "tool_result_end", toolCallId: record.call.id, name: record.call.name, response };
+    }
+    this.cursor = this.records.length;
   }
 
   /** The next run of consecutive concurrency-safe calls, or one unsafe call. Unknown tools count as safe. */

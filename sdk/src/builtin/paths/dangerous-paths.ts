@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { resolve, sep } from "node:path";
 import { resolveRealPath } from "../../permission/working-directories.js";
+import { shellGlobToRegExp } from "../shell/shell-glob.js";
 
 /** AgentScope's defaults (spec §3): shell start-up files, credentials and tool configuration. */
 export const DEFAULT_DANGEROUS_FILES: readonly string[] = [
@@ -52,6 +53,27 @@ export function isDangerousPath(path: string, lists: DangerousPathLists, cwd: st
   const real = resolveRealPath(written, cwd);
   return [written, real].some((candidate) => matchesLists(candidate, lists) || isSystemPath(candidate, access));
 }
+
+/**
+ * For a glob (`/et?/shado?`, `~/.ss*\/id_*`): true when some expansion could be dangerous. Each
+ * globbed segment is tested against the dangerous names, and the whole pattern against the
+ * secret system files; leading `*` and `?` do not match dot-files, as in bash.
+ */
+export function mayExpandToDangerousPath(pattern: string, lists: DangerousPathLists, cwd: string, access: PathAccess): boolean {
+  const absolute = resolve(cwd, expandTilde(pattern));
+  if (isDangerousPath(absolute, lists, cwd, access)) return true;
+  const segments = absolute.split(sep).filter(Boolean);
+  // Key files without a leading dot (id_rsa) are left out: `cat *` in a project is everyday work.
+  const names = [...lists.directories, ...lists.files].flatMap((entry) => entry.split("/")).filter((name) => name.startsWith("."));
+  const globbed = segments.some((segment) => /[*?[{]/.test(segment) && names.some((name) => shellGlobToRegExp(segment, { hideDotFiles: true }).test(name)));
+  if (globbed) return true;
+  const whole = shellGlobToRegExp(absolute, { hideDotFiles: true });
+  const probes = ["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/proc/self/environ", "/proc/1/environ", "/proc/self/mem"];
+  if (probes.some((probe) => whole.test(probe))) return true;
+  const first = shellGlobToRegExp(segments[0] ?? "", { hideDotFiles: true });
+  return access === "write" && SYSTEM_WRITE_PREFIXES.some((prefix) => first.test(prefix.slice(1).split("/")[0]!));
+}
+
 
 function matchesLists(path: string, lists: DangerousPathLists): boolean {
   const segments = path.toLowerCase().split(sep).filter(Boolean);

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision } from "../../permission/types.js";
 import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
-import { expandTilde, isDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
+import { expandTilde, isDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
 import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
 import { allowCoverage, ruleMatchesAnyCommand } from "./bash-rules.js";
 import { operands } from "./command-arguments.js";
@@ -41,7 +41,9 @@ export function sensitivePaths(analysis: BashAnalysis, options: BashPermissionOp
   const check = (word: ShellWord | undefined, access: "read" | "write") => {
     if (word?.value === undefined || word.value.length === 0) return;
     for (const directory of analysis.directories) {
-      if (directory !== undefined && isDangerousPath(word.value, options.dangerousPaths, directory, access)) (access === "write" ? written : read).add(word.value);
+      if (directory === undefined) continue;
+      const dangerous = word.expands ? mayExpandToDangerousPath(word.value, options.dangerousPaths, directory, access) : isDangerousPath(word.value, options.dangerousPaths, directory, access);
+      if (dangerous) (access === "write" ? written : read).add(word.value);
     }
   };
   for (const command of analysis.commands) {

@@ -1,3 +1,4 @@
+import { shellGlobToRegExp } from "./shell-glob.js";
 import type { ShellWord } from "./shell-word.js";
 
 /**
@@ -15,24 +16,10 @@ export function mayBecomeOption(word: ShellWord): boolean {
 export function mayBecomeOneOf(word: ShellWord, options: readonly string[]): boolean {
   if (word.value === undefined) return true;
   if (!word.expands) return false;
-  const pattern = globToRegExp(word.value);
+  const pattern = shellGlobToRegExp(word.value, { crossesSlashes: true });
   return options.some((option) => pattern.test(option) || pattern.test(`${option}=x`));
 }
 
-function globToRegExp(glob: string): RegExp {
-  let source = "";
-  for (const character of glob.replace(/\[!/g, "[^")) {
-    if (character === "*" || character === "{" || character === "}" || character === ",") source += ".*";
-    else if (character === "?") source += ".";
-    else if (character === "[" || character === "]" || character === "^") source += character;
-    else source += character.replace(/[.$+()|\\/-]/g, "\\$&");
-  }
-  try {
-    return new RegExp(`^${source}$`, "s");
-  } catch {
-    return /^/;
-  }
-}
 
 /** The option name of a word: `--output=x` → `--output`, `-o` → `-o`; undefined for operands. */
 export function optionName(value: string): string | undefined {

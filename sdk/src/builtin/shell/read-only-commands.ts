@@ -61,9 +61,20 @@ const AWK: ReadOnlyCheck = (args) => {
     }
   }
   if (program === undefined) return "no awk program";
-  if (/system|\||>(?!=)|@|getline|close|fflush|ENVIRON/.test(program)) return "the awk program can run commands or write files";
-  return undefined;
+  return awkProgramProblem(program);
 };
+
+/**
+ * awk runs commands through system(), `| "cmd"`, `"cmd" |` and writes files with `print > "f"`;
+ * string literals are ignored, `||` and comparisons such as `$3 > 10` outside print are fine.
+ */
+function awkProgramProblem(program: string): string | undefined {
+  const code = program.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  if (/\bsystem\b|@/.test(code)) return "the awk program runs commands";
+  if (/(^|[^|])\|(?!\|)/.test(code)) return "the awk program pipes to or from a command";
+  const writes = code.split(/[;{}\n]/).some((statement) => /\bprintf?\b.*>(?!=)/.test(statement));
+  return writes ? "the awk program redirects output to a file" : undefined;
+}
 
 const DATE: ReadOnlyCheck = (args) => {
   if (args.some(mayBecomeOption)) return "an argument only known at run time";
@@ -87,7 +98,7 @@ const CHECKS: Record<string, ReadOnlyCheck> = {
       "dirname", "realpath", "readlink", "du", "df", "cmp", "comm", "diff", "column", "fold", "fmt", "expand", "unexpand", "strings",
       "od", "hexdump", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "md5sum", "b2sum", "cksum", "sum", "grep",
       "egrep", "fgrep", "zcat", "zgrep", "bzcat", "xzcat", "jq", "test", "[", "expr", "uptime", "free", "w", "who", "ps", "pgrep",
-      "locale", "getconf", "tty", "cd", "sleep", "lsof", "lsblk", "cal", "look", "join", "numfmt", "tsort", "yes", "pstree", "printenv",
+      "locale", "getconf", "tty", "cd", "sleep", "lsof", "lsblk", "cal", "look", "join", "numfmt", "tsort", "yes", "pstree", "printenv", "ss", "netstat",
     ].map((name) => [name, ANY_ARGUMENTS] as const),
   ),
   find: withoutOptions(
@@ -124,8 +135,9 @@ const CHECKS: Record<string, ReadOnlyCheck> = {
   pip3: onlySubcommands([["list"], ["show"], ["freeze"], ["check"], ["--version"], ["-V"]]),
   cargo: onlySubcommands([["--version"], ["-V"], ["tree"], ["metadata"]]),
   go: onlySubcommands([["version"], ["env"], ["list"]]),
+  kubectl: onlySubcommands([["get"], ["describe"], ["logs"], ["version"], ["config", "view"]]),
   ...Object.fromEntries(
-    ["node", "python", "python3", "ruby", "perl", "php", "java", "javac", "rustc", "deno", "bun", "tsc", "gcc", "g++", "clang", "make", "cmake", "kubectl", "terraform", "bash", "zsh", "uv"].map(
+    ["node", "python", "python3", "ruby", "perl", "php", "java", "javac", "rustc", "deno", "bun", "tsc", "gcc", "g++", "clang", "make", "cmake", "terraform", "bash", "zsh", "uv"].map(
       (name) => [name, VERSION_QUERY] as const,
     ),
   ),
@@ -145,6 +157,8 @@ export function readOnlyProblem(command: ResolvedCommand): string | undefined {
   const wrapper = command.wrappers.find((entry) => entry === "coproc");
   if (wrapper) return `${wrapper} is not read-only`;
   if (name === "command" && hasOption(command.args, ["-v", "-V"])) return undefined;
+  // `env` alone prints the environment, like printenv; with a command it is a wrapper (peeled above).
+  if (name === "env" && command.args.length === 0) return undefined;
   const check = CHECKS[name];
   if (!check) return `${name} is not a known read-only command`;
   if (command.appendsArguments && check !== ANY_ARGUMENTS) return `xargs may append options to ${name}`;

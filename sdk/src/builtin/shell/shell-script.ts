@@ -79,6 +79,8 @@ const KNOWN_NODES = new Set([
   "postfix_expression", "ternary_expression",
 ]);
 
+const CASE_TERMINATORS = new Set([";;", ";&", ";;&"]);
+
 const COMPOUND_CONSTRUCTS: Record<string, string> = {
   if_statement: "if",
   while_statement: "while",
@@ -117,6 +119,9 @@ class ScriptWalker {
     if (dynamic) this.script.dynamic.push(dynamic);
     if (type === "expansion" && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text)) this.script.dynamic.push(`parameter expansion ${node.text}`);
     if (type === "compound_statement" && node.text.startsWith("((")) this.script.dynamic.push("arithmetic command");
+    if (type !== "case_item" && node.children.some((child) => child && !child.isNamed && CASE_TERMINATORS.has(child.type))) {
+      this.script.unsupported.push("';;' outside a case statement (bash rejects it)");
+    }
     const insideSubstitution = nested || type === "command_substitution" || type === "process_substitution";
 
     switch (type) {

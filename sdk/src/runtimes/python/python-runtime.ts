@@ -3,6 +3,7 @@ import { toJsonPayload } from "../json-payload.js";
 import { ToolClosedError, ToolExecutionError, ToolOutputError } from "../runtime-errors.js";
 import type { ToolOutputListener, ToolRuntime } from "../tool-runtime.js";
 import { PythonWorker, type PythonWorkerSpec, type WorkerReply } from "./python-worker.js";
+import { HOST_PYTHON_ARGS, VENV_PYTHON_ARGS } from "./worker-process.js";
 
 export interface PythonToolOptions {
   toolId: string;
@@ -30,16 +31,16 @@ export class PythonToolRuntime implements ToolRuntime {
   readonly kind = "python";
   private worker: PythonWorker | undefined;
   private closed = false;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** One call at a time: `busy` while a call runs, later callers wait in `waiting` (FIFO). */
+  private busy = false;
+  private readonly waiting: Array<() => void> = [];
   private readonly spec: PythonWorkerSpec;
 
   private constructor(private readonly options: PythonToolOptions) {
     this.spec = {
       toolId: options.toolId,
       python: options.python,
-      // -B keeps the shared cache pristine (no __pycache__); -S skips site's .pth processing, which
-      // costs tens of milliseconds per start on a busy interpreter, and a venv needs site for itself.
-      pythonArgs: options.hostInterpreter ? ["-S", "-B"] : ["-B"],
+      pythonArgs: options.hostInterpreter ? HOST_PYTHON_ARGS : VENV_PYTHON_ARGS,
       init: {
         code_dir: options.codeDir,
         module_name: moduleNameFor(options.toolId, options.codeDir),
@@ -47,7 +48,6 @@ export class PythonToolRuntime implements ToolRuntime {
         tool_data: options.record,
         extra_paths: options.hostInterpreter ? options.hostSitePaths : [],
       },
-      env: { ...process.env, PYTHONIOENCODING: "utf-8" },
       outputLimit: options.outputLimit,
       onOutput: options.onOutput,
     };
@@ -76,17 +76,17 @@ export class PythonToolRuntime implements ToolRuntime {
 
   }
 
-  private call(encode: () => string): Promise<unknown> {
-    let payload: string;
+  private async call(encode: () => string): Promise<unknown> {
+    const payload = encode();
+    if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.busy = true;
     try {
-      payload = encode();
-    } catch (error) {
-      return Promise.reject(error);
+      return await this.send(payload);
+    } finally {
+      const next = this.waiting.shift();
+      if (next === undefined) this.busy = false;
+      else next(); // hand the turn over directly: `busy` stays set
     }
-    const run = () => this.send(payload);
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => undefined);
-    return result;
   }
 
   private async send(payload: string): Promise<unknown> {

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { OutputTail } from "../output-tail.js";
 import { killProcessGroup } from "../run-process.js";
 import { ToolCrashedError, ToolEnvironmentError, ToolLoadError, ToolTimeoutError } from "../runtime-errors.js";
 import type { ToolOutputListener } from "../tool-runtime.js";
-import { WORKER_SCRIPT_PATH } from "./worker-script.js";
+import { takeWorkerProcess } from "./worker-process.js";
 
 /** The first message: what to import and how to construct it (see agent_tools_worker.py). */
 export interface WorkerInit {
@@ -18,9 +18,8 @@ export interface WorkerInit {
 export interface PythonWorkerSpec {
   toolId: string;
   python: string;
-  pythonArgs: string[];
+  pythonArgs: readonly string[];
   init: WorkerInit;
-  env: NodeJS.ProcessEnv;
   /** Characters of stdout/stderr kept for error messages. */
   outputLimit: number;
   onOutput: ToolOutputListener | undefined;
@@ -63,11 +62,7 @@ export class PythonWorker {
   private killed = false;
 
   private constructor(private readonly spec: PythonWorkerSpec) {
-    this.child = spawn(spec.python, [...spec.pythonArgs, WORKER_SCRIPT_PATH], {
-      stdio: ["ignore", "pipe", "pipe", "pipe", "pipe"],
-      detached: true, // its own process group, so a timeout also kills whatever the tool started
-      env: spec.env,
-    });
+    this.child = takeWorkerProcess(spec.python, spec.pythonArgs);
     this.requests = this.child.stdio[3] as Writable;
     this.replies = this.child.stdio[4] as Readable;
     this.stderr = new OutputTail(spec.outputLimit);

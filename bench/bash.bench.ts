@@ -1,0 +1,56 @@
+/**
+ * Bash permission decisions on the mixed corpus (test/builtin/corpus: unsafe + safe commands),
+ * through the real PermissionEngine and Bash tool, against a bare tree-sitter-bash parse of the same
+ * command measured in this run. Each decision parses and analyses its command afresh (the corpus is
+ * larger than the tool's analysis cache). The parser's one-time WASM load is reported separately.
+ *
+ *   npx tsx bench/bash.bench.ts      (or: npm run bench bash)
+ */
+import { performance } from "node:perf_hooks";
+import { cpus } from "node:os";
+import { Bash, loadBashParser, PermissionEngine } from "../sdk/src/index.js";
+import { loadCorpus } from "../test/builtin/support.js";
+
+const PASSES = 8;
+const commands = [...loadCorpus("bash-unsafe.txt"), ...loadCorpus("bash-safe.txt")];
+
+const loadStart = performance.now();
+const parser = await loadBashParser();
+const loadMs = performance.now() - loadStart;
+
+function percentile(samples: number[], fraction: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
+}
+
+async function measure(run: (command: string) => unknown): Promise<{ p50: number; p99: number; perSecond: number }> {
+  for (const command of commands) await run(command); // warm-up
+  const samples: number[] = [];
+  const start = performance.now();
+  for (let pass = 0; pass < PASSES; pass += 1) {
+    for (const command of commands) {
+      const before = performance.now();
+      await run(command);
+      samples.push(performance.now() - before);
+    }
+  }
+  const seconds = (performance.now() - start) / 1000;
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), perSecond: samples.length / seconds };
+}
+
+const baseline = await measure((command) => parser.parse(command)?.delete());
+const bash = new Bash({ cwd: process.cwd() });
+const engine = new PermissionEngine();
+const decisions = await measure((command) => engine.checkPermission(bash, { command }));
+const ownCheck = await measure(async (command) => bash.checkPermissions({ command }, engine.context));
+
+const row = (name: string, result: { p50: number; p99: number; perSecond: number }) =>
+  `| ${name} | ${(result.p50 * 1000).toFixed(0)} µs | ${(result.p99 * 1000).toFixed(0)} µs | ${Math.round(result.perSecond).toLocaleString("en")} | ${(result.p50 / baseline.p50).toFixed(1)}× |`;
+
+console.log(`Bash permission decisions: ${commands.length} corpus commands × ${PASSES} passes, Node ${process.version}, ${cpus().length} cores`);
+console.log(`tree-sitter-bash WASM load (once per process): ${loadMs.toFixed(1)} ms\n`);
+console.log("| measure | p50 | p99 | per second | p50 vs bare parse |");
+console.log("|---|---|---|---|---|");
+console.log(row("bare tree-sitter parse (baseline)", baseline));
+console.log(row("Bash.checkPermissions (parse + analysis)", ownCheck));
+console.log(row("PermissionEngine.checkPermission (full decision)", decisions));

@@ -1,0 +1,77 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Bash, MAX_OUTPUT_CHARACTERS, Toolkit } from "@agent-tools/sdk";
+import { runTool, temporaryDirectory } from "./support.js";
+
+const project = temporaryDirectory("builtin-bash-tool-");
+afterAll(() => project.remove());
+
+const toolkit = new Toolkit({ tools: [new Bash({ cwd: project.path })] });
+const run = (input: Record<string, unknown>) => runTool(toolkit, "Bash", input);
+
+/** A killed process may linger as a zombie until its parent reaps it: that counts as dead. */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+describe("Bash tool execution", () => {
+  it("runs the command with bash in the tool's cwd and returns stdout then stderr", async () => {
+    const response = await run({ command: "pwd; echo out; echo err >&2; [[ -n bash ]] && echo is-bash" });
+    expect(response.state).toBe("success");
+    expect(response.text).toBe(`${project.path}\nout\nis-bash\n\nerr\n`);
+  });
+
+  it("reports a non-zero exit as an error with both streams", async () => {
+    const response = await run({ command: "echo partial; echo broken >&2; exit 3" });
+    expect(response.state).toBe("error");
+    expect(response.text).toBe("Command failed: echo partial; echo broken >&2; exit 3\n\nStdout:\npartial\n\nStderr:\nbroken\n");
+  });
+
+  it("kills the whole process group on timeout", async () => {
+    const pidFile = join(project.path, "child.pid");
+    const response = await run({ command: `sleep 30 & echo $! > ${pidFile}; wait`, timeout: 300 });
+    expect(response.state).toBe("error");
+    expect(response.text).toBe(`Command timed out after 300ms: sleep 30 & echo $! > ${pidFile}; wait`);
+    const child = Number(readFileSync(pidFile, "utf8"));
+    for (let attempt = 0; attempt < 50 && isAlive(child); attempt += 1) await sleep(20);
+    expect(isAlive(child)).toBe(false);
+  });
+
+  it("caps the output at 30000 characters", async () => {
+    const response = await run({ command: "head -c 40000 /dev/zero | tr '\\0' a" });
+    expect(response.text).toHaveLength(MAX_OUTPUT_CHARACTERS + "\n... (output truncated)".length);
+    expect(response.text.endsWith("\n... (output truncated)")).toBe(true);
+  });
+
+  it("does not keep cd between calls", async () => {
+    await run({ command: "cd / && pwd" });
+    expect((await run({ command: "pwd" })).text).toBe(`${project.path}\n`);
+  });
+
+  it("starts background commands and returns at once with the log path", async () => {
+    const response = await run({ command: "echo started; sleep 0.1; echo done > finished.txt", run_in_background: true });
+    expect(response.state).toBe("success");
+    const logPath = /written to (.*)\.$/.exec(response.text)?.[1];
+    expect(logPath).toBeDefined();
+    for (let attempt = 0; attempt < 100 && !existsSync(join(project.path, "finished.txt")); attempt += 1) await sleep(20);
+    expect(readFileSync(join(project.path, "finished.txt"), "utf8")).toBe("done\n");
+    expect(readFileSync(logPath!, "utf8")).toBe("started\n");
+    rmSync(dirname(logPath!), { recursive: true, force: true });
+  });
+
+  it("rejects an empty command", async () => {
+    expect((await run({ command: "  " })).state).toBe("error");
+  });
+
+  it("reads files written by earlier calls (a real shell, real files)", async () => {
+    writeFileSync(join(project.path, "data.txt"), "b\na\n");
+    expect((await run({ command: "sort data.txt" })).text).toBe("a\nb\n");
+  });
+});
