@@ -76,8 +76,8 @@ try {
     sdkImports[name] = [...new Set(externals.filter((path) => path.startsWith("@aws-sdk/")))].sort();
   }
 
-  const samples: Record<string, { importMs: number[]; wallMs: number[]; sdkMs: number[] }> = {};
-  for (const name of REGISTRY_FUNCTIONS) samples[name] = { importMs: [], wallMs: [], sdkMs: [] };
+  const samples: Record<string, { importMs: number[]; wallMs: number[]; sdkMs: number[]; ownMs: number[] }> = {};
+  for (const name of REGISTRY_FUNCTIONS) samples[name] = { importMs: [], wallMs: [], sdkMs: [], ownMs: [] };
   // Interleave the runs so a burst of load on the machine hits every row alike.
   for (let run = 0; run < RUNS; run++) {
     baseline.push(runNode("").wallMs);
@@ -86,23 +86,27 @@ try {
       const { wallMs, output } = runNode(`const t = performance.now(); const m = await import(${JSON.stringify(url)}); if (typeof m.handler !== "function") throw new Error("no handler"); console.log(performance.now() - t);`);
       samples[name]!.importMs.push(Number(output));
       samples[name]!.wallMs.push(wallMs);
-      const sdkOnly = sdkImports[name]!.map((path) => `await import(${JSON.stringify(path)});`).join(" ");
-      samples[name]!.sdkMs.push(Number(runNode(`const t = performance.now(); ${sdkOnly} console.log(performance.now() - t);`).output));
+      // The same imports with the AWS SDK loaded first: what the SDK costs, and what our bundle adds on top.
+      const sdkFirst = sdkImports[name]!.map((path) => `await import(${JSON.stringify(path)});`).join(" ");
+      const [sdkMs, ownMs] = runNode(`const t0 = performance.now(); ${sdkFirst} const t1 = performance.now(); await import(${JSON.stringify(url)}); console.log(t1 - t0, performance.now() - t1);`).output.split(" ").map(Number);
+      samples[name]!.sdkMs.push(sdkMs!);
+      samples[name]!.ownMs.push(ownMs!);
     }
   }
 
   const base50 = percentile(baseline, 50);
   console.log(`Node ${process.version}, ${RUNS} fresh processes per row; baseline \`node -e ""\`: p50 ${base50.toFixed(0)} ms, p99 ${percentile(baseline, 99).toFixed(0)} ms.\n`);
-  console.log("| function | bundle (minified) | gzip | cold import p50 | p99 | AWS SDK alone p50 | own code ≈ | process p50 | ratio vs `node -e \"\"` | aim (300 KB / 150 ms) |");
+  console.log("| function | bundle (minified) | gzip | cold import p50 | p99 | AWS SDK alone p50 | bundle after SDK p50 | process p50 | ratio vs `node -e \"\"` | aim (300 KB / 150 ms) |");
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
   for (const name of REGISTRY_FUNCTIONS) {
     const size = statSync(files[name]!).size;
     const gz = gzipSync(readFileSync(files[name]!)).byteLength;
-    const { importMs, wallMs, sdkMs } = samples[name]!;
+    const { importMs, wallMs, sdkMs, ownMs } = samples[name]!;
     const import50 = percentile(importMs, 50);
-    const ok = size < SIZE_AIM_BYTES && import50 < IMPORT_AIM_MS;
+    const verdict = (met: boolean) => (met ? "met" : "missed");
+    const aims = `size ${verdict(size < SIZE_AIM_BYTES)}, import ${verdict(import50 < IMPORT_AIM_MS)} (bundle alone ${verdict(percentile(ownMs, 50) < IMPORT_AIM_MS)})`;
     rows.push(
-      `| ${name} | ${(size / 1024).toFixed(1)} KB | ${(gz / 1024).toFixed(1)} KB | ${import50.toFixed(0)} ms | ${percentile(importMs, 99).toFixed(0)} ms | ${percentile(sdkMs, 50).toFixed(0)} ms | ${Math.max(0, import50 - percentile(sdkMs, 50)).toFixed(0)} ms | ${percentile(wallMs, 50).toFixed(0)} ms | ${(percentile(wallMs, 50) / base50).toFixed(2)}× | ${ok ? "met" : "MISSED"} |`,
+      `| ${name} | ${(size / 1024).toFixed(1)} KB | ${(gz / 1024).toFixed(1)} KB | ${import50.toFixed(0)} ms | ${percentile(importMs, 99).toFixed(0)} ms | ${percentile(sdkMs, 50).toFixed(0)} ms | ${percentile(ownMs, 50).toFixed(0)} ms | ${percentile(wallMs, 50).toFixed(0)} ms | ${(percentile(wallMs, 50) / base50).toFixed(2)}× | ${aims} |`,
     );
   }
   console.log(rows.join("\n"));

@@ -24,6 +24,6 @@ export const LAMBDA_BUNDLE = {
   /** The Node.js 22 runtime ships AWS SDK v3; bundling it would add megabytes and cold-start time. */
   external: ["@aws-sdk/*"],
   mainFields: ["module", "main"],
-  /** ESM output still meets CommonJS dependencies that call `require`. */
-  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  /** ESM output still meets CommonJS dependencies that call `require`. Aliased: fflate's ESM build imports `createRequire` itself. */
+  banner: "import { createRequire as bannerCreateRequire } from 'module'; const require = bannerCreateRequire(import.meta.url);",
 } as const;

@@ -1,8 +1,9 @@
 /**
  * An in-process read cache that is dropped whenever the catalog revision changes. The revision
- * is read at most once per `revalidateMs`, so a process converges with writes made by other
- * processes (other Lambda instances) within that time, and with its own writes immediately
- * (`invalidate`). Values are cached as promises, so concurrent misses share one storage read.
+ * is read at most once per `revalidateMs`, in the background, so a process converges with writes
+ * made by other processes (other Lambda instances) within about that time, and with its own
+ * writes immediately (`invalidate`). Values are cached as promises, so concurrent misses share
+ * one storage read.
  */
 export class RevisionCache {
   private values = new Map<string, Promise<unknown>>();
@@ -17,7 +18,13 @@ export class RevisionCache {
   ) {}
 
   async remember<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (performance.now() - this.checkedAt >= this.revalidateMs) await this.revalidate();
+    if (performance.now() - this.checkedAt >= this.revalidateMs) {
+      // With a window, readers never wait for the check (stale by at most one check's latency);
+      // with 0, or before the first check, every read is confirmed against the revision.
+      const check = this.revalidate();
+      if (this.revalidateMs === 0 || this.revision === undefined) await check;
+      else check.catch(() => undefined);
+    }
     let value = this.values.get(key) as Promise<T> | undefined;
     if (value === undefined) {
       if (this.values.size >= this.maxEntries) this.values.clear();

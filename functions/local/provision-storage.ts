@@ -1,10 +1,22 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
-import { CreateBucketCommand, HeadBucketCommand } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, HeadBucketCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import type { RegistryConfig } from "../config.js";
+import { ARCHIVES_PREFIX } from "../storage/archive-store.js";
 import { createS3Client } from "../storage/aws-clients.js";
 import { createTableInput } from "../storage/table-schema.js";
+import { UPLOADS_PREFIX } from "../uploads/upload-keys.js";
 
-/** Creates the table and the bucket when missing (embedded default only; on AWS the stack owns them). */
+/**
+ * s3rver removes a folder as soon as its last object is deleted, racing any concurrent put into
+ * that folder: the put's file stream then fails unhandled and takes the whole process down. A
+ * permanent marker object keeps each prefix's folder from ever becoming empty.
+ */
+export const FOLDER_MARKER_KEYS = [`${ARCHIVES_PREFIX}.keep`, `${UPLOADS_PREFIX}.keep`];
+
+/**
+ * Creates the table, the bucket and the folder markers when missing (embedded default only; on
+ * AWS the stack owns the table and bucket, and S3 has no folders to lose).
+ */
 export async function provisionStorage(config: RegistryConfig): Promise<void> {
   const dynamo = new DynamoDBClient({
     region: config.region,
@@ -23,6 +35,9 @@ export async function provisionStorage(config: RegistryConfig): Promise<void> {
       await s3.send(new HeadBucketCommand({ Bucket: config.bucketName }));
     } catch {
       await s3.send(new CreateBucketCommand({ Bucket: config.bucketName }));
+    }
+    for (const key of FOLDER_MARKER_KEYS) {
+      await s3.send(new PutObjectCommand({ Bucket: config.bucketName, Key: key, Body: "", ContentLength: 0 }));
     }
   } finally {
     dynamo.destroy();

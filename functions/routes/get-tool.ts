@@ -1,4 +1,5 @@
 import { presentEntryJson } from "../catalog/present-entry.js";
+import { jsonText } from "../http/json-text.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
@@ -9,8 +10,6 @@ export const getToolRoute: RouteModule = (app, deps) => {
     const toolId = c.req.param("id");
     const entry = await deps.reader.latest(toolId);
     if (!entry) throw toolNotFound(toolId);
-    return c.body(presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)), 200, {
-      "Content-Type": "application/json",
-    });
+    return jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)));
   });
 };

@@ -1,4 +1,5 @@
-import { presentEntry } from "../catalog/present-entry.js";
+import { presentEntriesJson } from "../catalog/present-entry.js";
+import { jsonText } from "../http/json-text.js";
 import { RegistryError } from "../http/registry-error.js";
 import { requestOrigin } from "../http/request-origin.js";
 import type { LatestFilter } from "../storage/entry-store.js";
@@ -40,7 +41,7 @@ export const listToolsRoute: RouteModule = (app, deps) => {
       next.searchParams.set("cursor", page.nextCursor);
       c.header("Link", `<${next.href}>; rel="next"`);
     }
-    return c.json(page.entries.map((entry) => presentEntry(entry, origin)));
+    return jsonText(c, presentEntriesJson(page.entries, origin));
   });
 };
 

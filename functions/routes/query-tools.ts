@@ -1,5 +1,6 @@
-import { presentEntry } from "../catalog/present-entry.js";
+import { presentEntriesJson } from "../catalog/present-entry.js";
 import type { PublishedEntry } from "../catalog/published-entry.js";
+import { jsonText } from "../http/json-text.js";
 import { RegistryError } from "../http/registry-error.js";
 import { requestOrigin } from "../http/request-origin.js";
 import type { RouteModule } from "./route-module.js";
@@ -32,7 +33,7 @@ export const queryToolsRoute: RouteModule = (app, deps) => {
       }
       const origin = requestOrigin(c, deps.config.publicUrl);
       const entries = await deps.reader.allLatest();
-      return c.json(entries.filter((entry) => query.matches(entry, value)).map((entry) => presentEntry(entry, origin)));
+      return jsonText(c, presentEntriesJson(entries.filter((entry) => query.matches(entry, value)), origin));
     });
   }
 };

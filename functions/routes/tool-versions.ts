@@ -1,5 +1,6 @@
-import { presentEntry, presentEntryJson } from "../catalog/present-entry.js";
+import { presentEntriesJson, presentEntryJson } from "../catalog/present-entry.js";
 import { IMMUTABLE_CACHE_CONTROL } from "../http/immutable.js";
+import { jsonText } from "../http/json-text.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
@@ -11,16 +12,13 @@ export const toolVersionsRoute: RouteModule = (app, deps) => {
     const versions = await deps.reader.versions(toolId);
     if (versions.length === 0) throw toolNotFound(toolId);
     const origin = requestOrigin(c, deps.config.publicUrl);
-    return c.json(versions.map((entry) => presentEntry(entry, origin)));
+    return jsonText(c, presentEntriesJson(versions, origin));
   });
 
   app.get("/tools/:id/versions/:version", async (c) => {
     const { id, version } = c.req.param();
     const entry = await deps.reader.version(id, version);
     if (!entry) throw toolNotFound(id, version);
-    return c.body(presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)), 200, {
-      "Content-Type": "application/json",
-      "Cache-Control": IMMUTABLE_CACHE_CONTROL,
-    });
+    return jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)), { "Cache-Control": IMMUTABLE_CACHE_CONTROL });
   });
 };

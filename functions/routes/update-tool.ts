@@ -1,4 +1,5 @@
 import { requireWriteToken } from "../auth/require-write-token.js";
+import { isPlainObject } from "../entry/field-types.js";
 import { validateEntryUpdate } from "../entry/tool-entry.js";
 import { presentEntry } from "../catalog/present-entry.js";
 import { readJsonBody } from "../http/read-json-body.js";
@@ -31,7 +32,7 @@ export const updateToolRoute: RouteModule = (app, deps) => {
         ...{ tool_id, version, tool_archive_sha256, tool_archive_integrity, tool_archive_size, published_at },
         updated_at: new Date().toISOString(),
       };
-      // false: the version vanished (deleted) or a newer one replaced it meanwhile; re-read.
+      // false: that version was deleted meanwhile; re-read (404 when the whole tool is gone).
       if (await deps.entries.replaceVersion(updated)) {
         await deps.entries.bumpRevision();
         await deps.onCatalogChange();
@@ -41,7 +42,3 @@ export const updateToolRoute: RouteModule = (app, deps) => {
     throw new RegistryError(409, "Update conflict", `Tool ${toolId} changed repeatedly during the update; retry it.`);
   });
 };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -12,11 +12,19 @@ export class CatalogSearch {
   private index = new ToolSearchIndex();
   private indexed: readonly SearchableEntry[] | undefined;
   private fingerprints = new Map<string, string>();
+  private loadsStarted = 0;
+  private appliedTicket = 0;
 
   constructor(private readonly loadLatest: () => Promise<readonly SearchableEntry[]>) {}
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    this.sync(await this.loadLatest());
+    const ticket = ++this.loadsStarted;
+    const entries = await this.loadLatest();
+    // A load that started before the one already applied may hold an older catalog: keep the newer.
+    if (ticket > this.appliedTicket) {
+      this.sync(entries);
+      this.appliedTicket = ticket;
+    }
     return this.index.search(query);
   }
 

@@ -1,4 +1,4 @@
-import { distinctTerms, tokenize } from "./search-terms.js";
+import { distinctTerms } from "./search-terms.js";
 
 /** The fields of a ToolEntry that search reads; entries come from storage, so types are checked here. */
 export interface SearchableEntry {
@@ -23,8 +23,6 @@ export interface ToolSummary {
 
 /** One indexed tool: searchable text per field plus the summary returned with a hit. */
 export interface SearchDocument extends ToolSummary {
-  id: string;
-  idText: string;
   tagText: string;
   /** The man page's distinct indexed terms, space-separated (already normalised). */
   manPage: string;
@@ -36,14 +34,11 @@ const MAX_INDEXED_MAN_PAGE_CHARS = 20_000;
 export function toSearchDocument(entry: SearchableEntry): SearchDocument {
   const tags = Array.isArray(entry.tool_tags) ? entry.tool_tags.filter((tag): tag is string => typeof tag === "string") : [];
   return {
-    id: entry.tool_id,
     tool_id: entry.tool_id,
     version: text(entry.version) || "0.0.0",
     tool_search_description: text(entry.tool_search_description),
     tool_tags: tags,
     tool_type: text(entry.tool_type),
-    // Ids like `pdf.textExtract_v2` are searched by their parts: "pdf text extract v2".
-    idText: tokenize(entry.tool_id, true).join(" "),
     tagText: tags.join(" "),
     // A man page counts by which words it uses, not how often: cheaper to index, and a long page
     // repeating a word says little more about the tool.

@@ -11,16 +11,21 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 const STOP_WORDS = new Set(
   (
-    "a an and are as at be but by can could do does for from has have how i if in into is it its me my " +
-    "of on or our please should so some than that the their them then there these this those to was " +
-    "we what when where which while who why will with would you your"
+    "a about all also an and any are as at be but by can could do does for from has have how i if in " +
+    "into is it its just me many more most much my no not of on only or our please should so some such " +
+    "than that the their them then there these this those to very via was we what when where which " +
+    "while who why will with would you your"
   ).split(" "),
 );
 
-/** Words of a text; `splitCamelCase` also breaks `textStats` into `text` and `Stats` (used for ids). */
+/** Words of a text; `splitCamelCase` also yields the parts of `textStats`, `text` and `Stats` (used for ids). */
 export function tokenize(text: string, splitCamelCase = false): string[] {
   const words = text.split(SEPARATORS).filter((word) => word !== "");
-  return splitCamelCase ? words.flatMap((word) => word.split(CAMEL_BOUNDARY)) : words;
+  if (!splitCamelCase) return words;
+  return words.flatMap((word) => {
+    const parts = word.split(CAMEL_BOUNDARY);
+    return parts.length > 1 ? [word, ...parts] : parts;
+  });
 }
 
 /** The indexed form of one word, or null to drop it (stop words, nothing left after normalising). */
@@ -42,6 +47,7 @@ export function distinctTerms(text: string): string[] {
 
 /** A deliberately light English stemmer: only suffixes whose removal leaves at least three letters. */
 function stem(term: string): string {
+  if (term.endsWith("ss")) return term; // "class", "boss": not plurals
   for (const [suffix, replacement] of SUFFIXES) {
     if (term.endsWith(suffix) && term.length - suffix.length >= 3) return term.slice(0, -suffix.length) + replacement;
   }
@@ -52,6 +58,5 @@ const SUFFIXES: ReadonlyArray<readonly [string, string]> = [
   ["ies", "y"],
   ["ing", ""],
   ["ed", ""],
-  ["ss", "ss"],
   ["s", ""],
 ];

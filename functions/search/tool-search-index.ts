@@ -14,17 +14,16 @@ export interface SearchQuery {
 
 export type SearchHit = ToolSummary & { score: number };
 
-type IndexedField = "idText" | "tagText" | "description" | "type" | "manPage";
+type IndexedField = "id" | "tagText" | "description" | "type" | "manPage";
 
 /** BM25 field weights: a word in the id says most about a tool, one in its man page least. */
-const FIELD_BOOST: Record<IndexedField, number> = { idText: 3, tagText: 2.5, description: 2, type: 1, manPage: 0.5 };
+const FIELD_BOOST: Record<IndexedField, number> = { id: 3, tagText: 2.5, description: 2, type: 1, manPage: 0.5 };
 
+/** Indexed fields named differently in the document (the others share the document's name). */
 const FIELD_SOURCE: Partial<Record<string, keyof SearchDocument>> = {
-  idText: "idText",
-  tagText: "tagText",
+  id: "tool_id",
   description: "tool_search_description",
   type: "tool_type",
-  manPage: "manPage",
 };
 
 /**
@@ -35,7 +34,7 @@ const FIELD_SOURCE: Partial<Record<string, keyof SearchDocument>> = {
 const PREFIX_MIN_LENGTH = 4;
 const FUZZY_MIN_LENGTH = 5;
 const FUZZY_EDITS = 1;
-const SHORT_FIELDS: IndexedField[] = ["idText", "tagText", "description", "type"];
+const SHORT_FIELDS: IndexedField[] = ["id", "tagText", "description", "type"];
 
 /**
  * A term found in more than half of the man pages (boilerplate such as "json", "input", "returns")
@@ -48,11 +47,12 @@ const MAN_PAGE_STOP_MIN_TOOLS = 100;
 /** An in-memory BM25 index of the latest entry of every tool (minisearch). */
 export class ToolSearchIndex {
   private readonly index = new MiniSearch<SearchDocument>({
+    idField: "tool_id",
     fields: Object.keys(FIELD_BOOST),
     storeFields: ["tool_id", "version", "tool_search_description", "tool_tags", "tool_type"],
-    // Also reads the id and the stored fields, which are not in FIELD_SOURCE.
-    extractField: (document, field) => document[FIELD_SOURCE[field as IndexedField] ?? (field as keyof SearchDocument)],
-    tokenize: (text, field) => tokenize(text, field === "idText"),
+    extractField: (document, field) => document[FIELD_SOURCE[field] ?? (field as keyof SearchDocument)],
+    // Ids like `pdf.textExtract_v2` are found whole and by their parts ("text extract").
+    tokenize: (text, field) => tokenize(text, field === "id"),
     // Man pages arrive as normalised terms already (see toSearchDocument).
     processTerm: (term, field) => (field === "manPage" ? term : normaliseTerm(term)),
     searchOptions: { boost: FIELD_BOOST },
@@ -64,7 +64,7 @@ export class ToolSearchIndex {
     const documents = new Map<string, SearchDocument>();
     for (const entry of entries) documents.set(entry.tool_id, toSearchDocument(entry));
     built.index.addAll([...documents.values()]);
-    for (const document of documents.values()) built.manPageFrequency.set(document.id, manPageTerms(document));
+    for (const document of documents.values()) built.manPageFrequency.set(document.tool_id, manPageTerms(document));
     return built;
   }
 
@@ -75,9 +75,9 @@ export class ToolSearchIndex {
   /** Adds the tool or replaces its previous entry. */
   upsert(entry: SearchableEntry): void {
     const document = toSearchDocument(entry);
-    if (this.index.has(document.id)) this.index.replace(document);
+    if (this.index.has(document.tool_id)) this.index.replace(document);
     else this.index.add(document);
-    this.manPageFrequency.set(document.id, manPageTerms(document));
+    this.manPageFrequency.set(document.tool_id, manPageTerms(document));
   }
 
   remove(toolId: string): void {
@@ -105,10 +105,7 @@ export class ToolSearchIndex {
           (query.tag === undefined || (result.tool_tags as string[]).includes(query.tag)),
       }),
     });
-    return matches
-      .sort((a, b) => b.score - a.score || compareIds(a.id as string, b.id as string))
-      .slice(0, query.limit)
-      .map(toHit);
+    return topWithStableTies(matches, query.limit).map(toHit);
   }
 
   private informativeManPageTerms(q: string): string[] {
@@ -131,6 +128,20 @@ function toHit(result: SearchResult): SearchHit {
     tool_tags: result.tool_tags as string[],
     tool_type: result.tool_type as string,
   };
+}
+
+/**
+ * The first `limit` of results already sorted by score, with equal scores in tool id order. Only
+ * the head and the results tied with its last score are re-sorted, not all matches.
+ */
+function topWithStableTies(sorted: SearchResult[], limit: number): SearchResult[] {
+  let end = Math.min(limit, sorted.length);
+  const lastScore = sorted[end - 1]?.score;
+  while (end < sorted.length && sorted[end]!.score === lastScore) end++;
+  return sorted
+    .slice(0, end)
+    .sort((a, b) => b.score - a.score || compareIds(a.id as string, b.id as string))
+    .slice(0, limit);
 }
 
 function compareIds(a: string, b: string): number {

@@ -7,6 +7,8 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 
+export const ARCHIVES_PREFIX = "archives/";
+
 /**
  * Tool archives in S3, content-addressed as `archives/<sha256>`: the same bytes always land on the
  * same key, so a retried or concurrent upload can never corrupt another tool's archive.
@@ -18,7 +20,7 @@ export class ArchiveStore {
   ) {}
 
   static key(sha256: string): string {
-    return `archives/${sha256}`;
+    return `${ARCHIVES_PREFIX}${sha256}`;
   }
 
   async put(sha256: string, bytes: Uint8Array): Promise<void> {

@@ -126,7 +126,8 @@ export class AgentTools {
    * Downloads (or takes from the cache), verifies, unpacks and starts a tool, constructing it with
    * its record and `parameters` merged shallowly into `tool_parameters`. Adding an added tool again
    * with other parameters or another version restarts it with the new record (B6); the same again
-   * is a no-op. If the new one fails to start, the previous one keeps running.
+   * is a no-op (a local folder, which may have been edited, always restarts). If the new one fails
+   * to start, the previous one keeps running.
    */
   async add(source: ToolSource, parameters: Record<string, unknown> = {}): Promise<AddedTool> {
     if (parameters === null || typeof parameters !== "object" || Array.isArray(parameters)) {
@@ -227,7 +228,9 @@ export class AgentTools {
     const toolId = record.tool_id;
     const identity = JSON.stringify([tree.toolDir, tree.codeDir, record]);
     const current = this.tools.get(toolId);
-    if (current !== undefined && current.identity === identity) return current;
+    // A local folder runs in place and may have been edited since, so adding it again always restarts.
+    const unchanged = tree.archiveSha256 !== undefined && current?.identity === identity;
+    if (current !== undefined && unchanged) return current;
     const runtime = await startToolRuntime(record, tree, this.settings);
     const loaded: LoadedTool = {
       info: {

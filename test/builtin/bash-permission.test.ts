@@ -40,6 +40,12 @@ describe("Bash permission: the issue's examples (DEFAULT, no rules)", () => {
     expect(await decide("ls $(rm -rf /)", { allow: ["Bash(ls:*)"] })).toMatchObject({ behavior: "ask", bypassImmune: true });
     expect(await decide("rm -rf /", { allow: ["Bash(rm:*)"] })).toMatchObject({ behavior: "ask", bypassImmune: true });
   });
+
+  it("treats expanding heredocs as dynamic and quoted heredocs as literal text", async () => {
+    expect(await decide("cat <<END\n$HOME\nEND")).toMatchObject({ behavior: "ask", bypassImmune: true });
+    expect(await decide("cat <<END\n$(id)\nEND")).toMatchObject({ behavior: "ask", bypassImmune: true });
+    expect((await decide("cat <<'END'\n$(id) $HOME\nEND")).behavior).toBe("allow");
+  });
 });
 
 describe("Bash permission: rules match per command", () => {
@@ -51,6 +57,11 @@ describe("Bash permission: rules match per command", () => {
     expect((await decide("git commit -m x; npm test", { allow: ["Bash(git commit:*)", "Bash(npm test:*)"] })).behavior).toBe("allow");
     // Read-only commands need no rule of their own.
     expect((await decide("git commit -m x | tail -3", allow)).behavior).toBe("allow");
+  });
+
+  it("a whole-tool allow rule still allows everything that is not a safety ask", async () => {
+    expect((await decide("git commit -m x && python3 evil.py", { allow: ["Bash(git commit:*)", "Bash"] })).behavior).toBe("allow");
+    expect(await decide("rm -rf ~", { allow: ["Bash"] })).toMatchObject({ behavior: "ask", bypassImmune: true });
   });
 
   it("a partially covered compound is denied in DONT_ASK and allowed only in BYPASS", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AgentState, Edit, PermissionEngine, PermissionMode, Read, Toolkit, Write } from "@agent-tools/sdk";
 import { runTool, temporaryDirectory } from "./support.js";
@@ -38,6 +38,14 @@ describe("Read", () => {
     expect((await call("Read", { file_path: file("folder") })).text).toMatch(/is a directory, not a file/);
     expect((await call("Read", { file_path: file("binary.bin") })).text).toMatch(/is a binary file/);
     expect((await call("Read", { file_path: file("latin1.txt") })).text).toMatch(/is not valid UTF-8 text/);
+  });
+
+  it("refuses files too large to read whole", async () => {
+    writeFileSync(file("huge.log"), "");
+    truncateSync(file("huge.log"), 26 * 1024 * 1024);
+    const response = await call("Read", { file_path: file("huge.log") });
+    expect(response.state).toBe("error");
+    expect(response.text).toMatch(/is too large \(27262976 bytes, limit 26214400\)\. Use Grep to search it/);
   });
 
   it("returns images as data blocks", async () => {

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../../infra/lambda-bundling.js";
+import { LAMBDA_BUNDLE, PROJECT_ROOT } from "../../infra/lambda-bundling.js";
 import { createRegistryApp } from "../../infra/registry-app.js";
 import { apiGatewayEvent } from "./api-gateway-event.js";
 import { functionLogicalId, functionRole, type FunctionName, type TemplateResources } from "./synth-stack.js";
@@ -78,7 +78,8 @@ describe("Lambda bundles", () => {
   it("are minified ESM with the createRequire banner, AWS SDK left external", () => {
     for (const name of NAMES) {
       const { code } = bundles[name];
-      expect(code.startsWith("import { createRequire } from 'module'; const require = createRequire(import.meta.url);"), name).toBe(true);
+      expect(code.startsWith(LAMBDA_BUNDLE.banner), name).toBe(true);
+      expect(LAMBDA_BUNDLE.banner).toContain("const require = ");
       expect(code.split("\n").length, name).toBeLessThan(20); // minified
       expect(awsSdkImports(code).packages.has("@aws-sdk/client-s3"), name).toBe(true);
       expect(code, name).not.toContain("S3ServiceException extends"); // SDK code not inlined

@@ -1,4 +1,6 @@
 // Every bad upload gets a 4xx JSON error with a helpful detail and leaves storage exactly as it was.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildBundle,
@@ -11,8 +13,6 @@ import {
 } from "../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
 import { storageSnapshot } from "./storage-snapshot.js";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 
 let registry: TestRegistry;
 const MAX_BUNDLE_BYTES = 5 * 1024 * 1024;

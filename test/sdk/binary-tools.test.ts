@@ -75,7 +75,7 @@ describe("binary tools", () => {
   });
 
   it("a timeout kills the binary and everything it started", async () => {
-    const quick = new AgentTools({ cacheDir: join(dir, "cache"), callTimeoutMs: 500 });
+    const quick = new AgentTools({ cacheDir: join(dir, "cache"), callTimeoutMs: 1_500 });
     try {
       const pidFile = join(dir, "grandchild.pid");
       const codeDir = join(dir, "sleeper", "code");

@@ -24,7 +24,7 @@ beforeAll(async () => {
   dir = await temp.make();
   tools = new AgentTools({
     cacheDir: join(dir, "cache"),
-    callTimeoutMs: 3_000,
+    callTimeoutMs: 15_000,
     onToolOutput: (toolId, stream, text) => printed.push(`${toolId}:${stream}:${text}`),
   });
 });
@@ -74,6 +74,15 @@ describe("local sources (the seed's test-it-locally flow)", () => {
     expect(first.module).toMatch(/^agent_tool_first_[0-9a-f]{8}$/);
     expect(first.module).not.toBe(second.module);
     expect(first.function_loaded).toBe(false);
+  });
+
+  it("picks up edits of a local folder when it is added again", async () => {
+    const path = await writePythonTool(dir, "edited", toolWithExecute("return 'before'"));
+    await tools.add({ path });
+    expect(await tools.executeToolById("edited", {})).toBe("before");
+    await writeFile(join(path, "code", "function.py"), toolWithExecute("return 'after'"));
+    await tools.add({ path });
+    expect(await tools.executeToolById("edited", {})).toBe("after");
   });
 
   it("gives the constructor the full record with merged parameters", async () => {

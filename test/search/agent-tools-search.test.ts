@@ -156,6 +156,25 @@ describe("searchAndExecuteTool", () => {
     expect(input).toEqual({ text: "a b a", tool_model: toolModel });
   });
 
+  it("works with a stand-in model that picks by keywords and passes the input on", async () => {
+    const tools = agentTools();
+    await tools.add("binary-increment");
+    await tools.add("text-stats");
+    // Nothing scripted: the fake's keyword model chooses text-stats and sends the input JSON back.
+    expect(await tools.searchAndExecuteTool("count the words in this text", { text: "a b a" })).toEqual({
+      word_count: 3,
+      unique_words: 2,
+      top_words: ["a", "b"],
+    });
+  });
+
+  it("rejects an input that is not a plain object", async () => {
+    const tools = agentTools();
+    await expect(tools.searchAndExecuteTool("count", [] as unknown as Record<string, unknown>)).rejects.toThrow(
+      "searchAndExecuteTool() input must be a plain object (or {}), got an array.",
+    );
+  });
+
   it("drops a falsy tool_model as the original did, and sends no input block when only tool_model was given", async () => {
     const tools = agentTools();
     await tools.add("agentspace.echo.v1");

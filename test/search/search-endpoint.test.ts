@@ -32,6 +32,7 @@ beforeAll(async () => {
     { tool_id: "image.resize", tool_search_description: "Resizes and crops images to a target width and height", tool_tags: ["image", "resize"], tool_type: "media" },
     { tool_id: "word_cloud", tool_search_description: "Draws a word cloud picture from a document", tool_tags: ["text", "visualisation"], tool_type: "media" },
     { tool_id: "summarizer", tool_search_description: "Summarizes long documents into a few sentences", tool_tags: ["text", "llm"], tool_type: "text-processing" },
+    { tool_id: "pdf.textExtract_v2", tool_search_description: "Pulls the content out of PDF files", tool_tags: ["pdf"], tool_type: "documents" },
   ];
   for (const tool of tools) await uploadOrThrow(registry.url, registry.token, echoToolBundle(tool));
   await uploadOrThrow(
@@ -69,6 +70,8 @@ describe("ranking", () => {
     expect((await ids("q=resize"))[0]).toBe("image.resize");
     expect((await ids("q=image"))[0]).toBe("image.resize");
     expect((await ids("q=cloud"))[0]).toBe("word_cloud");
+    expect((await ids("q=extract"))[0]).toBe("pdf.textExtract_v2");
+    expect((await ids("q=textExtract"))[0]).toBe("pdf.textExtract_v2");
     expect((await ids("q=counting+word"))[0]).toBe("text-stats");
     expect((await ids("q=summar"))[0]).toBe("summarizer");
     expect((await ids("q=incremnt"))[0]).toBe("binary-increment");

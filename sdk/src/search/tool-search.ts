@@ -2,6 +2,7 @@ import type { RegistryClient } from "../registry-client/registry-client.js";
 import type { ToolRecord } from "../registry-client/tool-record.js";
 import type { OpenAIToolSelector, ToolSelection } from "./openai-tool-selector.js";
 import { registryCandidates, type SearchCandidates } from "./search-candidates.js";
+import { ToolSearchError } from "./search-errors.js";
 import { restoreToolModel, splitToolModel } from "./tool-model.js";
 
 /** What tool search needs from `AgentTools`. */
@@ -32,6 +33,10 @@ export class ToolSearch {
    * (not `input` itself), `tool_model` passed through untouched.
    */
   async searchAndExecuteTool(prompt: string, input: Record<string, unknown> = {}, options: ToolSearchOptions = {}): Promise<unknown> {
+    if (input === null || typeof input !== "object" || Array.isArray(input)) {
+      const got = input === null ? "null" : Array.isArray(input) ? "an array" : typeof input;
+      throw new ToolSearchError("SEARCH_INVALID_INPUT", `searchAndExecuteTool() input must be a plain object (or {}), got ${got}.`);
+    }
     const { input: forModel, toolModel } = splitToolModel(input);
     const selection = await this.resolve(prompt, forModel, options);
     return this.host.executeToolById(selection.toolId, restoreToolModel(selection.arguments, toolModel));

@@ -66,6 +66,7 @@ export class Bash extends ToolBase<BashInput> {
     this.backend = options.backend ?? new LocalWorkspaceBackend({ cwd: options.cwd });
     this.cwd = options.cwd ?? this.backend.cwd;
     this.dangerousPaths = dangerousPathLists(options);
+    this.permissionOptions = { cwd: this.cwd, dangerousPaths: this.dangerousPaths, toolName: this.name };
   }
 
   /** The parsed and analysed command (cached per command string). */
@@ -79,9 +80,7 @@ export class Bash extends ToolBase<BashInput> {
     return analysis;
   }
 
-  private get permissionOptions(): BashPermissionOptions {
-    return { cwd: this.cwd, dangerousPaths: this.dangerousPaths, toolName: this.name };
-  }
+  private readonly permissionOptions: BashPermissionOptions;
 
   override async checkReadOnly(input: BashInput): Promise<boolean> {
     if (typeof input.command !== "string" || input.command.trim() === "") return false;

@@ -3,7 +3,7 @@ import { extname } from "node:path";
 /** Files above this size are not read whole (the model could not use them anyway). */
 export const MAX_TEXT_FILE_BYTES = 25 * 1024 * 1024;
 
-export const IMAGE_MEDIA_TYPES: Record<string, string> = {
+const IMAGE_MEDIA_TYPES: Record<string, string> = {
   ".png": "image/png",
   ".jpg": "image/jpeg",
   ".jpeg": "image/jpeg",

@@ -51,7 +51,20 @@ export type PathAccess = "read" | "write";
 export function isDangerousPath(path: string, lists: DangerousPathLists, cwd: string, access: PathAccess): boolean {
   const written = resolve(cwd, expandTilde(path));
   const real = resolveRealPath(written, cwd);
-  return [written, real].some((candidate) => matchesLists(candidate, lists) || isSystemPath(candidate, access));
+  const relevant = listsFor(lists, access);
+  return [written, real].some((candidate) => matchesLists(candidate, relevant) || isSystemPath(candidate, access));
+}
+
+/** Dangerous to write but harmless to read: start-up files, editor settings, the git internals (except `.git/config`, which may hold tokens). */
+const READABLE_ENTRIES = new Set([".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".profile", ".git", ".vscode", ".idea", ".husky", ".claude"]);
+
+/** For reads, only the entries that hold secrets count. */
+function listsFor(lists: DangerousPathLists, access: PathAccess): DangerousPathLists {
+  if (access === "write") return lists;
+  return {
+    files: [...lists.files.filter((entry) => !READABLE_ENTRIES.has(entry)), ".git/config"],
+    directories: lists.directories.filter((entry) => !READABLE_ENTRIES.has(entry)),
+  };
 }
 
 /**
@@ -64,7 +77,8 @@ export function mayExpandToDangerousPath(pattern: string, lists: DangerousPathLi
   if (isDangerousPath(absolute, lists, cwd, access)) return true;
   const segments = absolute.split(sep).filter(Boolean);
   // Key files without a leading dot (id_rsa) are left out: `cat *` in a project is everyday work.
-  const names = [...lists.directories, ...lists.files].flatMap((entry) => entry.split("/")).filter((name) => name.startsWith("."));
+  const relevant = listsFor(lists, access);
+  const names = [...relevant.directories, ...relevant.files].flatMap((entry) => entry.split("/")).filter((name) => name.startsWith("."));
   const globbed = segments.some((segment) => /[*?[{]/.test(segment) && names.some((name) => shellGlobToRegExp(segment, { hideDotFiles: true }).test(name)));
   if (globbed) return true;
   const whole = shellGlobToRegExp(absolute, { hideDotFiles: true });

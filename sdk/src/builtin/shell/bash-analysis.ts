@@ -30,7 +30,12 @@ export interface AnalysedCommand {
   dangerous: string | undefined;
   /** Arguments that may name files, with the option prefix removed (`--output=x` → `x`). */
   pathArguments: ShellWord[];
+  /** Of those, the ones the command only reads even though it writes elsewhere (`cp` sources). */
+  sourceArguments: ShellWord[];
 }
+
+/** Commands that read every operand but the destination (the last one, or the `-t` directory). */
+const COPYING_COMMANDS = new Set(["cp", "ln", "install", "rsync", "scp"]);
 
 /** Everything the permission checks need to know about one command string, computed once. */
 export interface BashAnalysis {
@@ -79,7 +84,9 @@ function analyseCommand(resolved: ResolvedCommand, cwd: string): AnalysedCommand
     resolved,
     readOnlyProblem: readOnlyProblem(resolved),
     dangerous: dangerousCommandProblem(resolved, cwd),
-    pathArguments: pathArguments(resolved.args),
+    // Wrapper arguments too: `xargs -a ~/.ssh/id_rsa echo` reads the key.
+    pathArguments: pathArguments(resolved.command.words.slice(1)),
+    sourceArguments: sourceArguments(resolved),
   };
 }
 
@@ -96,6 +103,13 @@ function pathArguments(args: ShellWord[]): ShellWord[] {
     result.push(value !== undefined && /^(of|if)=/.test(value) ? { ...word, value: value.slice(3) } : word);
   }
   return result;
+}
+
+function sourceArguments(resolved: ResolvedCommand): ShellWord[] {
+  if (resolved.name === undefined || !COPYING_COMMANDS.has(resolved.name)) return [];
+  const files = operands(resolved.args);
+  const hasTargetDirectory = resolved.args.some((word) => word.value === "-t" || word.value?.startsWith("--target-directory"));
+  return hasTargetDirectory ? files.filter((word) => resolved.args[resolved.args.indexOf(word) - 1]?.value !== "-t") : files.slice(0, -1);
 }
 
 function dangerousAssignment(assignments: Assignment[]): string | undefined {

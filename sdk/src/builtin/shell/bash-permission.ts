@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { performance } from "node:perf_hooks";
 import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision } from "../../permission/types.js";
 import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
 import { expandTilde, isDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
@@ -34,8 +35,28 @@ const TARGET_DIRECTORY_OPTIONS = new Set(["-t", "--target-directory"]);
 
 const immuneAsk = (message: string, reason: string): PermissionDecision => ({ behavior: PermissionBehavior.ASK, message: `Permission required: ${message}`, reason: `Safety check: ${reason}`, bypassImmune: true });
 
+interface SensitivePaths {
+  written: string[];
+  read: string[];
+}
+
+/**
+ * One engine decision asks for the same analysis up to three times (read-only fast path, own
+ * check, suggestions); the file system is consulted once per second per analysis at most.
+ */
+const SENSITIVE_PATHS_TTL_MS = 1000;
+const sensitivePathsCache = new WeakMap<BashAnalysis, { at: number; options: BashPermissionOptions; paths: SensitivePaths }>();
+
 /** Sensitive paths a command reads or writes (by written and by real path), for the ASK message. */
-export function sensitivePaths(analysis: BashAnalysis, options: BashPermissionOptions): { written: string[]; read: string[] } {
+export function sensitivePaths(analysis: BashAnalysis, options: BashPermissionOptions): SensitivePaths {
+  const cached = sensitivePathsCache.get(analysis);
+  if (cached && cached.options === options && performance.now() - cached.at < SENSITIVE_PATHS_TTL_MS) return cached.paths;
+  const paths = findSensitivePaths(analysis, options);
+  sensitivePathsCache.set(analysis, { at: performance.now(), options, paths });
+  return paths;
+}
+
+function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptions): SensitivePaths {
   const written = new Set<string>();
   const read = new Set<string>();
   const check = (word: ShellWord | undefined, access: "read" | "write") => {
@@ -47,7 +68,7 @@ export function sensitivePaths(analysis: BashAnalysis, options: BashPermissionOp
     }
   };
   for (const command of analysis.commands) {
-    for (const word of command.pathArguments) check(word, command.readOnlyProblem === undefined ? "read" : "write");
+    for (const word of command.pathArguments) check(word, command.readOnlyProblem === undefined || command.sourceArguments.includes(word) ? "read" : "write");
   }
   for (const redirect of analysis.script?.redirects ?? []) {
     if (redirect.kind === "write" || redirect.kind === "read") check(redirect.target, redirect.kind);
@@ -85,8 +106,10 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
     return { behavior: PermissionBehavior.ALLOW, message: "Permission granted: file operations inside the working directories", reason: `Mode: ${context.mode}` };
   }
 
-  const allowContents = (context.allowRules[options.toolName] ?? []).map((rule) => rule.ruleContent).filter((content): content is string => !!content);
-  if (allowContents.length > 0) {
+  const allowRules = context.allowRules[options.toolName] ?? [];
+  const allowContents = allowRules.map((rule) => rule.ruleContent).filter((content): content is string => !!content);
+  // A whole-tool allow rule (`Bash`) covers everything: the engine applies it.
+  if (allowContents.length > 0 && allowContents.length === allowRules.length) {
     const coverage = allowCoverage(allowContents, analysis);
     if (coverage.complete) return { behavior: PermissionBehavior.ALLOW, message: `Permission granted for ${options.toolName}: every command matches an allow rule`, reason: `Rule: ${coverage.used.join(", ")}` };
     if (allowContents.some((content) => ruleMatchesAnyCommand(content, analysis))) {

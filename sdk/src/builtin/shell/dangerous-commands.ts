@@ -56,7 +56,7 @@ function dangerousRemoval(name: string, args: ResolvedCommand["args"], cwd: stri
 }
 
 /** `/`, a direct child of `/` (`/usr`, `/etc`), the home directory or one of its ancestors. */
-export function isCriticalPath(value: string | undefined, cwd: string): boolean {
+function isCriticalPath(value: string | undefined, cwd: string): boolean {
   if (value === undefined) return false;
   if (value.startsWith("~") && !value.startsWith("~/") && value !== "~") return true;
   const path = resolve(cwd, expandTilde(value));

@@ -64,6 +64,10 @@ const READ_ONLY_SUBCOMMANDS: Record<string, SubcommandCheck> = {
   "check-attr": anyArguments,
   "var": anyArguments,
   version: anyArguments,
+  cherry: anyArguments,
+  "show-branch": anyArguments,
+  "range-diff": anyArguments,
+  submodule: FIRST_OPERAND_IN(["status"]),
   branch: LIST_ONLY(
     ["--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"],
     ["-d", "-D", "-m", "-M", "-c", "-C", "-f", "-u", "-t", "--delete", "--move", "--copy", "--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--create-reflog", "--track"],
@@ -88,6 +92,7 @@ const READ_ONLY_SUBCOMMANDS: Record<string, SubcommandCheck> = {
 /** Undefined when `git <args>` only reads; otherwise why not. */
 export function gitReadOnlyProblem(args: ShellWord[]): string | undefined {
   if (args.some(mayBecomeOption)) return "an argument only known at run time";
+  if (args.length === 1 && args[0]!.value === "--version") return undefined;
   let index = 0;
   while (index < args.length && (args[index]!.value ?? "").startsWith("-")) {
     const option = args[index]!.value!;

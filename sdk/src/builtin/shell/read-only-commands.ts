@@ -99,6 +99,7 @@ const CHECKS: Record<string, ReadOnlyCheck> = {
       "od", "hexdump", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "md5sum", "b2sum", "cksum", "sum", "grep",
       "egrep", "fgrep", "zcat", "zgrep", "bzcat", "xzcat", "jq", "test", "[", "expr", "uptime", "free", "w", "who", "ps", "pgrep",
       "locale", "getconf", "tty", "cd", "sleep", "lsof", "lsblk", "cal", "look", "join", "numfmt", "tsort", "yes", "pstree", "printenv", "ss", "netstat",
+      "lscpu", "lsmod", "vmstat", "iostat", "getent", "last", "exa", "eza", "sha1sum",
     ].map((name) => [name, ANY_ARGUMENTS] as const),
   ),
   find: withoutOptions(
@@ -126,9 +127,13 @@ const CHECKS: Record<string, ReadOnlyCheck> = {
   mawk: AWK,
   nawk: AWK,
   git: gitReadOnlyProblem,
-  docker: onlySubcommands([["ps"], ["images"], ["inspect"], ["logs"], ["version"], ["info"], ["--version"]]),
+  docker: onlySubcommands([["ps"], ["images"], ["inspect"], ["logs"], ["version"], ["info"], ["--version"], ["container", "ls"], ["image", "ls"], ["compose", "ps"], ["compose", "logs"]]),
+  systemctl: onlySubcommands([["status"], ["is-active"], ["is-enabled"], ["is-failed"], ["list-units"], ["list-unit-files"], ["show"], ["cat"]]),
+  journalctl: withoutOptions(["--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog"]),
+  bat: withoutOptions(["--pager"]),
+  yq: withoutOptions(["-i", "--inplace"]),
   gh: onlySubcommands([["repo", "view"], ["issue", "list"], ["issue", "view"], ["pr", "list"], ["pr", "view"], ["pr", "status"], ["pr", "diff"], ["pr", "checks"], ["status"], ["run", "list"], ["run", "view"]], ["-w", "--web"]),
-  npm: onlySubcommands([["list"], ["ls"], ["ll"], ["la"], ["view"], ["info"], ["show"], ["outdated"], ["root"], ["prefix"], ["explain"], ["why"], ["--version"], ["-v"]]),
+  npm: onlySubcommands([["list"], ["ls"], ["ll"], ["la"], ["view"], ["info"], ["show"], ["outdated"], ["root"], ["prefix"], ["explain"], ["why"], ["--version"], ["-v"], ["config", "get"], ["config", "list"]]),
   pnpm: onlySubcommands([["list"], ["ls"], ["why"], ["outdated"], ["--version"]]),
   yarn: onlySubcommands([["list"], ["why"], ["info"], ["--version"]]),
   pip: onlySubcommands([["list"], ["show"], ["freeze"], ["check"], ["--version"], ["-V"]]),
@@ -137,7 +142,7 @@ const CHECKS: Record<string, ReadOnlyCheck> = {
   go: onlySubcommands([["version"], ["env"], ["list"]]),
   kubectl: onlySubcommands([["get"], ["describe"], ["logs"], ["version"], ["config", "view"]]),
   ...Object.fromEntries(
-    ["node", "python", "python3", "ruby", "perl", "php", "java", "javac", "rustc", "deno", "bun", "tsc", "gcc", "g++", "clang", "make", "cmake", "terraform", "bash", "zsh", "uv"].map(
+    ["node", "python", "python3", "ruby", "perl", "php", "java", "javac", "rustc", "deno", "bun", "tsc", "gcc", "g++", "clang", "make", "cmake", "terraform", "bash", "zsh", "uv", "curl", "wget", "rustup"].map(
       (name) => [name, VERSION_QUERY] as const,
     ),
   ),

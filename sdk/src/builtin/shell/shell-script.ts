@@ -24,10 +24,6 @@ export interface SimpleCommand {
   text: string;
   assignments: Assignment[];
   words: ShellWord[];
-  /** True when the command name itself comes from a variable or substitution. */
-  dynamicName: boolean;
-  /** Commands found inside a substitution run even though the analysis asks; rules still see them. */
-  nested: boolean;
 }
 
 /** A compound construct (if, for, while, case, function, `{ }`, `( )`, `[[ ]]`). */
@@ -97,7 +93,7 @@ export async function parseShellScript(source: string): Promise<ShellScript> {
   try {
     const script: ShellScript = { source, commands: [], redirects: [], statements: [], pipelines: [], constructs: [], dynamic: [], unsupported: [] };
     if (tree.rootNode.hasError) script.unsupported.push("a syntax error (the shell would not run it as written, or the parser disagrees with bash)");
-    new ScriptWalker(script).visit(tree.rootNode, false);
+    new ScriptWalker(script).visit(tree.rootNode);
     return script;
   } finally {
     tree.delete();
@@ -109,7 +105,8 @@ class ScriptWalker {
 
   constructor(private readonly script: ShellScript) {}
 
-  visit(node: Node, nested: boolean): void {
+  /** Commands inside substitutions are collected too: the analysis asks, but deny rules still see them. */
+  visit(node: Node): void {
     const type = node.type;
     if (!KNOWN_NODES.has(type) || node.isMissing) {
       this.script.unsupported.push(`${type === "ERROR" ? "unparsable text" : `the construct '${type}'`} near ${JSON.stringify(node.text.slice(0, 40))}`);
@@ -119,14 +116,16 @@ class ScriptWalker {
     if (dynamic) this.script.dynamic.push(dynamic);
     if (type === "expansion" && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text)) this.script.dynamic.push(`parameter expansion ${node.text}`);
     if (type === "compound_statement" && node.text.startsWith("((")) this.script.dynamic.push("arithmetic command");
+    if (type === "heredoc_body" && node.namedChildren.some((child) => child?.type === "simple_expansion" || child?.type === "expansion")) {
+      this.script.dynamic.push("a heredoc with expansions");
+    }
     if (type !== "case_item" && node.children.some((child) => child && !child.isNamed && CASE_TERMINATORS.has(child.type))) {
       this.script.unsupported.push("';;' outside a case statement (bash rejects it)");
     }
-    const insideSubstitution = nested || type === "command_substitution" || type === "process_substitution";
 
     switch (type) {
       case "command":
-        this.addCommand(node, insideSubstitution);
+        this.addCommand(node);
         break;
       case "file_redirect":
       case "heredoc_redirect":
@@ -141,37 +140,36 @@ class ScriptWalker {
         this.script.statements.push({ name: node.child(0)?.text ?? type, value: undefined, text: node.text });
         break;
       case "pipeline":
-        this.addPipeline(node, insideSubstitution);
+        this.addPipeline(node);
         return;
     }
     const construct = COMPOUND_CONSTRUCTS[type];
     if (construct) this.constructStack.push({ type: construct, name: type === "function_definition" ? node.childForFieldName("name")?.text : undefined, commands: [] });
-    for (const child of node.children) if (child && child.isNamed) this.visit(child, insideSubstitution);
+    for (const child of node.children) if (child && child.isNamed) this.visit(child);
     if (construct) this.script.constructs.push(this.constructStack.pop()!);
   }
 
-  private addPipeline(node: Node, nested: boolean): void {
+  private addPipeline(node: Node): void {
     const stages: SimpleCommand[] = [];
     for (const child of node.namedChildren) {
       if (!child) continue;
       const start = this.script.commands.length;
-      this.visit(child, nested);
+      this.visit(child);
       const first = this.script.commands[start];
       if (first) stages.push(first);
     }
     this.script.pipelines.push(stages);
   }
 
-  private addCommand(node: Node, nested: boolean): void {
-    const command: SimpleCommand = { text: node.text, assignments: [], words: [], dynamicName: false, nested };
+  private addCommand(node: Node): void {
+    const command: SimpleCommand = { text: node.text, assignments: [], words: [] };
     for (const child of node.namedChildren) {
       if (!child) continue;
       if (child.type === "variable_assignment") command.assignments.push(readAssignment(child));
       else if (child.type === "command_name") {
         const name = child.namedChild(0);
         const word = name ? safeReadWord(name) : undefined;
-        command.dynamicName = !word || word.value === undefined || word.expands;
-        if (command.dynamicName) this.script.dynamic.push(`a command name that is only known at run time (${child.text})`);
+        if (!word || word.value === undefined || word.expands) this.script.dynamic.push(`a command name that is only known at run time (${child.text})`);
         command.words.push(word ?? { text: child.text, value: undefined, expands: false });
       } else if (!child.type.endsWith("_redirect")) {
         command.words.push(safeReadWord(child) ?? { text: child.text, value: undefined, expands: false });

@@ -72,8 +72,7 @@ export class PythonToolRuntime implements ToolRuntime {
     this.closed = true;
     const worker = this.worker;
     this.worker = undefined;
-    await worker?.close(); // a call still running ends with the worker (crash error) or within its timeout
-
+    await worker?.close(); // a call already running gets a second to finish before the worker is killed
   }
 
   private async call(encode: () => string): Promise<unknown> {
@@ -92,7 +91,12 @@ export class PythonToolRuntime implements ToolRuntime {
   private async send(payload: string): Promise<unknown> {
     if (this.closed) throw new ToolClosedError(this.options.toolId);
     if (this.worker === undefined || !this.worker.alive) {
-      this.worker = await PythonWorker.start(this.spec, this.options.loadTimeoutMs);
+      const restarted = await PythonWorker.start(this.spec, this.options.loadTimeoutMs);
+      if (this.closed) {
+        restarted.kill(); // closed while it started: never leave a worker nobody owns
+        throw new ToolClosedError(this.options.toolId);
+      }
+      this.worker = restarted;
     }
     const reply = await this.worker.request(payload, this.options.callTimeoutMs);
     if (reply.ok) return reply.value;

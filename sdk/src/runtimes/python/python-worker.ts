@@ -55,7 +55,8 @@ export class PythonWorker {
   private readonly requests: Writable;
   private readonly replies: Readable;
   private readonly stderr: OutputTail;
-  private buffer = "";
+  /** Text of a reply line still arriving. */
+  private partial: string[] = [];
   private pending: PendingRequest | undefined;
   private exited = false;
   /** Set the moment we kill it: the exit event comes later, and no request may go out in between. */
@@ -134,21 +135,33 @@ export class PythonWorker {
     killProcessGroup(this.child.pid);
   }
 
+  /** Splits replies on newlines, scanning each chunk once (a 30 MB reply arrives in hundreds of chunks). */
   private onReplyData(text: string): void {
-    this.buffer += text;
-    let newline = this.buffer.indexOf("\n");
+    let start = 0;
+    let newline = text.indexOf("\n");
     while (newline !== -1) {
-      const line = this.buffer.slice(0, newline);
-      this.buffer = this.buffer.slice(newline + 1);
-      this.settle((pending) => {
-        try {
-          pending.resolve(JSON.parse(line) as WorkerReply);
-        } catch (error) {
-          pending.reject(new ToolCrashedError(this.spec.toolId, null, null, `unreadable reply from the worker: ${String(error)}`));
-        }
-      });
-      newline = this.buffer.indexOf("\n");
+      const tail = text.slice(start, newline);
+      if (this.partial.length === 0) this.deliver(tail); // the usual case: a whole reply in one chunk
+      else {
+        this.partial.push(tail);
+        const line = this.partial.join("");
+        this.partial = [];
+        this.deliver(line);
+      }
+      start = newline + 1;
+      newline = text.indexOf("\n", start);
     }
+    if (start < text.length) this.partial.push(text.slice(start));
+  }
+
+  private deliver(line: string): void {
+    this.settle((pending) => {
+      try {
+        pending.resolve(JSON.parse(line) as WorkerReply);
+      } catch (error) {
+        pending.reject(new ToolCrashedError(this.spec.toolId, null, null, `unreadable reply from the worker: ${String(error)}`));
+      }
+    });
   }
 
   private settle(action: (pending: PendingRequest) => void): void {
