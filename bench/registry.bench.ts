@@ -38,6 +38,8 @@ interface Measure {
   p99: number;
   perSecond: number;
   failures: number;
+  /** What the failures were: status codes, connection errors, timeouts. */
+  failureKinds?: string;
 }
 
 // Before any SDK client exists (imports above only load code).
@@ -157,7 +159,7 @@ async function run({ url, token, config }: ServerReady): Promise<void> {
     );
   }
   const failures = [hello, getTool, listTools, upload].filter((m) => m.failures > 0);
-  for (const m of failures) console.log(`\nnote: ${m.name}: ${m.failures} non-2xx responses or errors`);
+  for (const m of failures) console.log(`\nnote: ${m.name}: ${m.failures} non-2xx responses or errors (${m.failureKinds ?? "errors"})`);
 }
 
 async function http(name: string, options: autocannon.Options): Promise<Measure> {
@@ -168,6 +170,12 @@ async function http(name: string, options: autocannon.Options): Promise<Measure>
     p99: result.latency.p99,
     perSecond: result["2xx"] / result.duration,
     failures: result.non2xx + result.errors,
+    failureKinds: [
+      ...Object.entries(result.statusCodeStats ?? {})
+        .filter(([code]) => !code.startsWith("2"))
+        .map(([code, stats]) => `${stats.count ?? 0}× HTTP ${code}`),
+      `${result.errors} errors (${result.timeouts} timeouts)`,
+    ].join(", "),
   };
 }
 

@@ -8,7 +8,7 @@ import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-arch
 import { archiveDigest } from "./archive-digest.js";
 import { assertToolIdNotReserved } from "./reserved-tool-ids.js";
 
-export type PublishDeps = Pick<RegistryDeps, "entries" | "archives" | "onCatalogChange"> & {
+export type PublishDeps = Pick<RegistryDeps, "entries" | "archives"> & Partial<Pick<RegistryDeps, "onCatalogChange">> & {
   /** Bundle limits (e.g. `maxBundleBytes`); the validator's defaults otherwise. */
   limits?: BundleLimitOverrides;
   now?: () => Date;
@@ -18,6 +18,7 @@ export type PublishDeps = Pick<RegistryDeps, "entries" | "archives" | "onCatalog
  * Validates a bundle and publishes it as a new immutable version. Independent of HTTP: the
  * upload route and the large-upload completion both call it. Every rejection is a RegistryError,
  * and a rejected upload leaves storage as it was (no entry, no unreferenced archive).
+ * Pass the app's `RegistryDeps`: their `onCatalogChange` also drops this process's read cache.
  */
 export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps): Promise<PublishedEntry> {
   const bundle = validateBundle(bundleBytes, deps.limits);
@@ -54,7 +55,7 @@ export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps):
   ]);
   // Bumped last: a process that sees the new revision re-reads and finds the new latest pointer.
   await deps.entries.bumpRevision();
-  await deps.onCatalogChange();
+  await deps.onCatalogChange?.();
   return entry;
 }
 

@@ -267,7 +267,8 @@ describe("errors", () => {
   it("the model answers without a tool call", async () => {
     const tools = agentTools();
     await tools.add("text-stats");
-    llm.reply({ text: "I would count them by hand." });
+    llm.reply({ text: "I would count them by hand." }, { rawBody: { id: "chatcmpl-empty", object: "chat.completion", choices: [] } });
+    await expect(tools.searchTool("count")).rejects.toThrow(/returned no tool call.*it answered: "I would count them by hand\."/);
     await expect(tools.searchTool("count")).rejects.toThrow(NoToolCallError);
   });
 

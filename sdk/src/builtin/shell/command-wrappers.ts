@@ -111,7 +111,8 @@ export function resolveCommand(command: SimpleCommand): ResolvedCommand {
     opaque: undefined,
   };
   let words = command.words;
-  let benign = command.assignments.length === 0;
+  // Prefix assignments are judged by the rule matcher (safe ones may be ignored), not here.
+  let benign = true;
   for (;;) {
     const name = programName(words[0]);
     if (name !== undefined && PRIVILEGE_COMMANDS.has(name)) resolved.privileged = true;
