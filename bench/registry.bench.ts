@@ -20,7 +20,7 @@ import type { RegistryConfig } from "../functions/config.js";
 import { createDynamoDocumentClient, createS3Client } from "../functions/storage/aws-clients.js";
 import { indexQueryInput } from "../functions/storage/index-query.js";
 import { LATEST_CATALOG, LATEST_INDEX, LATEST_SORT_KEY } from "../functions/storage/table-schema.js";
-import { buildBundle, buildPythonToolZip, FIXTURE_TOOLS_DIR, readFixtureSpec } from "../test/support/bundles.js";
+import { buildBundle, buildPythonToolZip, FIXTURE_TOOLS_DIR, readFixtureSpec, zipFiles } from "../test/support/bundles.js";
 
 const CONNECTIONS = 10;
 const SECONDS = 3;
@@ -89,9 +89,7 @@ async function run({ url, token, config }: ServerReady): Promise<void> {
   const spec = readFixtureSpec("text-stats");
   const toolZip = buildPythonToolZip(join(FIXTURE_TOOLS_DIR, "text-stats"));
   const toolMd = readFileSync(join(FIXTURE_TOOLS_DIR, "text-stats/tool.md"), "utf8");
-  const bundleFor = (toolId: string) => buildBundle({ spec: { ...spec, tool_id: toolId }, toolZip, toolMd });
-
-  const first = multipart(bundleFor("text-stats"));
+  const first = multipart(buildBundle({ spec, toolZip, toolMd }));
   const uploaded = await fetch(`${url}/tools/upload`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": first.contentType },
@@ -115,7 +113,17 @@ async function run({ url, token, config }: ServerReady): Promise<void> {
   }
   const [hello, getTool, listTools] = reads.map((read) => best.get(read.name)!) as [Measure, Measure, Measure];
 
-  const bodies = Array.from({ length: UPLOAD_BODIES }, (_, i) => multipart(bundleFor(`bench-tool-${i}`)));
+  // Each upload is a new tool with its own code bytes, so each one stores a new archive.
+  const functionPy = readFileSync(join(FIXTURE_TOOLS_DIR, "text-stats/code/function.py"));
+  const bodies = Array.from({ length: UPLOAD_BODIES }, (_, i) =>
+    multipart(
+      buildBundle({
+        spec: { ...spec, tool_id: `bench-tool-${i}` },
+        toolZip: zipFiles({ "code/function.py": functionPy, "code/build.txt": String(i) }),
+        toolMd,
+      }),
+    ),
+  );
   let next = 0;
   const upload = await http("POST /tools/upload (a new tool each)", {
     url: `${url}/tools/upload`,

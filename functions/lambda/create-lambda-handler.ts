@@ -1,21 +1,10 @@
-import { handle } from "hono/aws-lambda";
-import { createRegistryApp } from "../app.js";
-import { envTokenVerifier } from "../auth/env-token.js";
-import { rejectAllTokens, type TokenVerifier } from "../auth/token-verifier.js";
-import { loadConfig } from "../config.js";
-import { createRegistryDeps, type RegistryDepsOptions } from "../registry-deps.js";
-import type { RouteGroup } from "../routes/route-groups.js";
+import type { handle } from "hono/aws-lambda";
+import { ROUTE_GROUPS, type RouteGroup } from "../routes/route-groups.js";
+import { createGroupHandler, type LambdaHandlerOptions } from "./group-handler.js";
 
-export interface LambdaHandlerOptions extends RegistryDepsOptions {
-  env?: Record<string, string | undefined>;
-  /** Default: `REGISTRY_TOKEN_SHA256` for the upload group; no writes for the others. */
-  verifyToken?: TokenVerifier;
-}
+export type { LambdaHandlerOptions } from "./group-handler.js";
 
-/** An API Gateway (HTTP API, payload v2) handler serving one route group, configured from env. */
+/** The handler of one group by name (tests); the entry points use `createGroupHandler` directly. */
 export function createLambdaHandler(group: RouteGroup, options: LambdaHandlerOptions = {}): ReturnType<typeof handle> {
-  const env = options.env ?? process.env;
-  const verifyToken = options.verifyToken ?? (group === "upload" ? envTokenVerifier(env) : rejectAllTokens);
-  const deps = createRegistryDeps(loadConfig(env), verifyToken, options);
-  return handle(createRegistryApp(deps, { groups: [group] }));
+  return createGroupHandler(group, ROUTE_GROUPS[group], options);
 }

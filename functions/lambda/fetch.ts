@@ -1,6 +1,7 @@
 // Lambda entry point of the fetch group (GET routes: entries, lists, versions, archives, query/by-*, health).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-import { createLambdaHandler } from "./create-lambda-handler.js";
+import { FETCH_ROUTES } from "../routes/fetch-routes.js";
+import { createGroupHandler } from "./group-handler.js";
 
-export const handler = createLambdaHandler("fetch");
+export const handler = createGroupHandler("fetch", FETCH_ROUTES);

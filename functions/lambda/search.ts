@@ -1,6 +1,7 @@
 // Lambda entry point of the search group (GET /tools/search).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-import { createLambdaHandler } from "./create-lambda-handler.js";
+import { SEARCH_ROUTES } from "../routes/search-routes.js";
+import { createGroupHandler } from "./group-handler.js";
 
-export const handler = createLambdaHandler("search");
+export const handler = createGroupHandler("search", SEARCH_ROUTES);

@@ -1,26 +1,19 @@
-import { deleteToolRoute } from "./delete-tool.js";
-import { getToolRoute } from "./get-tool.js";
-import { healthRoute } from "./health.js";
-import { listToolsRoute } from "./list-tools.js";
-import { queryToolsRoute } from "./query-tools.js";
+import { FETCH_ROUTES } from "./fetch-routes.js";
 import type { RouteModule } from "./route-module.js";
-import { searchRoute } from "./search.js";
-import { toolArchiveRoute } from "./tool-archive.js";
-import { toolVersionsRoute } from "./tool-versions.js";
-import { updateToolRoute } from "./update-tool.js";
-import { uploadToolRoute } from "./upload-tool.js";
-import { uploadsRoute } from "./uploads.js";
+import { SEARCH_ROUTES } from "./search-routes.js";
+import { UPLOAD_ROUTES } from "./upload-routes.js";
 
 /**
- * The route modules of each Lambda. Adding a route is one line in its group. Groups register in
- * this order, so `search` (literal paths such as `/tools/search`) comes before `fetch`'s
- * `/tools/:id`.
+ * Every group, for the local server and tests. Each Lambda entry imports only its own group's
+ * file, so its bundle leaves the other groups' code out.
  */
 export const ROUTE_GROUPS = {
-  upload: [uploadToolRoute, uploadsRoute, updateToolRoute, deleteToolRoute],
-  search: [searchRoute],
-  fetch: [healthRoute, listToolsRoute, queryToolsRoute, toolVersionsRoute, toolArchiveRoute, getToolRoute],
+  upload: UPLOAD_ROUTES,
+  search: SEARCH_ROUTES,
+  fetch: FETCH_ROUTES,
 } satisfies Record<string, RouteModule[]>;
 
 export type RouteGroup = keyof typeof ROUTE_GROUPS;
+
+/** Registration order: `search` (literal paths such as `/tools/search`) before `fetch`'s `/tools/:id`. */
 export const ALL_ROUTE_GROUPS: RouteGroup[] = ["upload", "search", "fetch"];

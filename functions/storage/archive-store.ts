@@ -6,6 +6,7 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { KeyedLock } from "./keyed-lock.js";
 
 export const ARCHIVES_PREFIX = "archives/";
 
@@ -14,6 +15,9 @@ export const ARCHIVES_PREFIX = "archives/";
  * same key, so a retried or concurrent upload can never corrupt another tool's archive.
  */
 export class ArchiveStore {
+  /** Same-hash operations of this process run in turn (see `keyed-lock.ts`). */
+  private readonly lock = new KeyedLock();
+
   constructor(
     private readonly s3: S3Client,
     private readonly bucket: string,
@@ -23,41 +27,49 @@ export class ArchiveStore {
     return `${ARCHIVES_PREFIX}${sha256}`;
   }
 
-  async put(sha256: string, bytes: Uint8Array): Promise<void> {
-    await this.s3.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: ArchiveStore.key(sha256),
-        Body: bytes,
-        ContentLength: bytes.byteLength,
-        ContentType: "application/octet-stream",
-      }),
-    );
+  put(sha256: string, bytes: Uint8Array): Promise<void> {
+    return this.lock.run(sha256, async () => {
+      await this.s3.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: ArchiveStore.key(sha256),
+          Body: bytes,
+          ContentLength: bytes.byteLength,
+          ContentType: "application/octet-stream",
+        }),
+      );
+    });
   }
 
   /** The archive's bytes, or undefined when no object has that hash. */
-  async get(sha256: string): Promise<Uint8Array | undefined> {
-    try {
-      const result = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: ArchiveStore.key(sha256) }));
-      return result.Body ? await result.Body.transformToByteArray() : new Uint8Array();
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
+  get(sha256: string): Promise<Uint8Array | undefined> {
+    return this.lock.run(sha256, async () => {
+      try {
+        const result = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: ArchiveStore.key(sha256) }));
+        return result.Body ? await result.Body.transformToByteArray() : new Uint8Array();
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    });
   }
 
-  async exists(sha256: string): Promise<boolean> {
-    try {
-      await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: ArchiveStore.key(sha256) }));
-      return true;
-    } catch (error) {
-      if (isMissing(error)) return false;
-      throw error;
-    }
+  exists(sha256: string): Promise<boolean> {
+    return this.lock.run(sha256, async () => {
+      try {
+        await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: ArchiveStore.key(sha256) }));
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    });
   }
 
-  async delete(sha256: string): Promise<void> {
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: ArchiveStore.key(sha256) }));
+  delete(sha256: string): Promise<void> {
+    return this.lock.run(sha256, async () => {
+      await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: ArchiveStore.key(sha256) }));
+    });
   }
 
   /** A short-lived GET URL that needs no credentials. */

@@ -10,7 +10,6 @@ so whatever the tool prints on stdout/stderr goes to the SDK's log and never int
 `kind` is "load" (import or constructor failed), "tool" (the tool raised), "output" (the value is
 not JSON-serialisable) or "protocol". The worker exits when fd 3 reaches end of file.
 """
-import json
 import os
 import sys
 
@@ -33,12 +32,49 @@ def describe(error, kind):
     }
 
 
-# Built once: json.dumps with non-default options would construct a new encoder on every reply.
-ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+def not_serialisable(value):
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def make_codec():
+    """(loads, dumps) on the C accelerator that `json` itself uses. Importing `json` would also pull
+    in `re` and `enum`, about half of this worker's start-up; the pure-Python module is the fallback."""
+    try:
+        import _json
+
+        class Context:
+            strict = True
+            object_hook = None
+            object_pairs_hook = None
+            parse_float = float
+            parse_int = int
+
+            @staticmethod
+            def parse_constant(name):
+                raise ValueError(f"{name} is not valid JSON")
+
+        scan = _json.make_scanner(Context())
+        # A markers dict turns on cycle detection; allow_nan=False refuses NaN and Infinity.
+        markers = {}
+        encoder = _json.make_encoder(markers, not_serialisable, _json.encode_basestring_ascii, None, ":", ",", False, False, False)
+
+        def dumps(value):
+            markers.clear()  # a failed encode leaves entries behind (json makes a fresh dict per call)
+            return "".join(encoder(value, 0))
+
+        return (lambda text: scan(text, 0)[0]), dumps
+    except (ImportError, AttributeError, TypeError):
+        import json
+
+        encoder = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+        return json.loads, encoder.encode
+
+
+loads, dumps = make_codec()
 
 
 def encode(reply):
-    return (ENCODER.encode(reply) + "\n").encode()
+    return (dumps(reply) + "\n").encode()
 
 
 def encode_value(value):
@@ -96,7 +132,7 @@ def main():
     if not first:
         return
     try:
-        tool = load_tool(json.loads(first))
+        tool = load_tool(loads(first.decode()))
         reply = encode({"ok": True, "value": None})
     except BaseException as error:  # the SDK reports any load failure, even SystemExit, as a load error
         reply = encode({"ok": False, "error": describe(error, "load")})
@@ -107,7 +143,7 @@ def main():
         return
     for line in requests:
         try:
-            reply = encode_value(handle(tool, json.loads(line)))
+            reply = encode_value(handle(tool, loads(line.decode())))
         except BaseException as error:  # a tool's sys.exit() fails the call, not the worker
             reply = encode({"ok": False, "error": describe(error, "tool")})
         flush_tool_output()

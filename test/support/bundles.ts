@@ -4,8 +4,9 @@
  * `zip bundle.zip spec.json tool.zip tool.md`), plus builders for hand-made archives.
  */
 import { execFile } from "node:child_process";
-import { chmod, copyFile, mkdir, mkdtemp } from "node:fs/promises";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmod, copyFile, mkdir, rename } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -85,15 +86,22 @@ export function buildPythonToolZip(fixtureDir: string): Uint8Array {
 let compiledIncrement: Promise<string> | undefined;
 
 /**
- * Compiles `binary-increment/src/increment.c` with gcc (once per process, in a temp folder removed
- * at exit) and returns the executable's path, copied into `outDir` when one is given.
+ * Compiles `binary-increment/src/increment.c` with gcc and returns the executable's path, copied into
+ * `outDir` when one is given. The build is keyed by the source's hash in one shared temp folder, so
+ * every test process reuses it and nothing piles up in the temp directory run after run.
  */
 export async function compileIncrement(outDir?: string): Promise<string> {
   compiledIncrement ??= (async () => {
-    const dir = await mkdtemp(join(tmpdir(), "agent-tools-increment-"));
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const source = join(FIXTURE_TOOLS_DIR, "binary-increment/src/increment.c");
+    const digest = createHash("sha256").update(readFileSync(source)).digest("hex").slice(0, 16);
+    const dir = join(tmpdir(), `agent-tools-increment-${digest}`);
     const binary = join(dir, "increment");
-    await promisify(execFile)("gcc", ["-O2", "-o", binary, join(FIXTURE_TOOLS_DIR, "binary-increment/src/increment.c")]);
+    if (existsSync(binary)) return binary;
+    await mkdir(dir, { recursive: true });
+    // Compile beside the final name, then rename: concurrent test processes never see a half-written file.
+    const partial = `${binary}.${process.pid}.partial`;
+    await promisify(execFile)("gcc", ["-O2", "-o", partial, source]);
+    await rename(partial, binary);
     return binary;
   })();
   const binary = await compiledIncrement;

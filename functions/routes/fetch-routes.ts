@@ -1,0 +1,17 @@
+import { getToolRoute } from "./get-tool.js";
+import { healthRoute } from "./health.js";
+import { listToolsRoute } from "./list-tools.js";
+import { queryToolsRoute } from "./query-tools.js";
+import type { RouteModule } from "./route-module.js";
+import { toolArchiveRoute } from "./tool-archive.js";
+import { toolVersionsRoute } from "./tool-versions.js";
+
+/** The fetch Lambda's routes (public reads). `/tools/:id` last: literal paths win. One line per route. */
+export const FETCH_ROUTES: RouteModule[] = [
+  healthRoute,
+  listToolsRoute,
+  queryToolsRoute,
+  toolVersionsRoute,
+  toolArchiveRoute,
+  getToolRoute,
+];
