@@ -39,7 +39,7 @@ describe("an agent loop driving the executor", () => {
     const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "What is 20 + 22, and 1 + 1?" }];
     for (;;) {
       const reply = (await openai.chat.completions.create({ model: "gpt-4.1-mini", messages, tools: toolkit.getSchemas() })).choices[0]!.message;
-      messages.push({ ...reply, content: reply.content ?? "" });
+      messages.push(reply);
       if (!reply.tool_calls?.length) break;
       const responses = await executor.runToCompletion(toolCallsFromOpenAI(reply.tool_calls), { confirm: askTheUser });
       messages.push(...toolMessagesForOpenAI(responses));

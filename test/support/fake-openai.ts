@@ -118,7 +118,9 @@ function validateChatRequest(body: any): string | undefined {
   if (!Array.isArray(body.messages) || body.messages.length === 0) return "'messages' must be a non-empty array";
   for (const message of body.messages) {
     if (!["system", "user", "assistant", "tool", "developer"].includes(message?.role)) return `invalid role: ${message?.role}`;
-    if (typeof message.content !== "string") return "message content must be a string";
+    // As the real API: an assistant turn that only calls tools may carry `content: null`.
+    const toolCallsOnly = message.role === "assistant" && Array.isArray(message.tool_calls) && message.content === null;
+    if (typeof message.content !== "string" && !toolCallsOnly) return "message content must be a string";
   }
   if (body.tools !== undefined) {
     if (!Array.isArray(body.tools) || body.tools.length === 0) return "'tools' must be a non-empty array";
