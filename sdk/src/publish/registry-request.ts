@@ -1,10 +1,10 @@
-import { RegistryError, RegistryUnavailableError } from "../registry-client/index.js";
+import { RegistryError, RegistryUnavailableError, registryFetch } from "../registry-client/index.js";
 
 /** Which registry to talk to, and the write token for routes that need one. */
 export interface RegistryRequestOptions {
   registryUrl: string;
   token?: string;
-  /** Replaceable for proxies; defaults to Node's global fetch. */
+  /** Replaceable for proxies; defaults to Node's global fetch (node:http for ports fetch refuses, such as 6000). */
   fetch?: typeof fetch;
   /** Per-request timeout. Uploads of large bundles to slow links may need more than the default. */
   timeoutMs?: number;
@@ -48,7 +48,7 @@ async function send(options: Pick<RegistryRequestOptions, "fetch" | "timeoutMs">
   const method = init.method ?? "GET";
   for (let attempt = 1; ; attempt++) {
     try {
-      return await (options.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      return await (options.fetch ?? registryFetch)(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       if (attempt === 1 && STALE_CONNECTION.has(cause?.code ?? "")) continue;

@@ -1,3 +1,4 @@
+import { registryFetch } from "../registry-client/index.js";
 import { BundleTransferError } from "./publish-errors.js";
 import { registryRequest, type RegistryWriteOptions } from "./registry-request.js";
 
@@ -58,7 +59,7 @@ async function uploadPresigned(bundle: Uint8Array, options: UploadBundleOptions)
   });
   let put: Response;
   try {
-    put = await (options.fetch ?? fetch)(ticket.uploadUrl, { method: "PUT", body: bundle, headers: { "content-type": "application/zip" } });
+    put = await (options.fetch ?? registryFetch)(ticket.uploadUrl, { method: "PUT", body: bundle, headers: { "content-type": "application/zip" } });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
     throw new BundleTransferError(`Could not reach storage at ${new URL(ticket.uploadUrl).origin} to upload the bundle (${cause}).`, { cause: error });

@@ -1,10 +1,11 @@
 import { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-errors.js";
+import { registryFetch } from "./registry-fetch.js";
 import type { ToolRecord } from "./tool-record.js";
 
 export interface RegistryClientOptions {
   /** Per-request timeout; a registry that does not answer in time is "unavailable". */
   timeoutMs?: number;
-  /** Replaceable for tests and proxies; defaults to Node's global fetch. */
+  /** Replaceable for tests and proxies; defaults to Node's global fetch (node:http for ports fetch refuses, such as 6000). */
   fetch?: typeof fetch;
 }
 
@@ -51,7 +52,7 @@ export class RegistryClient {
   constructor(baseUrl: string, options: RegistryClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetchImpl = options.fetch ?? fetch;
+    this.fetchImpl = options.fetch ?? registryFetch;
   }
 
   /** The latest version's entry. */

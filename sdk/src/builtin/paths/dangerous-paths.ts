@@ -16,10 +16,35 @@ export const DEFAULT_DANGEROUS_DIRECTORIES: readonly string[] = [".git", ".vscod
 
 /** System locations that no agent should write; reading most of them is fine. */
 const SYSTEM_WRITE_PREFIXES = ["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/sys", "/proc", "/dev", "/var/spool/cron", "/root"];
-/** System files whose contents are secrets. */
-const SECRET_SYSTEM_FILES = [/^\/etc\/(shadow|gshadow|sudoers)(\.d\/.*)?$/, /^\/proc\/[^/]+\/(environ|mem|cmdline)$/, /^\/etc\/ssh\/ssh_host_.*key$/];
+/** System files whose contents are secrets (or the memory of the machine and its processes). */
+const SECRET_SYSTEM_FILES = [
+  /^\/etc\/(shadow|gshadow|sudoers|master\.passwd)(\.d\/.*|-)?$/,
+  /^\/proc\/[^/]+\/(environ|mem|cmdline|maps|pagemap|auxv|stack|syscall)$/,
+  /^\/proc\/kcore$/,
+  /^\/etc\/ssh\/ssh_host_.*key$/,
+  /^\/etc\/ssl\/private(\/.*)?$/,
+];
 /** Device files that are safe to write to. */
 const HARMLESS_DEVICES = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+)$/;
+/** Device files that are safe to read; any other device (a disk, `/dev/mem`) exposes everything on the machine. */
+const HARMLESS_READ_DEVICES = /^\/dev\/(null|zero|full|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;
+/** Bash opens a network connection for these redirect targets. */
+const NETWORK_PSEUDO_FILES = /^\/dev\/(tcp|udp)(\/|$)/;
+
+/**
+ * Credentials that AgentScope's list leaves out: cloud, registry and vault tokens, password stores,
+ * shell histories (commands typed with secrets in them). They count for reads and writes.
+ */
+const SECRET_FILES: readonly string[] = [
+  ".vault-token", ".s3cfg", ".boto", ".bash_history", ".zsh_history", ".sh_history", ".python_history", ".psql_history",
+  ".mysql_history", ".node_repl_history", ".lesshst", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
+  ".terraform.d/credentials.tfrc.json", ".config/hub", ".composer/auth.json", ".m2/settings-security.xml",
+];
+/** Names that hold secrets wherever they are: every `.env.*` variant, private keys and key stores, Terraform state. */
+const SECRET_NAME_PATTERNS = [/^\.env(\..*)?$/, /\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk)$/, /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/, /^terraform\.tfstate(\.backup)?$/, /^\.htpasswd$/];
+/** One example name per pattern, to test globs against (`cat *.pem`). */
+const SECRET_NAME_SAMPLES = [".env.x", "x.pem", "x.key", "x.p12", "x.pfx", "x.jks", "x.keystore", "x.kdbx", "x.ppk", "terraform.tfstate", ".htpasswd"];
+const SECRET_DIRECTORIES: readonly string[] = [".azure", ".config/gcloud", ".password-store", ".config/op", ".local/share/keyrings"];
 
 export interface DangerousPathLists {
   files: readonly string[];
@@ -49,6 +74,8 @@ export type PathAccess = "read" | "write";
  * `~/.bashrc` is caught. Names compare case-insensitively, whole segments only (`foo.git` is fine).
  */
 export function isDangerousPath(path: string, lists: DangerousPathLists, cwd: string, access: PathAccess): boolean {
+  // `~user/...` is another account's home: its contents are not the project's to read or write.
+  if (isOtherUsersHome(path)) return true;
   const written = resolve(cwd, expandTilde(path));
   const real = resolveRealPath(written, cwd);
   const relevant = listsFor(lists, access);
@@ -60,11 +87,16 @@ const READABLE_ENTRIES = new Set([".gitconfig", ".gitmodules", ".bashrc", ".bash
 
 /** For reads, only the entries that hold secrets count. */
 function listsFor(lists: DangerousPathLists, access: PathAccess): DangerousPathLists {
-  if (access === "write") return lists;
+  if (access === "write") return { files: [...lists.files, ...SECRET_FILES], directories: [...lists.directories, ...SECRET_DIRECTORIES] };
   return {
-    files: [...lists.files.filter((entry) => !READABLE_ENTRIES.has(entry)), ".git/config"],
-    directories: lists.directories.filter((entry) => !READABLE_ENTRIES.has(entry)),
+    files: [...lists.files.filter((entry) => !READABLE_ENTRIES.has(entry)), ".git/config", ...SECRET_FILES],
+    directories: [...lists.directories.filter((entry) => !READABLE_ENTRIES.has(entry)), ...SECRET_DIRECTORIES],
   };
+}
+
+/** `~root`, `~alice/x` (but not `~`, `~/x`, `~+` or `~-`). */
+function isOtherUsersHome(path: string): boolean {
+  return /^~[A-Za-z0-9_.][^/]*(\/|$)/.test(path);
 }
 
 /**
@@ -79,15 +111,34 @@ export function mayExpandToDangerousPath(pattern: string, lists: DangerousPathLi
   // Key files without a leading dot (id_rsa) are left out: `cat *` in a project is everyday work.
   const relevant = listsFor(lists, access);
   const names = [...relevant.directories, ...relevant.files].flatMap((entry) => entry.split("/")).filter((name) => name.startsWith("."));
-  const globbed = segments.some((segment) => /[*?[{]/.test(segment) && names.some((name) => shellGlobToRegExp(segment, { hideDotFiles: true }).test(name)));
+  // A bare `*` is left out for the secret name patterns too, but `*.pem` or `.env.*` count.
+  const samples = (segment: string) => (/^[*?]+$/.test(segment) ? names : [...names, ...SECRET_NAME_SAMPLES]);
+  const globbed = segments.some((segment) => /[*?[{]/.test(segment) && samples(segment).some((name) => shellGlobToRegExp(segment, { hideDotFiles: true }).test(name)));
   if (globbed) return true;
   const whole = shellGlobToRegExp(absolute, { hideDotFiles: true });
-  const probes = ["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/proc/self/environ", "/proc/1/environ", "/proc/self/mem"];
+  const probes = ["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/proc/self/environ", "/proc/1/environ", "/proc/self/mem", "/proc/kcore", "/dev/sda", "/dev/mem", "/dev/tcp/x/1"];
   if (probes.some((probe) => whole.test(probe))) return true;
   const first = shellGlobToRegExp(segments[0] ?? "", { hideDotFiles: true });
   return access === "write" && SYSTEM_WRITE_PREFIXES.some((prefix) => first.test(prefix.slice(1).split("/")[0]!));
 }
 
+/**
+ * For a directory searched recursively (`grep -r x ~`, `rg --hidden x /`): true when it is, or
+ * contains, a place that holds secrets: the home directory's credential files and directories,
+ * another user's home, or the secret system files.
+ */
+export function mayContainDangerousPath(directory: string, lists: DangerousPathLists, cwd: string): boolean {
+  if (isDangerousPath(directory, lists, cwd, "read")) return true;
+  const absolute = resolve(cwd, expandTilde(directory));
+  const candidates = [absolute, resolveRealPath(absolute, cwd)];
+  const relevant = listsFor(lists, "read");
+  const secrets = [...relevant.files, ...relevant.directories].map((entry) => resolve(homedir(), entry));
+  secrets.push("/etc/shadow", "/etc/ssl/private", "/proc/1/environ", "/root/.ssh", "/home/user/.ssh");
+  return candidates.some((path) => {
+    const prefix = path.endsWith(sep) ? path : `${path}${sep}`;
+    return /^\/home\/[^/]+$/.test(path) || secrets.some((secret) => secret.startsWith(prefix));
+  });
+}
 
 function matchesLists(path: string, lists: DangerousPathLists): boolean {
   const segments = path.toLowerCase().split(sep).filter(Boolean);
@@ -98,14 +149,16 @@ function matchesLists(path: string, lists: DangerousPathLists): boolean {
     return segments.some((_, start) => parts.every((part, offset) => segments[start + offset] === part));
   };
   return (
+    SECRET_NAME_PATTERNS.some((pattern) => pattern.test(base)) ||
     lists.files.some((entry) => (entry.includes("/") ? joined.endsWith(`/${entry.toLowerCase()}`) : base === entry.toLowerCase())) ||
     lists.directories.some(containsSequence)
   );
 }
 
 function isSystemPath(path: string, access: PathAccess): boolean {
-  if (SECRET_SYSTEM_FILES.some((pattern) => pattern.test(path))) return true;
-  if (access === "read" || HARMLESS_DEVICES.test(path)) return false;
+  if (SECRET_SYSTEM_FILES.some((pattern) => pattern.test(path)) || NETWORK_PSEUDO_FILES.test(path)) return true;
+  if (access === "read") return path.startsWith("/dev/") && !HARMLESS_READ_DEVICES.test(path);
+  if (HARMLESS_DEVICES.test(path)) return false;
   return SYSTEM_WRITE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 

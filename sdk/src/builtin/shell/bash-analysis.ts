@@ -3,7 +3,8 @@ import { resolve } from "node:path";
 import { optionName, operands } from "./command-arguments.js";
 import { resolveCommand, type ResolvedCommand } from "./command-wrappers.js";
 import { dangerousCommandProblem, dangerousScriptProblem } from "./dangerous-commands.js";
-import { readOnlyProblem } from "./read-only-commands.js";
+import { readOnlyProblem, SECRET_NAME } from "./read-only-commands.js";
+import { recursiveRoots, xargsSource } from "./read-sources.js";
 import { parseShellScript, type Assignment, type ShellScript } from "./shell-script.js";
 import type { ShellWord } from "./shell-word.js";
 import { expandTilde } from "../paths/dangerous-paths.js";
@@ -32,6 +33,8 @@ export interface AnalysedCommand {
   pathArguments: ShellWord[];
   /** Of those, the ones the command only reads even though it writes elsewhere (`cp` sources). */
   sourceArguments: ShellWord[];
+  /** Directories whose whole tree the command reads (`grep -r x ~`, `find ~ | xargs cat`). */
+  recursiveRoots: ShellWord[];
 }
 
 /** Commands that read every operand but the destination (the last one, or the `-t` directory). */
@@ -59,6 +62,7 @@ export async function analyseBash(command: string, cwd: string): Promise<BashAna
   const script = await parseShellScript(command);
   analysis.script = script;
   analysis.commands = script.commands.map((simple) => analyseCommand(resolveCommand(simple), cwd));
+  boundXargsNames(script, analysis.commands);
   analysis.unanalysable = firstOf(
     script.unsupported[0] && `Command contains ${script.unsupported[0]}, which cannot be analysed`,
     script.dynamic[0] && `Command contains ${script.dynamic[0]} which cannot be statically analyzed`,
@@ -74,6 +78,7 @@ export async function analyseBash(command: string, cwd: string): Promise<BashAna
     script.statements[0] && `the statement '${script.statements[0].text}' changes the shell's state`,
     script.constructs.find((construct) => construct.type === "function") && "it defines a function",
     script.redirects.find((redirect) => redirect.kind === "write") && "it redirects output to a file",
+    secretVariable(script.variables),
   );
   analysis.directories = directoriesOf(analysis.commands, cwd);
   return analysis;
@@ -85,10 +90,35 @@ function analyseCommand(resolved: ResolvedCommand, cwd: string): AnalysedCommand
     readOnlyProblem: readOnlyProblem(resolved),
     dangerous: dangerousCommandProblem(resolved, cwd),
     // Wrapper arguments too: `xargs -a ~/.ssh/id_rsa echo` reads the key.
-    pathArguments: pathArguments(resolved.command.words.slice(1)),
+    pathArguments: [...pathArguments(resolved.command.words.slice(1)), ...(resolved.name === "git" ? gitObjectPaths(resolved.args) : [])],
     sourceArguments: sourceArguments(resolved),
+    recursiveRoots: recursiveRoots(resolved),
   };
 }
+
+/** A command fed by `xargs` reads names from the previous pipeline stage: bound them, or say why not. */
+function boundXargsNames(script: ShellScript, commands: AnalysedCommand[]): void {
+  commands.forEach((command, index) => {
+    if (!command.resolved.appendsArguments || command.readOnlyProblem !== undefined) return;
+    const simple = script.commands[index]!;
+    const stages = script.pipelines.find((pipeline) => pipeline.indexOf(simple) > 0);
+    const upstream = stages && commands[script.commands.indexOf(stages[stages.indexOf(simple) - 1]!)];
+    const source = xargsSource(command.resolved, upstream?.resolved);
+    command.readOnlyProblem = source.problem;
+    command.recursiveRoots.push(...source.roots);
+  });
+}
+
+/** `git show HEAD:.env` and `git cat-file -p :.env` read a file as committed: the path after the colon counts. */
+function gitObjectPaths(args: ShellWord[]): ShellWord[] {
+  return args.flatMap((word) => {
+    const match = word.value === undefined ? null : /^[^:\s]*:(?!\/\/)(.+)$/.exec(word.value);
+    return match ? [{ ...word, value: match[1]! }] : [];
+  });
+}
+
+/** An absolute or home path inside a longer word, after a quote, bracket, `=`, `:`, `,` or space. */
+const EMBEDDED_PATH = /(?:^|[\s"'(=:,<>])((?:~\/|\/)[^\s"'(),;<>|]*)/g;
 
 function pathArguments(args: ShellWord[]): ShellWord[] {
   const result = operands(args);
@@ -96,6 +126,14 @@ function pathArguments(args: ShellWord[]): ShellWord[] {
     const value = word.value;
     if (value === undefined || optionName(value) === undefined) continue;
     if (value.startsWith("--") && value.includes("=")) result.push({ ...word, value: value.slice(value.indexOf("=") + 1) });
+  }
+  for (const word of args) {
+    // A value attached to a short option: `grep -f/etc/shadow`, `date -f~/.netrc`.
+    const value = word.value;
+    if (value === undefined) continue;
+    if (/^-[A-Za-z0-9][./~]/.test(value)) result.push({ ...word, value: value.slice(2) });
+    // Paths inside programs and expressions: `awk '… "/etc/shadow"'`, `jq 'include "~/.ssh/x"'`.
+    for (const match of value.matchAll(EMBEDDED_PATH)) if (match[1] !== value) result.push({ ...word, value: match[1]! });
   }
   for (const word of result.splice(0)) {
     const value = word.value;
@@ -112,6 +150,11 @@ function sourceArguments(resolved: ResolvedCommand): ShellWord[] {
   return hasTargetDirectory ? files.filter((word) => resolved.args[resolved.args.indexOf(word) - 1]?.value !== "-t") : files.slice(0, -1);
 }
 
+function secretVariable(variables: string[]): string | undefined {
+  const found = variables.find((name) => SECRET_NAME.test(name));
+  return found && `it expands $${found}, which may hold a credential`;
+}
+
 function dangerousAssignment(assignments: Assignment[]): string | undefined {
   const found = assignments.find((assignment) => DANGEROUS_VARIABLES.test(assignment.name));
   return found && `setting ${found.name} changes which code runs`;
@@ -125,7 +168,8 @@ function directoriesOf(commands: AnalysedCommand[], cwd: string): (string | unde
     if (resolved.changesDirectory) directories.push(undefined);
     if (resolved.name !== "cd" && resolved.name !== "pushd" && resolved.name !== "popd") continue;
     const target = operands(resolved.args)[0];
-    if (resolved.name === "popd" || target?.value === "-" || (target && (target.value === undefined || target.expands))) current = undefined;
+    const otherHome = target?.value !== undefined && /^~[^/]/.test(target.value);
+    if (resolved.name === "popd" || target?.value === "-" || otherHome || (target && (target.value === undefined || target.expands))) current = undefined;
     else if (!target) current = homedir();
     else current = current === undefined ? undefined : resolve(current, expandTilde(target.value!));
     directories.push(current);

@@ -1,8 +1,8 @@
-import { resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision } from "../../permission/types.js";
 import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
-import { expandTilde, isDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
+import { expandTilde, isDangerousPath, mayContainDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
 import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
 import { allowCoverage, ruleMatchesAnyCommand } from "./bash-rules.js";
 import { operands } from "./command-arguments.js";
@@ -60,20 +60,55 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
   const written = new Set<string>();
   const read = new Set<string>();
   const check = (word: ShellWord | undefined, access: "read" | "write") => {
-    if (word?.value === undefined || word.value.length === 0) return;
+    const value = word?.value ?? word?.pattern;
+    if (word === undefined || value === undefined || value.length === 0) return;
+    const found = access === "write" ? written : read;
     for (const directory of analysis.directories) {
-      if (directory === undefined) continue;
-      const dangerous = word.expands ? mayExpandToDangerousPath(word.value, options.dangerousPaths, directory, access) : isDangerousPath(word.value, options.dangerousPaths, directory, access);
-      if (dangerous) (access === "write" ? written : read).add(word.value);
+      // After `cd $X` or `env -C dir`, a relative path may name anything.
+      if (directory === undefined) {
+        if (!isAbsolute(value) && !value.startsWith("~")) found.add(`${word.text} (relative to a directory only known at run time)`);
+        continue;
+      }
+      if (word.value === undefined ? mayHoldDangerousPath(value, options.dangerousPaths, directory, access) : word.expands ? mayExpandToDangerousPath(value, options.dangerousPaths, directory, access) : isDangerousPath(value, options.dangerousPaths, directory, access)) {
+        found.add(word.value ?? word.text);
+      }
+    }
+  };
+  const checkRecursive = (word: ShellWord) => {
+    for (const directory of analysis.directories) {
+      if (directory !== undefined && containsSecretLocations(word, options.dangerousPaths, directory)) read.add(`${word.text} (searched recursively)`);
     }
   };
   for (const command of analysis.commands) {
     for (const word of command.pathArguments) check(word, command.readOnlyProblem === undefined || command.sourceArguments.includes(word) ? "read" : "write");
+    command.recursiveRoots.forEach(checkRecursive);
   }
   for (const redirect of analysis.script?.redirects ?? []) {
     if (redirect.kind === "write" || redirect.kind === "read") check(redirect.target, redirect.kind);
   }
   return { written: [...written], read: [...read] };
+}
+
+/**
+ * A word with variables (`$HOME/.ssh/id_rsa`, `/proc/$$/environ`): its pattern is checked where it
+ * stands, and, when it starts with a variable that may hold an absolute path, from the root too.
+ */
+function mayHoldDangerousPath(pattern: string, lists: DangerousPathLists, directory: string, access: "read" | "write"): boolean {
+  if (mayExpandToDangerousPath(pattern, lists, directory, access)) return true;
+  return pattern.startsWith("*") && mayExpandToDangerousPath(`/${pattern}`, lists, directory, access);
+}
+
+/** For a recursive search (`grep -r x ~`): the static part of the root, then whether a secret lies below it. */
+function containsSecretLocations(word: ShellWord, lists: DangerousPathLists, directory: string): boolean {
+  const value = word.value !== undefined && !word.expands ? word.value : staticPrefix(word.value ?? word.pattern ?? "");
+  return mayContainDangerousPath(value, lists, directory);
+}
+
+function staticPrefix(pattern: string): string {
+  const glob = pattern.search(/[*?[{]/);
+  if (glob < 0) return pattern;
+  const slash = pattern.lastIndexOf("/", glob);
+  return slash < 0 ? "." : pattern.slice(0, slash) || "/";
 }
 
 /** True when the string only reads: every command read-only, nothing assigned or redirected to a file, no secret read. */

@@ -29,8 +29,8 @@ export function optionName(value: string): string | undefined {
 }
 
 /**
- * True when any word is one of `options`. Long options match with or without `=value`; a
- * single-letter option also matches inside a cluster (`-ro` contains `-o`), which errs on the side
+ * True when any word is one of `options`. Long options match with or without `=value` and by
+ * abbreviation (`--out` for `--output`); a single-letter option also matches inside a cluster (`-ro` contains `-o`), which errs on the side
  * of asking when a cluster ends in an option value.
  */
 export function hasOption(words: readonly ShellWord[], options: readonly string[]): boolean {
@@ -42,6 +42,8 @@ export function hasOption(words: readonly ShellWord[], options: readonly string[
     const name = optionName(value);
     if (name === undefined) continue;
     if (options.includes(name)) return true;
+    // getopt_long, git and less accept any unambiguous prefix: `--outp=x` is `--output=x`.
+    if (name.length > 2 && options.some((option) => option.startsWith("--") && option.startsWith(name))) return true;
     if (!value.startsWith("--") && /^-[A-Za-z0-9]+$/.test(value) && letters.some((letter) => value.slice(1).includes(letter))) return true;
   }
   return false;

@@ -131,6 +131,21 @@ export function resolveCommand(command: SimpleCommand): ResolvedCommand {
   }
 }
 
+/**
+ * The option a word gives the wrapper. In a cluster (`env -iS'cmd'`, `sudo -Eu root`) every letter
+ * is an option until one that takes a value: the first letter that matters (query, opaque, value
+ * or directory option) is the one returned.
+ */
+function wrapperOption(spec: WrapperSpec, value: string): { option: string; inlineValue: boolean } {
+  if (value.startsWith("--")) return { option: value.includes("=") ? value.slice(0, value.indexOf("=")) : value, inlineValue: value.includes("=") };
+  const special = [...spec.valueOptions, ...(spec.queryOptions ?? []), ...(spec.opaqueOptions ?? []), ...(spec.directoryOptions ?? [])];
+  for (let position = 1; position < value.length; position += 1) {
+    const option = `-${value[position]}`;
+    if (special.includes(option)) return { option, inlineValue: position < value.length - 1 };
+  }
+  return { option: value.slice(0, 2), inlineValue: false };
+}
+
 interface Peeled {
   rest: ShellWord[];
   /** False when options or assignments were given (allow rules must then see the wrapper). */
@@ -154,7 +169,7 @@ function peelWrapper(spec: WrapperSpec, words: ShellWord[], resolved: ResolvedCo
       break;
     }
     if (value.startsWith("-") && value.length > 1) {
-      const option = value.includes("=") && value.startsWith("--") ? value.slice(0, value.indexOf("=")) : value.startsWith("--") ? value : value.slice(0, 2);
+      const { option, inlineValue } = wrapperOption(spec, value);
       if (spec.queryOptions?.includes(option)) return undefined;
       if (spec.opaqueOptions?.includes(option)) {
         resolved.opaque = `${words[0]!.text} ${option} runs a command the analysis cannot follow`;
@@ -162,7 +177,6 @@ function peelWrapper(spec: WrapperSpec, words: ShellWord[], resolved: ResolvedCo
       }
       if (spec.directoryOptions?.includes(option)) resolved.changesDirectory = true;
       const takesValue = spec.valueOptions.includes(option) || spec.directoryOptions?.includes(option);
-      const inlineValue = value.startsWith("--") ? value.includes("=") : value.length > 2;
       index += takesValue && !inlineValue ? 2 : 1;
       if (spec.optionsChangeCommand) cleanlyPeeled = false;
       continue;

@@ -9,8 +9,8 @@ import type { ShellWord } from "./shell-word.js";
 const SAFE_GLOBAL_OPTIONS = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects"]);
 const GLOBAL_OPTIONS_WITH_VALUE = new Set(["-C"]);
 
-/** Options that write files or run programs, refused on every read-only subcommand. */
-const FORBIDDEN_OPTIONS = ["--output", "--ext-diff", "--textconv", "--exec", "--upload-pack", "--receive-pack", "--open-files-in-pager", "-O", "--paginate"];
+/** Options that write files or run programs (`--help` opens the configured man viewer), refused on every read-only subcommand. */
+const FORBIDDEN_OPTIONS = ["--output", "--ext-diff", "--textconv", "--filters", "--exec", "--upload-pack", "--receive-pack", "--open-files-in-pager", "-O", "--paginate", "--help"];
 
 type SubcommandCheck = (args: ShellWord[]) => string | undefined;
 

@@ -33,8 +33,53 @@ const onlySubcommands = (allowed: string[][], forbidden: string[] = []): ReadOnl
   return hasOption(args, forbidden) ? "an option that opens a browser or writes" : undefined;
 };
 
-const VERSION_QUERY: ReadOnlyCheck = (args) =>
-  args.length === 1 && ["--version", "-version", "-v", "-V", "version"].includes(args[0]!.value ?? "") ? undefined : "only a version query is read-only";
+/**
+ * A version query, with the exact spelling each program gives it: `bash -v` and `ruby -v` run the
+ * script on stdin, and `make version` or `python3 version` run a file or target named "version".
+ */
+const versionQuery = (spellings: string[]): ReadOnlyCheck => (args) =>
+  args.length === 1 && spellings.includes(args[0]!.value ?? "") ? undefined : `only ${spellings.join(" or ")} is read-only`;
+
+const LONG_VERSION = ["--version"];
+const VERSION_QUERIES: Record<string, string[]> = {
+  node: ["--version", "-v"], python: ["--version", "-V"], python3: ["--version", "-V"], ruby: LONG_VERSION, perl: ["--version", "-v"],
+  php: ["--version", "-v"], java: ["--version", "-version"], javac: ["--version", "-version"], rustc: ["--version", "-V"], deno: ["--version", "-V"],
+  bun: ["--version", "-v"], tsc: ["--version", "-v"], gcc: LONG_VERSION, "g++": LONG_VERSION, clang: LONG_VERSION, make: ["--version", "-v"],
+  cmake: LONG_VERSION, terraform: ["--version", "-version", "-v", "version"], bash: LONG_VERSION, zsh: ["--version"], uv: ["--version", "-V"],
+  curl: ["--version", "-V"], wget: ["--version", "-V"], rustup: ["--version", "-V"],
+};
+
+/** `printenv` alone, `env` alone and names that look like credentials print secrets. */
+export const SECRET_NAME = /SECRET|TOKEN|PASSW(OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|COOKIE|SESSION|DATABASE_URL|_DSN$|(^|_)PAT($|_)/i;
+
+const PRINTENV: ReadOnlyCheck = (args) => {
+  const names = operands(args);
+  if (names.length === 0) return "printing the whole environment shows its credentials";
+  return names.some((word) => word.value === undefined || SECRET_NAME.test(word.value)) ? "the variable may hold a credential" : undefined;
+};
+
+/** BSD-style `ps e` / `ps auxe` print every process's environment. */
+const PS: ReadOnlyCheck = (args) => (args.some((word) => word.value === undefined || /^[A-Za-z]*e[A-Za-z]*$/.test(word.value)) ? "ps e shows the environment of every process" : undefined);
+
+/** `getent shadow` reads the password hashes. */
+const GETENT: ReadOnlyCheck = (args) => (args.some((word) => word.value === undefined || /^g?shadow$/.test(word.value)) ? "getent shadow reads password hashes" : undefined);
+
+/**
+ * `printf -v NAME` assigns a variable (PATH, or an array element whose subscript runs code). The
+ * builtin reads options only before the format, so only a first word that is or may be `-v` counts.
+ */
+const PRINTF: ReadOnlyCheck = (args) => {
+  const first = args[0]?.value === "--" ? undefined : args[0];
+  return first && (mayBecomeOneOf(first, ["-v"]) || /^-[A-Za-z]*v/.test(first.value ?? "")) ? "printf -v assigns a variable" : undefined;
+};
+
+/** `test -v 'a[$(id)]'` evaluates the subscript, running the substitution: only plain names pass. */
+const TEST: ReadOnlyCheck = (args) => {
+  const index = args.findIndex((word) => word.value === "-v");
+  if (index < 0) return undefined;
+  const name = args[index + 1]?.value;
+  return name !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? undefined : "test -v evaluates an array subscript";
+};
 
 const SED: ReadOnlyCheck = (args) => {
   const sed = parseSedArguments(args);
@@ -47,32 +92,54 @@ const SED: ReadOnlyCheck = (args) => {
   return undefined;
 };
 
-/** awk programs may call system(), pipe to commands or redirect output; only plain programs pass. */
+/** awk options that take no value and neither write files nor load code. */
+const AWK_FLAGS = new Set([
+  "-b", "-c", "-P", "-r", "-S", "-n", "-N", "-s", "-O", "-t", "-M", "-V", "--characters-as-bytes", "--traditional", "--posix",
+  "--re-interval", "--sandbox", "--non-decimal-data", "--use-lc-numeric", "--no-optimize", "--optimize", "--lint-old", "--bignum", "--version",
+]);
+
+/**
+ * awk programs may call system(), pipe to commands, read files with getline or write them with
+ * `print > "f"`; options may load code (`-f`, `-i`, `-l`, `-W exec`) or write dumps and profiles
+ * (`-d`, `-p`, `-o`). Only listed options pass, and every program given (`-e`/`--source` too) is checked.
+ */
 const AWK: ReadOnlyCheck = (args) => {
   if (args.some((word) => word.value === undefined)) return "an argument only known at run time";
-  let program: string | undefined;
-  for (let index = 0; index < args.length; index += 1) {
+  const programs: string[] = [];
+  let index = 0;
+  for (; index < args.length; index += 1) {
     const value = args[index]!.value!;
-    if (["-F", "-v", "--field-separator", "--assign"].includes(value)) index += 1;
-    else if (/^-[fEil]|^--(file|exec|include|load|source)/.test(value)) return `awk ${value} loads program text the analysis cannot see`;
-    else if (!value.startsWith("-")) {
-      program = value;
+    if (value === "--") {
+      index += 1;
       break;
     }
+    if (!value.startsWith("-") || value === "-") break;
+    if (["-F", "-v", "--field-separator", "--assign"].includes(value)) index += 1;
+    else if (/^-[Fv].|^--(field-separator|assign)=/.test(value) || AWK_FLAGS.has(value)) continue;
+    else if (value === "-e" || value === "--source") programs.push(args[++index]?.value ?? "");
+    else if (value.startsWith("--source=")) programs.push(value.slice("--source=".length));
+    else return `awk ${value} loads program text, writes a file or is not understood`;
   }
-  if (program === undefined) return "no awk program";
-  return awkProgramProblem(program);
+  if (programs.length === 0) {
+    if (index >= args.length) return "no awk program";
+    programs.push(args[index]!.value!);
+  }
+  for (const program of programs) {
+    const problem = awkProgramProblem(program);
+    if (problem) return problem;
+  }
+  return undefined;
 };
 
 /**
- * awk runs commands through system(), `| "cmd"`, `"cmd" |` and writes files with `print > "f"`;
- * string literals are ignored, `||` and comparisons such as `$3 > 10` outside print are fine.
+ * Judged on the raw text, strings and regular expressions included: a `"` inside `/"/` would
+ * otherwise hide what follows. `||` and comparisons outside print statements are fine.
  */
 function awkProgramProblem(program: string): string | undefined {
-  const code = program.replace(/"(?:[^"\\]|\\.)*"/g, '""');
-  if (/\bsystem\b|@/.test(code)) return "the awk program runs commands";
-  if (/(^|[^|])\|(?!\|)/.test(code)) return "the awk program pipes to or from a command";
-  const writes = code.split(/[;{}\n]/).some((statement) => /\bprintf?\b.*>(?!=)/.test(statement));
+  if (/\b(system|getline)\b|@/.test(program)) return "the awk program runs commands or reads other files";
+  if (PRINTS_ENVIRONMENT.test(program)) return "the awk program reads the environment";
+  if (/(^|[^|])\|(?!\|)/.test(program)) return "the awk program pipes to or from a command";
+  const writes = program.split(/[;{}\n]/).some((statement) => /\bprintf?\b.*>(?!=)/.test(statement));
   return writes ? "the awk program redirects output to a file" : undefined;
 }
 
@@ -85,21 +152,32 @@ const DATE: ReadOnlyCheck = (args) => {
 const HOSTNAME: ReadOnlyCheck = (args) =>
   args.some(mayBecomeOption) || hasOption(args, ["-F", "--file", "-b", "--boot"]) || operands(args).length > 0 ? "hostname with an operand sets the host name" : undefined;
 
+/**
+ * `jq -n env`, `jq '$ENV'`, yq's `env(X)`/`strenv(X)` and awk's `ENVIRON` print environment
+ * variables, which may hold credentials (as `printenv` alone does). A field named `.env` is fine.
+ */
+const PRINTS_ENVIRONMENT = /(^|[^.\w$])(env|strenv)\b|\$ENV\b|\bENVIRON\b/;
+
+const YQ = withoutOptions(["-i", "--inplace", "--in-place", "-s", "--split-exp"]);
+
 const PAGER: ReadOnlyCheck = (args) => {
   if (args.some((word) => word.value === undefined || word.value.startsWith("+"))) return "pager commands given with +";
-  return withoutOptions(["-o", "-O", "-k", "--log-file", "--LOG-FILE", "--lesskey-file"])(args);
+  // A lesskey source can set LESSOPEN, which runs a command on every file.
+  return withoutOptions(["-o", "-O", "-k", "--log-file", "--LOG-FILE", "--lesskey-file", "--lesskey-src", "--lesskey-content"])(args);
 };
+
+const NPM = onlySubcommands([["list"], ["ls"], ["ll"], ["la"], ["view"], ["info"], ["show"], ["outdated"], ["root"], ["prefix"], ["explain"], ["why"], ["--version"], ["-v"], ["config", "get"], ["config", "list"]]);
 
 const CHECKS: Record<string, ReadOnlyCheck> = {
   ...Object.fromEntries(
     [
-      "cat", "head", "tail", "wc", "ls", "dir", "vdir", "pwd", "echo", "printf", "true", "false", ":", "stat", "which", "whereis",
+      "cat", "head", "tail", "wc", "ls", "dir", "vdir", "pwd", "echo", "true", "false", ":", "stat", "which", "whereis",
       "type", "whoami", "id", "groups", "uname", "arch", "nproc", "cut", "tr", "nl", "paste", "rev", "seq", "tac", "basename",
       "dirname", "realpath", "readlink", "du", "df", "cmp", "comm", "diff", "column", "fold", "fmt", "expand", "unexpand", "strings",
       "od", "hexdump", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "md5sum", "b2sum", "cksum", "sum", "grep",
-      "egrep", "fgrep", "zcat", "zgrep", "bzcat", "xzcat", "jq", "test", "[", "expr", "uptime", "free", "w", "who", "ps", "pgrep",
-      "locale", "getconf", "tty", "cd", "sleep", "lsof", "lsblk", "cal", "look", "join", "numfmt", "tsort", "yes", "pstree", "printenv", "ss", "netstat",
-      "lscpu", "lsmod", "vmstat", "iostat", "getent", "last", "exa", "eza", "sha1sum",
+      "egrep", "fgrep", "zcat", "zgrep", "bzcat", "xzcat", "expr", "uptime", "free", "w", "who", "pgrep",
+      "locale", "getconf", "tty", "cd", "sleep", "lsof", "lsblk", "cal", "look", "join", "numfmt", "tsort", "yes", "pstree", "ss", "netstat",
+      "lscpu", "lsmod", "vmstat", "iostat", "last", "exa", "eza",
     ].map((name) => [name, ANY_ARGUMENTS] as const),
   ),
   find: withoutOptions(
@@ -109,12 +187,14 @@ const CHECKS: Record<string, ReadOnlyCheck> = {
   fd: withoutOptions(["-x", "--exec", "-X", "--exec-batch"]),
   rg: withoutOptions(["--pre", "-z", "--search-zip", "--hostname-bin"]),
   ag: withoutOptions(["--pager"]),
-  ack: withoutOptions(["--pager"]),
+  ack: withoutOptions(["--pager", "--output", "--regex"]),
   tree: withoutOptions(["-o", "-R"]),
-  sort: withoutOptions(["-o", "--output", "--compress-program"]),
+  sort: withoutOptions(["-o", "--output", "--compress-program", "--files0-from"]),
+  ss: withoutOptions(["-K", "--kill"]),
+  jq: (args) => (args.some((word) => word.value === undefined || PRINTS_ENVIRONMENT.test(word.value)) ? "the jq program reads the environment" : undefined),
   base64: withoutOptions(["-o", "--output"]),
   file: withoutOptions(["-C", "--compile"]),
-  man: withoutOptions(["-P", "--pager", "-H", "--html", "-X", "--gxditview", "-Z", "--ditroff", "-t", "--troff"]),
+  man: withoutOptions(["-P", "--pager", "-H", "--html", "-X", "--gxditview", "-Z", "--ditroff", "-t", "--troff", "-C", "--config-file"]),
   less: PAGER,
   more: PAGER,
   uniq: atMostOneOperand(["-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"]),
@@ -128,24 +208,25 @@ const CHECKS: Record<string, ReadOnlyCheck> = {
   nawk: AWK,
   git: gitReadOnlyProblem,
   docker: onlySubcommands([["ps"], ["images"], ["inspect"], ["logs"], ["version"], ["info"], ["--version"], ["container", "ls"], ["image", "ls"], ["compose", "ps"], ["compose", "logs"]]),
-  systemctl: onlySubcommands([["status"], ["is-active"], ["is-enabled"], ["is-failed"], ["list-units"], ["list-unit-files"], ["show"], ["cat"]]),
-  journalctl: withoutOptions(["--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog"]),
+  systemctl: onlySubcommands([["status"], ["is-active"], ["is-enabled"], ["is-failed"], ["list-units"], ["list-unit-files"], ["show"], ["cat"]], ["-H", "--host", "-M", "--machine"]),
+  journalctl: withoutOptions(["--cursor-file", "-M", "--machine", "--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog"]),
   bat: withoutOptions(["--pager"]),
-  yq: withoutOptions(["-i", "--inplace"]),
+  yq: (args) => (args.some((word) => word.value === undefined || PRINTS_ENVIRONMENT.test(word.value)) ? "the yq expression reads the environment" : YQ(args)),
   gh: onlySubcommands([["repo", "view"], ["issue", "list"], ["issue", "view"], ["pr", "list"], ["pr", "view"], ["pr", "status"], ["pr", "diff"], ["pr", "checks"], ["status"], ["run", "list"], ["run", "view"]], ["-w", "--web"]),
-  npm: onlySubcommands([["list"], ["ls"], ["ll"], ["la"], ["view"], ["info"], ["show"], ["outdated"], ["root"], ["prefix"], ["explain"], ["why"], ["--version"], ["-v"], ["config", "get"], ["config", "list"]]),
-  pnpm: onlySubcommands([["list"], ["ls"], ["why"], ["outdated"], ["--version"]]),
-  yarn: onlySubcommands([["list"], ["why"], ["info"], ["--version"]]),
+  npm: (args) => (args.some((word) => SECRET_NAME.test(word.value ?? "")) ? "the setting may hold a credential" : NPM(args)),
   pip: onlySubcommands([["list"], ["show"], ["freeze"], ["check"], ["--version"], ["-V"]]),
   pip3: onlySubcommands([["list"], ["show"], ["freeze"], ["check"], ["--version"], ["-V"]]),
-  cargo: onlySubcommands([["--version"], ["-V"], ["tree"], ["metadata"]]),
-  go: onlySubcommands([["version"], ["env"], ["list"]]),
-  kubectl: onlySubcommands([["get"], ["describe"], ["logs"], ["version"], ["config", "view"]]),
-  ...Object.fromEntries(
-    ["node", "python", "python3", "ruby", "perl", "php", "java", "javac", "rustc", "deno", "bun", "tsc", "gcc", "g++", "clang", "make", "cmake", "terraform", "bash", "zsh", "uv", "curl", "wget", "rustup"].map(
-      (name) => [name, VERSION_QUERY] as const,
-    ),
-  ),
+  cargo: onlySubcommands([["--version"], ["-V"]]),
+  go: onlySubcommands([["version"], ["env"]], ["-w", "-u"]),
+  kubectl: (args) =>
+    args.some((word) => /(^|,)secrets?(\/|,|$)/.test(word.value ?? "")) ? "kubectl shows secrets" : onlySubcommands([["get"], ["describe"], ["logs"], ["version"], ["config", "view"]], ["--raw"])(args),
+  ...Object.fromEntries(Object.entries(VERSION_QUERIES).map(([name, spellings]) => [name, versionQuery(spellings)] as const)),
+  printenv: PRINTENV,
+  ps: PS,
+  getent: GETENT,
+  printf: PRINTF,
+  test: TEST,
+  "[": TEST,
 };
 
 /**
@@ -162,8 +243,6 @@ export function readOnlyProblem(command: ResolvedCommand): string | undefined {
   const wrapper = command.wrappers.find((entry) => entry === "coproc");
   if (wrapper) return `${wrapper} is not read-only`;
   if (name === "command" && hasOption(command.args, ["-v", "-V"])) return undefined;
-  // `env` alone prints the environment, like printenv; with a command it is a wrapper (peeled above).
-  if (name === "env" && command.args.length === 0) return undefined;
   const check = CHECKS[name];
   if (!check) return `${name} is not a known read-only command`;
   if (command.appendsArguments && check !== ANY_ARGUMENTS) return `xargs may append options to ${name}`;

@@ -52,6 +52,8 @@ export interface ShellScript {
   dynamic: string[];
   /** Syntax errors and grammar the analysis does not understand: bypass-immune ASK. */
   unsupported: string[];
+  /** Names of the variables the script expands (`$GITHUB_TOKEN` may print a credential). */
+  variables: string[];
 }
 
 const DYNAMIC_NODES: Record<string, string> = {
@@ -91,7 +93,7 @@ const COMPOUND_CONSTRUCTS: Record<string, string> = {
 export async function parseShellScript(source: string): Promise<ShellScript> {
   const tree = await parseBash(source);
   try {
-    const script: ShellScript = { source, commands: [], redirects: [], statements: [], pipelines: [], constructs: [], dynamic: [], unsupported: [] };
+    const script: ShellScript = { source, commands: [], redirects: [], statements: [], pipelines: [], constructs: [], dynamic: [], unsupported: [], variables: [] };
     if (tree.rootNode.hasError) script.unsupported.push("a syntax error (the shell would not run it as written, or the parser disagrees with bash)");
     new ScriptWalker(script).visit(tree.rootNode);
     return script;
@@ -116,9 +118,19 @@ class ScriptWalker {
     if (dynamic) this.script.dynamic.push(dynamic);
     if (type === "expansion" && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text)) this.script.dynamic.push(`parameter expansion ${node.text}`);
     if (type === "compound_statement" && node.text.startsWith("((")) this.script.dynamic.push("arithmetic command");
-    if (type === "heredoc_body" && node.namedChildren.some((child) => child?.type === "simple_expansion" || child?.type === "expansion")) {
-      this.script.dynamic.push("a heredoc with expansions");
+    if (type === "heredoc_body" && (node.namedChildren.some((child) => child?.type === "simple_expansion" || child?.type === "expansion") || /[`$]/.test(node.text))) {
+      // tree-sitter keeps backticks in a heredoc as text; bash runs them when the delimiter is unquoted.
+      if (!isQuotedHeredoc(node.parent)) this.script.dynamic.push("a heredoc with expansions");
     }
+    if (type === "heredoc_redirect") {
+      const mismatch = heredocMismatch(node);
+      if (mismatch) this.script.unsupported.push(mismatch);
+    }
+    if (type === "unary_expression" || type === "binary_expression") {
+      const problem = arithmeticTestProblem(node);
+      if (problem) this.script.dynamic.push(problem);
+    }
+    if (type === "variable_name" && (node.parent?.type === "simple_expansion" || node.parent?.type === "expansion")) this.script.variables.push(node.text);
     if (type !== "case_item" && node.children.some((child) => child && !child.isNamed && CASE_TERMINATORS.has(child.type))) {
       this.script.unsupported.push("';;' outside a case statement (bash rejects it)");
     }
@@ -197,6 +209,55 @@ function redirectKind(nodeType: string, operator: string, target: ShellWord | un
   }
   if (operator === "<") return "read";
   return target?.value !== undefined && HARMLESS_DEVICES.test(target.value) ? "duplicate" : "write";
+}
+
+/** A heredoc whose delimiter has quotes or backslashes: its body is literal text. */
+function isQuotedHeredoc(redirect: Node | null): boolean {
+  const start = redirect?.namedChildren.find((child) => child?.type === "heredoc_start");
+  return start !== undefined && start !== null && /['"\\]/.test(start.text);
+}
+
+/**
+ * Bash ends a heredoc at the first line equal to the delimiter after quote removal (and, for
+ * `<<-`, leading tabs). If tree-sitter ends it elsewhere (`<<E"O"F` … `EOF`), the lines it calls
+ * body would run: the command is not analysable.
+ */
+function heredocMismatch(redirect: Node): string | undefined {
+  const start = redirect.namedChildren.find((child) => child?.type === "heredoc_start");
+  const body = redirect.namedChildren.find((child) => child?.type === "heredoc_body");
+  const end = redirect.namedChildren.find((child) => child?.type === "heredoc_end");
+  if (!start) return undefined;
+  const stripTabs = redirect.children.some((child) => child && !child.isNamed && child.text === "<<-");
+  const delimiter = start.text.replace(/\\(.)|['"]/gs, "$1");
+  const line = (text: string) => (stripTabs ? text.replace(/^\t+/, "") : text);
+  const early = (body?.text ?? "").split("\n").slice(0, -1).some((text) => line(text) === delimiter);
+  if (early || (end && line(end.text) !== delimiter)) return `a heredoc whose end bash and the parser see differently (${JSON.stringify(start.text)})`;
+  return undefined;
+}
+
+/**
+ * Inside `[[ ]]` arithmetic comparisons evaluate their operands (`a[$(id)]` runs the substitution);
+ * `-v` evaluates an array subscript in `[ ]` too. Only integers and plain names pass.
+ */
+const ARITHMETIC_TEST_OPERATORS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+
+function enclosingTest(node: Node): Node | undefined {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (parent.type === "test_command") return parent;
+    if (parent.type !== "unary_expression" && parent.type !== "binary_expression" && parent.type !== "parenthesized_expression") return undefined;
+  }
+  return undefined;
+}
+
+function arithmeticTestProblem(node: Node): string | undefined {
+  const test = enclosingTest(node);
+  if (!test) return undefined;
+  const operator = node.children.find((child) => child?.type === "test_operator")?.text;
+  const evaluates = operator === "-v" || (test.text.startsWith("[[") && operator !== undefined && ARITHMETIC_TEST_OPERATORS.has(operator));
+  if (!evaluates) return undefined;
+  const operands = node.namedChildren.filter((child) => child && child.type !== "test_operator" && !/_expression$/.test(child.type));
+  const plain = operands.every((child) => child !== null && /^(-?[0-9]+|[A-Za-z_][A-Za-z0-9_]*)$/.test(child.text));
+  return plain ? undefined : `an arithmetic test operand (${node.text.slice(0, 40)}) that bash evaluates`;
 }
 
 /** Writing to these opens no file: `>/dev/null`, `2>/dev/stderr`. */

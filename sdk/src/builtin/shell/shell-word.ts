@@ -9,6 +9,11 @@ export interface ShellWord {
   text: string;
   value: string | undefined;
   expands: boolean;
+  /**
+   * When `value` is undefined: a glob every possible value matches (each variable becomes `*`),
+   * so `$HOME/.ssh/id_rsa` is still recognised as a key file.
+   */
+  pattern?: string | undefined;
 }
 
 /** Constructs that run code or evaluate expressions while a word is expanded: never auto-allowed. */
@@ -19,6 +24,8 @@ export class DynamicWordError extends Error {
 }
 
 const GLOB_CHARACTERS = /[*?[]/;
+/** `{a,b}` and `{1..3}` expand; `{}` and `{x}` stay as written. */
+const BRACE_EXPANSION = /\{[^{}]*(,|\.\.)[^{}]*\}/;
 
 /** Reads a word-like node; throws DynamicWordError for substitutions and other code-running expansions. */
 export function readWord(node: Node): ShellWord {
@@ -27,6 +34,7 @@ export function readWord(node: Node): ShellWord {
     text: node.text,
     value: parts.dynamic ? undefined : parts.value,
     expands: parts.expands,
+    pattern: parts.dynamic ? parts.pattern : undefined,
   };
 }
 
@@ -34,6 +42,8 @@ interface WordParts {
   value: string;
   dynamic: boolean;
   expands: boolean;
+  /** The value with each variable replaced by `*`. */
+  pattern: string;
 }
 
 function wordParts(node: Node): WordParts {
@@ -51,15 +61,18 @@ function wordParts(node: Node): WordParts {
     case "string":
     case "translated_string":
       return doubleQuoted(node);
-    case "concatenation":
-      return join(node.namedChildren.filter(isPresent).map(wordParts));
+    case "concatenation": {
+      // tree-sitter splits `{x,.env}` into `{`, `x,.env`, `}`: the braces are judged on the whole text.
+      const parts = join(node.namedChildren.filter(isPresent).map(wordParts));
+      return BRACE_EXPANSION.test(node.text) ? { ...parts, expands: true } : parts;
+    }
     case "simple_expansion":
-      return { value: "", dynamic: true, expands: false };
+      return VARIABLE;
     case "expansion":
-      if (isPlainBracedVariable(node)) return { value: "", dynamic: true, expands: false };
+      if (isPlainBracedVariable(node)) return VARIABLE;
       throw new DynamicWordError(`parameter expansion ${node.text}`);
     case "brace_expression":
-      return { value: node.text, dynamic: false, expands: true };
+      return { value: node.text, dynamic: false, expands: true, pattern: node.text };
     case "command_substitution":
       throw new DynamicWordError("command substitution");
     case "process_substitution":
@@ -71,8 +84,10 @@ function wordParts(node: Node): WordParts {
   }
 }
 
+const VARIABLE: WordParts = { value: "", dynamic: true, expands: false, pattern: "*" };
+
 function literal(value: string): WordParts {
-  return { value, dynamic: false, expands: false };
+  return { value, dynamic: false, expands: false, pattern: value };
 }
 
 function join(parts: WordParts[]): WordParts {
@@ -80,6 +95,7 @@ function join(parts: WordParts[]): WordParts {
     value: parts.map((part) => part.value).join(""),
     dynamic: parts.some((part) => part.dynamic),
     expands: parts.some((part) => part.expands),
+    pattern: parts.map((part) => part.pattern).join(""),
   };
 }
 
@@ -94,10 +110,11 @@ function unquotedWord(text: string): WordParts {
       if (text[index] !== "\n") value += text[index] ?? "";
       continue;
     }
-    if (GLOB_CHARACTERS.test(character) || character === "{" || character === "}") expands = true;
+    if (GLOB_CHARACTERS.test(character)) expands = true;
     value += character;
   }
-  return { value, dynamic: false, expands };
+  if (BRACE_EXPANSION.test(value)) expands = true;
+  return { value, dynamic: false, expands, pattern: value };
 }
 
 function doubleQuoted(node: Node): WordParts {
