@@ -38,7 +38,7 @@ const NETWORK_PSEUDO_FILES = /^\/dev\/(tcp|udp)(\/|$)/;
 const SECRET_FILES: readonly string[] = [
   ".vault-token", ".s3cfg", ".boto", ".bash_history", ".zsh_history", ".sh_history", ".python_history", ".psql_history",
   ".mysql_history", ".node_repl_history", ".lesshst", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
-  ".terraform.d/credentials.tfrc.json", ".config/hub", ".composer/auth.json", ".m2/settings-security.xml",
+  ".terraform.d/credentials.tfrc.json", ".config/hub", ".composer/auth.json", ".m2/settings-security.xml", "gh/hosts.yml",
 ];
 /** Names that hold secrets wherever they are: every `.env.*` variant, private keys and key stores, Terraform state. */
 const SECRET_NAME_PATTERNS = [/^\.env(\..*)?$/, /\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk)$/, /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/, /^terraform\.tfstate(\.backup)?$/, /^\.htpasswd$/];

@@ -86,6 +86,7 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
   for (const redirect of analysis.script?.redirects ?? []) {
     if (redirect.kind === "write" || redirect.kind === "read") check(redirect.target, redirect.kind);
   }
+  for (const item of analysis.script?.loopItems ?? []) check(item, "read");
   return { written: [...written], read: [...read] };
 }
 

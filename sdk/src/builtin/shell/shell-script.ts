@@ -54,6 +54,8 @@ export interface ShellScript {
   unsupported: string[];
   /** Names of the variables the script expands (`$GITHUB_TOKEN` may print a credential). */
   variables: string[];
+  /** The items of `for`/`select` loops: names the loop body may read (`for f in ~/.ssh/*`). */
+  loopItems: ShellWord[];
 }
 
 const DYNAMIC_NODES: Record<string, string> = {
@@ -93,7 +95,7 @@ const COMPOUND_CONSTRUCTS: Record<string, string> = {
 export async function parseShellScript(source: string): Promise<ShellScript> {
   const tree = await parseBash(source);
   try {
-    const script: ShellScript = { source, commands: [], redirects: [], statements: [], pipelines: [], constructs: [], dynamic: [], unsupported: [], variables: [] };
+    const script: ShellScript = { source, commands: [], redirects: [], statements: [], pipelines: [], constructs: [], dynamic: [], unsupported: [], variables: [], loopItems: [] };
     if (tree.rootNode.hasError) script.unsupported.push("a syntax error (the shell would not run it as written, or the parser disagrees with bash)");
     new ScriptWalker(script).visit(tree.rootNode);
     return script;
@@ -154,6 +156,9 @@ class ScriptWalker {
       case "pipeline":
         this.addPipeline(node);
         return;
+      case "for_statement":
+        for (const item of node.childrenForFieldName("value")) this.script.loopItems.push(safeReadWord(item) ?? { text: item.text, value: undefined, expands: false });
+        break;
     }
     const construct = COMPOUND_CONSTRUCTS[type];
     if (construct) this.constructStack.push({ type: construct, name: type === "function_definition" ? node.childForFieldName("name")?.text : undefined, commands: [] });
