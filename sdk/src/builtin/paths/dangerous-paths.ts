@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { resolve, sep } from "node:path";
+import { globSync } from "tinyglobby";
 import { resolveRealPath } from "../../permission/working-directories.js";
 import { shellGlobToRegExp } from "../shell/shell-glob.js";
 
@@ -19,10 +20,16 @@ const SYSTEM_WRITE_PREFIXES = ["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64"
 /** System files whose contents are secrets (or the memory of the machine and its processes). */
 const SECRET_SYSTEM_FILES = [
   /^\/etc\/(shadow|gshadow|sudoers|master\.passwd)(\.d\/.*|-)?$/,
-  /^\/proc\/[^/]+\/(environ|mem|cmdline|maps|pagemap|auxv|stack|syscall)$/,
+  // Any process or thread (`/proc/self/task/1/environ`), and other processes' roots, cwds and open files.
+  /^\/proc\/.+\/(environ|mem|cmdline|maps|pagemap|auxv|stack|syscall)$/,
+  /^\/proc\/[^/]+\/(task\/[^/]+\/)?(root|cwd|fd)\/./,
   /^\/proc\/kcore$/,
   /^\/etc\/ssh\/ssh_host_.*key$/,
   /^\/etc\/ssl\/private(\/.*)?$/,
+  /^\/etc\/kubernetes\/(pki\/.*|[^/]+\.conf)$/,
+  /^\/(var\/)?run\/secrets(\/.*)?$/,
+  /^\/etc\/mysql\/debian\.cnf$/,
+  /^\/etc\/security\/opasswd$/,
 ];
 /** Device files that are safe to write to. */
 const HARMLESS_DEVICES = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+)$/;
@@ -38,7 +45,7 @@ const NETWORK_PSEUDO_FILES = /^\/dev\/(tcp|udp)(\/|$)/;
 const SECRET_FILES: readonly string[] = [
   ".vault-token", ".s3cfg", ".boto", ".bash_history", ".zsh_history", ".sh_history", ".python_history", ".psql_history",
   ".mysql_history", ".node_repl_history", ".lesshst", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
-  ".terraform.d/credentials.tfrc.json", ".config/hub", ".composer/auth.json", ".m2/settings-security.xml", "gh/hosts.yml",
+  ".terraform.d/credentials.tfrc.json", ".config/hub", ".composer/auth.json", ".m2/settings-security.xml", "gh/hosts.yml", "fish_history", "logins.json", "key4.db", "cookies.sqlite", "Login Data",
 ];
 /** Names that hold secrets wherever they are: every `.env.*` variant, private keys and key stores, Terraform state. */
 const SECRET_NAME_PATTERNS = [/^\.env(\..*)?$/, /\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk)$/, /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/, /^terraform\.tfstate(\.backup)?$/, /^\.htpasswd$/];
@@ -119,7 +126,21 @@ export function mayExpandToDangerousPath(pattern: string, lists: DangerousPathLi
   const probes = ["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/proc/self/environ", "/proc/1/environ", "/proc/self/mem", "/proc/kcore", "/dev/sda", "/dev/mem", "/dev/tcp/x/1"];
   if (probes.some((probe) => whole.test(probe))) return true;
   const first = shellGlobToRegExp(segments[0] ?? "", { hideDotFiles: true });
-  return access === "write" && SYSTEM_WRITE_PREFIXES.some((prefix) => first.test(prefix.slice(1).split("/")[0]!));
+  if (access === "write" && SYSTEM_WRITE_PREFIXES.some((prefix) => first.test(prefix.slice(1).split("/")[0]!))) return true;
+  return existingMatches(absolute).some((match) => isDangerousPath(match, lists, cwd, access));
+}
+
+/** How many existing matches of a glob are checked by real path (a symlink `docs/x` → `~/.ssh/id_rsa`). */
+const MAX_CHECKED_MATCHES = 200;
+
+/** The files a glob matches now, as bash would (no dot-files for a leading `*`), capped. */
+function existingMatches(absolutePattern: string): string[] {
+  if (!/[*?[{]/.test(absolutePattern)) return [];
+  try {
+    return globSync(absolutePattern.slice(1), { cwd: "/", absolute: true, dot: false, onlyFiles: false, followSymbolicLinks: false, expandDirectories: false }).slice(0, MAX_CHECKED_MATCHES);
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -15,7 +15,7 @@ export const MAX_COMMAND_LENGTH = 10_000;
 export const MAX_COMMAND_COUNT = 50;
 
 /** Carriage returns, NUL, escape sequences and invisible or bidirectional Unicode hide what runs. */
-const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u00a0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
+const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u00a0\u00ad\u034f\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/u;
 
 /**
  * Environment variables that make a command load code, change which program runs, or run hooks:
@@ -56,6 +56,16 @@ export interface BashAnalysis {
 }
 
 export async function analyseBash(command: string, cwd: string): Promise<BashAnalysis> {
+  try {
+    return await analyse(command, cwd);
+  } catch (error) {
+    // Defence in depth: an input the analysis trips over is never auto-allowed.
+    const empty: BashAnalysis = { command, script: undefined, commands: [], unanalysable: undefined, dangerous: undefined, scriptProblem: undefined, directories: [cwd] };
+    return { ...empty, unanalysable: `the analysis failed on this command (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
   const analysis: BashAnalysis = { command, script: undefined, commands: [], unanalysable: undefined, dangerous: undefined, scriptProblem: undefined, directories: [cwd] };
   if (command.length > MAX_COMMAND_LENGTH) return { ...analysis, unanalysable: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
   if (HIDDEN_CHARACTERS.test(command)) return { ...analysis, unanalysable: "the command contains control or invisible characters that can hide what runs" };

@@ -79,14 +79,16 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
       if (directory !== undefined && containsSecretLocations(word, options.dangerousPaths, directory)) read.add(`${word.text} (searched recursively)`);
     }
   };
+  const loopItems = analysis.script?.loopItems ?? [];
   for (const command of analysis.commands) {
     for (const word of command.pathArguments) check(word, command.readOnlyProblem === undefined || command.sourceArguments.includes(word) ? "read" : "write");
-    command.recursiveRoots.forEach(checkRecursive);
+    // A root from a variable (`for d in ~; do grep -r x $d; done`) may be any loop item.
+    for (const root of command.recursiveRoots) [root, ...(root.value === undefined ? loopItems : [])].forEach(checkRecursive);
   }
   for (const redirect of analysis.script?.redirects ?? []) {
     if (redirect.kind === "write" || redirect.kind === "read") check(redirect.target, redirect.kind);
   }
-  for (const item of analysis.script?.loopItems ?? []) check(item, "read");
+  for (const item of loopItems) check(item, "read");
   return { written: [...written], read: [...read] };
 }
 

@@ -29,11 +29,22 @@ const FIRST_OPERAND_IN = (allowed: string[], allowNone = true): SubcommandCheck 
   return first.value !== undefined && allowed.includes(first.value) ? undefined : `subcommand ${first.text} may modify`;
 };
 
+/**
+ * Reading one named setting is fine; listing them all (`--list`, `--get-regexp`) prints what
+ * `cat .git/config` would (tokens in `http.*.extraheader`, credential URLs), and so does reading a
+ * setting whose name looks like a credential.
+ */
 const CONFIG_READ: SubcommandCheck = (args) => {
-  const readForms = ["--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch", "--get-color", "--get-colorbool"];
   const first = args[0]?.value;
-  if (first === "get" || first === "list") return undefined;
-  return hasOption(args, readForms) && !hasOption(args, ["--edit", "-e", "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section"]) ? undefined : "only reading forms of git config";
+  const mutating = hasOption(args, ["--edit", "-e", "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section"]);
+  const reads = first === "get" || hasOption(args, ["--get", "--get-all", "--get-urlmatch", "--get-color", "--get-colorbool"]);
+  // Exact spellings: `--get` must not count as an abbreviation of `--get-regexp`.
+  const lists = args.some((word) => /^(--list|-l|--get-regexp|--get-r.*|--regexp|--all|--li.*)$/.test(word.value ?? ""));
+  if (first === "list" || lists) {
+    return "listing git settings prints the credentials .git/config may hold";
+  }
+  if (args.some((word) => word.value === undefined || /extraheader|token|password|secret|credential/i.test(word.value))) return "the setting may hold a credential";
+  return reads && !mutating ? undefined : "only reading forms of git config";
 };
 
 const READ_ONLY_SUBCOMMANDS: Record<string, SubcommandCheck> = {

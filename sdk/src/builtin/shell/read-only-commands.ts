@@ -58,11 +58,17 @@ const PRINTENV: ReadOnlyCheck = (args) => {
   return names.some((word) => word.value === undefined || SECRET_NAME.test(word.value)) ? "the variable may hold a credential" : undefined;
 };
 
-/** BSD-style `ps e` / `ps auxe` print every process's environment. */
-const PS: ReadOnlyCheck = (args) => (args.some((word) => word.value === undefined || /^[A-Za-z]*e[A-Za-z]*$/.test(word.value)) ? "ps e shows the environment of every process" : undefined);
+/** BSD-style `ps e` / `ps auxe` print every process's environment (`-o etime` and other option values are fine). */
+const PS_VALUE_OPTIONS = ["-o", "-O", "-p", "-q", "-u", "-U", "-C", "-G", "-g", "-t", "-s", "--sort", "--format", "--pid", "--ppid", "--user", "--User", "--group", "--Group", "--tty", "--sid"];
+const PS: ReadOnlyCheck = (args) =>
+  args.some((word) => word.value === undefined) || operands(args, PS_VALUE_OPTIONS).some((word) => /^[A-Za-z]*e[A-Za-z]*$/.test(word.value!)) ? "ps e shows the environment of every process" : undefined;
 
-/** `getent shadow` reads the password hashes. */
-const GETENT: ReadOnlyCheck = (args) => (args.some((word) => word.value === undefined || /^g?shadow$/.test(word.value)) ? "getent shadow reads password hashes" : undefined);
+/** Local databases only: `getent shadow` reads password hashes, `getent hosts` asks DNS. */
+const GETENT_DATABASES = new Set(["passwd", "group", "services", "protocols", "shells", "rpc", "aliases"]);
+const GETENT: ReadOnlyCheck = (args) => {
+  const database = operands(args)[0];
+  return database?.value !== undefined && GETENT_DATABASES.has(database.value) && !args.some((word) => word.value === undefined) ? undefined : "only the local passwd, group and service databases are read-only";
+};
 
 /**
  * `printf -v NAME` assigns a variable (PATH, or an array element whose subscript runs code). The
@@ -158,6 +164,9 @@ const HOSTNAME: ReadOnlyCheck = (args) =>
  */
 const PRINTS_ENVIRONMENT = /(^|[^.\w$])(env|strenv)\b|\$ENV\b|\bENVIRON\b/;
 
+/** jq `import`/`include` and yq `load*()` read files the command line does not name. */
+const LOADS_FILES = /\b(import|include|load\w*)\b/;
+
 const YQ = withoutOptions(["-i", "--inplace", "--in-place", "-s", "--split-exp"]);
 
 const PAGER: ReadOnlyCheck = (args) => {
@@ -191,7 +200,7 @@ const CHECKS: Record<string, ReadOnlyCheck> = {
   tree: withoutOptions(["-o", "-R"]),
   sort: withoutOptions(["-o", "--output", "--compress-program", "--files0-from"]),
   ss: withoutOptions(["-K", "--kill"]),
-  jq: (args) => (args.some((word) => word.value === undefined || PRINTS_ENVIRONMENT.test(word.value)) ? "the jq program reads the environment" : undefined),
+  jq: (args) => (args.some((word) => word.value === undefined || PRINTS_ENVIRONMENT.test(word.value) || LOADS_FILES.test(word.value)) ? "the jq program reads the environment or other files" : undefined),
   base64: withoutOptions(["-o", "--output"]),
   file: withoutOptions(["-C", "--compile"]),
   man: withoutOptions(["-P", "--pager", "-H", "--html", "-X", "--gxditview", "-Z", "--ditroff", "-t", "--troff", "-C", "--config-file"]),
@@ -211,15 +220,18 @@ const CHECKS: Record<string, ReadOnlyCheck> = {
   systemctl: onlySubcommands([["status"], ["is-active"], ["is-enabled"], ["is-failed"], ["list-units"], ["list-unit-files"], ["show"], ["cat"]], ["-H", "--host", "-M", "--machine"]),
   journalctl: withoutOptions(["--cursor-file", "-M", "--machine", "--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog"]),
   bat: withoutOptions(["--pager"]),
-  yq: (args) => (args.some((word) => word.value === undefined || PRINTS_ENVIRONMENT.test(word.value)) ? "the yq expression reads the environment" : YQ(args)),
+  yq: (args) => (args.some((word) => word.value === undefined || PRINTS_ENVIRONMENT.test(word.value) || LOADS_FILES.test(word.value)) ? "the yq expression reads the environment or other files" : YQ(args)),
   gh: onlySubcommands([["repo", "view"], ["issue", "list"], ["issue", "view"], ["pr", "list"], ["pr", "view"], ["pr", "status"], ["pr", "diff"], ["pr", "checks"], ["status"], ["run", "list"], ["run", "view"]], ["-w", "--web"]),
   npm: (args) => (args.some((word) => SECRET_NAME.test(word.value ?? "")) ? "the setting may hold a credential" : NPM(args)),
   pip: onlySubcommands([["list"], ["show"], ["freeze"], ["check"], ["--version"], ["-V"]]),
   pip3: onlySubcommands([["list"], ["show"], ["freeze"], ["check"], ["--version"], ["-V"]]),
   cargo: onlySubcommands([["--version"], ["-V"]]),
   go: onlySubcommands([["version"], ["env"]], ["-w", "-u"]),
+  // `--server` sends the kubeconfig's credentials elsewhere; `--kubeconfig` may name an exec plugin; `-k` builds with kustomize.
   kubectl: (args) =>
-    args.some((word) => /(^|,)secrets?(\/|,|$)/.test(word.value ?? "")) ? "kubectl shows secrets" : onlySubcommands([["get"], ["describe"], ["logs"], ["version"], ["config", "view"]], ["--raw"])(args),
+    args.some((word) => /(^|,)secrets?(\/|,|$)/.test(word.value ?? ""))
+      ? "kubectl shows secrets"
+      : onlySubcommands([["get"], ["describe"], ["logs"], ["version"], ["config", "view"]], ["--raw", "--server", "-s", "--kubeconfig", "-k", "--kustomize"])(args),
   ...Object.fromEntries(Object.entries(VERSION_QUERIES).map(([name, spellings]) => [name, versionQuery(spellings)] as const)),
   printenv: PRINTENV,
   ps: PS,

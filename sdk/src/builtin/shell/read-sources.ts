@@ -23,10 +23,59 @@ export function recursiveRoots(command: ResolvedCommand): ShellWord[] {
   return recursiveGrep || recursiveDiff || gitGrep || TREE_SEARCHERS.has(name) ? operands(args) : [];
 }
 
-/** Commands whose output is a list of names below the paths they were given (their roots). */
-const LISTERS = new Set(["find", "fd", "ls", "git", "grep", "egrep", "fgrep", "rg", "ag", "ack", "echo", "printf"]);
+/**
+ * Whether a command prints only names of files below the paths it was given. `echo`/`printf` can
+ * spell any path (`echo -e '/root/.a\x77s/…'`), `find -printf`, `ls -l` (symlink targets),
+ * `grep` without `-l` and `git log` print text that may hold one, and `--format` options print
+ * anything: those are not listers.
+ */
+function listsNames(command: ResolvedCommand): boolean {
+  const { name, args } = command;
+  const has = (options: string[]) => hasOption(args, options);
+  if (has(["--format"])) return false;
+  switch (name) {
+    case "find":
+      return !has(["-printf", "-ls", "-fprint", "-fprintf", "-fls"]);
+    case "fd":
+      return !has(["-l", "--list-details"]);
+    case "ls":
+      return !has(["-l", "-g", "-o", "-n", "-s"]);
+    case "grep":
+    case "egrep":
+    case "fgrep":
+      return has(["-l", "-L", "--files-with-matches", "--files-without-match"]);
+    case "rg":
+      return has(["-l", "--files", "--files-with-matches", "--files-without-match"]);
+    case "ag":
+    case "ack":
+      return has(["-l", "-L", "-g", "-f", "--files-with-matches", "--files-without-matches"]);
+    case "git": {
+      const subcommand = args.find((word) => !(word.value ?? "-").startsWith("-"))?.value;
+      if (subcommand === "ls-files" || subcommand === "ls-tree") return true;
+      if (subcommand?.startsWith("diff")) return has(["--name-only", "--name-status"]);
+      if (subcommand === "status") return has(["--porcelain", "--short", "-s"]);
+      if (subcommand === "grep") return has(["-l", "-L", "--name-only", "--files-with-matches", "--files-without-match"]);
+      return false;
+    }
+    default:
+      return false;
+  }
+}
 /** Commands that only print the names `xargs` gives them, never open them. */
 const NAME_ONLY = new Set(["echo", "printf", "basename", "dirname", "true", "false"]);
+
+/** The string `xargs -I R` / `-iR` / `--replace[=R]` replaces with each name (`{}` when not given). */
+function replacement(options: ShellWord[]): string | undefined {
+  for (let index = 0; index < options.length; index += 1) {
+    const value = options[index]!.value ?? "";
+    if (value === "-I") return options[index + 1]?.value;
+    if (/^-I./.test(value)) return value.slice(2);
+    if (value === "-i" || value === "--replace") return "{}";
+    if (/^-i./.test(value)) return value.slice(2);
+    if (value.startsWith("--replace=")) return value.slice("--replace=".length);
+  }
+  return undefined;
+}
 
 export interface XargsSource {
   /** The upstream stage's roots: the names xargs passes lie below them. */
@@ -44,10 +93,15 @@ export function xargsSource(command: ResolvedCommand, upstream: ResolvedCommand 
   const at = command.layers.findIndex((layer) => layer[0]?.value === "xargs" || layer[0]?.value?.endsWith("/xargs"));
   const xargsOptions = at < 0 ? [] : command.layers[at]!.slice(1, command.layers[at]!.length - (command.layers[at + 1]?.length ?? 0));
   if (hasOption(xargsOptions, ["-a", "--arg-file"])) return { roots: [], problem: "xargs reads the names it passes from a file" };
-  if (upstream?.name === undefined || !LISTERS.has(upstream.name) || upstream.appendsArguments) {
+  // `xargs -I{} cat ~/{}` reads any name below `~`: a word holding the replacement is a root.
+  const replaced = replacement(xargsOptions);
+  const templates: ShellWord[] = replaced
+    ? command.args.filter((word) => word.value?.includes(replaced)).map((word) => ({ ...word, value: undefined, pattern: word.value!.split(replaced).join("*") }))
+    : [];
+  if (upstream === undefined || upstream.appendsArguments || !listsNames(upstream)) {
     return { roots: [], problem: `xargs passes ${command.name} names produced at run time by ${upstream?.name ?? "its input"}` };
   }
-  if (upstream.name === "echo" || upstream.name === "printf" || upstream.name === "git") return { roots: [], problem: undefined };
-  const roots = operands(upstream.args);
-  return { roots: roots.length > 0 ? roots : [{ text: ".", value: ".", expands: false }], problem: undefined };
+  // git lists paths inside the repository; the others list below their operands (the cwd by default).
+  const roots = upstream.name === "git" ? [] : operands(upstream.args);
+  return { roots: [...(roots.length > 0 || upstream.name === "git" ? roots : [{ text: ".", value: ".", expands: false }]), ...templates], problem: undefined };
 }

@@ -116,6 +116,14 @@ class ScriptWalker {
       this.script.unsupported.push(`${type === "ERROR" ? "unparsable text" : `the construct '${type}'`} near ${JSON.stringify(node.text.slice(0, 40))}`);
       return;
     }
+    if (type === "ansi_c_string") {
+      try {
+        readWord(node);
+      } catch (error) {
+        if (!(error instanceof DynamicWordError)) throw error;
+        this.script.unsupported.push(error.construct);
+      }
+    }
     const dynamic = DYNAMIC_NODES[type];
     if (dynamic) this.script.dynamic.push(dynamic);
     if (type === "expansion" && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text)) this.script.dynamic.push(`parameter expansion ${node.text}`);

@@ -134,15 +134,25 @@ function isPlainBracedVariable(node: Node): boolean {
 
 const ANSI_C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
 
-/** `$'...'` escapes, so `$'\x72m'` is read as `rm`. */
-function decodeAnsiC(body: string): string {
-  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (_, escape: string) => {
+/**
+ * `$'...'` escapes, so `$'\x72m'` is read as `rm`. Bash keeps only what precedes a NUL
+ * (`$'.env\0x'` is `.env`); an escape beyond Unicode cannot be judged.
+ */
+export function decodeAnsiC(body: string): string {
+  const decoded = body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (_, escape: string) => {
     const kind = escape[0]!;
-    if (kind === "x" || kind === "u" || kind === "U") return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
+    if ((kind === "x" || kind === "u" || kind === "U") && escape.length === 1) return `\\${escape}`;
+    if (kind === "x" || kind === "u" || kind === "U") {
+      const codePoint = Number.parseInt(escape.slice(1), 16);
+      if (codePoint > 0x10ffff) throw new DynamicWordError(`the ANSI-C escape \\${escape}, which names no character`);
+      return String.fromCodePoint(codePoint);
+    }
     if (/[0-7]/.test(kind)) return String.fromCharCode(Number.parseInt(escape, 8));
     if (kind === "c") return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
     return ANSI_C_ESCAPES[kind] ?? `\\${escape}`;
   });
+  const nul = decoded.indexOf("\0");
+  return nul < 0 ? decoded : decoded.slice(0, nul);
 }
 
 function isPresent<T>(value: T | null): value is T {
