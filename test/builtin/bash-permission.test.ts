@@ -166,3 +166,12 @@ describe("Bash permission: modes and suggestions", () => {
     expect(await engine.checkPermission(custom, { command: "echo x > .bashrc" })).toMatchObject({ behavior: "ask", bypassImmune: true });
   });
 });
+
+describe("Bash permission: globs are checked against the files they match now", () => {
+  it("asks when a glob matches a symlink to a secret, and allows globs over ordinary files", async () => {
+    // innocent.txt → .git/config (set up above): the glob gives no hint, its match does.
+    expect((await decide("cat innocen?.txt")).behavior).toBe("ask");
+    expect((await decide("head -n 3 *.txt")).behavior).toBe("ask");
+    expect((await decide("wc -l src/*")).behavior).toBe("allow");
+  });
+});

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureBundle, type FixtureBundle } from "../support/bundles.js";
-import { startTestRegistry, type TestRegistry } from "../support/registry.js";
+import { startTestRegistry, storageEnv, type TestRegistry } from "../support/registry.js";
 import { apiGatewayEvent, multipartBody, resultBytes, type ApiGatewayRequest, type ApiGatewayResult } from "./api-gateway-event.js";
 
 type Handler = (event: unknown, context?: unknown) => Promise<ApiGatewayResult>;
@@ -25,19 +25,10 @@ const postBundle = async (token?: string) => {
 beforeAll(async () => {
   // The emulators of a test registry stand in for AWS; the handlers read their config from env.
   registry = await startTestRegistry();
-  const { config } = registry.local;
   Object.assign(process.env, {
-    TABLE_NAME: config.tableName,
-    BUCKET_NAME: config.bucketName,
-    S3_ENDPOINT: config.s3Endpoint,
-    DYNAMODB_ENDPOINT: config.dynamodbEndpoint,
-    AWS_REGION: config.region,
-    AWS_ACCESS_KEY_ID: config.credentials!.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
+    ...storageEnv(registry),
     REGISTRY_TOKEN_SHA256: createHash("sha256").update(registry.token).digest("hex"),
     ARCHIVE_DELIVERY: "proxy",
-    // Separate handlers are separate caches, as separate Lambda instances: always revalidate here.
-    CACHE_REVALIDATE_MS: "0",
   });
   upload = (await import("../../functions/lambda/upload.js")).handler as unknown as Handler;
   fetchHandler = (await import("../../functions/lambda/fetch.js")).handler as unknown as Handler;

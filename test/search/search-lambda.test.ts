@@ -2,7 +2,7 @@
 // writes made by other processes through the catalog revision.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createLambdaHandler } from "../../functions/lambda/create-lambda-handler.js";
-import { startTestRegistry, type TestRegistry } from "../support/registry.js";
+import { startTestRegistry, storageEnv, type TestRegistry } from "../support/registry.js";
 import { apiGatewayEvent, resultBytes, type ApiGatewayResult } from "../registry/api-gateway-event.js";
 import { echoToolBundle, uploadOrThrow } from "./search-bundles.js";
 import { seedCatalog } from "./seed-catalog.js";
@@ -20,20 +20,7 @@ const searchIds = async (q: string) => {
 
 beforeAll(async () => {
   registry = await startTestRegistry();
-  const { config } = registry.local;
-  search = createLambdaHandler("search", {
-    env: {
-      TABLE_NAME: config.tableName,
-      BUCKET_NAME: config.bucketName,
-      S3_ENDPOINT: config.s3Endpoint,
-      DYNAMODB_ENDPOINT: config.dynamodbEndpoint,
-      AWS_REGION: config.region,
-      AWS_ACCESS_KEY_ID: config.credentials!.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
-      // Check the revision on every invocation, so the test needs no waiting.
-      CACHE_REVALIDATE_MS: "0",
-    },
-  }) as unknown as Handler;
+  search = createLambdaHandler("search", { env: storageEnv(registry) }) as unknown as Handler;
 });
 
 afterAll(async () => {

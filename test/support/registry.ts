@@ -50,6 +50,24 @@ export async function startTestRegistry(options: TestRegistryOptions = {}): Prom
   }
 }
 
+/**
+ * The environment a Lambda entry reads to reach this registry's emulators, as separate Lambda
+ * instances would: the handlers keep their own caches, so they revalidate on every invocation.
+ */
+export function storageEnv(registry: TestRegistry): Record<string, string> {
+  const { config } = registry.local;
+  return {
+    TABLE_NAME: config.tableName,
+    BUCKET_NAME: config.bucketName,
+    S3_ENDPOINT: config.s3Endpoint!,
+    DYNAMODB_ENDPOINT: config.dynamodbEndpoint!,
+    AWS_REGION: config.region,
+    AWS_ACCESS_KEY_ID: config.credentials!.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
+    CACHE_REVALIDATE_MS: "0",
+  };
+}
+
 export interface UploadResult {
   status: number;
   /** The parsed JSON answer (`{message, tool_id, version}` or `{error, detail}`). */

@@ -137,7 +137,8 @@ const MAX_CHECKED_MATCHES = 200;
 function existingMatches(absolutePattern: string): string[] {
   if (!/[*?[{]/.test(absolutePattern)) return [];
   try {
-    return globSync(absolutePattern.slice(1), { cwd: "/", absolute: true, dot: false, onlyFiles: false, followSymbolicLinks: false, expandDirectories: false }).slice(0, MAX_CHECKED_MATCHES);
+    // Without globstar bash reads `**` as `*`; never walk a whole tree here.
+    return globSync(absolutePattern.slice(1).replace(/\*\*+/g, "*"), { cwd: "/", absolute: true, dot: false, onlyFiles: false, expandDirectories: false }).slice(0, MAX_CHECKED_MATCHES);
   } catch {
     return [];
   }
