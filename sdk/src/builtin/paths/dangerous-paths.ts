@@ -1,6 +1,6 @@
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolve, sep } from "node:path";
-import { globSync } from "tinyglobby";
+import { join, resolve, sep } from "node:path";
 import { resolveRealPath } from "../../permission/working-directories.js";
 import { shellGlobToRegExp } from "../shell/shell-glob.js";
 
@@ -127,21 +127,43 @@ export function mayExpandToDangerousPath(pattern: string, lists: DangerousPathLi
   if (probes.some((probe) => whole.test(probe))) return true;
   const first = shellGlobToRegExp(segments[0] ?? "", { hideDotFiles: true });
   if (access === "write" && SYSTEM_WRITE_PREFIXES.some((prefix) => first.test(prefix.slice(1).split("/")[0]!))) return true;
-  return existingMatches(absolute).some((match) => isDangerousPath(match, lists, cwd, access));
+  // Each match by real path: `cat docs/*` where `docs/x` links to `~/.ssh/id_rsa`.
+  const matches = existingMatches(absolute);
+  return matches === undefined || matches.some((match) => isDangerousPath(match, lists, cwd, access));
 }
 
-/** How many existing matches of a glob are checked by real path (a symlink `docs/x` → `~/.ssh/id_rsa`). */
-const MAX_CHECKED_MATCHES = 200;
+/** Directory entries a glob may read while being checked; beyond that it is judged unknowable. */
+const MAX_GLOB_ENTRIES = 1000;
 
-/** The files a glob matches now, as bash would (no dot-files for a leading `*`), capped. */
-function existingMatches(absolutePattern: string): string[] {
+/**
+ * The files a glob matches now, as bash would (segment by segment, no dot-files for a leading `*`
+ * or `?`), or undefined when that takes more than MAX_GLOB_ENTRIES directory entries.
+ */
+function existingMatches(absolutePattern: string): string[] | undefined {
   if (!/[*?[{]/.test(absolutePattern)) return [];
-  try {
-    // Without globstar bash reads `**` as `*`; never walk a whole tree here.
-    return globSync(absolutePattern.slice(1).replace(/\*\*+/g, "*"), { cwd: "/", absolute: true, dot: false, onlyFiles: false, expandDirectories: false }).slice(0, MAX_CHECKED_MATCHES);
-  } catch {
-    return [];
+  let paths = ["/"];
+  let budget = MAX_GLOB_ENTRIES;
+  for (const segment of absolutePattern.split(sep).filter(Boolean)) {
+    if (!/[*?[{]/.test(segment)) {
+      paths = paths.map((path) => join(path, segment));
+      continue;
+    }
+    const matcher = shellGlobToRegExp(segment, { hideDotFiles: true });
+    const next: string[] = [];
+    for (const path of paths) {
+      let entries: string[];
+      try {
+        entries = readdirSync(path);
+      } catch {
+        continue;
+      }
+      budget -= entries.length;
+      if (budget < 0) return undefined;
+      for (const entry of entries) if (matcher.test(entry)) next.push(join(path, entry));
+    }
+    paths = next;
   }
+  return paths;
 }
 
 /**
