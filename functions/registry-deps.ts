@@ -1,4 +1,5 @@
 import type { TokenVerifier } from "./auth/token-verifier.js";
+import type { RecordedCatalogChange } from "./catalog/catalog-change.js";
 import { ArchiveBytesCache } from "./catalog/archive-bytes-cache.js";
 import { CatalogReader } from "./catalog/catalog-reader.js";
 import type { RegistryConfig } from "./config.js";
@@ -16,13 +17,13 @@ export interface RegistryDeps {
   /** Cached reads; writes go to `entries` and then call `onCatalogChange`. */
   reader: CatalogReader;
   verifyToken: TokenVerifier;
-  /** Called after every catalog write (publish, update, delete), once it is stored. */
-  onCatalogChange: () => Promise<void>;
+  /** Called after every catalog write (publish, update, delete), once it is stored and recorded. */
+  onCatalogChange: (change: RecordedCatalogChange) => Promise<void>;
 }
 
 export interface RegistryDepsOptions {
   /** Extra work after each catalog write, e.g. refreshing a search index. */
-  onCatalogChange?: () => void | Promise<void>;
+  onCatalogChange?: (change: RecordedCatalogChange) => void | Promise<void>;
 }
 
 export function createRegistryDeps(
@@ -40,10 +41,10 @@ export function createRegistryDeps(
     archiveBytes: new ArchiveBytesCache(archives),
     reader,
     verifyToken,
-    async onCatalogChange() {
-      reader.invalidate();
+    async onCatalogChange(change) {
+      reader.changed(change);
       try {
-        await options.onCatalogChange?.();
+        await options.onCatalogChange?.(change);
       } catch (error) {
         // The write itself succeeded; a failing listener must not turn it into an error.
         console.error("[registry] catalog-change listener failed:", error);

@@ -1,16 +1,23 @@
 import type { EntryStore, LatestFilter, LatestPage } from "../storage/entry-store.js";
+import type { RecordedCatalogChange } from "./catalog-change.js";
+import { LatestCatalog, type LatestDelta } from "./latest-catalog.js";
 import type { PublishedEntry } from "./published-entry.js";
 import { RevisionCache } from "./revision-cache.js";
 
-/** The read side of the catalog, served from a revision-checked in-process cache. */
+/**
+ * The read side of the catalog, served from a revision-checked in-process cache; every latest
+ * entry (search, `query/by-*`) is kept up to date tool by tool (see LatestCatalog).
+ */
 export class CatalogReader {
   private readonly cache: RevisionCache;
+  private readonly latestCatalog: LatestCatalog;
 
   constructor(
     private readonly entries: EntryStore,
     revalidateMs: number,
   ) {
     this.cache = new RevisionCache(() => entries.catalogRevision(), revalidateMs);
+    this.latestCatalog = new LatestCatalog(entries, revalidateMs);
   }
 
   latest(toolId: string): Promise<PublishedEntry | undefined> {
@@ -30,11 +37,25 @@ export class CatalogReader {
     return this.cache.remember(key, () => this.entries.listLatest(limit, filter, cursor));
   }
 
-  allLatest(): Promise<PublishedEntry[]> {
-    return this.cache.remember("all-latest", () => this.entries.listAllLatest());
+  /** Sorted by tool id; the same array until the catalog changes. */
+  allLatest(): Promise<readonly PublishedEntry[]> {
+    return this.latestCatalog.all();
   }
 
+  /** How `current` (from `allLatest`) differs from `previous`, when it was derived from it directly. */
+  latestDelta(previous: readonly object[], current: readonly object[]): LatestDelta | undefined {
+    return this.latestCatalog.deltaSince(previous, current);
+  }
+
+  /** After this process wrote one tool: the next reads see it, re-reading only that tool for `allLatest`. */
+  changed(change: RecordedCatalogChange): void {
+    this.cache.invalidate();
+    this.latestCatalog.hear(change);
+  }
+
+  /** After a write that names no tool (e.g. a bulk import): everything is checked against storage. */
   invalidate(): void {
     this.cache.invalidate();
+    this.latestCatalog.invalidate();
   }
 }

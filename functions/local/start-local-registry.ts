@@ -4,7 +4,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { createRegistryApp } from "../app.js";
 import { loadLocalToken } from "../auth/local-token.js";
 import { DEFAULT_MAX_BUNDLE_BYTES, type ArchiveDelivery, type RegistryConfig } from "../config.js";
-import { createRegistryDeps, type RegistryDeps } from "../registry-deps.js";
+import { createRegistryDeps, type RegistryDeps, type RegistryDepsOptions } from "../registry-deps.js";
 import type { RouteModule } from "../routes/route-module.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { startEmulators, type Emulators } from "./emulators.js";
@@ -23,7 +23,7 @@ export interface LocalRegistryOptions {
   archiveDelivery?: ArchiveDelivery;
   maxBundleBytes?: number;
   cacheRevalidateMs?: number;
-  onCatalogChange?: () => void | Promise<void>;
+  onCatalogChange?: RegistryDepsOptions["onCatalogChange"];
   extraRoutes?: RouteModule[];
 }
 

@@ -1,4 +1,5 @@
 import { requireWriteToken } from "../auth/require-write-token.js";
+import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
@@ -12,8 +13,7 @@ export const deleteToolRoute: RouteModule = (app, deps) => {
     for (const sha256 of new Set(deleted.map((entry) => entry.tool_archive_sha256))) {
       await removeArchiveIfUnreferenced(deps, sha256);
     }
-    await deps.entries.bumpRevision();
-    await deps.onCatalogChange();
+    await recordCatalogChange(deps, { toolId, kind: "deleted" });
     return c.json({ message: "Tool deleted successfully" });
   });
 };

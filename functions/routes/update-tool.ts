@@ -1,4 +1,5 @@
 import { requireWriteToken } from "../auth/require-write-token.js";
+import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import { isPlainObject } from "../entry/field-types.js";
 import { validateEntryUpdate } from "../entry/tool-entry.js";
 import { presentEntry } from "../catalog/present-entry.js";
@@ -34,8 +35,7 @@ export const updateToolRoute: RouteModule = (app, deps) => {
       };
       // false: that version was deleted meanwhile; re-read (404 when the whole tool is gone).
       if (await deps.entries.replaceVersion(updated)) {
-        await deps.entries.bumpRevision();
-        await deps.onCatalogChange();
+        await recordCatalogChange(deps, { toolId, kind: "updated" });
         return c.json({ message: "Tool updated successfully" });
       }
     }

@@ -1,12 +1,20 @@
 import type { SearchableEntry } from "./search-document.js";
 import { ToolSearchIndex, type SearchHit, type SearchQuery } from "./tool-search-index.js";
 
+/** How one array of entries differs from the previous one. */
+export interface EntriesDelta {
+  upserted: readonly SearchableEntry[];
+  removed: readonly string[];
+}
+
 /**
  * The search index of a process (a warm Lambda container or the local server), kept in step with
  * the catalog. `loadLatest` is the registry's revision-checked read of every latest entry: it
  * hands back the same array until the catalog changes (a local write, or a new catalog revision
- * noticed within `cacheRevalidateMs`). A new array is diffed against the indexed one, so a write
- * costs one index update, not a rebuild; a large change (or the first search) builds from scratch.
+ * noticed within `cacheRevalidateMs`). When `deltaSince` can say how a new array differs from the
+ * indexed one, only those tools are updated; otherwise the new array is diffed against the indexed
+ * one, so a write still costs one index update, not a rebuild; a large change (or the first
+ * search) builds from scratch.
  */
 export class CatalogSearch {
   private index = new ToolSearchIndex();
@@ -15,7 +23,10 @@ export class CatalogSearch {
   private loadsStarted = 0;
   private appliedTicket = 0;
 
-  constructor(private readonly loadLatest: () => Promise<readonly SearchableEntry[]>) {}
+  constructor(
+    private readonly loadLatest: () => Promise<readonly SearchableEntry[]>,
+    private readonly deltaSince: (previous: readonly SearchableEntry[], current: readonly SearchableEntry[]) => EntriesDelta | undefined = () => undefined,
+  ) {}
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
     const ticket = ++this.loadsStarted;
@@ -31,6 +42,24 @@ export class CatalogSearch {
   /** Brings the index in line with `entries` (synchronous, so concurrent searches never interleave). */
   sync(entries: readonly SearchableEntry[]): void {
     if (entries === this.indexed) return;
+    const delta = this.indexed === undefined ? undefined : this.deltaSince(this.indexed, entries);
+    if (delta !== undefined) this.apply(delta);
+    else this.diff(entries);
+    this.indexed = entries;
+  }
+
+  private apply(delta: EntriesDelta): void {
+    for (const toolId of delta.removed) {
+      this.index.remove(toolId);
+      this.fingerprints.delete(toolId);
+    }
+    for (const entry of delta.upserted) {
+      this.index.upsert(entry);
+      this.fingerprints.set(entry.tool_id, fingerprint(entry));
+    }
+  }
+
+  private diff(entries: readonly SearchableEntry[]): void {
     const fingerprints = new Map(entries.map((entry) => [entry.tool_id, fingerprint(entry)]));
     const changed = entries.filter((entry) => this.fingerprints.get(entry.tool_id) !== fingerprints.get(entry.tool_id));
     const removed = [...this.fingerprints.keys()].filter((toolId) => !fingerprints.has(toolId));
@@ -40,7 +69,6 @@ export class CatalogSearch {
       for (const toolId of removed) this.index.remove(toolId);
       for (const entry of changed) this.index.upsert(entry);
     }
-    this.indexed = entries;
     this.fingerprints = fingerprints;
   }
 }

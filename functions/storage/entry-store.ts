@@ -7,9 +7,11 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from "@aws-sdk/lib-dynamodb";
+import type { CatalogChange } from "../catalog/catalog-change.js";
 import type { PublishedEntry } from "../catalog/published-entry.js";
 import { compareVersions } from "../catalog/compare-versions.js";
 import { indexQueryInput } from "./index-query.js";
+import { changeSlot, RevisionLog } from "./revision-log.js";
 import {
   ARCHIVE_INDEX,
   LATEST_CATALOG,
@@ -192,10 +194,30 @@ export class EntryStore {
     return String(result.Attributes?.revision ?? 0);
   }
 
+  /** Bumps the revision and logs which tool it changed (see revision-log.ts); returns the new revision. */
+  async recordChange(change: CatalogChange): Promise<number> {
+    const revision = Number(await this.bumpRevision());
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: REVISION_KEY,
+        UpdateExpression: "SET #slot = :change",
+        ExpressionAttributeNames: { "#slot": changeSlot(revision) },
+        ExpressionAttributeValues: { ":change": { revision, tool_id: change.toolId } },
+      }),
+    );
+    return revision;
+  }
+
   /** A string that changes on every catalog write (publish, update, delete). */
   async catalogRevision(): Promise<string> {
+    return String((await this.readRevisionLog()).revision);
+  }
+
+  /** The revision and the log of the tools its last revisions changed. */
+  async readRevisionLog(): Promise<RevisionLog> {
     const result = await this.db.send(new GetCommand({ TableName: this.table, Key: REVISION_KEY, ConsistentRead: true }));
-    return String(result.Item?.revision ?? 0);
+    return new RevisionLog(result.Item);
   }
 
   private versionItem(entry: PublishedEntry) {

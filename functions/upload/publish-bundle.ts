@@ -4,6 +4,7 @@ import type { PublishedEntry } from "../catalog/published-entry.js";
 import { RegistryError } from "../http/registry-error.js";
 import type { RegistryDeps } from "../registry-deps.js";
 import { VersionExistsError } from "../storage/entry-store.js";
+import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
 import { archiveDigest } from "./archive-digest.js";
 import { assertToolIdNotReserved } from "./reserved-tool-ids.js";
@@ -53,9 +54,8 @@ export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps):
     deps.archives.exists(digest.sha256).then((exists) => (exists ? undefined : deps.archives.put(digest.sha256, bundle.toolZip))),
     deps.entries.promoteIfNewest(entry),
   ]);
-  // Bumped last: a process that sees the new revision re-reads and finds the new latest pointer.
-  await deps.entries.bumpRevision();
-  await deps.onCatalogChange?.();
+  // Recorded last: a process that sees the new revision re-reads and finds the new latest pointer.
+  await recordCatalogChange(deps, { toolId: entry.tool_id, kind: "published" });
   return entry;
 }
 

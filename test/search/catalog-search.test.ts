@@ -50,4 +50,27 @@ describe("CatalogSearch", () => {
     );
     expect((await search.search({ q: "magnetic", limit: 1 }))[0]?.tool_id).toBe("barcode-reader");
   });
+
+  it("with a delta for the new array, updates just those tools and ranks as a fresh build", async () => {
+    let current: Entry[] = published;
+    let delta: { from: Entry[]; to: Entry[]; upserted: Entry[]; removed: string[] } | undefined;
+    const search = new CatalogSearch(
+      async () => current,
+      (previous, next) => (delta?.from === previous && delta.to === next ? delta : undefined),
+    );
+    await search.search({ q: "warm up", limit: 1 });
+    const edited = { ...published[3]!, tool_search_description: "Translates whale songs", updated_at: "t1" };
+    const added = { ...published[0]!, tool_id: "aardvark-finder", published_at: "t1", updated_at: "t1" };
+    // The array also carries a change the delta does not name: trusted, it is not diffed for.
+    const unnamed = { ...published[5]!, tool_search_description: "Unnamed change", updated_at: "t1" };
+    const next = [added, ...published.slice(1).map((entry, index) => (index === 2 ? edited : index === 4 ? unnamed : entry))];
+    delta = { from: published, to: next, upserted: [edited, added], removed: [published[0]!.tool_id] };
+    current = next;
+
+    expect((await search.search({ q: "whale songs", limit: 1 }))[0]?.tool_id).toBe(edited.tool_id);
+    expect(await search.search({ q: "unnamed", limit: 5 })).toEqual([]);
+    const expected = ToolSearchIndex.build(next.map((entry) => (entry === unnamed ? published[5]! : entry)));
+    const incremental = await Promise.all(LABELLED_QUERIES.map(([q]) => search.search({ q, limit: 5 })));
+    expect(incremental.map((hits) => hits.map((hit) => hit.tool_id))).toEqual(topIds((q) => expected.search({ q, limit: 5 })));
+  });
 });

@@ -2,8 +2,8 @@
  * Puts many tools into a registry's table in bulk, for catalogues too large to upload one bundle at
  * a time (the relevance set, the 10,000-tool benchmark). Each tool gets what a publish writes:
  * a version item and the latest pointer in `EntryStore`'s layout, with the entry built by the
- * registry's own `entryFromSpec`; then the revision is bumped and the catalog-change hook runs,
- * as after an upload. No archive is stored: these entries are for searching, not for running.
+ * registry's own `entryFromSpec`; then the revision is bumped (naming no tool) and the server's
+ * reader is told to check it. No archive is stored: these entries are for searching, not for running.
  * (Uploads themselves are exercised by search-endpoint.test.ts.)
  */
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
@@ -51,6 +51,7 @@ export async function seedCatalog(local: LocalRegistry, specs: ({ tool_id: strin
     }),
   );
   db.destroy();
+  // A bulk write names no tool: the revision moves without a log entry, so readers scan again.
   await local.deps.entries.bumpRevision();
-  await local.deps.onCatalogChange();
+  local.deps.reader.invalidate();
 }

@@ -184,6 +184,18 @@ export function mayContainDangerousPath(directory: string, lists: DangerousPathL
   });
 }
 
+const readListsCache = new WeakMap<DangerousPathLists, DangerousPathLists>();
+
+/**
+ * For a tree walk (`grep -r x .`): true when this absolute path names a file or directory whose
+ * contents are secret, by name only (the walk decides about symlinks itself).
+ */
+export function isSecretEntry(absolutePath: string, lists: DangerousPathLists): boolean {
+  let relevant = readListsCache.get(lists);
+  if (relevant === undefined) readListsCache.set(lists, (relevant = listsFor(lists, "read")));
+  return matchesLists(absolutePath, relevant);
+}
+
 function matchesLists(path: string, lists: DangerousPathLists): boolean {
   const segments = path.toLowerCase().split(sep).filter(Boolean);
   const joined = `/${segments.join("/")}`;

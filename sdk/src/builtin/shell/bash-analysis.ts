@@ -4,10 +4,11 @@ import { optionName, operands } from "./command-arguments.js";
 import { resolveCommand, type ResolvedCommand } from "./command-wrappers.js";
 import { dangerousCommandProblem, dangerousScriptProblem } from "./dangerous-commands.js";
 import { readOnlyProblem, SECRET_NAME } from "./read-only-commands.js";
-import { recursiveRoots, xargsSource } from "./read-sources.js";
+import { recursiveRoots, treeReading, xargsSource } from "./read-sources.js";
 import { parseShellScript, type Assignment, type ShellScript } from "./shell-script.js";
 import type { ShellWord } from "./shell-word.js";
 import { expandTilde } from "../paths/dangerous-paths.js";
+import { widerReading, type TreeReading } from "../paths/tree-secrets.js";
 
 /** Longer commands are not analysed (a person should read them); Claude Code uses the same cap. */
 export const MAX_COMMAND_LENGTH = 10_000;
@@ -35,6 +36,8 @@ export interface AnalysedCommand {
   sourceArguments: ShellWord[];
   /** Directories whose whole tree the command reads (`grep -r x ~`, `find ~ | xargs cat`). */
   recursiveRoots: ShellWord[];
+  /** How it walks them (hidden files, gitignore, symbolic links). */
+  treeReading: TreeReading;
 }
 
 /** Commands that read every operand but the destination (the last one, or the `-t` directory). */
@@ -103,6 +106,7 @@ function analyseCommand(resolved: ResolvedCommand, cwd: string): AnalysedCommand
     pathArguments: [...pathArguments(resolved.command.words.slice(1)), ...(resolved.name === "git" ? gitObjectPaths(resolved.args) : [])],
     sourceArguments: sourceArguments(resolved),
     recursiveRoots: recursiveRoots(resolved),
+    treeReading: treeReading(resolved),
   };
 }
 
@@ -115,6 +119,7 @@ function boundXargsNames(script: ShellScript, commands: AnalysedCommand[]): void
     const upstream = stages && commands[script.commands.indexOf(stages[stages.indexOf(simple) - 1]!)];
     const source = xargsSource(command.resolved, upstream?.resolved);
     command.readOnlyProblem = source.problem;
+    if (source.roots.length > 0) command.treeReading = command.recursiveRoots.length > 0 ? widerReading(command.treeReading, source.reading) : source.reading;
     command.recursiveRoots.push(...source.roots);
   });
 }

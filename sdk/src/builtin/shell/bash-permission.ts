@@ -3,6 +3,8 @@ import { performance } from "node:perf_hooks";
 import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision } from "../../permission/types.js";
 import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
 import { expandTilde, isDangerousPath, mayContainDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
+import { treeSecret, type TreeReading } from "../paths/tree-secrets.js";
+import { gitRepositoryProblem } from "./git-config-hazards.js";
 import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
 import { allowCoverage, ruleMatchesAnyCommand } from "./bash-rules.js";
 import { operands } from "./command-arguments.js";
@@ -38,6 +40,8 @@ const immuneAsk = (message: string, reason: string): PermissionDecision => ({ be
 interface SensitivePaths {
   written: string[];
   read: string[];
+  /** Why a read-only git command may run a program its repository configures. */
+  gitConfig: string | undefined;
 }
 
 /**
@@ -47,7 +51,7 @@ interface SensitivePaths {
 const SENSITIVE_PATHS_TTL_MS = 1000;
 const sensitivePathsCache = new WeakMap<BashAnalysis, { at: number; options: BashPermissionOptions; paths: SensitivePaths }>();
 
-/** Sensitive paths a command reads or writes (by written and by real path), for the ASK message. */
+/** Sensitive paths a command reads or writes (by written and by real path) and repository settings that run programs, for the ASK message. */
 export function sensitivePaths(analysis: BashAnalysis, options: BashPermissionOptions): SensitivePaths {
   const cached = sensitivePathsCache.get(analysis);
   if (cached && cached.options === options && performance.now() - cached.at < SENSITIVE_PATHS_TTL_MS) return cached.paths;
@@ -74,22 +78,32 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
       }
     }
   };
-  const checkRecursive = (word: ShellWord) => {
+  const checkRecursive = (word: ShellWord, reading: TreeReading) => {
     for (const directory of analysis.directories) {
-      if (directory !== undefined && containsSecretLocations(word, options.dangerousPaths, directory)) read.add(`${word.text} (searched recursively)`);
+      if (directory === undefined) continue;
+      if (containsSecretLocations(word, options.dangerousPaths, directory)) {
+        read.add(`${word.text} (searched recursively)`);
+        continue;
+      }
+      // Below the root: a project's `.env`, `certs/server.pem`, a symlink to `~/.ssh` (as the command walks).
+      const secret = treeSecret(resolve(directory, expandTilde(staticRoot(word))), options.dangerousPaths, reading);
+      if (secret !== undefined) read.add(`${word.text} (searched recursively: ${secret})`);
     }
   };
   const loopItems = analysis.script?.loopItems ?? [];
+  const everyCommandReads = analysis.commands.every((command) => command.readOnlyProblem === undefined);
   for (const command of analysis.commands) {
     for (const word of command.pathArguments) check(word, command.readOnlyProblem === undefined || command.sourceArguments.includes(word) ? "read" : "write");
-    // A root from a variable (`for d in ~; do grep -r x $d; done`) may be any loop item.
-    for (const root of command.recursiveRoots) [root, ...(root.value === undefined ? loopItems : [])].forEach(checkRecursive);
+    // A root from a variable (`for d in ~; do grep -r x $d; done`) may be any loop item. Trees
+    // are only walked when every command reads: otherwise the string asks anyway.
+    if (!everyCommandReads) continue;
+    for (const root of command.recursiveRoots) [root, ...(root.value === undefined ? loopItems : [])].forEach((word) => checkRecursive(word, command.treeReading));
   }
   for (const redirect of analysis.script?.redirects ?? []) {
     if (redirect.kind === "write" || redirect.kind === "read") check(redirect.target, redirect.kind);
   }
   for (const item of loopItems) check(item, "read");
-  return { written: [...written], read: [...read] };
+  return { written: [...written], read: [...read], gitConfig: gitConfigProblem(analysis) };
 }
 
 /**
@@ -103,8 +117,12 @@ function mayHoldDangerousPath(pattern: string, lists: DangerousPathLists, direct
 
 /** For a recursive search (`grep -r x ~`): the static part of the root, then whether a secret lies below it. */
 function containsSecretLocations(word: ShellWord, lists: DangerousPathLists, directory: string): boolean {
-  const value = word.value !== undefined && !word.expands ? word.value : staticPrefix(word.value ?? word.pattern ?? "");
-  return mayContainDangerousPath(value, lists, directory);
+  return mayContainDangerousPath(staticRoot(word), lists, directory);
+}
+
+/** The root as written, or the static part of a glob or variable word (`src/*` → `src`). */
+function staticRoot(word: ShellWord): string {
+  return word.value !== undefined && !word.expands ? word.value : staticPrefix(word.value ?? word.pattern ?? "");
 }
 
 function staticPrefix(pattern: string): string {
@@ -119,7 +137,22 @@ export function isReadOnlyBash(analysis: BashAnalysis, options: BashPermissionOp
   if (analysis.unanalysable || analysis.dangerous || analysis.scriptProblem || analysis.commands.length === 0) return false;
   if (analysis.commands.some((command) => command.readOnlyProblem !== undefined)) return false;
   const paths = sensitivePaths(analysis, options);
-  return paths.read.length === 0 && paths.written.length === 0;
+  return paths.read.length === 0 && paths.written.length === 0 && paths.gitConfig === undefined;
+}
+
+/**
+ * Why a git command that would otherwise only read may run a program its repository configures
+ * (`core.fsmonitor`, `diff.external`, a pager…), checked in every directory it may run in.
+ */
+function gitConfigProblem(analysis: BashAnalysis): string | undefined {
+  for (const command of analysis.commands) {
+    if (command.resolved.name !== "git" || command.readOnlyProblem !== undefined) continue;
+    for (const directory of analysis.directories) {
+      const problem = gitRepositoryProblem(command.resolved.args, directory);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -132,6 +165,8 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
   if (analysis.command.trim() === "") return { behavior: PermissionBehavior.PASSTHROUGH, message: "Empty command" };
   if (analysis.unanalysable) return immuneAsk(analysis.unanalysable, "command contains dynamic expansion or syntax that cannot be statically analyzed");
   if (isReadOnlyBash(analysis, options)) return { behavior: PermissionBehavior.ALLOW, message: "Permission granted for read-only command", reason: "Read-only command" };
+  const gitProblem = sensitivePaths(analysis, options).gitConfig;
+  if (gitProblem) return immuneAsk(`git would run a program the repository configures: ${gitProblem}`, "repository configuration runs programs");
 
   const dangerous = analysis.dangerous ?? analysis.commands.find((command) => command.dangerous)?.dangerous;
   if (dangerous) return immuneAsk(`Command contains dangerous pattern: ${dangerous}`, "dangerous command");

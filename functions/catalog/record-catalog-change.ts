@@ -1,0 +1,13 @@
+import type { RegistryDeps } from "../registry-deps.js";
+import type { CatalogChange } from "./catalog-change.js";
+
+export type ChangeRecordingDeps = Pick<RegistryDeps, "entries"> & Partial<Pick<RegistryDeps, "onCatalogChange">>;
+
+/**
+ * The last step of every catalog write, once the entries are stored: bump the revision with a log
+ * of the tool (other processes catch up from it), then tell this process (`onCatalogChange`).
+ */
+export async function recordCatalogChange(deps: ChangeRecordingDeps, change: CatalogChange): Promise<void> {
+  const revision = await deps.entries.recordChange(change);
+  await deps.onCatalogChange?.({ ...change, revision });
+}

@@ -1,0 +1,164 @@
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { dirname, join } from "node:path";
+import { holdsCredential, readGitConfig } from "../shell/git-config-file.js";
+import { findGitRepository } from "../shell/git-repository.js";
+import { isSecretEntry, type DangerousPathLists } from "./dangerous-paths.js";
+import { directoryIgnores, IGNORE_FILE_NAMES, isIgnored, readIgnoreFile, type IgnoreRule } from "./gitignore-rules.js";
+
+/** How a recursive reader walks a tree: what it skips and whether it follows symbolic links. */
+export interface TreeReading {
+  /** Reads hidden entries (`grep -r` does; `rg` and `ag` skip them unless told otherwise). */
+  hidden: boolean;
+  /** Skips what `.gitignore` ignores (inside a git repository; `rg`, `ag`, `git grep`). */
+  gitignore: boolean;
+  followsLinks: boolean;
+}
+
+export const READS_EVERYTHING: TreeReading = { hidden: true, gitignore: false, followsLinks: true };
+
+/** A reading that reads whatever either of two does (a command's own walk and the names xargs feeds it). */
+export function widerReading(a: TreeReading, b: TreeReading): TreeReading {
+  return { hidden: a.hidden || b.hidden, gitignore: a.gitignore && b.gitignore, followsLinks: a.followsLinks || b.followsLinks };
+}
+
+/** Entries and depth a check may walk; a bigger tree is judged unknowable (the command asks). */
+export const MAX_TREE_ENTRIES = 20_000;
+export const MAX_TREE_DEPTH = 24;
+
+type EntryKind = "directory" | "file" | "link";
+interface Listing {
+  mtimeMs: number;
+  /** Each entry with its verdict by name, computed once per version of the directory. */
+  entries: { name: string; kind: EntryKind; secret: boolean }[];
+  /** It holds a `.gitignore`, `.ignore` or `.rgignore`. */
+  hasIgnoreFile: boolean;
+}
+/** Directory listings per dangerous-path lists, revalidated by mtime (which changes whenever an entry is added, removed or renamed). */
+const listings = new WeakMap<DangerousPathLists, Map<string, Listing>>();
+const MAX_CACHED_LISTINGS = 20_000;
+
+/**
+ * The first secret a recursive read of `root` would read (a dangerous file or directory by name,
+ * a `.git/config` holding a credential, a symlink that leads to one when links are followed), a
+ * reason when the tree is too big to tell, or undefined. `node_modules` is skipped: packages'
+ * fixture keys are not the user's secrets.
+ */
+export function treeSecret(root: string, lists: DangerousPathLists, reading: TreeReading): string | undefined {
+  let start: string;
+  try {
+    start = realpathSync(root);
+    if (!statSync(start).isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
+  // A negation in an ignore file here or above can re-include hidden and ignored files.
+  if ((!reading.hidden || reading.gitignore) && ancestorsNegate(start)) reading = { ...reading, hidden: true, gitignore: false };
+  const rules = reading.gitignore ? repositoryRules(start) : [];
+  if (rules === undefined) reading = { ...reading, gitignore: false };
+  const found = walk(start, lists, reading, rules ?? []);
+  if (found !== NEGATION) return found;
+  const widened = walk(start, lists, { ...reading, hidden: true, gitignore: false }, []);
+  return widened === NEGATION ? undefined : widened;
+}
+
+/** The walk met an ignore file with a negation while trusting ignore files: it starts over without. */
+const NEGATION = Symbol("negation");
+
+function walk(start: string, lists: DangerousPathLists, reading: TreeReading, initialRules: IgnoreRule[]): string | undefined | typeof NEGATION {
+  let budget = MAX_TREE_ENTRIES;
+  const visited = new Set<string>([start]);
+  const stack: { directory: string; depth: number; rules: IgnoreRule[] }[] = [{ directory: start, depth: 0, rules: initialRules }];
+  while (stack.length > 0) {
+    const { directory, depth, rules: inherited } = stack.pop()!;
+    if (depth > MAX_TREE_DEPTH) return `a tree deeper than ${MAX_TREE_DEPTH} levels below ${start}`;
+    const { entries, hasIgnoreFile } = listing(directory, lists);
+    const own = hasIgnoreFile ? directoryIgnores(directory) : undefined;
+    if (own?.negates && (!reading.hidden || reading.gitignore)) return NEGATION;
+    const rules = reading.gitignore && own && own.rules.length > 0 ? [...inherited, ...own.rules] : inherited;
+    for (const { name, kind, secret } of entries) {
+      if ((budget -= 1) < 0) return `more than ${MAX_TREE_ENTRIES} entries below ${start}`;
+      if (!reading.hidden && name.startsWith(".")) continue;
+      if (kind === "directory" && name === "node_modules") continue;
+      const path = join(directory, name);
+      if (reading.gitignore && rules.length > 0 && isIgnored(path, kind === "directory", rules)) continue;
+      if (kind === "directory" && name === ".git") {
+        // The internals are git's; only the config may hold a token (`url = https://user:token@…`).
+        if (holdsCredential(readGitConfig(join(path, "config")).entries)) return join(path, "config");
+        continue;
+      }
+      if (secret) return path;
+      if (kind === "directory") stack.push({ directory: path, depth: depth + 1, rules });
+      else if (kind === "link" && reading.followsLinks) {
+        const target = followedLink(path, lists, visited);
+        if (target?.secret) return `${path} (links to ${target.secret})`;
+        if (target?.directory) stack.push({ directory: target.directory, depth: depth + 1, rules: [] });
+      }
+    }
+  }
+  return undefined;
+}
+
+function followedLink(path: string, lists: DangerousPathLists, visited: Set<string>): { secret?: string; directory?: string } | undefined {
+  let real: string;
+  let isDirectory: boolean;
+  try {
+    real = realpathSync(path);
+    isDirectory = statSync(real).isDirectory();
+  } catch {
+    return undefined;
+  }
+  if (isSecretEntry(real, lists)) return { secret: real };
+  if (!isDirectory || visited.has(real)) return undefined;
+  visited.add(real);
+  return { directory: real };
+}
+
+function listing(directory: string, lists: DangerousPathLists): Listing {
+  const mtimeMs = statSync(directory, { throwIfNoEntry: false })?.mtimeMs;
+  if (mtimeMs === undefined) return { mtimeMs: 0, entries: [], hasIgnoreFile: false };
+  let cache = listings.get(lists);
+  if (cache === undefined) listings.set(lists, (cache = new Map()));
+  const cached = cache.get(directory);
+  if (cached && cached.mtimeMs === mtimeMs) return cached;
+  let names: Dirent[];
+  try {
+    names = readdirSync(directory, { withFileTypes: true });
+  } catch {
+    names = [];
+  }
+  const entries = names.map((entry) => ({
+    name: entry.name,
+    kind: (entry.isDirectory() ? "directory" : entry.isSymbolicLink() ? "link" : "file") as EntryKind,
+    secret: isSecretEntry(join(directory, entry.name), lists),
+  }));
+  const result = { mtimeMs, entries, hasIgnoreFile: entries.some((entry) => IGNORE_FILE_NAMES.includes(entry.name)) };
+  if (cache.size >= MAX_CACHED_LISTINGS) cache.clear();
+  cache.set(directory, result);
+  return result;
+}
+
+/** True when an ignore file in `directory` or a directory above it holds a negation. */
+function ancestorsNegate(directory: string): boolean {
+  for (let current = directory; ; current = dirname(current)) {
+    if (directoryIgnores(current).negates) return true;
+    if (dirname(current) === current) return false;
+  }
+}
+
+/**
+ * The gitignore rules that apply at `start`: the repository's `info/exclude` and every
+ * `.gitignore` from the top of the worktree down. Undefined outside a worktree, where ripgrep
+ * ignores `.gitignore` files (git grep has no worktree to read).
+ */
+function repositoryRules(start: string): IgnoreRule[] | undefined {
+  const repository = findGitRepository(start);
+  if (repository?.workTree === undefined) return undefined;
+  const rules = [...readIgnoreFile(join(repository.commonDir, "info", "exclude"), repository.workTree).rules];
+  const chain: string[] = [];
+  for (let current = dirname(start); current.startsWith(repository.workTree); current = dirname(current)) {
+    chain.unshift(current);
+    if (current === repository.workTree || dirname(current) === current) break;
+  }
+  for (const directory of chain) rules.push(...directoryIgnores(directory).rules);
+  return rules;
+}
