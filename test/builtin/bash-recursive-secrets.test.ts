@@ -41,7 +41,7 @@ async function expectDecisions(cwd: string, expected: Record<string, "allow" | "
 }
 
 describe("recursive searches and the secrets inside the project", () => {
-  it("grep -r asks when the tree holds a .env, and stays allowed on a subtree without secrets", async () => {
+  it("grep -r asks when the tree holds a .env (a subtree without secrets stays allowed); rg and ag skip the hidden .env", async () => {
     const project = tree({ ".env": "API_KEY=x\n" });
     await expectDecisions(project, {
       "grep -r KEY .": "ask",
@@ -55,12 +55,7 @@ describe("recursive searches and the secrets inside the project", () => {
       "find . -name '*.ts' | xargs grep KEY": "ask",
       "find src -name '*.ts' | xargs grep KEY": "allow",
       "ack KEY": "ask",
-    });
-  });
-
-  it("rg and ag skip the hidden .env unless told to read hidden or ignored files", async () => {
-    const project = tree({ ".env": "API_KEY=x\n" });
-    await expectDecisions(project, {
+      // rg and ag skip the hidden .env unless told to read hidden or ignored files.
       "rg KEY": "allow",
       "ag KEY": "allow",
       "rg --hidden KEY": "ask",

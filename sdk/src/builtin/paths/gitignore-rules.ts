@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
-import { basename, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import picomatch from "picomatch";
+import { ParsedFileCache } from "./parsed-file-cache.js";
 
 /**
  * Enough of gitignore to tell whether git and ripgrep skip a path, erring towards "not skipped":
@@ -23,24 +23,12 @@ export interface IgnoreFile {
   negates: boolean;
 }
 
-const EMPTY: IgnoreFile = { rules: [], negates: false };
-const fileCache = new Map<string, { mtimeMs: number; size: number; file: IgnoreFile }>();
+const ignoreFiles = new ParsedFileCache<IgnoreFile>((text, path) => parseIgnoreFile(text, dirname(path)), { rules: [], negates: false });
 
-/** The rules of one ignore file (`.gitignore`, `.git/info/exclude`, `.ignore`); none when it is missing. */
+/** The rules of one ignore file (`.gitignore`, `.ignore`; none when it is missing), patterns relative to `base`. */
 export function readIgnoreFile(path: string, base: string): IgnoreFile {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat?.isFile()) return EMPTY;
-  const cached = fileCache.get(path);
-  if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.file;
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return EMPTY;
-  }
-  const file = parseIgnoreFile(text, base);
-  fileCache.set(path, { mtimeMs: stat.mtimeMs, size: stat.size, file });
-  return file;
+  const file = ignoreFiles.get(path);
+  return file.rules.every((rule) => rule.base === base) ? file : { ...file, rules: file.rules.map((rule) => ({ ...rule, base })) };
 }
 
 function parseIgnoreFile(text: string, base: string): IgnoreFile {

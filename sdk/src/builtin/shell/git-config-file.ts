@@ -1,12 +1,12 @@
-import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { expandTilde } from "../paths/dangerous-paths.js";
+import { ParsedFileCache } from "../paths/parsed-file-cache.js";
 
 /**
  * A small reader for git's config syntax (`[section]`, `[section "Sub"]`, `[section.sub]`,
  * case-insensitive section and key names, quoted values, `;`/`#` comments, `\` continuations),
  * following `include.path` and every `includeIf.*.path` whatever its condition (reading more
- * files than git does only makes the checks stricter). Parsed files are cached by mtime and size.
+ * files than git does only makes the checks stricter).
  */
 export interface GitConfigEntry {
   /** Lower-cased. */
@@ -30,7 +30,7 @@ export interface GitConfig {
 /** Deeper include chains are refused, as git refuses more than 10. */
 const MAX_INCLUDE_DEPTH = 10;
 
-const fileCache = new Map<string, { mtimeMs: number; size: number; entries: GitConfigEntry[] }>();
+const configFiles = new ParsedFileCache<GitConfigEntry[]>((text, path) => parseGitConfig(text, path), []);
 
 /** The entries of a config file and the files it includes; a missing file has none. */
 export function readGitConfig(path: string): GitConfig {
@@ -44,7 +44,7 @@ function collect(path: string, result: GitConfig, depth: number): void {
     result.problem = `the git config includes are nested more than ${MAX_INCLUDE_DEPTH} deep`;
     return;
   }
-  const entries = parsedFile(path);
+  const entries = configFiles.get(path);
   for (const entry of entries) {
     result.entries.push(entry);
     const includes = entry.name === "path" && (entry.section === "include" || entry.section === "includeif");
@@ -59,22 +59,6 @@ function includeTarget(value: string | undefined, from: string): string | undefi
   if (value === undefined || value === "" || value.startsWith("%(") || /^~[^/]/.test(value)) return undefined;
   const expanded = expandTilde(value);
   return isAbsolute(expanded) ? expanded : resolve(dirname(from), expanded);
-}
-
-function parsedFile(path: string): GitConfigEntry[] {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (stat === undefined) return [];
-  const cached = fileCache.get(path);
-  if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.entries;
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return [];
-  }
-  const entries = parseGitConfig(text, path);
-  fileCache.set(path, { mtimeMs: stat.mtimeMs, size: stat.size, entries });
-  return entries;
 }
 
 const SECTION = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/;
