@@ -3,6 +3,8 @@
  * through the real PermissionEngine and Bash tool, against a bare tree-sitter-bash parse of the same
  * command measured in this run. Each decision parses and analyses its command afresh (the corpus is
  * larger than the tool's analysis cache). The parser's one-time WASM load is reported separately.
+ * Two extra rows decide git commands and recursive searches with this repository as the project
+ * (its git config read, its tree walked for secrets).
  *
  *   npx tsx bench/bash.bench.ts      (or: npm run bench bash)
  */
@@ -23,12 +25,12 @@ function percentile(samples: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
 
-async function measure(run: (command: string) => unknown): Promise<{ p50: number; p99: number; perSecond: number }> {
-  for (const command of commands) await run(command); // warm-up
+async function measure(run: (command: string) => unknown, measured = commands, passes = PASSES): Promise<{ p50: number; p99: number; perSecond: number }> {
+  for (const command of measured) await run(command); // warm-up
   const samples: number[] = [];
   const start = performance.now();
-  for (let pass = 0; pass < PASSES; pass += 1) {
-    for (const command of commands) {
+  for (let pass = 0; pass < passes; pass += 1) {
+    for (const command of measured) {
       const before = performance.now();
       await run(command);
       samples.push(performance.now() - before);
@@ -43,6 +45,11 @@ const bash = new Bash({ cwd: process.cwd() });
 const engine = new PermissionEngine();
 const decisions = await measure((command) => engine.checkPermission(bash, { command }));
 const ownCheck = await measure(async (command) => bash.checkPermissions({ command }, engine.context));
+// This repository as the project: its .git/config (and includes) read for git, its tree walked for searches.
+// Distinct commands, more than the analysis cache holds, so each decision does the work afresh.
+const variants = (make: (n: number) => string) => Array.from({ length: 1500 }, (_, n) => make(n));
+const gitInRepository = await measure((command) => engine.checkPermission(bash, { command }), variants((n) => [`git status -- src${n}`, `git log -p -${n}`, `git diff --stat HEAD~${n}`][n % 3]!), 2);
+const searchOverRepository = await measure((command) => engine.checkPermission(bash, { command }), variants((n) => [`grep -rn TODO${n} .`, `rg TODO${n}`, `git grep TODO${n}`][n % 3]!), 2);
 
 const row = (name: string, result: { p50: number; p99: number; perSecond: number }) =>
   `| ${name} | ${(result.p50 * 1000).toFixed(0)} µs | ${(result.p99 * 1000).toFixed(0)} µs | ${Math.round(result.perSecond).toLocaleString("en")} | ${(result.p50 / baseline.p50).toFixed(1)}× |`;
@@ -54,3 +61,5 @@ console.log("|---|---|---|---|---|");
 console.log(row("bare tree-sitter parse (baseline)", baseline));
 console.log(row("Bash.checkPermissions (parse + analysis)", ownCheck));
 console.log(row("PermissionEngine.checkPermission (full decision)", decisions));
+console.log(row("git status/log/diff in this repository (config checked)", gitInRepository));
+console.log(row("grep -r/rg/git grep over this repository (tree walked)", searchOverRepository));

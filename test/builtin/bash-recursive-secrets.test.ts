@@ -85,6 +85,8 @@ describe("recursive searches and the secrets inside the project", () => {
       "rg --no-ignore KEY": "ask",
       "rg -u --hidden KEY": "ask",
       "git grep --no-index KEY": "ask",
+      "git diff --no-index certs src": "ask",
+      "git diff --no-index src src": "allow",
       "grep -r KEY .": "ask",
     });
     // Outside a repository rg does not read .gitignore: the visible key is read.

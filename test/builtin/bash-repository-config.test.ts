@@ -72,6 +72,11 @@ describe("git read-only commands and the repository's own config", () => {
     expect(await decide(linked, "git status")).toMatchObject(immuneAsk);
     // The git directory itself, as git finds a bare repository.
     expect(await decide(join(evil, ".git"), "git log")).toMatchObject(immuneAsk);
+    // A nested `.git` git would reject (HEAD names nothing) does not hide the repository above it.
+    mkdirSync(join(evil, "src", ".git", "objects"), { recursive: true });
+    mkdirSync(join(evil, "src", ".git", "refs"));
+    writeFileSync(join(evil, "src", ".git", "HEAD"), "garbage\n");
+    expect(await decide(join(evil, "src"), "git status")).toMatchObject(immuneAsk);
   });
 
   it("asks for diff programs on the subcommands that diff, not on the others", async () => {

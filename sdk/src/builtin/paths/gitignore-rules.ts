@@ -1,4 +1,4 @@
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import picomatch from "picomatch";
 import { ParsedFileCache } from "./parsed-file-cache.js";
 
@@ -59,7 +59,7 @@ export function isIgnored(path: string, isDirectory: boolean, rules: readonly Ig
   return rules.some((rule) => {
     if (rule.directoryOnly && !isDirectory) return false;
     if (!path.startsWith(`${rule.base}${sep}`)) return false;
-    return rule.anchored ? rule.matches(relative(rule.base, path).split(sep).join("/")) : rule.matches(name);
+    return rule.anchored ? rule.matches(path.slice(rule.base.length + 1).split(sep).join("/")) : rule.matches(name);
   });
 }
 

@@ -78,7 +78,8 @@ function walk(start: string, lists: DangerousPathLists, reading: TreeReading, in
     for (const { name, kind, secret } of entries) {
       if ((budget -= 1) < 0) return `more than ${MAX_TREE_ENTRIES} entries below ${start}`;
       if (!reading.hidden && name.startsWith(".")) continue;
-      if (kind === "directory" && name === "node_modules") continue;
+      // A plain file matters only when its name is a secret's.
+      if ((kind === "file" && !secret) || (kind === "directory" && name === "node_modules")) continue;
       const path = join(directory, name);
       if (reading.gitignore && rules.length > 0 && isIgnored(path, kind === "directory", rules)) continue;
       if (kind === "directory" && name === ".git") {

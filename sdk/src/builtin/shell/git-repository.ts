@@ -40,9 +40,15 @@ function linkedGitDir(dotGit: string): string | undefined {
   return isGitDirectory(target) ? target : undefined;
 }
 
-/** git's test: a HEAD, plus objects and refs (here or through `commondir`). */
+/** git's test: a HEAD that names a ref or a commit, plus objects and refs (here or through `commondir`). */
 function isGitDirectory(path: string): boolean {
-  if (!existsSync(join(path, "HEAD"))) return false;
+  let head: string;
+  try {
+    head = readFileSync(join(path, "HEAD"), "utf8");
+  } catch {
+    return false;
+  }
+  if (!/^(ref: refs\/|[0-9a-f]{40}\b|[0-9a-f]{64}\b)/.test(head)) return false;
   const common = commonDirOf(path);
   return existsSync(join(common, "objects")) && existsSync(join(common, "refs"));
 }

@@ -22,8 +22,9 @@ export function recursiveRoots(command: ResolvedCommand): ShellWord[] {
   if (name === undefined) return [];
   const recursiveGrep = RECURSIVE_GREPS.has(name) && (hasOption(args, ["-r", "-R", "--recursive", "--dereference-recursive"]) || args.some((word) => /^(--directories=)?recurse$/.test(word.value ?? "")));
   const recursiveDiff = name === "diff" && hasOption(args, ["-r", "--recursive"]);
-  // `git grep --no-index x ~` searches any directory, hidden files included.
+  // `git grep --no-index x ~` searches any directory, hidden files included; `git diff --no-index a b` compares two trees.
   const gitGrep = name === "git" && args.some((word) => word.value === "grep");
+  if (name === "git" && args.some((word) => word.value === "diff") && hasOption(args, ["--no-index"])) return operands(args).slice(1);
   if (!(recursiveGrep || recursiveDiff || gitGrep || TREE_SEARCHERS.has(name))) return [];
   if (gitGrep) return gitGrepRoots(args);
   // Every operand counts (a pattern named like a directory only adds a check); with no operand
