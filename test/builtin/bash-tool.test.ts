@@ -60,8 +60,11 @@ describe("Bash tool execution", () => {
     expect(response.state).toBe("success");
     const logPath = /written to (.*)\.$/.exec(response.text)?.[1];
     expect(logPath).toBeDefined();
-    for (let attempt = 0; attempt < 100 && !existsSync(join(project.path, "finished.txt")); attempt += 1) await sleep(20);
-    expect(readFileSync(join(project.path, "finished.txt"), "utf8")).toBe("done\n");
+    // The shell creates finished.txt before writing to it: wait for the content, not the file.
+    const finished = join(project.path, "finished.txt");
+    const readFinished = () => (existsSync(finished) ? readFileSync(finished, "utf8") : "");
+    for (let attempt = 0; attempt < 500 && readFinished() !== "done\n"; attempt += 1) await sleep(20);
+    expect(readFinished()).toBe("done\n");
     expect(readFileSync(logPath!, "utf8")).toBe("started\n");
     rmSync(dirname(logPath!), { recursive: true, force: true });
   });
