@@ -11,7 +11,7 @@ import { Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAMBDA_BUNDLE, PROJECT_ROOT } from "../../infra/lambda-bundling.js";
 import { createRegistryApp } from "../../infra/registry-app.js";
-import { apiGatewayEvent } from "./api-gateway-event.js";
+import { apiGatewayEvent } from "../support/api-gateway-event.js";
 import { functionLogicalId, functionRole, type FunctionName, type TemplateResources } from "./synth-stack.js";
 
 const NAMES: FunctionName[] = ["Upload", "Fetch", "Search"];

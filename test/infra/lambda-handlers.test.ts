@@ -14,7 +14,7 @@ import { startEmulators, type Emulators } from "../../functions/local/emulators.
 import { provisionStorage } from "../../functions/local/provision-storage.js";
 import { fixtureBundle, type FixtureBundle } from "../support/bundles.js";
 import { startTestRegistry, type TestRegistry } from "../support/registry.js";
-import { API_DOMAIN, apiGatewayEvent, multipartBundle, type EventInput } from "./api-gateway-event.js";
+import { API_DOMAIN, apiGatewayEvent, multipartBundle, type EventInput } from "../support/api-gateway-event.js";
 import { startFakeSecretsManager, type FakeSecretsManager } from "./fake-secrets-manager.js";
 
 type Handler = (event: LambdaEvent) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string; isBase64Encoded: boolean }>;

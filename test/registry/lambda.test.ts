@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureBundle, type FixtureBundle } from "../support/bundles.js";
 import { startTestRegistry, storageEnv, type TestRegistry } from "../support/registry.js";
-import { apiGatewayEvent, multipartBody, resultBytes, type ApiGatewayRequest, type ApiGatewayResult } from "./api-gateway-event.js";
+import { API_DOMAIN, apiGatewayEvent, multipartBundle, resultBytes, type ApiGatewayResult, type EventInput } from "../support/api-gateway-event.js";
 
 type Handler = (event: unknown, context?: unknown) => Promise<ApiGatewayResult>;
 
@@ -14,12 +14,12 @@ let search: Handler;
 let textStats: FixtureBundle;
 const savedEnv = { ...process.env };
 
-const call = (handler: Handler, request: ApiGatewayRequest) => handler(apiGatewayEvent(request), {});
+const call = (handler: Handler, request: EventInput) => handler(apiGatewayEvent(request), {});
 const json = (result: ApiGatewayResult) => JSON.parse(resultBytes(result).toString("utf8"));
 const postBundle = async (token?: string) => {
-  const { body, contentType } = await multipartBody(textStats.bundle);
+  const { body, contentType } = await multipartBundle(textStats.bundle);
   const headers: Record<string, string> = { "content-type": contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  return call(upload, { method: "POST", path: "/tools/upload", headers, body });
+  return call(upload, { method: "POST", url: "/tools/upload", headers, body });
 };
 
 beforeAll(async () => {
@@ -57,37 +57,37 @@ describe("Lambda entry points", () => {
   });
 
   it("fetch: serves the entry with an https link on the API's domain, and the exact archive bytes", async () => {
-    const entry = await call(fetchHandler, { method: "GET", path: "/tools/text-stats" });
+    const entry = await call(fetchHandler, { method: "GET", url: "/tools/text-stats" });
     expect(entry.statusCode).toBe(200);
     const link = json(entry).tool_source_code_link as string;
-    expect(link).toBe("https://api.example.test/tools/text-stats/versions/1.0.0/archive");
-    const archive = await call(fetchHandler, { method: "GET", path: new URL(link).pathname });
+    expect(link).toBe(`https://${API_DOMAIN}/tools/text-stats/versions/1.0.0/archive`);
+    const archive = await call(fetchHandler, { method: "GET", url: new URL(link).pathname });
     expect(archive.statusCode).toBe(200);
     expect(archive.isBase64Encoded).toBe(true);
     expect(resultBytes(archive).equals(Buffer.from(textStats.toolZip))).toBe(true);
   });
 
   it("fetch: lists with a Link header and answers JSON 404s", async () => {
-    const list = await call(fetchHandler, { method: "GET", path: "/tools?limit=1" });
+    const list = await call(fetchHandler, { method: "GET", url: "/tools?limit=1" });
     expect(json(list).map((e: { tool_id: string }) => e.tool_id)).toEqual(["text-stats"]);
-    const missing = await call(fetchHandler, { method: "GET", path: "/tools/none" });
+    const missing = await call(fetchHandler, { method: "GET", url: "/tools/none" });
     expect(missing.statusCode).toBe(404);
     expect(json(missing).error).toBe("Tool not found");
   });
 
   it("each group serves only its own routes", async () => {
-    expect((await call(fetchHandler, { method: "DELETE", path: "/tools/text-stats" })).statusCode).toBe(405);
-    expect((await call(upload, { method: "GET", path: "/health" })).statusCode).toBe(404);
-    expect((await call(search, { method: "GET", path: "/health" })).statusCode).toBe(404);
+    expect((await call(fetchHandler, { method: "DELETE", url: "/tools/text-stats" })).statusCode).toBe(405);
+    expect((await call(upload, { method: "GET", url: "/health" })).statusCode).toBe(404);
+    expect((await call(search, { method: "GET", url: "/health" })).statusCode).toBe(404);
   });
 
   it("upload: deletes with the token", async () => {
     const deleted = await call(upload, {
       method: "DELETE",
-      path: "/tools/text-stats",
+      url: "/tools/text-stats",
       headers: { authorization: `Bearer ${registry.token}` },
     });
     expect(json(deleted)).toEqual({ message: "Tool deleted successfully" });
-    expect((await call(fetchHandler, { method: "GET", path: "/tools/text-stats" })).statusCode).toBe(404);
+    expect((await call(fetchHandler, { method: "GET", url: "/tools/text-stats" })).statusCode).toBe(404);
   });
 });

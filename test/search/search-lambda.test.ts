@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createLambdaHandler } from "../../functions/lambda/create-lambda-handler.js";
 import { startTestRegistry, storageEnv, type TestRegistry } from "../support/registry.js";
-import { apiGatewayEvent, resultBytes, type ApiGatewayResult } from "../registry/api-gateway-event.js";
+import { apiGatewayEvent, resultBytes, type ApiGatewayResult } from "../support/api-gateway-event.js";
 import { echoToolBundle, uploadOrThrow } from "./search-bundles.js";
 import { seedCatalog } from "./seed-catalog.js";
 
@@ -13,7 +13,7 @@ let registry: TestRegistry;
 let search: Handler;
 
 const searchIds = async (q: string) => {
-  const result = await search(apiGatewayEvent({ method: "GET", path: `/tools/search?q=${encodeURIComponent(q)}` }), {});
+  const result = await search(apiGatewayEvent({ method: "GET", url: `/tools/search?q=${encodeURIComponent(q)}` }), {});
   expect(result.statusCode).toBe(200);
   return (JSON.parse(resultBytes(result).toString("utf8")) as { results: { tool_id: string }[] }).results.map((hit) => hit.tool_id);
 };

@@ -59,3 +59,16 @@ export async function multipartBundle(bundle: Uint8Array, filename = "bundle.zip
   const request = new Request("http://form.invalid/", { method: "POST", body: form });
   return { body: new Uint8Array(await request.arrayBuffer()), contentType: request.headers.get("content-type")! };
 }
+
+/** What a Lambda entry point answers (API Gateway payload format 2.0). */
+export interface ApiGatewayResult {
+  statusCode: number;
+  headers?: Record<string, string>;
+  body: string;
+  isBase64Encoded: boolean;
+}
+
+/** The response body's bytes, decoding base64 when the handler flagged it. */
+export function resultBytes(result: ApiGatewayResult): Buffer {
+  return result.isBase64Encoded ? Buffer.from(result.body, "base64") : Buffer.from(result.body, "utf8");
+}
