@@ -1,8 +1,8 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { RegistryClient, type ToolRecord } from "../registry-client/index.js";
-import { deleteTool, packTool, registryRequest, uploadBundle, type UploadBundleOptions } from "../publish/index.js";
+import { RegistryClient, type ToolRecord, type ToolSearchResult } from "../registry-client/index.js";
+import { deleteTool, packTool, uploadBundle, type UploadBundleOptions } from "../publish/index.js";
 import type { CliIo } from "./cli-io.js";
 import { UsageError } from "./report-error.js";
 
@@ -90,10 +90,7 @@ export function createProgram(io: CliIo): Command {
     .option("--limit <n>", "at most this many results", positiveInteger)
     .option("--json", "print the results as JSON")
     .action(async (words: string[], options: { limit?: number; json?: boolean }) => {
-      const params = new URLSearchParams({ q: words.join(" ") });
-      if (options.limit !== undefined) params.set("limit", String(options.limit));
-      const body = await registryRequest<unknown>({ registryUrl: registryUrl() }, "GET", `/tools/search?${params}`);
-      const results = (Array.isArray(body) ? body : ((body as { results?: unknown }).results ?? [])) as ToolRecord[];
+      const results = await client().searchTools({ q: words.join(" "), ...(options.limit === undefined ? {} : { limit: options.limit }) });
       printRecords(io, results, options.json);
     });
 
@@ -118,7 +115,8 @@ function parseReference(reference: string): { toolId: string; version?: string }
   return { toolId: reference.slice(0, at), version };
 }
 
-function printRecords(io: CliIo, records: ToolRecord[], json: boolean | undefined): void {
+/** One line per tool (id, version, description), or the JSON as the registry sent it. */
+function printRecords(io: CliIo, records: readonly (ToolRecord | ToolSearchResult)[], json: boolean | undefined): void {
   if (json) {
     io.out(`${JSON.stringify(records, null, 2)}\n`);
     return;

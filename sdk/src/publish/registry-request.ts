@@ -1,4 +1,5 @@
 import { RegistryError, RegistryUnavailableError, registryFetch } from "../registry-client/index.js";
+import { describeFetchFailure, errorBody } from "../registry-client/registry-errors.js";
 
 /** Which registry to talk to, and the write token for routes that need one. */
 export interface RegistryRequestOptions {
@@ -26,11 +27,11 @@ export async function registryRequest<T>(options: RegistryRequestOptions, method
   const url = new URL(pathOrUrl, `${base}/`).toString();
   const response = await send(options, url, { method, body, headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), accept: "application/json", ...headers } }, base);
   const text = await response.text();
-  const json = parseJson(text);
   if (!response.ok) {
-    const fields = (json ?? {}) as { error?: unknown; detail?: unknown };
-    throw new RegistryError(response.status, String(fields.error ?? `HTTP ${response.status}`), fields.detail === undefined ? text.slice(0, 500) : String(fields.detail));
+    const { error, detail } = errorBody(text, response.status);
+    throw new RegistryError(response.status, error, detail);
   }
+  const json = parseJson(text);
   if (json === undefined) throw new RegistryError(response.status, "Invalid response from server", `expected JSON from ${method} ${url}, got: ${text.slice(0, 200)}`);
   return json as T;
 }
@@ -50,9 +51,9 @@ async function send(options: Pick<RegistryRequestOptions, "fetch" | "timeoutMs">
     try {
       return await (options.fetch ?? registryFetch)(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const cause = (error as { cause?: { code?: string } }).cause;
       if (attempt === 1 && STALE_CONNECTION.has(cause?.code ?? "")) continue;
-      const reason = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? String(error));
+      const reason = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : describeFetchFailure(error);
       throw new RegistryUnavailableError(registryUrl, `${method} ${new URL(url).pathname}: ${reason}`, { cause: error });
     }
   }

@@ -1,4 +1,4 @@
-import { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-errors.js";
+import { describeFetchFailure, errorBody, RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-errors.js";
 import { registryFetch } from "./registry-fetch.js";
 import type { ToolRecord } from "./tool-record.js";
 
@@ -164,21 +164,6 @@ export class RegistryClient {
     if (response.status === 404 && toolId !== undefined) throw new ToolNotFoundError(toolId, error, detail);
     throw new RegistryError(response.status, error, detail, toolId === undefined ? {} : { toolId });
   }
-}
-
-function errorBody(text: string, status: number): { error: string; detail: string } {
-  try {
-    const body = JSON.parse(text) as { error?: unknown; detail?: unknown };
-    return { error: String(body.error ?? `HTTP ${status}`), detail: body.detail === undefined ? "" : String(body.detail) };
-  } catch {
-    return { error: `HTTP ${status}`, detail: text.slice(0, 500) };
-  }
-}
-
-/** Node's fetch hides the socket error in `cause` ("fetch failed" alone says nothing). */
-function describeFetchFailure(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
 function nextCursorFrom(link: string | null): string | undefined {

@@ -48,3 +48,19 @@ export class RegistryUnavailableError extends AgentToolsError {
     this.url = url;
   }
 }
+
+/** `error` and `detail` of a registry error answer; a body that is not JSON becomes the detail. */
+export function errorBody(text: string, status: number): { error: string; detail: string } {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; detail?: unknown };
+    return { error: String(body.error ?? `HTTP ${status}`), detail: body.detail === undefined ? "" : String(body.detail) };
+  } catch {
+    return { error: `HTTP ${status}`, detail: text.slice(0, 500) };
+  }
+}
+
+/** Node's fetch hides the socket error in `cause` ("fetch failed" alone says nothing). */
+export function describeFetchFailure(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
