@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { cpus } from "node:os";
 import { Bash, loadBashParser, PermissionEngine } from "../sdk/src/index.js";
 import { loadCorpus } from "../test/builtin/support.js";
+import { p50p99 } from "./percentiles.js";
 
 const PASSES = 8;
 const commands = [...loadCorpus("bash-unsafe.txt"), ...loadCorpus("bash-safe.txt")];
@@ -19,11 +20,6 @@ const commands = [...loadCorpus("bash-unsafe.txt"), ...loadCorpus("bash-safe.txt
 const loadStart = performance.now();
 const parser = await loadBashParser();
 const loadMs = performance.now() - loadStart;
-
-function percentile(samples: number[], fraction: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
-}
 
 async function measure(run: (command: string) => unknown, measured = commands, passes = PASSES): Promise<{ p50: number; p99: number; perSecond: number }> {
   for (const command of measured) await run(command); // warm-up
@@ -37,7 +33,7 @@ async function measure(run: (command: string) => unknown, measured = commands, p
     }
   }
   const seconds = (performance.now() - start) / 1000;
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), perSecond: samples.length / seconds };
+  return { ...p50p99(samples), perSecond: samples.length / seconds };
 }
 
 const baseline = await measure((command) => parser.parse(command)?.delete());

@@ -11,6 +11,7 @@ import {
   PermissionMode,
   Toolkit,
 } from "../sdk/src/index.js";
+import { p50p99 } from "./percentiles.js";
 
 const SECONDS_PER_CASE = 1.5;
 
@@ -30,9 +31,7 @@ async function measure(name: string, action: () => Promise<unknown>, baseline?: 
     await action();
     samples.push(Number(process.hrtime.bigint() - start) / 1000);
   }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
-  return { name, p50: at(0.5), p99: at(0.99), ...(baseline ? { baseline } : {}) };
+  return { name, ...p50p99(samples), ...(baseline ? { baseline } : {}) };
 }
 
 const add = new FunctionTool(({ a, b }: { a: number; b: number }) => a + b, {

@@ -21,6 +21,7 @@ import { createDynamoDocumentClient, createS3Client } from "../functions/storage
 import { indexQueryInput } from "../functions/storage/index-query.js";
 import { LATEST_CATALOG, LATEST_INDEX, LATEST_SORT_KEY } from "../functions/storage/table-schema.js";
 import { buildBundle, buildPythonToolZip, FIXTURE_TOOLS_DIR, readFixtureSpec, zipFiles } from "../test/support/bundles.js";
+import { p50p99 } from "./percentiles.js";
 
 const CONNECTIONS = 10;
 const SECONDS = 3;
@@ -205,9 +206,7 @@ async function bare(name: string, call: () => Promise<unknown>): Promise<Measure
       }
     }),
   );
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-  return { name, p50: at(0.5), p99: at(0.99), perSecond: latencies.length / SECONDS, failures };
+  return { name, ...p50p99(latencies), perSecond: latencies.length / SECONDS, failures };
 }
 
 function multipart(bundle: Uint8Array): { body: Buffer; contentType: string } {

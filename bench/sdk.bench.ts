@@ -21,6 +21,7 @@ import { resolvePythonInterpreter } from "../sdk/src/runtimes/python/python-inte
 import { runProcess } from "../sdk/src/runtimes/run-process.js";
 import { buildBundle, buildPythonToolZip, compileIncrement, fixtureBundle } from "../test/support/bundles.js";
 import { startTestRegistry, uploadBundle } from "../test/support/registry.js";
+import { p50p99 } from "./percentiles.js";
 
 const WARM_CALLS = 20_000;
 const SPAWN_CALLS = 30;
@@ -109,7 +110,7 @@ async function timeAdds(url: string, ref: string, cacheDir: (i: number) => strin
     if (i >= 2) times.push(performance.now() - start); // two untimed warm-ups
     await tools.close();
   }
-  return percentiles(times);
+  return p50p99(times);
 }
 
 /** Times `count` sequential calls after `warmup` untimed ones; milliseconds. */
@@ -121,13 +122,7 @@ async function sample(count: number, call: (i: number) => Promise<unknown>, warm
     await call(i);
     times[i] = performance.now() - start;
   }
-  return percentiles(Array.from(times));
-}
-
-function percentiles(times: number[]): { p50: number; p99: number } {
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
-  return { p50: at(0.5), p99: at(0.99) };
+  return p50p99(Array.from(times));
 }
 
 /** (b): the tool imported into Python and called in a loop, each call timed with perf_counter_ns. */
@@ -143,7 +138,7 @@ for i in range(${WARM_CALLS}):
 print(json.dumps([t / 1e6 for t in times]))
 `;
   const { stdout } = await promisify(execFile)(python, ["-c", script, join(toolDir, "code", "function.py")], { maxBuffer: 64 * 1024 * 1024 });
-  return percentiles(JSON.parse(stdout) as number[]);
+  return p50p99(JSON.parse(stdout) as number[]);
 }
 
 /** (f): the cheapest possible exchange over the worker's transport: read a JSON line, answer one. */

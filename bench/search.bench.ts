@@ -19,6 +19,7 @@ import { CatalogSearch } from "../functions/search/catalog-search.js";
 import { ToolSearchIndex } from "../functions/search/tool-search-index.js";
 import { LABELLED_QUERIES, scaledCatalog } from "../test/search/relevance-catalog.js";
 import { seedCatalog } from "../test/search/seed-catalog.js";
+import { p50p99 } from "./percentiles.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
@@ -101,7 +102,7 @@ async function measure(tools: number): Promise<Row> {
     search.push(await time(() => get(searchPath(i))));
     health.push(await time(() => get("/health")));
   }
-  return { tools, search: stats(search), health: stats(health), scanMs, buildMs, deltaUpdateMs, diffUpdateMs, firstSearchAfterWriteMs };
+  return { tools, search: p50p99(search), health: p50p99(health), scanMs, buildMs, deltaUpdateMs, diffUpdateMs, firstSearchAfterWriteMs };
 }
 
 function searchPath(i: number): string {
@@ -131,14 +132,8 @@ async function repeat(count: number, action: () => Promise<unknown>, selfTimed =
   return durations;
 }
 
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return { p50: at(0.5), p99: at(0.99) };
-}
-
 function median(samples: number[]): number {
-  return stats(samples).p50;
+  return p50p99(samples).p50;
 }
 
 function printTable(results: Row[]): void {
