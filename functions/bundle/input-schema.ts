@@ -29,6 +29,9 @@ export function checkInputSchema(apiSpec: Record<string, unknown>): void {
     ajv.compile(schema);
   } catch (error) {
     fail(`is not a usable JSON Schema: ${(error as Error).message}.`);
+  } finally {
+    // Ajv keeps every compiled schema object in its cache: drop it, or a long-running registry grows with each upload.
+    ajv.removeSchema(schema);
   }
 }
 
