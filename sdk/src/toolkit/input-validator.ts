@@ -41,6 +41,9 @@ export class InputValidator {
       return ajv.compile(schema);
     } catch (error) {
       return { compileError: (error as Error).message };
+    } finally {
+      // The WeakMap above holds the validator; Ajv's own cache would hold every schema object forever.
+      ajv.removeSchema(schema);
     }
   }
 }
