@@ -32,9 +32,9 @@ export class CatalogReader {
     return this.cache.remember(`versions\0${toolId}`, () => this.entries.listVersions(toolId));
   }
 
-  page(limit: number, filter: LatestFilter, cursor?: string): Promise<LatestPage> {
-    const key = `page\0${JSON.stringify([limit, filter.type, filter.tag, filter.updatedSince, cursor])}`;
-    return this.cache.remember(key, () => this.entries.listLatest(limit, filter, cursor));
+  page(limit: number, filter: LatestFilter, startAfter?: string): Promise<LatestPage> {
+    const key = `page\0${JSON.stringify([limit, filter.type, filter.tag, filter.updatedSince, startAfter])}`;
+    return this.cache.remember(key, () => this.entries.listLatest(limit, filter, startAfter));
   }
 
   /** Sorted by tool id; the same array until the catalog changes. */

@@ -1,20 +1,22 @@
-import { presentEntriesJson } from "../catalog/present-entry.js";
+import { presentEntryJson } from "../catalog/present-entry.js";
 import { jsonText } from "../http/json-text.js";
 import { RegistryError } from "../http/registry-error.js";
 import { requestOrigin } from "../http/request-origin.js";
+import { boundedPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parsePageLimit } from "../listing/bounded-page.js";
+import { setNextPageLink } from "../listing/next-page-link.js";
+import { listingScope, registryCursors } from "../listing/page-cursor.js";
 import type { LatestFilter } from "../storage/entry-store.js";
 import type { RouteModule } from "./route-module.js";
 
-export const DEFAULT_LIST_LIMIT = 50;
-export const MAX_LIST_LIMIT = 200;
-
 /**
  * `GET /tools?limit=&cursor=&type=&tag=&updated_since=`: latest entries sorted by tool id, as a bare
- * array (like the original); the next page is in `Link: <…>; rel="next"`.
+ * array (like the original); the next page is in `Link: <…>; rel="next"`. A page holds at most
+ * `limit` entries (default and maximum 1,000) and stays within Lambda's response limit by bytes.
  */
 export const listToolsRoute: RouteModule = (app, deps) => {
+  const cursors = registryCursors(deps.config);
   app.get("/tools", async (c) => {
-    const limit = parseLimit(c.req.query("limit"));
+    const limit = parsePageLimit(c.req.query("limit"), MAX_PAGE_ITEMS, MAX_PAGE_ITEMS);
     const filter: LatestFilter = {};
     const type = c.req.query("type");
     const tag = c.req.query("tag");
@@ -22,42 +24,23 @@ export const listToolsRoute: RouteModule = (app, deps) => {
     if (type !== undefined) filter.type = type;
     if (tag !== undefined) filter.tag = tag;
     if (updatedSince !== undefined) filter.updatedSince = parseTimestamp(updatedSince);
+    const scope = listingScope("/tools", { type, tag, updated_since: filter.updatedSince });
     const cursor = c.req.query("cursor");
+    const startAfter = cursor === undefined || cursor === "" ? undefined : cursors.decode(scope, cursor);
 
-    let page;
-    try {
-      page = await deps.reader.page(limit, filter, cursor === "" ? undefined : cursor);
-    } catch (error) {
-      if (error instanceof RangeError) {
-        throw new RegistryError(400, "Invalid cursor", "The cursor was not issued by this registry; follow the Link header's URL unchanged, or omit cursor to start over.");
-      }
-      throw error;
-    }
-
+    const stored = await deps.reader.page(limit, filter, startAfter);
     const origin = requestOrigin(c, deps.config.publicUrl);
-    if (page.nextCursor !== undefined) {
-      const next = new URL(`${origin}/tools`);
-      for (const [name, value] of new URL(c.req.url).searchParams) if (name !== "cursor") next.searchParams.set(name, value);
-      next.searchParams.set("cursor", page.nextCursor);
-      c.header("Link", `<${next.href}>; rel="next"`);
-    }
-    return jsonText(c, presentEntriesJson(page.entries, origin));
+    const page = boundedPage(stored.entries, (entry) => presentEntryJson(entry, origin), { limit, maxBytes: MAX_PAGE_BYTES });
+    const last = page.items.at(-1);
+    if ((page.more || stored.more) && last !== undefined) setNextPageLink(c, deps.config.publicUrl, cursors.encode(scope, last.tool_id));
+    return jsonText(c, page.json);
   });
 };
-
-function parseLimit(value: string | undefined): number {
-  if (value === undefined || value === "") return DEFAULT_LIST_LIMIT;
-  const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    throw new RegistryError(400, "Invalid limit", `limit must be an integer from 1 to ${MAX_LIST_LIMIT}, got "${value}".`);
-  }
-  return limit;
-}
 
 function parseTimestamp(value: string): string {
   const time = Date.parse(value);
   if (Number.isNaN(time)) {
-    throw new RegistryError(400, "Invalid updated_since", `updated_since must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "${value}".`);
+    throw new RegistryError(400, "Invalid updated_since", `updated_since must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "${value.slice(0, 40)}".`);
   }
   return new Date(time).toISOString();
 }

@@ -1,8 +1,12 @@
-import { presentEntriesJson } from "../catalog/present-entry.js";
+import { presentEntryJson } from "../catalog/present-entry.js";
 import type { PublishedEntry } from "../catalog/published-entry.js";
 import { jsonText } from "../http/json-text.js";
 import { RegistryError } from "../http/registry-error.js";
 import { requestOrigin } from "../http/request-origin.js";
+import { boundedPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parsePageLimit } from "../listing/bounded-page.js";
+import { setNextPageLink } from "../listing/next-page-link.js";
+import { listingScope, registryCursors } from "../listing/page-cursor.js";
+import { indexAfter, matchingFrom } from "../listing/sorted-entries.js";
 import type { RouteModule } from "./route-module.js";
 
 /** The original registry's filters: path, query parameter, and the match on a latest entry. */
@@ -19,21 +23,31 @@ const QUERIES: { path: string; parameter: string; matches: (entry: PublishedEntr
   { path: "by-policy-uri", parameter: "uri", matches: (entry, value) => entry.tool_policy_rule_uri === value },
 ];
 
-/** `GET /tools/query/by-{type,tag,keyword,execution-mode,policy-uri}`: bare arrays of latest entries. */
+/**
+ * `GET /tools/query/by-{type,tag,keyword,execution-mode,policy-uri}`: bare arrays of latest entries
+ * sorted by tool id, as the original, bounded like `GET /tools` (`limit`, `cursor`); the next page
+ * is in `Link: <…>; rel="next"`.
+ */
 export const queryToolsRoute: RouteModule = (app, deps) => {
+  const cursors = registryCursors(deps.config);
   for (const query of QUERIES) {
-    app.get(`/tools/query/${query.path}`, async (c) => {
+    const path = `/tools/query/${query.path}`;
+    app.get(path, async (c) => {
       const value = c.req.query(query.parameter);
       if (value === undefined || value === "") {
-        throw new RegistryError(
-          400,
-          "Missing query parameter",
-          `GET /tools/query/${query.path} needs ?${query.parameter}=<value>.`,
-        );
+        throw new RegistryError(400, "Missing query parameter", `GET ${path} needs ?${query.parameter}=<value>.`);
       }
-      const origin = requestOrigin(c, deps.config.publicUrl);
+      const limit = parsePageLimit(c.req.query("limit"), MAX_PAGE_ITEMS, MAX_PAGE_ITEMS);
+      const scope = listingScope(path, { [query.parameter]: value });
+      const cursor = c.req.query("cursor");
       const entries = await deps.reader.allLatest();
-      return jsonText(c, presentEntriesJson(entries.filter((entry) => query.matches(entry, value)), origin));
+      const start = cursor === undefined || cursor === "" ? 0 : indexAfter(entries, cursors.decode(scope, cursor));
+      const matches = matchingFrom(entries, start, (entry) => query.matches(entry, value));
+      const origin = requestOrigin(c, deps.config.publicUrl);
+      const page = boundedPage(matches, (entry) => presentEntryJson(entry, origin), { limit, maxBytes: MAX_PAGE_BYTES });
+      const last = page.items.at(-1);
+      if (page.more && last !== undefined) setNextPageLink(c, deps.config.publicUrl, cursors.encode(scope, last.tool_id));
+      return jsonText(c, page.json);
     });
   }
 };

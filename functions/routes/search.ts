@@ -1,18 +1,48 @@
+import { jsonText } from "../http/json-text.js";
+import { RegistryError } from "../http/registry-error.js";
+import { boundedPage, MAX_PAGE_BYTES } from "../listing/bounded-page.js";
+import { setNextPageLink } from "../listing/next-page-link.js";
+import { listingScope, registryCursors } from "../listing/page-cursor.js";
 import { CatalogSearch } from "../search/catalog-search.js";
-import { parseSearchQuery } from "../search/search-query.js";
+import { MAX_SEARCH_DEPTH, parseSearchQuery } from "../search/search-query.js";
 import type { RouteModule } from "./route-module.js";
 
 /**
- * `GET /tools/search?q=&limit=&type=&tag=`: ranked results over the latest entries. The index lives
- * as long as the app (warm across Lambda invocations) and follows the catalog through the reader.
+ * `GET /tools/search?q=&limit=&type=&tag=&cursor=`: ranked results over the latest entries, as
+ * `{"results": [...], "next_cursor": "…"}` (also in `Link: rel="next"`) while more matches rank
+ * within the first `MAX_SEARCH_DEPTH`. The index lives as long as the app (warm across Lambda
+ * invocations) and follows the catalog through the reader.
  */
 export const searchRoute: RouteModule = (app, deps) => {
   const search = new CatalogSearch(
     () => deps.reader.allLatest(),
     (previous, current) => deps.reader.latestDelta(previous, current),
   );
+  const cursors = registryCursors(deps.config);
   app.get("/tools/search", async (c) => {
     const query = parseSearchQuery((name) => c.req.query(name));
-    return c.json({ results: await search.search(query) });
+    const scope = listingScope("/tools/search", { q: query.q, type: query.type, tag: query.tag });
+    const cursor = c.req.query("cursor");
+    const offset = cursor === undefined || cursor === "" ? 0 : parseOffset(cursors.decode(scope, cursor));
+    const depth = Math.min(offset + query.limit, MAX_SEARCH_DEPTH);
+    // One more than the page, to know whether another page follows.
+    const hits = (await search.search({ ...query, limit: depth + 1 })).slice(offset);
+    const page = boundedPage(hits.slice(0, depth - offset + 1), (hit) => JSON.stringify(hit), {
+      limit: depth - offset,
+      maxBytes: MAX_PAGE_BYTES - 64,
+    });
+    const nextOffset = offset + page.items.length;
+    if (!page.more || nextOffset >= MAX_SEARCH_DEPTH) return jsonText(c, `{"results":${page.json}}`);
+    const next = cursors.encode(scope, String(nextOffset));
+    setNextPageLink(c, deps.config.publicUrl, next);
+    return jsonText(c, `{"results":${page.json},"next_cursor":${JSON.stringify(next)}}`);
   });
 };
+
+function parseOffset(after: string): number {
+  const offset = Number(after);
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset >= MAX_SEARCH_DEPTH) {
+    throw new RegistryError(400, "Invalid cursor", "The cursor does not name a position in these results; omit cursor to start over.");
+  }
+  return offset;
+}

@@ -40,8 +40,8 @@ export interface LatestFilter {
 
 export interface LatestPage {
   entries: PublishedEntry[];
-  /** Opaque; pass back as `cursor` for the next page. Absent on the last page. */
-  nextCursor?: string;
+  /** Whether more entries follow the last one (pass its tool id as `startAfter` for them). */
+  more: boolean;
 }
 
 const MAX_LATEST_UPDATE_ATTEMPTS = 8;
@@ -117,11 +117,11 @@ export class EntryStore {
       .sort((a, b) => compareVersions(b.version, a.version));
   }
 
-  /** One page of latest entries, sorted by tool id. */
-  async listLatest(limit: number, filter: LatestFilter = {}, cursor?: string): Promise<LatestPage> {
+  /** Up to `limit` latest entries sorted by tool id, those after tool id `startAfter` when given. */
+  async listLatest(limit: number, filter: LatestFilter = {}, startAfter?: string): Promise<LatestPage> {
     const { expression, names, values } = filterExpression(filter);
     const entries: PublishedEntry[] = [];
-    let startKey = cursor === undefined ? undefined : latestIndexKey(cursor);
+    let startKey = startAfter === undefined ? undefined : latestIndexKey(startAfter);
     let more = true;
     while (more && entries.length < limit) {
       const base = indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG);
@@ -141,9 +141,7 @@ export class EntryStore {
       more = startKey !== undefined;
     }
     const pageEntries = entries.slice(0, limit);
-    const last = pageEntries.at(-1);
-    const hasNext = entries.length > limit || more;
-    return hasNext && last ? { entries: pageEntries, nextCursor: encodeCursor(last.tool_id) } : { entries: pageEntries };
+    return { entries: pageEntries, more: pageEntries.length > 0 && (entries.length > limit || more) };
   }
 
   /** Every latest entry (for search indexing and the `query/by-*` filters). */
@@ -310,14 +308,7 @@ function filterExpression(filter: LatestFilter): {
   return clauses.length > 0 ? { expression: clauses.join(" AND "), names, values } : { names, values };
 }
 
-function encodeCursor(toolId: string): string {
-  return Buffer.from(toolId, "utf8").toString("base64url");
-}
-
-/** Throws a RangeError for a cursor this store did not hand out. */
-function latestIndexKey(cursor: string): Record<string, string> {
-  const toolId = Buffer.from(cursor, "base64url").toString("utf8");
-  if (toolId === "" || encodeCursor(toolId) !== cursor) throw new RangeError("malformed cursor");
+function latestIndexKey(toolId: string): Record<string, string> {
   return { [LATEST_INDEX.partition]: LATEST_CATALOG, tool_id: toolId, version: LATEST_SORT_KEY };
 }
 

@@ -173,7 +173,7 @@ describe("listing and queries", () => {
   });
 
   it("rejects a bad limit, cursor or updated_since with 400", async () => {
-    for (const query of ["limit=0", "limit=201", "limit=abc", "limit=1.5", "cursor=%25%25bad", "updated_since=yesterday"]) {
+    for (const query of ["limit=0", "limit=1001", "limit=abc", "limit=1.5", "cursor=%25%25bad", "updated_since=yesterday"]) {
       const { status, body } = await getJson(`/tools?${query}`);
       expect(status, query).toBe(400);
       expect(body.detail).toEqual(expect.any(String));
