@@ -1,4 +1,4 @@
-export const VERSION = "0.1.0";
+export { VERSION } from "./version.js";
 export * from "./tool/index.js";
 export * from "./permission/index.js";
 export * from "./archive/index.js";
@@ -12,3 +12,4 @@ export { AgentTools, parseToolRef, type AddedTool, type AgentToolsOptions, type 
 export * from "./search/index.js";
 export * from "./registry-tool/index.js";
 export * from "./builtin/index.js";
+export * from "./mcp/index.js";

@@ -1,3 +1,4 @@
+import type { McpServers } from "../mcp/client/mcp-servers.js";
 import { PermissionEngine } from "../permission/permission-engine.js";
 import { AgentState } from "../tool/agent-state.js";
 import type { ToolBase } from "../tool/tool-base.js";
@@ -15,6 +16,8 @@ type AnyTool = ToolBase<any>;
 export interface ToolkitOptions {
   /** The basic group: always available. */
   tools?: AnyTool[];
+  /** MCP servers whose tools join the basic group as `mcp__{server}__{tool}` (see `McpServers.connect`). */
+  mcps?: McpServers | readonly McpServers[];
   /** Switchable groups, activated by the LLM through `reset_tools` or by `setActiveGroups`. */
   groups?: ToolGroup[];
   /** Decides each call; defaults to DEFAULT mode without rules (everything not read-only asks). */
@@ -40,6 +43,7 @@ export class Toolkit implements GroupSwitchboard {
   readonly engine: PermissionEngine;
   readonly state: AgentState;
   private readonly basicTools: AnyTool[];
+  private readonly mcps: readonly McpServers[];
   private readonly groups: ToolGroup[];
   private readonly active = new Set<string>();
   private readonly resetTools = new ResetTools(this);
@@ -47,6 +51,7 @@ export class Toolkit implements GroupSwitchboard {
 
   constructor(options: ToolkitOptions = {}) {
     this.basicTools = [...(options.tools ?? [])];
+    this.mcps = options.mcps === undefined ? [] : Array.isArray(options.mcps) ? [...options.mcps] : [options.mcps as McpServers];
     this.groups = (options.groups ?? []).map((group) => ({ ...group, tools: [...group.tools] }));
     checkGroups(this.groups);
     for (const group of this.groups) if (group.active) this.active.add(group.name);
@@ -96,6 +101,7 @@ export class Toolkit implements GroupSwitchboard {
     const byName = new Map<string, AnyTool>();
     if (this.groups.length > 0) byName.set(this.resetTools.name, this.resetTools);
     for (const tool of this.basicTools) byName.set(tool.name, tool);
+    for (const servers of this.mcps) for (const tool of servers.tools()) byName.set(tool.name, tool);
     for (const group of this.groups) {
       if (this.active.has(group.name)) for (const tool of group.tools) byName.set(tool.name, tool);
     }

@@ -1,0 +1,190 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { OutputTail } from "../../runtimes/output-tail.js";
+import { McpServerError } from "../errors.js";
+import { CLIENT_INFO } from "./client-info.js";
+import type { McpServerEvent } from "./mcp-events.js";
+import { McpTool, type McpToolCaller } from "./mcp-tool.js";
+import { isStdioConfig, type McpServerConfig } from "./server-config.js";
+
+/** connecting → connected → disconnected (died; its tools stay listed, the next call reconnects) or failed (no tools until a reconnect works). */
+export type McpServerState = "connecting" | "connected" | "disconnected" | "failed" | "closed";
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const STDERR_TAIL = 4096;
+/** Debounce for `notifications/tools/list_changed`: a server registering several tools at once is listed once. */
+const LIST_CHANGED_DEBOUNCE_MS = 50;
+
+/**
+ * One MCP server: starts (or reaches) it, lists its tools, calls them, follows list changes and
+ * notices when it dies. Never throws from `connect`: failures become events and state, so one bad
+ * server cannot take down an agent with several.
+ */
+export class McpConnection implements McpToolCaller {
+  state: McpServerState = "connecting";
+  tools: McpTool[] = [];
+  lastError: McpServerError | undefined;
+  private client: Client | undefined;
+  private connecting: Promise<boolean> | undefined;
+  private lastAttempt = 0;
+  private stderr = new OutputTail(STDERR_TAIL);
+
+  constructor(
+    readonly server: string,
+    private readonly config: McpServerConfig,
+    private readonly emit: (event: McpServerEvent) => void,
+  ) {}
+
+  /** Connects unless connected or closed; true when connected afterwards. Concurrent calls share one attempt. */
+  connect(): Promise<boolean> {
+    if (this.state === "connected" || this.state === "closed") return Promise.resolve(this.state === "connected");
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  /** Starts a reconnect in the background when the server is down and the last attempt is older than `intervalMs`. */
+  reconnectIfDue(intervalMs: number): void {
+    if (this.state !== "failed" && this.state !== "disconnected") return;
+    if (this.connecting !== undefined || Date.now() - this.lastAttempt < intervalMs) return;
+    void this.connect();
+  }
+
+  async callTool(tool: string, input: Record<string, unknown>, signal: AbortSignal | undefined): Promise<CallToolResult> {
+    if (!(await this.connect()) || this.client === undefined) {
+      throw new McpServerError("MCP_SERVER_UNAVAILABLE", `MCP server "${this.server}" is not available: ${this.lastError?.message ?? this.state}`, {
+        server: this.server,
+        cause: this.lastError,
+      });
+    }
+    const client = this.client;
+    try {
+      return (await client.callTool({ name: tool, arguments: input }, undefined, { signal, timeout: this.timeoutMs })) as CallToolResult;
+    } catch (error) {
+      if (!(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed) this.dropClient(client, error);
+      throw new McpServerError("MCP_CALL_FAILED", `MCP server "${this.server}" failed to run tool "${tool}": ${describe(error)}${this.stderrHint()}`, {
+        server: this.server,
+        cause: error,
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.state = "closed";
+    this.tools = [];
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  private get timeoutMs(): number {
+    return this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** A method, not a field read, because `close()` may run while `open()` awaits. */
+  private get closed(): boolean {
+    return this.state === "closed";
+  }
+
+  private async open(): Promise<boolean> {
+    this.lastAttempt = Date.now();
+    this.state = "connecting";
+    this.stderr = new OutputTail(STDERR_TAIL);
+    const client = new Client(CLIENT_INFO, {
+      listChanged: { tools: { autoRefresh: false, debounceMs: LIST_CHANGED_DEBOUNCE_MS, onChanged: () => void this.refreshTools(client) } },
+    });
+    client.onclose = () => this.dropClient(client, new Error("the connection closed"));
+    client.onerror = () => undefined; // transport noise; failures surface through requests and onclose
+    try {
+      await client.connect(this.createTransport(), { timeout: this.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+      const tools = await this.listTools(client);
+      if (this.closed) {
+        await client.close().catch(() => undefined);
+        return false;
+      }
+      this.client = client;
+      this.tools = tools;
+      this.state = "connected";
+      this.lastError = undefined;
+      this.emit({ type: "connected", server: this.server, tools: tools.map((tool) => tool.name) });
+      return true;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      if (this.closed) return false;
+      this.fail(new McpServerError("MCP_SERVER_FAILED", `MCP server "${this.server}" did not start: ${describe(error)}${this.stderrHint()}`, { server: this.server, cause: error }));
+      return false;
+    }
+  }
+
+  private createTransport(): Transport {
+    const { config } = this;
+    if (!isStdioConfig(config)) {
+      return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
+    }
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args ?? [],
+      env: { ...getDefaultEnvironment(), ...config.env },
+      stderr: "pipe",
+      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+    });
+    transport.stderr?.on("data", (data: Buffer) => this.stderr.push(data.toString("utf8")));
+    return transport;
+  }
+
+  private async listTools(client: Client): Promise<McpTool[]> {
+    const definitions: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.timeoutMs });
+      definitions.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    const trust = this.config.trustReadOnlyHint ?? false;
+    return definitions.map((definition) => new McpTool(this, definition, trust));
+  }
+
+  private async refreshTools(client: Client): Promise<void> {
+    if (this.client !== client) return;
+    try {
+      const tools = await this.listTools(client);
+      if (this.client !== client) return;
+      this.tools = tools;
+      this.emit({ type: "tools_changed", server: this.server, tools: tools.map((tool) => tool.name) });
+    } catch (error) {
+      this.dropClient(client, error);
+    }
+  }
+
+  /** The server died or the transport broke: keep its tools listed so the next call reconnects. */
+  private dropClient(client: Client, cause: unknown): void {
+    if (this.client !== client || this.state === "closed") return;
+    this.client = undefined;
+    this.state = "disconnected";
+    this.lastError = new McpServerError("MCP_SERVER_DISCONNECTED", `MCP server "${this.server}" disconnected: ${describe(cause)}${this.stderrHint()}`, { server: this.server, cause });
+    void client.close().catch(() => undefined);
+    this.emit({ type: "disconnected", server: this.server, error: this.lastError });
+  }
+
+  private fail(error: McpServerError): void {
+    this.state = "failed";
+    this.tools = [];
+    this.lastError = error;
+    this.emit({ type: "failed", server: this.server, error });
+  }
+
+  private stderrHint(): string {
+    const tail = this.stderr.text().trim();
+    return tail === "" ? "" : `\nserver stderr (last lines):\n${tail.split("\n").slice(-10).join("\n")}`;
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
