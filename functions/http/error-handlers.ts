@@ -35,7 +35,7 @@ function notFoundOrWrongMethod(app: Hono, c: Context): Response {
     );
   }
   return c.json(
-    { error: "Not found", detail: `No route ${c.req.method} ${c.req.path}; see the endpoint table in the README.` },
+    { error: "Not found", detail: `No route ${c.req.method} ${c.req.path}; see the endpoint table in docs/registry.md.` },
     404,
   );
 }

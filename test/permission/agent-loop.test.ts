@@ -22,7 +22,7 @@ afterAll(async () => {
   await llm?.close();
 });
 
-// The README's agent loop, against a local OpenAI-compatible server with scripted replies.
+// The agent loop of docs/permissions.md, against a local OpenAI-compatible server with scripted replies.
 describe("an agent loop driving the executor", () => {
   it("runs tool calls, asks the user, and feeds the results back to the model", async () => {
     const add = addTool();

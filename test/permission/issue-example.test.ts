@@ -4,7 +4,7 @@ import { Bash, PermissionEngine, PermissionMode, Read, Toolkit } from "@agent-to
 import { addTool } from "./support/add-tool.js";
 import { collect, find } from "./support/events.js";
 
-// The README's permissions example, kept runnable: the issue's engine, with built-in and function tools.
+// The permissions example of docs/permissions.md, kept runnable: the issue's engine, with built-in and function tools.
 describe("the issue's example", () => {
   const engine = new PermissionEngine({
     mode: PermissionMode.DEFAULT,

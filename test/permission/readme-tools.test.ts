@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ExternalTool, FunctionTool, PermissionBehavior, PermissionEngine, ToolBase, ToolChunk, Toolkit } from "@agent-tools/sdk";
 import { collect, find } from "./support/events.js";
 
-// The README's "Writing tools" snippet, verbatim in substance, with its claims checked.
+// The "Writing tools in TypeScript" snippet of docs/permissions.md, verbatim in substance, with its claims checked.
 const weather = new FunctionTool(async ({ city }: { city: string }) => `Sunny in ${city}`, {
   name: "get_weather",
   description: "Current weather for a city.",
@@ -33,7 +33,7 @@ class Deploy extends ToolBase<{ target: string }> {
   }
 }
 
-describe("the README's tool examples", () => {
+describe("the tool examples of docs/permissions.md", () => {
   it("a production deploy asks even with an allow rule; a test deploy runs on it", async () => {
     const engine = new PermissionEngine({ allow: ["Deploy"] });
     const deploy = new Deploy();

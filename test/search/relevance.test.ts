@@ -1,6 +1,6 @@
 // Search quality through the real endpoint: 108 realistic tools, 32 labelled queries.
 // The tools are seeded in bulk through the storage layer (seed-catalog.ts); the figures are
-// printed for the README and the test holds the floor.
+// printed for docs/search.md and the test holds the floor.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestRegistry, type TestRegistry } from "../support/registry.js";
 import { LABELLED_QUERIES, relevanceCatalog } from "./relevance-catalog.js";
