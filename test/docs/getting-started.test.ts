@@ -56,8 +56,8 @@ function run(command: string[], options: { env: NodeJS.ProcessEnv; stdin?: strin
   return new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), { cwd: REPO_ROOT, env: options.env, stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
     let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, output }));
     // A process that exits without reading its input fails on its exit status, not on EPIPE here.
