@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests run the SDK's TypeScript source; a separate test checks the built package with plain node.
     alias: [
       { find: /^@agent-tools\/sdk\/archive$/, replacement: sdkSource("archive/index.ts") },
+      { find: /^@agent-tools\/sdk\/skill-manifest$/, replacement: sdkSource("skills/skill-manifest.ts") },
       { find: /^@agent-tools\/sdk$/, replacement: sdkSource("index.ts") },
     ],
   },

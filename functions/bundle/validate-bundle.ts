@@ -38,7 +38,7 @@ export function validateBundle(bundleBytes: Uint8Array, limits: BundleLimitOverr
   const version = versionOf(spec);
   checkInputSchema(entry.tool_api_spec);
   checkEntrySize(entry, resolved);
-  const archiveFormat = inspectToolZip(files.toolZip, entry.tool_runtime_type, resolved.toolArchive);
+  const archiveFormat = inspectToolZip(files.toolZip, entry.tool_runtime_type, resolved.toolArchive, entry.tool_type);
   return { entry, toolId, version, toolZip: files.toolZip, archiveFormat };
 }
 

@@ -14,6 +14,8 @@ import { startToolRuntime, type RuntimeSettings } from "./runtimes/start-tool-ru
 import type { ToolOutputListener, ToolRuntime } from "./runtimes/tool-runtime.js";
 import { OpenAIToolSelector, type OpenAISearchOptions } from "./search/openai-tool-selector.js";
 import { ToolSearch, type ToolSearchOptions } from "./search/tool-search.js";
+import type { Skill, SkillSource } from "./skills/skill.js";
+import { SkillRuntime, isSkillRecord } from "./skills/skill-runtime.js";
 
 /** Also takes the LLM tool search's `openaiApiKey`, `openaiBaseUrl`, `model` (see `OpenAISearchOptions`). */
 export interface AgentToolsOptions extends OpenAISearchOptions {
@@ -55,7 +57,8 @@ export interface AddedTool {
   version: string | undefined;
   /** The full record given to the tool, with `add`'s parameters merged into `tool_parameters`. */
   record: ToolRecord;
-  runtime: "python" | "binary";
+  /** "skill" for a `tool_type: "skill"` entry: registered for the Skill viewer, nothing runs. */
+  runtime: "python" | "binary" | "skill";
   source: "registry" | "local";
 }
 
@@ -75,7 +78,7 @@ const DEFAULT_OUTPUT_LIMIT = 64 * 1024;
  * per tool, binary tools per the seed contract. Every failure is a typed `AgentToolsError` naming
  * the tool, and the instance stays usable afterwards.
  */
-export class AgentTools {
+export class AgentTools implements SkillSource {
   private readonly client: RegistryClient | undefined;
   private readonly cache: ToolCache;
   private readonly settings: RuntimeSettings;
@@ -171,6 +174,11 @@ export class AgentTools {
     return [...this.tools.values()].map((tool) => tool.info);
   }
 
+  /** The skills added so far (entries with `tool_type: "skill"`): pass this instance to `Toolkit({ skills })`. */
+  skills(): Skill[] {
+    return [...this.tools.values()].flatMap(({ runtime }) => (runtime instanceof SkillRuntime ? [runtime.skill] : []));
+  }
+
   /** Stops a tool's worker and forgets it; false if it was not added. */
   async remove(toolId: string): Promise<boolean> {
     const tool = this.tools.get(toolId);
@@ -231,7 +239,7 @@ export class AgentTools {
     // A local folder runs in place and may have been edited since, so adding it again always restarts.
     const unchanged = tree.archiveSha256 !== undefined && current?.identity === identity;
     if (current !== undefined && unchanged) return current;
-    const runtime = await startToolRuntime(record, tree, this.settings);
+    const runtime = isSkillRecord(record) ? SkillRuntime.load(tree.codeDir) : await startToolRuntime(record, tree, this.settings);
     const loaded: LoadedTool = {
       info: {
         toolId,
@@ -259,7 +267,7 @@ export class AgentTools {
       throw new AgentToolsError("REGISTRY_NOT_CONFIGURED", `Cannot add "${source}" from a registry: pass toolsDbUrl to new AgentTools(), or add a local tool with { path }.`, { toolId });
     }
     const entry = version === undefined ? await client.getTool(toolId) : await this.versionEntry(client, toolId, version);
-    if (isPythonRuntime(entry)) this.prestartPython();
+    if (isPythonRuntime(entry) && !isSkillRecord(entry)) this.prestartPython();
     const tree = await withToolId(toolId, () => registryToolTree(client, this.cache, entry, this.archiveLimits));
     return { record: entry, tree, origin: "registry" };
   }

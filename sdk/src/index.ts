@@ -13,3 +13,4 @@ export * from "./search/index.js";
 export * from "./registry-tool/index.js";
 export * from "./builtin/index.js";
 export * from "./mcp/index.js";
+export * from "./skills/index.js";

@@ -80,7 +80,8 @@ describe("Lambda bundles", () => {
       const { code } = bundles[name];
       expect(code.startsWith(LAMBDA_BUNDLE.banner), name).toBe(true);
       expect(LAMBDA_BUNDLE.banner).toContain("const require = ");
-      expect(code.split("\n").length, name).toBeLessThan(20); // minified
+      // Minified: long lines. (Counting lines fails on libraries whose template literals hold newlines, such as yaml's.)
+      expect(code.length / code.split("\n").length, name).toBeGreaterThan(1000);
       expect(awsSdkImports(code).packages.has("@aws-sdk/client-s3"), name).toBe(true);
       expect(code, name).not.toContain("S3ServiceException extends"); // SDK code not inlined
       expect(Buffer.byteLength(code), name).toBeLessThan(1024 * 1024);

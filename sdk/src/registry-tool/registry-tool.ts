@@ -1,4 +1,5 @@
 import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
+import { isSkillRecord } from "../skills/skill-runtime.js";
 import { ToolError } from "../tool/errors.js";
 import { ToolBase, type ToolBaseOptions, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
@@ -62,7 +63,7 @@ export function registryTool(source: RegistryToolSource, toolId: string, options
   return new RegistryTool(source, toolId, options);
 }
 
-/** Every tool added so far, as ToolBases (same options for all). */
+/** Every tool added so far, as ToolBases (same options for all); skills are left to the Skill viewer. */
 export function registryTools(source: RegistryToolSource & Required<Pick<RegistryToolSource, "list">>, options: Omit<RegistryToolOptions, "name"> = {}): RegistryTool[] {
-  return source.list().map((added) => new RegistryTool(source, added.toolId, options));
+  return source.list().filter((added) => !isSkillRecord(added.record)).map((added) => new RegistryTool(source, added.toolId, options));
 }

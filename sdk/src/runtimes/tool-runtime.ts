@@ -1,6 +1,6 @@
 /** What `AgentTools` needs from a runtime: run the tool, run a management command, release resources. */
 export interface ToolRuntime {
-  readonly kind: "python" | "binary";
+  readonly kind: "python" | "binary" | "skill";
   execute(input: unknown): Promise<unknown>;
   executeCommand(command: string, data: unknown): Promise<unknown>;
   close(): Promise<void>;

@@ -1,5 +1,8 @@
 import type { McpServers } from "../mcp/client/mcp-servers.js";
 import { PermissionEngine } from "../permission/permission-engine.js";
+import type { SkillInput } from "../skills/skill.js";
+import { SkillCatalog } from "../skills/skill-catalog.js";
+import { SkillViewer } from "../skills/skill-viewer.js";
 import { AgentState } from "../tool/agent-state.js";
 import type { ToolBase } from "../tool/tool-base.js";
 import { ToolChunk, ToolResultState } from "../tool/tool-chunk.js";
@@ -16,6 +19,11 @@ type AnyTool = ToolBase<any>;
 export interface ToolkitOptions {
   /** The basic group: always available. */
   tools?: AnyTool[];
+  /**
+   * Skill folders (or folders of them), Skill objects, or sources such as `AgentTools` (registry
+   * skills); offered through the `Skill` viewer tool. Folders load here: a bad SKILL.md throws SkillError.
+   */
+  skills?: SkillInput[];
   /** MCP servers whose tools join the basic group as `mcp__{server}__{tool}` (see `McpServers.connect`). */
   mcps?: McpServers | readonly McpServers[];
   /** Switchable groups, activated by the LLM through `reset_tools` or by `setActiveGroups`. */
@@ -47,10 +55,14 @@ export class Toolkit implements GroupSwitchboard {
   private readonly groups: ToolGroup[];
   private readonly active = new Set<string>();
   private readonly resetTools = new ResetTools(this);
+  private readonly skills: SkillCatalog;
+  private readonly skillViewer: SkillViewer;
   private readonly validator = new InputValidator();
 
   constructor(options: ToolkitOptions = {}) {
     this.basicTools = [...(options.tools ?? [])];
+    this.skills = new SkillCatalog(options.skills);
+    this.skillViewer = new SkillViewer(this.skills);
     this.mcps = options.mcps === undefined ? [] : Array.isArray(options.mcps) ? [...options.mcps] : [options.mcps as McpServers];
     this.groups = (options.groups ?? []).map((group) => ({ ...group, tools: [...group.tools] }));
     checkGroups(this.groups);
@@ -66,6 +78,11 @@ export class Toolkit implements GroupSwitchboard {
       return;
     }
     this.group(groupName).tools.push(tool);
+  }
+
+  /** Adds skills (a folder, a folder of skill folders, a Skill or a source) to the `Skill` viewer. */
+  registerSkill(skill: SkillInput): void {
+    this.skills.add(skill);
   }
 
   addGroup(group: ToolGroup): void {
@@ -96,9 +113,10 @@ export class Toolkit implements GroupSwitchboard {
     for (const name of names) this.active.add(name);
   }
 
-  /** The tools the LLM may call now; on a name clash the later one wins. */
+  /** The tools the LLM may call now (`Skill` first when there are skills); on a name clash the later one wins. */
   getTools(): AnyTool[] {
     const byName = new Map<string, AnyTool>();
+    if (this.skills.list().length > 0) byName.set(this.skillViewer.name, this.skillViewer);
     if (this.groups.length > 0) byName.set(this.resetTools.name, this.resetTools);
     for (const tool of this.basicTools) byName.set(tool.name, tool);
     for (const servers of this.mcps) for (const tool of servers.tools()) byName.set(tool.name, tool);
