@@ -18,7 +18,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // s3rver builds list continuation tokens with DES, which OpenSSL 3 refuses without this.
     execArgv: ["--openssl-legacy-provider"],
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+    // Lambda handlers log and emit EMF through Powertools; tests that check that output turn it back on.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", POWERTOOLS_LOG_LEVEL: "SILENT", POWERTOOLS_METRICS_DISABLED: "true" },
     reporters: ["default", "json"],
     outputFile: { json: ".vitest-report.json" },
   },

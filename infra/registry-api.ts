@@ -1,11 +1,11 @@
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
-import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from "aws-cdk-lib/aws-apigatewayv2";
+import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup, type RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
-import type { RegistryFunctionName } from "./lambda-bundling.js";
+import { functionConstructId, REGISTRY_FUNCTIONS, type RegistryFunctionName } from "./registry-functions.js";
 
 export interface RegistryApiProps {
   readonly functions: Record<RegistryFunctionName, IFunction>;
@@ -13,15 +13,6 @@ export interface RegistryApiProps {
   readonly allowedOrigins: readonly string[];
   readonly logRetention: RetentionDays;
 }
-
-/** Which function serves which route. Everything not listed (other GETs, unknown paths) goes to fetch. */
-export const API_ROUTES: readonly { path: string; methods: HttpMethod[]; target: RegistryFunctionName }[] = [
-  { path: "/tools/upload", methods: [HttpMethod.POST], target: "upload" },
-  { path: "/tools/uploads", methods: [HttpMethod.POST], target: "upload" },
-  { path: "/tools/uploads/{uploadId}/complete", methods: [HttpMethod.POST], target: "upload" },
-  { path: "/tools/{id}", methods: [HttpMethod.PUT, HttpMethod.DELETE], target: "upload" },
-  { path: "/tools/search", methods: [HttpMethod.GET], target: "search" },
-];
 
 /** Fields every access log line carries (HTTP API `$context` variables), one JSON object per request. */
 const ACCESS_LOG_FIELDS = {
@@ -47,15 +38,17 @@ export class RegistryApi extends Construct {
 
   constructor(scope: Construct, id: string, props: RegistryApiProps) {
     super(scope, id);
-    const integrations = {
-      upload: new HttpLambdaIntegration("Upload", props.functions.upload),
-      fetch: new HttpLambdaIntegration("Fetch", props.functions.fetch),
-      search: new HttpLambdaIntegration("Search", props.functions.search),
-    };
+    // Each function's `routes` (registry-functions.ts) say what it serves; the "default" one also gets every other path.
+    const served = REGISTRY_FUNCTIONS.flatMap((definition) => (definition.routes === undefined ? [] : [{
+      routes: definition.routes,
+      integration: new HttpLambdaIntegration(functionConstructId(definition.name), props.functions[definition.name]),
+    }]));
+    const catchAll = served.filter((entry) => entry.routes === "default");
+    if (catchAll.length !== 1) throw new Error(`exactly one function must serve the API's default route, found ${catchAll.length}`);
     this.api = new HttpApi(this, "HttpApi", {
       description: "Agent Tools registry",
       createDefaultStage: false,
-      defaultIntegration: integrations.fetch,
+      defaultIntegration: catchAll[0]!.integration,
       ...(props.allowedOrigins.length > 0
         ? {
             corsPreflight: {
@@ -68,8 +61,9 @@ export class RegistryApi extends Construct {
           }
         : {}),
     });
-    for (const route of API_ROUTES) {
-      this.api.addRoutes({ path: route.path, methods: route.methods, integration: integrations[route.target] });
+    for (const { routes, integration } of served) {
+      if (routes === "default") continue;
+      for (const route of routes) this.api.addRoutes({ path: route.path, methods: [...route.methods], integration });
     }
     this.accessLogs = new LogGroup(this, "AccessLogs", { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.stage = this.api.addStage("DefaultStage", {

@@ -1,16 +1,30 @@
-import { App } from "aws-cdk-lib";
+import { App, Tags } from "aws-cdk-lib";
 import { RegistryStack } from "./registry-stack.js";
 import { settingsFromContext } from "./registry-settings.js";
 
+/** Stage names become part of stack and resource names: short, lower-case, no dots. */
+const STAGE_NAME = /^[a-z][a-z0-9-]{0,19}$/;
+
 /**
- * The CDK app: one environment-agnostic stack (no account lookups, so synth needs no credentials),
- * named by context `stackName` and configured by context (`cdk.json` or `-c key=value`).
+ * The CDK app: one environment-agnostic stack (no account lookups, so synth needs no credentials)
+ * per invocation, for the stage named by context `stage` (default `dev`): `AgentToolsRegistry-dev`,
+ * `AgentToolsRegistry-prod`, … Settings come from `-c key=value` and top-level `cdk.json` context,
+ * then from `cdk.json` `stages.<stage>`, then from the defaults (see docs/deployment.md).
  */
-export function createRegistryApp(app = new App()): { app: App; stack: RegistryStack } {
-  const stackName = (app.node.tryGetContext("stackName") as string | undefined) ?? "AgentToolsRegistry";
+export function createRegistryApp(app = new App()): { app: App; stack: RegistryStack; stage: string } {
+  // Log delivery to the access-log bucket through its bucket policy, not a legacy ACL (ACLs stay disabled).
+  app.node.setContext("@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy", true);
+  const stage = String(app.node.tryGetContext("stage") ?? "dev");
+  if (!STAGE_NAME.test(stage)) throw new Error(`context "stage" must match ${STAGE_NAME} (e.g. dev, prod), got "${stage}"`);
+  const stages = (app.node.tryGetContext("stages") ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const stageContext = stages[stage] ?? {};
+  const lookup = (key: string): unknown => app.node.tryGetContext(key) ?? stageContext[key];
+  const stackName = String(lookup("stackName") ?? `AgentToolsRegistry-${stage}`);
   const stack = new RegistryStack(app, stackName, {
-    settings: settingsFromContext(app.node),
-    description: "Agent Tools registry: HTTP API, Lambda (upload, fetch, search), S3 archives, DynamoDB entries",
+    settings: settingsFromContext(lookup),
+    stage,
+    description: `Agent Tools registry (${stage}): HTTP API, Lambda functions, S3 archives, DynamoDB entries`,
   });
-  return { app, stack };
+  Tags.of(stack).add("agent-tools:stage", stage);
+  return { app, stack, stage };
 }

@@ -1,5 +1,3 @@
-import type { Node } from "constructs";
-
 /**
  * What an operator may tune without touching code. Every field has a default; `cdk.json` context
  * or `-c key=value` on the command line overrides it (see `settingsFromContext`).
@@ -19,7 +17,16 @@ export interface RegistrySettings {
   readonly allowedOrigins: readonly string[];
   /** Largest bundle accepted, in bytes, by either upload path. */
   readonly maxBundleBytes: number;
+  /**
+   * Concurrent executions reserved for (and capping) the upload function; `none` on the command
+   * line leaves it in the shared pool (accounts whose concurrency quota is still 10 cannot reserve any).
+   */
+  readonly uploadReservedConcurrency: number | undefined;
+  /** Days a replaced or deleted object version stays restorable (S3 versioning keeps them that long). */
+  readonly noncurrentVersionDays: number;
 }
+
+const UPLOAD_RESERVED_CONCURRENCY = 10;
 
 export const DEFAULT_SETTINGS: RegistrySettings = {
   logRetentionDays: 30,
@@ -27,13 +34,16 @@ export const DEFAULT_SETTINGS: RegistrySettings = {
   throttleBurstLimit: 100,
   allowedOrigins: [],
   maxBundleBytes: 50 * 1024 * 1024,
+  uploadReservedConcurrency: UPLOAD_RESERVED_CONCURRENCY,
+  noncurrentVersionDays: 35,
 };
 
 /** Reads `bucketName`, `tableName`, `logRetentionDays`, `throttleRateLimit`, `throttleBurstLimit`,
- * `allowedOrigins` (array, or comma-separated on the command line) and `maxBundleBytes`. */
-export function settingsFromContext(node: Node): RegistrySettings {
+ * `allowedOrigins` (array, or comma-separated on the command line), `maxBundleBytes`,
+ * `uploadReservedConcurrency` (a number, or `none`) and `noncurrentVersionDays`. */
+export function settingsFromContext(lookup: (key: string) => unknown): RegistrySettings {
   const text = (key: string) => {
-    const value = node.tryGetContext(key) as unknown;
+    const value = lookup(key);
     return value === undefined || value === "" ? undefined : String(value);
   };
   const positiveInteger = (key: keyof RegistrySettings, fallback: number) => {
@@ -43,7 +53,7 @@ export function settingsFromContext(node: Node): RegistrySettings {
     if (!Number.isSafeInteger(parsed) || parsed < 1) throw new Error(`context "${key}" must be a positive integer, got "${value}"`);
     return parsed;
   };
-  const origins = node.tryGetContext("allowedOrigins") as unknown;
+  const origins = lookup("allowedOrigins");
   return {
     bucketName: text("bucketName"),
     tableName: text("tableName"),
@@ -54,5 +64,8 @@ export function settingsFromContext(node: Node): RegistrySettings {
       ? origins.map(String)
       : (text("allowedOrigins")?.split(",").map((origin) => origin.trim()).filter(Boolean) ?? []),
     maxBundleBytes: positiveInteger("maxBundleBytes", DEFAULT_SETTINGS.maxBundleBytes),
+    uploadReservedConcurrency:
+      text("uploadReservedConcurrency") === "none" ? undefined : positiveInteger("uploadReservedConcurrency", UPLOAD_RESERVED_CONCURRENCY),
+    noncurrentVersionDays: positiveInteger("noncurrentVersionDays", DEFAULT_SETTINGS.noncurrentVersionDays),
   };
 }

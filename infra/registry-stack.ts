@@ -1,38 +1,45 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
-import { FUNCTION_PERMISSIONS, grantFunctionPermissions } from "./function-permissions.js";
+import { Rule } from "aws-cdk-lib/aws-events";
+import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";
+import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import { grantFunctionPermissions } from "./function-permissions.js";
 import { RegistryApi } from "./registry-api.js";
 import { RegistryFunction } from "./registry-function.js";
+import { functionConstructId, REGISTRY_FUNCTIONS, type RegistryFunctionName } from "./registry-functions.js";
 import { RegistryStorage } from "./registry-storage.js";
 import { DEFAULT_SETTINGS, type RegistrySettings } from "./registry-settings.js";
 
 export interface RegistryStackProps extends StackProps {
   readonly settings?: Partial<RegistrySettings>;
+  /** Deployment stage (`dev`, `prod`, …): names metrics, alarms and the dashboard apart. */
+  readonly stage?: string;
 }
 
-/** Memory buys CPU on Lambda: upload unzips and hashes whole bundles, the readers mostly wait on I/O. */
-const FUNCTION_SIZING = {
-  upload: { memorySize: 1024, timeout: Duration.seconds(29) },
-  fetch: { memorySize: 512, timeout: Duration.seconds(10) },
-  search: { memorySize: 512, timeout: Duration.seconds(10) },
-} as const;
-
 /**
- * The whole registry on AWS: HTTP API → three Lambda functions (upload, fetch, search) →
+ * The whole registry on AWS: HTTP API → the Lambda functions of `REGISTRY_FUNCTIONS` →
  * S3 archives + DynamoDB entries, with a generated write token in Secrets Manager.
  */
 export class RegistryStack extends Stack {
   readonly storage: RegistryStorage;
   readonly api: RegistryApi;
+  /** Each function of `REGISTRY_FUNCTIONS` by name. */
+  readonly functions: Record<RegistryFunctionName, NodejsFunction>;
 
   constructor(scope: Construct, id: string, props: RegistryStackProps = {}) {
     super(scope, id, props);
     const settings: RegistrySettings = { ...DEFAULT_SETTINGS, ...props.settings };
     const logRetention = retentionDays(settings.logRetentionDays);
 
-    this.storage = new RegistryStorage(this, "Storage", { bucketName: settings.bucketName, tableName: settings.tableName });
+    this.storage = new RegistryStorage(this, "Storage", {
+      bucketName: settings.bucketName,
+      tableName: settings.tableName,
+      allowedOrigins: settings.allowedOrigins,
+      noncurrentVersionDays: settings.noncurrentVersionDays,
+      accessLogDays: settings.logRetentionDays,
+    });
     const { bucket, table } = this.storage;
 
     const tokenSecret = new Secret(this, "WriteToken", {
@@ -42,19 +49,26 @@ export class RegistryStack extends Stack {
     });
 
     const shared = { TABLE_NAME: table.tableName, BUCKET_NAME: bucket.bucketName, ARCHIVE_DELIVERY: "redirect" };
-    const environments = {
-      upload: { ...shared, TOKEN_SECRET_ARN: tokenSecret.secretArn, MAX_BUNDLE_BYTES: String(settings.maxBundleBytes) },
-      fetch: shared,
-      search: shared,
-    };
-    const functions = {
-      upload: this.registryFunction("upload", environments.upload, logRetention),
-      fetch: this.registryFunction("fetch", environments.fetch, logRetention),
-      search: this.registryFunction("search", environments.search, logRetention),
-    };
-    for (const name of ["upload", "fetch", "search"] as const) {
-      grantFunctionPermissions(functions[name], FUNCTION_PERMISSIONS[name], { table, bucket, tokenSecret });
+    const functions = {} as Record<RegistryFunctionName, NodejsFunction>;
+    for (const definition of REGISTRY_FUNCTIONS) {
+      const environment = {
+        ...shared,
+        ...(definition.permissions.readsTokenSecret ? { TOKEN_SECRET_ARN: tokenSecret.secretArn } : {}),
+        ...definition.environment?.(settings),
+      };
+      const { function: fn } = new RegistryFunction(this, functionConstructId(definition.name), {
+        definition,
+        environment,
+        reservedConcurrency: definition.reservedConcurrency?.(settings),
+        logRetention,
+      });
+      grantFunctionPermissions(fn, definition.permissions, { table, bucket, tokenSecret });
+      if (definition.schedule) {
+        new Rule(this, `${functionConstructId(definition.name)}Schedule`, { schedule: definition.schedule, targets: [new LambdaFunction(fn)] });
+      }
+      functions[definition.name] = fn;
     }
+    this.functions = functions;
 
     this.api = new RegistryApi(this, "Api", {
       functions,
@@ -67,11 +81,6 @@ export class RegistryStack extends Stack {
     new CfnOutput(this, "BucketName", { value: bucket.bucketName, description: "Archive bucket (retained on stack deletion)" });
     new CfnOutput(this, "TableName", { value: table.tableName, description: "Entry table (retained on stack deletion)" });
     new CfnOutput(this, "TokenSecretArn", { value: tokenSecret.secretArn, description: "Secret holding the write token" });
-  }
-
-  private registryFunction(name: "upload" | "fetch" | "search", environment: Record<string, string>, logRetention: RetentionDays) {
-    const id = `${name[0]?.toUpperCase()}${name.slice(1)}`;
-    return new RegistryFunction(this, id, { name, ...FUNCTION_SIZING[name], environment, logRetention }).function;
   }
 }
 

@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { AttributeType, Billing, ProjectionType, TableV2, type Attribute } from "aws-cdk-lib/aws-dynamodb";
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
 import { createTableInput } from "../functions/storage/table-schema.js";
 import { UPLOADS_PREFIX } from "../functions/uploads/upload-keys.js";
@@ -8,36 +8,71 @@ import { UPLOADS_PREFIX } from "../functions/uploads/upload-keys.js";
 export interface RegistryStorageProps {
   readonly bucketName?: string;
   readonly tableName?: string;
+  /** Browser origins that may GET archives and PUT large bundles through presigned URLs. */
+  readonly allowedOrigins: readonly string[];
+  /** Days replaced or deleted object versions stay restorable; matches the table's 35-day PITR window by default. */
+  readonly noncurrentVersionDays: number;
+  /** Days to keep the bucket's server access logs. */
+  readonly accessLogDays: number;
 }
 
 /**
  * Where the registry keeps its state: the archive bucket and the entry table. Both are retained
- * when the stack is deleted, because they hold every published tool.
+ * when the stack is deleted, and protected against deletion, because they hold every published tool.
  */
 export class RegistryStorage extends Construct {
   readonly bucket: Bucket;
+  readonly accessLogs: Bucket;
   readonly table: TableV2;
 
   constructor(scope: Construct, id: string, props: RegistryStorageProps) {
     super(scope, id);
-    this.bucket = new Bucket(this, "Archives", {
-      bucketName: props.bucketName,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      enforceSSL: true,
+    const privateBucket = { blockPublicAccess: BlockPublicAccess.BLOCK_ALL, enforceSSL: true, removalPolicy: RemovalPolicy.RETAIN } as const;
+    // S3 server access logs must go to a bucket with S3-managed keys and the bucket owner's ACL-less ownership.
+    this.accessLogs = new Bucket(this, "AccessLogs", {
+      ...privateBucket,
       encryption: BucketEncryption.S3_MANAGED,
-      versioned: false,
-      removalPolicy: RemovalPolicy.RETAIN,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ id: "expire-access-logs", expiration: Duration.days(props.accessLogDays) }],
+    });
+    this.bucket = new Bucket(this, "Archives", {
+      ...privateBucket,
+      bucketName: props.bucketName,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      // Versioning keeps a deleted archive restorable for as long as the table's point-in-time
+      // recovery can bring back an entry that names it.
+      versioned: true,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: "archives-bucket/",
       lifecycleRules: [
-        // Large bundles land here before `/complete`; anything never completed is garbage.
-        { id: "expire-incoming-uploads", prefix: UPLOADS_PREFIX, expiration: Duration.days(1) },
+        // Large bundles land here before `/complete`; anything never completed is garbage, every version of it.
+        { id: "expire-incoming-uploads", prefix: UPLOADS_PREFIX, expiration: Duration.days(1), noncurrentVersionExpiration: Duration.days(1) },
         { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        {
+          id: "expire-noncurrent-versions",
+          noncurrentVersionExpiration: Duration.days(props.noncurrentVersionDays),
+          expiredObjectDeleteMarker: true,
+        },
       ],
+      cors:
+        props.allowedOrigins.length > 0
+          ? [
+              {
+                allowedOrigins: [...props.allowedOrigins],
+                allowedMethods: [HttpMethods.GET, HttpMethods.HEAD, HttpMethods.PUT],
+                allowedHeaders: ["content-type", "content-length"],
+                exposedHeaders: ["etag", "content-length"],
+                maxAge: 3600,
+              },
+            ]
+          : undefined,
     });
     this.table = new TableV2(this, "Entries", {
       tableName: props.tableName,
       billing: Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
       ...tableKeysFromSchema(),
     });

@@ -1,4 +1,5 @@
 import type { handle } from "hono/aws-lambda";
+import { createRegistryDeps } from "../registry-deps.js";
 import { ROUTE_GROUPS, type RouteGroup } from "../routes/route-groups.js";
 import { createGroupHandler, type LambdaHandlerOptions } from "./group-handler.js";
 
@@ -6,5 +7,5 @@ export type { LambdaHandlerOptions } from "./group-handler.js";
 
 /** The handler of one group by name (tests); the entry points use `createGroupHandler` directly. */
 export function createLambdaHandler(group: RouteGroup, options: LambdaHandlerOptions = {}): ReturnType<typeof handle> {
-  return createGroupHandler(group, ROUTE_GROUPS[group], options);
+  return createGroupHandler(group, ROUTE_GROUPS[group], createRegistryDeps, options);
 }

@@ -2,6 +2,7 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 import { secretsManagerTokenVerifier } from "../auth/secrets-manager-token.js";
+import { createRegistryDeps } from "../registry-deps.js";
 import { UPLOAD_ROUTES } from "../routes/upload-routes.js";
 import { createGroupHandler } from "./group-handler.js";
 
@@ -10,5 +11,6 @@ const secretArn = process.env.TOKEN_SECRET_ARN;
 export const handler = createGroupHandler(
   "upload",
   UPLOAD_ROUTES,
+  createRegistryDeps,
   secretArn ? { verifyToken: secretsManagerTokenVerifier({ secretArn }) } : {},
 );

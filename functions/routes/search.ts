@@ -5,6 +5,7 @@ import { setNextPageLink } from "../listing/next-page-link.js";
 import { listingScope, registryCursors } from "../listing/page-cursor.js";
 import { CatalogSearch } from "../search/catalog-search.js";
 import { MAX_SEARCH_DEPTH, parseSearchQuery } from "../search/search-query.js";
+import type { CatalogDeps } from "../catalog-deps.js";
 import type { RouteModule } from "./route-module.js";
 
 /**
@@ -13,7 +14,7 @@ import type { RouteModule } from "./route-module.js";
  * within the first `MAX_SEARCH_DEPTH`. The index lives as long as the app (warm across Lambda
  * invocations) and follows the catalog through the reader.
  */
-export const searchRoute: RouteModule = (app, deps) => {
+export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
   const search = new CatalogSearch(
     () => deps.reader.allLatest(),
     (previous, current) => deps.reader.latestDelta(previous, current),

@@ -1,7 +1,7 @@
 /**
  * The stack bundled for real with the local esbuild (no Docker): each function's asset is one
- * minified ESM file that leaves the AWS SDK to the runtime, runs, and — for upload, whose bundle
- * holds every write path — calls only AWS APIs its role allows.
+ * minified ESM file with the pinned AWS SDK inside (nothing left to the runtime's copy), runs, and
+ * sends only AWS commands its role allows.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -9,12 +9,11 @@ import { pathToFileURL } from "node:url";
 import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LAMBDA_BUNDLE, PROJECT_ROOT } from "../../infra/lambda-bundling.js";
+import { build } from "esbuild";
+import { LAMBDA_BUNDLE, PROJECT_ROOT, lambdaEntry } from "../../infra/lambda-bundling.js";
 import { createRegistryApp } from "../../infra/registry-app.js";
 import { apiGatewayEvent } from "../support/api-gateway-event.js";
-import { functionLogicalId, functionRole, type FunctionName, type TemplateResources } from "./synth-stack.js";
-
-const NAMES: FunctionName[] = ["Upload", "Fetch", "Search"];
+import { FUNCTION_NAMES as NAMES, functionLogicalId, functionRole, type FunctionName, type TemplateResources } from "./synth-stack.js";
 
 /** IAM action behind each AWS SDK command the functions may import. */
 const ACTION_OF_COMMAND: Record<string, string> = {
@@ -35,7 +34,8 @@ const ACTION_OF_COMMAND: Record<string, string> = {
 };
 
 let outdir: string;
-const bundles = {} as Record<FunctionName, { file: string; code: string }>;
+const bundles = new Map<FunctionName, { file: string; code: string }>();
+const bundle = (name: FunctionName) => bundles.get(name)!;
 let uploadActions: Set<string>;
 
 beforeAll(() => {
@@ -55,7 +55,7 @@ beforeAll(() => {
   for (const name of NAMES) {
     const assetHash = (resources[functionLogicalId(resources, name)]!.Properties.Code.S3Key as string).replace(/\.zip$/, "");
     const file = join(outdir, `asset.${assetHash}`, "index.mjs");
-    bundles[name] = { file, code: readFileSync(file, "utf8") };
+    bundles.set(name, { file, code: readFileSync(file, "utf8") });
   }
 }, 120_000);
 
@@ -63,41 +63,61 @@ afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-/** Named imports from `@aws-sdk/*` packages in a bundle (minified: `import{A as b,C}from"@aws-sdk/x"`). */
-function awsSdkImports(code: string): { packages: Set<string>; names: Set<string> } {
-  const packages = new Set<string>();
-  const names = new Set<string>();
-  for (const match of code.matchAll(/import\s*\{([^}]*)\}\s*from\s*["'](@aws-sdk\/[^"']+)["']/g)) {
-    packages.add(match[2]!);
-    for (const part of match[1]!.split(",")) names.add(part.trim().split(/\s+as\s+/)[0]!);
-  }
-  return { packages, names };
+/** Bare imports left in a bundle (minified: `import{A as b}from"x"`, `import"x"`, `import("x")`), node builtins aside. */
+function packageImports(code: string): string[] {
+  // Minified code has no space before the specifier, which keeps error messages quoting `import "x"` out.
+  const specifiers = [...code.matchAll(/(?:from|import\(|import)"([^"]+)"/g)].map((match) => match[1]!);
+  return [...new Set(specifiers.filter((specifier) => !specifier.startsWith("node:") && !/^[a-z_]+$/.test(specifier)))];
+}
+
+/**
+ * AWS SDK commands the function's own code imports: the entry built again with the SDK external,
+ * so the named imports show (the deployed bundle inlines the SDK, whose document client defines
+ * every DynamoDB command whether sent or not).
+ */
+async function importedCommands(name: FunctionName): Promise<string[]> {
+  const result = await build({
+    entryPoints: [lambdaEntry(name.toLowerCase())],
+    bundle: true,
+    write: false,
+    format: LAMBDA_BUNDLE.format,
+    platform: LAMBDA_BUNDLE.platform,
+    target: LAMBDA_BUNDLE.target,
+    external: ["@aws-sdk/*"],
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]!.text;
+  const names = [...code.matchAll(/import\s*\{([^}]*)\}\s*from\s*["']@aws-sdk\/[^"']+["']/g)].flatMap((match) => match[1]!.split(",").map((part) => part.trim().split(/\s+as\s+/)[0]!));
+  return [...new Set(names.filter((imported) => imported.endsWith("Command")))];
 }
 
 describe("Lambda bundles", () => {
-  it("are minified ESM with the createRequire banner, AWS SDK left external", () => {
+  it("are minified ESM with the createRequire banner and the AWS SDK inside", () => {
     for (const name of NAMES) {
-      const { code } = bundles[name];
+      const { code } = bundle(name);
       expect(code.startsWith(LAMBDA_BUNDLE.banner), name).toBe(true);
       expect(LAMBDA_BUNDLE.banner).toContain("const require = ");
       // Minified: long lines. (Counting lines fails on libraries whose template literals hold newlines, such as yaml's.)
       expect(code.length / code.split("\n").length, name).toBeGreaterThan(1000);
-      expect(awsSdkImports(code).packages.has("@aws-sdk/client-s3"), name).toBe(true);
-      expect(code, name).not.toContain("S3ServiceException extends"); // SDK code not inlined
-      expect(Buffer.byteLength(code), name).toBeLessThan(1024 * 1024);
+      expect(packageImports(code), name).toEqual([]); // nothing resolved from the runtime's node_modules
+      expect(code, name).toContain("DynamoDBServiceException"); // the SDK is inlined
+      expect(Buffer.byteLength(code), name).toBeLessThan(1536 * 1024);
     }
-    // Only upload reads the token secret, so only its bundle imports the Secrets Manager client.
-    expect(awsSdkImports(bundles.Upload.code).packages.has("@aws-sdk/client-secrets-manager")).toBe(true);
-    expect(awsSdkImports(bundles.Fetch.code).packages.has("@aws-sdk/client-secrets-manager")).toBe(false);
-    expect(awsSdkImports(bundles.Search.code).packages.has("@aws-sdk/client-secrets-manager")).toBe(false);
+    // Tree-shaking keeps each client where it is used: S3 not in search, Secrets Manager only in upload.
+    expect(bundle("Search").code).not.toContain("S3ServiceException");
+    expect(bundle("Fetch").code).toContain("S3ServiceException");
+    expect(bundle("Upload").code).toContain("SecretsManagerServiceException");
+    for (const name of NAMES.filter((name) => name !== "Upload")) expect(bundle(name).code, name).not.toContain("SecretsManagerServiceException");
   });
 
-  it("upload calls only AWS APIs its role grants", () => {
-    const commands = [...awsSdkImports(bundles.Upload.code).names].filter((name) => name.endsWith("Command"));
+  // Upload's bundle holds every write path; the readers' bundles hold the same store classes, whose
+  // write methods their routes never call (their roles are read-only: registry-stack.test.ts).
+  it("upload imports only AWS commands its role grants", async () => {
+    const commands = await importedCommands("Upload");
     expect(commands.length).toBeGreaterThan(5);
     for (const command of commands) {
       const action = ACTION_OF_COMMAND[command];
-      expect(action, `${command} has no IAM mapping: add it to ACTION_OF_COMMAND and grant it in infra/function-permissions.ts`).toBeDefined();
+      expect(action, `${command} has no IAM mapping: add it to ACTION_OF_COMMAND and grant it in infra/registry-functions.ts`).toBeDefined();
       expect(uploadActions.has(action!), `${command} needs ${action}, which the upload role lacks`).toBe(true);
     }
   });
@@ -107,7 +127,7 @@ describe("Lambda bundles", () => {
     Object.assign(process.env, { AWS_REGION: "eu-west-1", TABLE_NAME: "t-bundle", BUCKET_NAME: "b-bundle", REGISTRY_TOKEN_SHA256: "0".repeat(64) });
     try {
       for (const name of NAMES) {
-        const { handler } = (await import(pathToFileURL(bundles[name].file).href)) as { handler: (event: unknown) => Promise<{ statusCode: number; body: string }> };
+        const { handler } = (await import(pathToFileURL(bundle(name).file).href)) as { handler: (event: unknown) => Promise<{ statusCode: number; body: string }> };
         const health = await handler(apiGatewayEvent({ method: "GET", url: "/health" }));
         const expected = name === "Fetch" ? 200 : 404; // /health belongs to the fetch group
         expect(health.statusCode, name).toBe(expected);

@@ -1,7 +1,8 @@
 import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARCHIVE_INDEX, LATEST_INDEX, TABLE_KEYS } from "../../functions/storage/table-schema.js";
-import { functionLogicalId, functionRole, synthStack, type FunctionName, type SynthesizedStack, type TemplateResources as Resources } from "./synth-stack.js";
+import { REGISTRY_FUNCTIONS } from "../../infra/registry-functions.js";
+import { FUNCTION_NAMES, functionLogicalId, functionRole, synthStack, type FunctionName, type SynthesizedStack, type TemplateResources as Resources } from "./synth-stack.js";
 
 let synth: SynthesizedStack;
 let resources: Resources;
@@ -19,13 +20,21 @@ const onlyOne = (type: string) => {
   return found[0]!;
 };
 
+/** The one resource of this type whose logical id starts with `prefix` (construct path, e.g. `StorageArchives`). */
+const named = (type: string, prefix: string) => {
+  const found = ofType(type).filter(([id]) => id.startsWith(prefix));
+  expect(found, `${type} ${prefix}`).toHaveLength(1);
+  return found[0]!;
+};
+const archiveBucket = () => named("AWS::S3::Bucket", "StorageArchives");
+
 const functionId = (name: FunctionName) => functionLogicalId(resources, name);
 const roleOf = (name: FunctionName) => functionRole(resources, name);
 const json = (value: unknown) => JSON.stringify(value);
 
 describe("archive bucket", () => {
   it("blocks all public access, requires TLS, encrypts with S3-managed keys and is retained", () => {
-    const [id, bucket] = onlyOne("AWS::S3::Bucket");
+    const [id, bucket] = archiveBucket();
     expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
       BlockPublicAcls: true,
       BlockPublicPolicy: true,
@@ -39,7 +48,7 @@ describe("archive bucket", () => {
     expect(bucket.DeletionPolicy).toBe("Retain");
     expect(bucket.UpdateReplacePolicy).toBe("Retain");
 
-    const [, policy] = onlyOne("AWS::S3::BucketPolicy");
+    const [, policy] = named("AWS::S3::BucketPolicy", "StorageArchivesPolicy");
     expect(policy.Properties.Bucket).toEqual({ Ref: id });
     expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
       expect.objectContaining({ Effect: "Deny", Action: "s3:*", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
@@ -47,19 +56,47 @@ describe("archive bucket", () => {
   });
 
   it("expires incoming uploads after a day and aborts incomplete multipart uploads", () => {
-    const [, bucket] = onlyOne("AWS::S3::Bucket");
+    const [, bucket] = archiveBucket();
     const rules = bucket.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
-    expect(rules).toContainEqual(expect.objectContaining({ Prefix: "uploads/", ExpirationInDays: 1, Status: "Enabled" }));
+    expect(rules).toContainEqual(expect.objectContaining({ Prefix: "uploads/", ExpirationInDays: 1, NoncurrentVersionExpiration: { NoncurrentDays: 1 }, Status: "Enabled" }));
     expect(rules).toContainEqual(expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: "Enabled" }));
     // No rule may ever expire published archives.
     for (const rule of rules) if ("ExpirationInDays" in rule) expect(rule.Prefix).toBe("uploads/");
   });
+
+  it("is versioned, keeping replaced and deleted versions for the 35 days point-in-time recovery reaches back", () => {
+    const [, bucket] = archiveBucket();
+    expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: "Enabled" });
+    const rules = bucket.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
+    expect(rules).toContainEqual({ Id: "expire-noncurrent-versions", NoncurrentVersionExpiration: { NoncurrentDays: 35 }, ExpiredObjectDeleteMarker: true, Status: "Enabled" });
+  });
+
+  it("writes server access logs to a private, TLS-only, retained log bucket that expires them", () => {
+    const [, bucket] = archiveBucket();
+    const [logsId, logs] = named("AWS::S3::Bucket", "StorageAccessLogs");
+    expect(bucket.Properties.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logsId }, LogFilePrefix: "archives-bucket/" });
+    expect(logs.Properties.PublicAccessBlockConfiguration).toEqual(bucket.Properties.PublicAccessBlockConfiguration);
+    expect(logs.Properties.BucketEncryption).toEqual(bucket.Properties.BucketEncryption);
+    expect(logs.Properties.OwnershipControls.Rules).toEqual([{ ObjectOwnership: "BucketOwnerEnforced" }]);
+    expect(logs.Properties.AccessControl).toBeUndefined();
+    expect(logs.DeletionPolicy).toBe("Retain");
+    expect(logs.Properties.LifecycleConfiguration.Rules).toEqual([{ Id: "expire-access-logs", ExpirationInDays: 30, Status: "Enabled" }]);
+    const [, policy] = named("AWS::S3::BucketPolicy", "StorageAccessLogsPolicy");
+    const statements = policy.Properties.PolicyDocument.Statement as Record<string, any>[];
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } }));
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: "Allow", Action: "s3:PutObject", Principal: { Service: "logging.s3.amazonaws.com" } }));
+  });
+
+  it("has no CORS rules unless browser origins are configured", () => {
+    expect(archiveBucket()[1].Properties.CorsConfiguration).toBeUndefined();
+  });
 });
 
 describe("entry table", () => {
-  it("is on-demand with point-in-time recovery, retained, keyed exactly like the registry's local table", () => {
+  it("is on-demand with point-in-time recovery and deletion protection, retained, keyed exactly like the registry's local table", () => {
     const [, table] = onlyOne("AWS::DynamoDB::GlobalTable");
     expect(table.Properties.BillingMode).toBe("PAY_PER_REQUEST");
+    expect(table.Properties.Replicas[0].DeletionProtectionEnabled).toBe(true);
     expect(table.Properties.Replicas[0].PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     expect(table.DeletionPolicy).toBe("Retain");
     expect(table.UpdateReplacePolicy).toBe("Retain");
@@ -84,11 +121,16 @@ describe("entry table", () => {
 });
 
 describe("functions", () => {
-  it("are three Node.js 22 arm64 functions with sized memory and timeouts", () => {
-    expect(ofType("AWS::Lambda::Function")).toHaveLength(3);
-    for (const name of ["Upload", "Fetch", "Search"] as const) {
+  it("are the listed functions: Node.js 24, arm64, sized memory and timeouts, JSON logs", () => {
+    expect(ofType("AWS::Lambda::Function")).toHaveLength(REGISTRY_FUNCTIONS.length);
+    for (const [index, name] of FUNCTION_NAMES.entries()) {
+      const definition = REGISTRY_FUNCTIONS[index]!;
       const fn = resources[functionId(name)]!.Properties;
-      expect(fn.Runtime).toBe("nodejs22.x");
+      expect(fn.Runtime).toBe("nodejs24.x");
+      expect(fn.MemorySize).toBe(definition.memorySize);
+      expect(fn.Timeout).toBe(definition.timeout.toSeconds());
+      expect(fn.Description).toBe(definition.description);
+      expect(fn.LoggingConfig).toMatchObject({ LogFormat: "JSON", ApplicationLogLevel: "INFO", SystemLogLevel: "WARN" });
       expect(fn.Architectures).toEqual(["arm64"]);
       expect(fn.Handler).toBe("index.handler");
       expect(fn.MemorySize).toBeGreaterThanOrEqual(256);
@@ -97,11 +139,18 @@ describe("functions", () => {
     }
   });
 
+  it("reserve concurrency for upload only, so a burst of writes cannot starve the readers", () => {
+    expect(resources[functionId("Upload")]!.Properties.ReservedConcurrentExecutions).toBe(10);
+    for (const name of FUNCTION_NAMES.filter((name) => name !== "Upload")) {
+      expect(resources[functionId(name)]!.Properties.ReservedConcurrentExecutions, name).toBeUndefined();
+    }
+  });
+
   it("read table and bucket from the environment; only upload knows the token secret", () => {
     const [tableId] = onlyOne("AWS::DynamoDB::GlobalTable");
-    const [bucketId] = onlyOne("AWS::S3::Bucket");
+    const [bucketId] = archiveBucket();
     const [secretId] = onlyOne("AWS::SecretsManager::Secret");
-    for (const name of ["Upload", "Fetch", "Search"] as const) {
+    for (const name of FUNCTION_NAMES) {
       const env = resources[functionId(name)]!.Properties.Environment.Variables;
       expect(env).toMatchObject({
         TABLE_NAME: { Ref: tableId },
@@ -116,7 +165,7 @@ describe("functions", () => {
 
   it("log to their own log groups with a retention", () => {
     const groups = ofType("AWS::Logs::LogGroup");
-    expect(groups).toHaveLength(4); // three functions + API access logs
+    expect(groups).toHaveLength(REGISTRY_FUNCTIONS.length + 1); // the functions + API access logs
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
   });
 });
@@ -148,7 +197,7 @@ describe("IAM least privilege", () => {
   });
 
   it("has no wildcard action, no wildcard resource and no managed policy", () => {
-    for (const name of ["Upload", "Fetch", "Search"] as const) {
+    for (const name of FUNCTION_NAMES) {
       const { role, statements } = roleOf(name);
       expect(role.Properties.ManagedPolicyArns, name).toBeUndefined();
       for (const statement of statements) {
@@ -160,9 +209,9 @@ describe("IAM least privilege", () => {
   });
 
   it("scopes object actions to archives/ and uploads/, table actions to the table and its indexes", () => {
-    const [bucketId] = onlyOne("AWS::S3::Bucket");
+    const [bucketId] = archiveBucket();
     const [tableId] = onlyOne("AWS::DynamoDB::GlobalTable");
-    for (const name of ["Upload", "Fetch", "Search"] as const) {
+    for (const name of FUNCTION_NAMES) {
       for (const statement of roleOf(name).statements) {
         const actions = [statement.Action].flat();
         const resource = json(statement.Resource);
@@ -236,7 +285,7 @@ describe("HTTP API", () => {
 
   it("lets API Gateway invoke each function", () => {
     const permissions = ofType("AWS::Lambda::Permission").map(([, permission]) => permission.Properties);
-    for (const name of ["Upload", "Fetch", "Search"] as const) {
+    for (const name of FUNCTION_NAMES) {
       expect(permissions.some((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name) && permission.Principal === "apigateway.amazonaws.com")).toBe(true);
     }
   });
@@ -254,7 +303,7 @@ describe("write-token secret and outputs", () => {
     const outputs = synth.template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(Object.keys(outputs).sort()).toEqual(["ApiUrl", "BucketName", "TableName", "TokenSecretArn"]);
     expect(json(outputs.ApiUrl!.Value)).toContain(apiId);
-    synth.template.hasOutput("BucketName", { Value: { Ref: onlyOne("AWS::S3::Bucket")[0] } });
+    synth.template.hasOutput("BucketName", { Value: { Ref: archiveBucket()[0] } });
     synth.template.hasOutput("TableName", { Value: { Ref: onlyOne("AWS::DynamoDB::GlobalTable")[0] } });
     synth.template.hasOutput("TokenSecretArn", { Value: { Ref: onlyOne("AWS::SecretsManager::Secret")[0] } });
   });
@@ -286,6 +335,21 @@ describe("configuration by context", () => {
       template.hasResourceProperties("AWS::Lambda::Function", {
         Environment: { Variables: Match.objectLike({ MAX_BUNDLE_BYTES: "20971520", TOKEN_SECRET_ARN: Match.anyValue() }) },
       });
+      // Browsers follow the archive redirect and PUT large bundles straight to the bucket.
+      template.hasResourceProperties("AWS::S3::Bucket", {
+        BucketName: "acme-agent-tools",
+        CorsConfiguration: {
+          CorsRules: [
+            {
+              AllowedOrigins: ["https://a.example", "https://b.example"],
+              AllowedMethods: ["GET", "HEAD", "PUT"],
+              AllowedHeaders: ["content-type", "content-length"],
+              ExposedHeaders: ["etag", "content-length"],
+              MaxAge: 3600,
+            },
+          ],
+        },
+      });
     } finally {
       custom.cleanup();
     }
@@ -294,6 +358,31 @@ describe("configuration by context", () => {
   it("refuses a retention CloudWatch does not offer and a non-numeric limit", () => {
     expect(() => synthStack({ logRetentionDays: "10" })).toThrow(/logRetentionDays must be one of/);
     expect(() => synthStack({ throttleRateLimit: "fast" })).toThrow(/throttleRateLimit" must be a positive integer/);
+  });
+
+  it("builds one stack per stage, named and tagged by it, with the stage's own settings from `stages`", () => {
+    const stages = { dev: { logRetentionDays: 14, uploadReservedConcurrency: "none" }, prod: { logRetentionDays: 90 } };
+    const dev = synthStack({ stages });
+    const prod = synthStack({ stages, stage: "prod" });
+    const overridden = synthStack({ stages, stage: "prod", logRetentionDays: 7 });
+    try {
+      expect(dev.stack.stackName).toBe("AgentToolsRegistry-dev");
+      expect(prod.stack.stackName).toBe("AgentToolsRegistry-prod");
+      dev.template.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 14 });
+      prod.template.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 90 });
+      overridden.template.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 7 }); // -c beats the stage's value
+      const reserved = (synth: SynthesizedStack) =>
+        Object.values(synth.template.findResources("AWS::Lambda::Function")).map((fn) => fn.Properties.ReservedConcurrentExecutions as number | undefined);
+      expect(reserved(dev).every((value) => value === undefined)).toBe(true);
+      expect(reserved(prod)).toContain(10);
+      prod.template.hasResourceProperties("AWS::Lambda::Function", { Tags: Match.arrayWith([{ Key: "agent-tools:stage", Value: "prod" }]) });
+    } finally {
+      for (const synth of [dev, prod, overridden]) synth.cleanup();
+    }
+  });
+
+  it("refuses a stage name that cannot be part of resource names", () => {
+    expect(() => synthStack({ stage: "Prod.EU" })).toThrow(/context "stage" must match/);
   });
 
   it("names the stack from context", () => {

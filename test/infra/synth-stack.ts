@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistryApp } from "../../infra/registry-app.js";
+import { functionConstructId, REGISTRY_FUNCTIONS } from "../../infra/registry-functions.js";
 import type { RegistryStack } from "../../infra/registry-stack.js";
 
 export interface SynthesizedStack {
@@ -31,7 +32,9 @@ export function synthStack(context: Record<string, unknown> = {}, options: { bun
 }
 
 export type TemplateResources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
-export type FunctionName = "Upload" | "Fetch" | "Search";
+/** Construct ids of the stack's functions (`Upload`, `Fetch`, …), from the one list the stack uses. */
+export type FunctionName = string;
+export const FUNCTION_NAMES: readonly FunctionName[] = REGISTRY_FUNCTIONS.map((definition) => functionConstructId(definition.name));
 
 export interface PolicyStatementJson {
   Effect: string;

@@ -1,0 +1,45 @@
+import type { TokenVerifier } from "./auth/token-verifier.js";
+import type { RecordedCatalogChange } from "./catalog/catalog-change.js";
+import { CatalogReader } from "./catalog/catalog-reader.js";
+import type { RegistryConfig } from "./config.js";
+import { createDynamoDocumentClient } from "./storage/aws-clients.js";
+import { EntryStore } from "./storage/entry-store.js";
+
+/**
+ * What routes that only read and write entries use: no archive store, so a Lambda serving only
+ * such routes (search) bundles no S3 client. `RegistryDeps` adds the archives.
+ */
+export interface CatalogDeps {
+  config: RegistryConfig;
+  entries: EntryStore;
+  /** Cached reads; writes go to `entries` and then call `onCatalogChange`. */
+  reader: CatalogReader;
+  verifyToken: TokenVerifier;
+  /** Called after every catalog write (publish, update, delete), once it is stored and recorded. */
+  onCatalogChange: (change: RecordedCatalogChange) => Promise<void>;
+}
+
+export interface CatalogDepsOptions {
+  /** Extra work after each catalog write, e.g. refreshing a search index. */
+  onCatalogChange?: (change: RecordedCatalogChange) => void | Promise<void>;
+}
+
+export function createCatalogDeps(config: RegistryConfig, verifyToken: TokenVerifier, options: CatalogDepsOptions = {}): CatalogDeps {
+  const entries = new EntryStore(createDynamoDocumentClient(config), config.tableName);
+  const reader = new CatalogReader(entries, config.cacheRevalidateMs);
+  return {
+    config,
+    entries,
+    reader,
+    verifyToken,
+    async onCatalogChange(change) {
+      reader.changed(change);
+      try {
+        await options.onCatalogChange?.(change);
+      } catch (error) {
+        // The write itself succeeded; a failing listener must not turn it into an error.
+        console.error("[registry] catalog-change listener failed:", error);
+      }
+    },
+  };
+}

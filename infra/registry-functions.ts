@@ -1,0 +1,101 @@
+import { Duration } from "aws-cdk-lib";
+import { HttpMethod } from "aws-cdk-lib/aws-apigatewayv2";
+import type { Schedule } from "aws-cdk-lib/aws-events";
+import { ARCHIVES_PREFIX } from "../functions/storage/archive-store.js";
+import { UPLOADS_PREFIX } from "../functions/uploads/upload-keys.js";
+import type { FunctionPermissions } from "./function-permissions.js";
+import type { RegistrySettings } from "./registry-settings.js";
+
+/** An HTTP API route a function serves. */
+export interface ApiRoute {
+  readonly path: string;
+  readonly methods: readonly HttpMethod[];
+}
+
+/**
+ * One Lambda function of the registry. The stack, its alarms and dashboard, the bundle benchmark
+ * and the infra tests all iterate over `REGISTRY_FUNCTIONS`, so adding a function is one entry
+ * here plus its entry point `functions/lambda/<name>.ts`.
+ */
+export interface RegistryFunctionDefinition {
+  /** Entry point `functions/lambda/<name>.ts`; capitalised, the construct id (`Upload`, `Fetch`, …). */
+  readonly name: string;
+  /** What it does, shown in the Lambda console. */
+  readonly description: string;
+  /** Memory buys CPU on Lambda: unzipping and hashing bundles needs it, waiting on I/O does not. */
+  readonly memorySize: number;
+  /** At most 29 s for functions behind the API (API Gateway gives up after 30 s). */
+  readonly timeout: Duration;
+  /** The p99 duration alarm fires above this (well under `timeout`, so it warns before requests fail). */
+  readonly p99DurationAlarm: Duration;
+  /** Exactly the AWS actions its code uses (see `function-permissions.ts`). */
+  readonly permissions: FunctionPermissions;
+  /** HTTP API routes it serves; `"default"` makes it the catch-all (unknown paths get its JSON 404). */
+  readonly routes?: readonly ApiRoute[] | "default";
+  /** An EventBridge schedule that invokes it (sweepers, index builders). */
+  readonly schedule?: Schedule;
+  /** Environment beyond what every function gets (table, bucket, origin settings). */
+  readonly environment?: (settings: RegistrySettings) => Record<string, string>;
+  /** Concurrent executions reserved for it (and capped at); none means the account's shared pool. */
+  readonly reservedConcurrency?: (settings: RegistrySettings) => number | undefined;
+}
+
+const READ_TABLE = ["dynamodb:GetItem", "dynamodb:Query"];
+
+const DEFINITIONS = [
+  {
+    name: "upload",
+    description: "Agent Tools registry: publish, update and delete tools",
+    memorySize: 1024,
+    timeout: Duration.seconds(29),
+    p99DurationAlarm: Duration.seconds(10),
+    permissions: {
+      // Deleting a tool removes all its version items in BatchWriteItem deletes.
+      table: [...READ_TABLE, "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
+      objects: {
+        [ARCHIVES_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
+        [UPLOADS_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
+      },
+      listBucket: true,
+      readsTokenSecret: true,
+    },
+    routes: [
+      { path: "/tools/upload", methods: [HttpMethod.POST] },
+      { path: "/tools/uploads", methods: [HttpMethod.POST] },
+      { path: "/tools/uploads/{uploadId}/complete", methods: [HttpMethod.POST] },
+      { path: "/tools/{id}", methods: [HttpMethod.PUT, HttpMethod.DELETE] },
+    ],
+    environment: (settings) => ({ MAX_BUNDLE_BYTES: String(settings.maxBundleBytes) }),
+    // Writes are rare and heavy (1 GB, whole bundles in memory): a flood of them must not take the
+    // account's concurrency from the readers.
+    reservedConcurrency: (settings) => settings.uploadReservedConcurrency,
+  },
+  {
+    name: "fetch",
+    description: "Agent Tools registry: entries, versions, listings, archives, health",
+    memorySize: 512,
+    timeout: Duration.seconds(10),
+    p99DurationAlarm: Duration.seconds(2),
+    permissions: { table: READ_TABLE, objects: { [ARCHIVES_PREFIX]: ["s3:GetObject"] }, listBucket: false, readsTokenSecret: false },
+    routes: "default",
+  },
+  {
+    name: "search",
+    description: "Agent Tools registry: ranked search over the catalogue",
+    memorySize: 512,
+    timeout: Duration.seconds(10),
+    p99DurationAlarm: Duration.seconds(3),
+    permissions: { table: READ_TABLE, objects: {}, listBucket: false, readsTokenSecret: false },
+    routes: [{ path: "/tools/search", methods: [HttpMethod.GET] }],
+  },
+] as const satisfies readonly RegistryFunctionDefinition[];
+
+export type RegistryFunctionName = (typeof DEFINITIONS)[number]["name"];
+
+/** Every function of the registry, in the order of the dashboard's rows. */
+export const REGISTRY_FUNCTIONS: readonly (RegistryFunctionDefinition & { readonly name: RegistryFunctionName })[] = DEFINITIONS;
+
+/** Construct id of a function (`upload` → `Upload`): logical ids, alarm and dashboard names start with it. */
+export function functionConstructId(name: string): string {
+  return `${name[0]?.toUpperCase() ?? ""}${name.slice(1)}`;
+}
