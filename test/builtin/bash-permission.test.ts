@@ -35,7 +35,7 @@ describe("Bash permission: the issue's examples (DEFAULT, no rules)", () => {
 
   it("makes substitutions and sensitive writes bypass-immune, so an allow rule cannot pass them", async () => {
     const rules = { allow: ["Bash(echo:*)", "Bash(tee:*)"] };
-    expect(await decide("echo $(id)", rules)).toMatchObject({ behavior: "ask", bypassImmune: true });
+    expect(await decide("echo $(touch pwned)", rules)).toMatchObject({ behavior: "ask", bypassImmune: true });
     expect(await decide("echo x | tee ~/.bashrc", rules)).toMatchObject({ behavior: "ask", bypassImmune: true });
     expect(await decide("ls $(rm -rf /)", { allow: ["Bash(ls:*)"] })).toMatchObject({ behavior: "ask", bypassImmune: true });
     expect(await decide("rm -rf /", { allow: ["Bash(rm:*)"] })).toMatchObject({ behavior: "ask", bypassImmune: true });

@@ -81,7 +81,8 @@ describe("recursive searches and the secrets inside the project", () => {
       "rg --hidden KEY": "allow",
       "git grep KEY": "allow",
       "git grep --untracked KEY": "allow",
-      "git ls-files | xargs grep KEY": "allow",
+      // git prints bare names, which grep could take for options (a tracked file named -f.env).
+      "git ls-files | xargs grep KEY": "ask",
       "rg --no-ignore KEY": "ask",
       "rg -u --hidden KEY": "ask",
       "git grep --no-index KEY": "ask",

@@ -3,8 +3,13 @@ import { resolve } from "node:path";
 import { optionName, operands } from "./command-arguments.js";
 import { resolveCommand, type ResolvedCommand } from "./command-wrappers.js";
 import { dangerousCommandProblem, dangerousScriptProblem } from "./dangerous-commands.js";
-import { readOnlyProblem, SECRET_NAME } from "./read-only-commands.js";
+import { readOnlyVerdict } from "./policy/read-only-verdict.js";
+import type { ParseContext } from "./policy/argument-parser.js";
+import type { ParsedArguments } from "./policy/command-spec.js";
 import { recursiveRoots, treeReading, xargsSource } from "./read-sources.js";
+import { CODE_LOADING_VARIABLE, SECRET_VARIABLE_NAME } from "./secret-variables.js";
+import { globMayStartWithDash } from "./glob-options.js";
+import { withStaticSubstitutions } from "./static-substitutions.js";
 import { parseShellScript, type Assignment, type ShellScript } from "./shell-script.js";
 import type { ShellWord } from "./shell-word.js";
 import { expandTilde } from "../paths/dangerous-paths.js";
@@ -18,16 +23,14 @@ export const MAX_COMMAND_COUNT = 50;
 /** Carriage returns, NUL, escape sequences and invisible or bidirectional Unicode hide what runs. */
 const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u00a0\u00ad\u034f\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/u;
 
-/**
- * Environment variables that make a command load code, change which program runs, or run hooks:
- * assigning them is a bypass-immune ASK whatever the command.
- */
-const DANGEROUS_VARIABLES = /^(LD_[A-Z_]+|DYLD_[A-Z_]+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|IFS|SHELLOPTS|BASHOPTS|PS4|HOME|ZDOTDIR|GIT_[A-Z_]+|PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|PYTHON(PATH|STARTUP|HOME|INSPECT)|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|SSH_ASKPASS|SUDO_ASKPASS|GIT_SSH|RIPGREP_CONFIG_PATH|NPM_CONFIG_[A-Z_]+|npm_config_[a-z_]+|TMPDIR|XDG_CONFIG_HOME|SHELL)$/;
-
 export interface AnalysedCommand {
   resolved: ResolvedCommand;
   /** Undefined when this command only reads. */
   readOnlyProblem: string | undefined;
+  /** The read-only policy rule that decided (`readonly.git.log`, `readonly.sort.forbid.-o`). */
+  readOnlyRule: string;
+  /** The spec parse, when the policy accepted every argument. */
+  parsed: ParsedArguments | undefined;
   /** A destructive pattern (bypass-immune ASK), if any. */
   dangerous: string | undefined;
   /** Arguments that may name files, with the option prefix removed (`--output=x` → `x`). */
@@ -74,7 +77,7 @@ async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
   if (HIDDEN_CHARACTERS.test(command)) return { ...analysis, unanalysable: "the command contains control or invisible characters that can hide what runs" };
   const script = await parseShellScript(command);
   analysis.script = script;
-  analysis.commands = script.commands.map((simple) => analyseCommand(resolveCommand(simple), cwd));
+  analysis.commands = script.commands.map((simple) => analyseCommand(resolveCommand(withStaticSubstitutions(simple, cwd)), cwd, PARSE_CONTEXT));
   boundXargsNames(script, analysis.commands);
   analysis.unanalysable = firstOf(
     script.unsupported[0] && `Command contains ${script.unsupported[0]}, which cannot be analysed`,
@@ -82,7 +85,8 @@ async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
     script.commands.length > MAX_COMMAND_COUNT ? `the command has more than ${MAX_COMMAND_COUNT} parts` : undefined,
     analysis.commands.find((entry) => entry.resolved.opaque)?.resolved.opaque,
   );
-  const assignments = [...script.statements, ...analysis.commands.flatMap((entry) => entry.resolved.assignments)];
+  const loopAssignments = script.loopVariables.map((name) => ({ name, value: undefined, text: `for ${name} in …` }));
+  const assignments = [...script.statements, ...loopAssignments, ...analysis.commands.flatMap((entry) => entry.resolved.assignments)];
   analysis.dangerous = firstOf(
     dangerousAssignment(assignments),
     dangerousScriptProblem(script, (simple) => analysis.commands[script.commands.indexOf(simple)]?.resolved.name),
@@ -97,16 +101,22 @@ async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
   return analysis;
 }
 
-function analyseCommand(resolved: ResolvedCommand, cwd: string): AnalysedCommand {
+/** Words that may become options: unknown values, and globs that may match a name starting with `-`. */
+const PARSE_CONTEXT: ParseContext = { mayBecomeOption: (word) => word.value === undefined || (word.expands && globMayStartWithDash(word.value)) };
+
+function analyseCommand(resolved: ResolvedCommand, cwd: string, context: ParseContext): AnalysedCommand {
+  const verdict = readOnlyVerdict(resolved, context);
   return {
     resolved,
-    readOnlyProblem: readOnlyProblem(resolved),
+    readOnlyProblem: verdict.problem,
+    readOnlyRule: verdict.ruleId,
+    parsed: verdict.parsed,
     dangerous: dangerousCommandProblem(resolved, cwd),
     // Wrapper arguments too: `xargs -a ~/.ssh/id_rsa echo` reads the key.
-    pathArguments: [...pathArguments(resolved.command.words.slice(1)), ...(resolved.name === "git" ? gitObjectPaths(resolved.args) : [])],
+    pathArguments: [...pathArguments(resolved.command.words.slice(1)), ...(verdict.parsed?.paths ?? []), ...(resolved.name === "git" ? gitObjectPaths(resolved.args) : [])],
     sourceArguments: sourceArguments(resolved),
-    recursiveRoots: recursiveRoots(resolved),
-    treeReading: treeReading(resolved),
+    recursiveRoots: recursiveRoots(resolved, verdict.parsed),
+    treeReading: treeReading(resolved, verdict.parsed),
   };
 }
 
@@ -117,8 +127,9 @@ function boundXargsNames(script: ShellScript, commands: AnalysedCommand[]): void
     const simple = script.commands[index]!;
     const stages = script.pipelines.find((pipeline) => pipeline.indexOf(simple) > 0);
     const upstream = stages && commands[script.commands.indexOf(stages[stages.indexOf(simple) - 1]!)];
-    const source = xargsSource(command.resolved, upstream?.resolved);
+    const source = xargsSource(command.resolved, command.parsed, upstream?.resolved, upstream?.parsed);
     command.readOnlyProblem = source.problem;
+    if (source.problem) command.readOnlyRule = "readonly.xargs.unbounded-names";
     if (source.roots.length > 0) command.treeReading = command.recursiveRoots.length > 0 ? widerReading(command.treeReading, source.reading) : source.reading;
     command.recursiveRoots.push(...source.roots);
   });
@@ -166,12 +177,12 @@ function sourceArguments(resolved: ResolvedCommand): ShellWord[] {
 }
 
 function secretVariable(variables: string[]): string | undefined {
-  const found = variables.find((name) => SECRET_NAME.test(name));
+  const found = variables.find((name) => SECRET_VARIABLE_NAME.test(name));
   return found && `it expands $${found}, which may hold a credential`;
 }
 
 function dangerousAssignment(assignments: Assignment[]): string | undefined {
-  const found = assignments.find((assignment) => DANGEROUS_VARIABLES.test(assignment.name));
+  const found = assignments.find((assignment) => CODE_LOADING_VARIABLE.test(assignment.name));
   return found && `setting ${found.name} changes which code runs`;
 }
 

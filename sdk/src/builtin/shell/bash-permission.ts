@@ -63,10 +63,16 @@ export function sensitivePaths(analysis: BashAnalysis, options: BashPermissionOp
 function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptions): SensitivePaths {
   const written = new Set<string>();
   const read = new Set<string>();
-  const check = (word: ShellWord | undefined, access: "read" | "write") => {
-    const value = word?.value ?? word?.pattern;
-    if (word === undefined || value === undefined || value.length === 0) return;
+  const check = (word: ShellWord | undefined, access: "read" | "write", knownPath = true) => {
+    if (word === undefined) return;
     const found = access === "write" ? written : read;
+    // `cat "$(…)"`, `cat $FILE`: the whole path is only known at run time, so it may name any secret.
+    if (knownPath && word.value === undefined && (word.pattern ?? "*") === "*" && !isBoundedLoopVariable(word, analysis)) {
+      found.add(`${word.text} (a path only known at run time)`);
+      return;
+    }
+    const value = word.value ?? word.pattern;
+    if (value === undefined || value.length === 0) return;
     for (const directory of analysis.directories) {
       // After `cd $X` or `env -C dir`, a relative path may name anything.
       if (directory === undefined) {
@@ -93,7 +99,9 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
   const loopItems = analysis.script?.loopItems ?? [];
   const everyCommandReads = analysis.commands.every((command) => command.readOnlyProblem === undefined);
   for (const command of analysis.commands) {
-    for (const word of command.pathArguments) check(word, command.readOnlyProblem === undefined || command.sourceArguments.includes(word) ? "read" : "write");
+    // Words the spec names as paths count even when wholly unknown; other words only when they look like paths.
+    const specPaths = new Set(command.parsed?.paths ?? []);
+    for (const word of command.pathArguments) check(word, command.readOnlyProblem === undefined || command.sourceArguments.includes(word) ? "read" : "write", specPaths.has(word));
     // A root from a variable (`for d in ~; do grep -r x $d; done`) may be any loop item. Trees
     // are only walked when every command reads: otherwise the string asks anyway.
     if (!everyCommandReads) continue;
@@ -104,6 +112,13 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
   }
   for (const item of loopItems) check(item, "read");
   return { written: [...written], read: [...read], gitConfig: gitConfigProblem(analysis) };
+}
+
+/** `$f` in `for f in *.ts; do wc -l $f; done`: its values are the loop's items, which are checked themselves. */
+function isBoundedLoopVariable(word: ShellWord, analysis: BashAnalysis): boolean {
+  const name = /^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?$/.exec(word.text)?.[1];
+  const script = analysis.script;
+  return name !== undefined && script !== undefined && script.loopVariables.includes(name) && script.loopItems.every((item) => item.value !== undefined);
 }
 
 /**
@@ -146,7 +161,8 @@ export function isReadOnlyBash(analysis: BashAnalysis, options: BashPermissionOp
  */
 function gitConfigProblem(analysis: BashAnalysis): string | undefined {
   for (const command of analysis.commands) {
-    if (command.resolved.name !== "git" || command.readOnlyProblem !== undefined) continue;
+    // Every git command, read-only or not: an allow rule for `git log` must not pass a configured gpg or pager.
+    if (command.resolved.name !== "git") continue;
     for (const directory of analysis.directories) {
       const problem = gitRepositoryProblem(command.resolved.args, directory);
       if (problem) return problem;

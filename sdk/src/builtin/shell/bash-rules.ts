@@ -1,6 +1,6 @@
 import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
 import { programName } from "./command-wrappers.js";
-import { withoutGitGlobalOptions } from "./git-read-only.js";
+import { withoutGitGlobalOptions } from "./git-global-options.js";
 import type { ShellWord } from "./shell-word.js";
 
 /**

@@ -1,6 +1,7 @@
 import type { Node } from "web-tree-sitter";
 import { parseBash } from "./bash-parser.js";
-import { DynamicWordError, readWord, type ShellWord } from "./shell-word.js";
+import { expandBraceWord } from "./brace-expansion.js";
+import { DynamicWordError, isLiteralArithmetic, readWord, type ShellWord } from "./shell-word.js";
 
 export interface Assignment {
   name: string;
@@ -56,14 +57,18 @@ export interface ShellScript {
   variables: string[];
   /** The items of `for`/`select` loops: names the loop body may read (`for f in ~/.ssh/*`). */
   loopItems: ShellWord[];
+  /** The variables `for` loops assign (`for PATH in .` sets PATH). */
+  loopVariables: string[];
 }
 
-const DYNAMIC_NODES: Record<string, string> = {
-  command_substitution: "command substitution",
-  process_substitution: "process substitution",
-  arithmetic_expansion: "arithmetic expansion",
-  c_style_for_statement: "arithmetic for loop",
-};
+/**
+ * Constructs whose run time effect cannot be read statically. Command substitutions are not among
+ * them: the commands inside are analysed like any other, and the substitution's value is unknown.
+ */
+const DYNAMIC_NODES = new Map([
+  ["process_substitution", "process substitution"],
+  ["c_style_for_statement", "arithmetic for loop"],
+]);
 
 /** Every node type the walker knows; anything else (new grammar, ERROR) makes the command unanalysable. */
 const KNOWN_NODES = new Set([
@@ -81,21 +86,21 @@ const KNOWN_NODES = new Set([
 
 const CASE_TERMINATORS = new Set([";;", ";&", ";;&"]);
 
-const COMPOUND_CONSTRUCTS: Record<string, string> = {
-  if_statement: "if",
-  while_statement: "while",
-  for_statement: "for",
-  case_statement: "case",
-  function_definition: "function",
-  subshell: "subshell",
-  compound_statement: "group",
-  test_command: "test",
-};
+const COMPOUND_CONSTRUCTS = new Map([
+  ["if_statement", "if"],
+  ["while_statement", "while"],
+  ["for_statement", "for"],
+  ["case_statement", "case"],
+  ["function_definition", "function"],
+  ["subshell", "subshell"],
+  ["compound_statement", "group"],
+  ["test_command", "test"],
+]);
 
 export async function parseShellScript(source: string): Promise<ShellScript> {
   const tree = await parseBash(source);
   try {
-    const script: ShellScript = { source, commands: [], redirects: [], statements: [], pipelines: [], constructs: [], dynamic: [], unsupported: [], variables: [], loopItems: [] };
+    const script: ShellScript = { source, commands: [], redirects: [], statements: [], pipelines: [], constructs: [], dynamic: [], unsupported: [], variables: [], loopItems: [], loopVariables: [] };
     if (tree.rootNode.hasError) script.unsupported.push("a syntax error (the shell would not run it as written, or the parser disagrees with bash)");
     new ScriptWalker(script).visit(tree.rootNode);
     return script;
@@ -124,8 +129,11 @@ class ScriptWalker {
         this.script.unsupported.push(error.construct);
       }
     }
-    const dynamic = DYNAMIC_NODES[type];
+    if (type === "command_substitution" && substitutionProblem(node)) this.script.dynamic.push(substitutionProblem(node)!);
+    const dynamic = DYNAMIC_NODES.get(type);
     if (dynamic) this.script.dynamic.push(dynamic);
+    // `$((1+2))` only computes; `$((x))` evaluates the text of x, which may hold `a[$(id)]`.
+    if (type === "arithmetic_expansion" && !isLiteralArithmetic(node.text)) this.script.dynamic.push("arithmetic expansion of a variable");
     if (type === "expansion" && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text)) this.script.dynamic.push(`parameter expansion ${node.text}`);
     if (type === "compound_statement" && node.text.startsWith("((")) this.script.dynamic.push("arithmetic command");
     if (type === "heredoc_body" && (node.namedChildren.some((child) => child?.type === "simple_expansion" || child?.type === "expansion") || /[`$]/.test(node.text))) {
@@ -137,7 +145,7 @@ class ScriptWalker {
       if (mismatch) this.script.unsupported.push(mismatch);
     }
     if (type === "unary_expression" || type === "binary_expression") {
-      const problem = arithmeticTestProblem(node);
+      const problem = arithmeticTestProblem(node, [...this.script.loopVariables, ...this.script.statements.map((statement) => statement.name)]);
       if (problem) this.script.dynamic.push(problem);
     }
     if (type === "variable_name" && (node.parent?.type === "simple_expansion" || node.parent?.type === "expansion")) this.script.variables.push(node.text);
@@ -164,11 +172,14 @@ class ScriptWalker {
       case "pipeline":
         this.addPipeline(node);
         return;
-      case "for_statement":
-        for (const item of node.childrenForFieldName("value")) this.script.loopItems.push(safeReadWord(item) ?? { text: item.text, value: undefined, expands: false });
+      case "for_statement": {
+        for (const item of node.childrenForFieldName("value")) this.script.loopItems.push(...readWords(item));
+        const variable = node.childForFieldName("variable")?.text;
+        if (variable) this.script.loopVariables.push(variable);
         break;
+      }
     }
-    const construct = COMPOUND_CONSTRUCTS[type];
+    const construct = COMPOUND_CONSTRUCTS.get(type);
     if (construct) this.constructStack.push({ type: construct, name: type === "function_definition" ? node.childForFieldName("name")?.text : undefined, commands: [] });
     for (const child of node.children) if (child && child.isNamed) this.visit(child);
     if (construct) this.script.constructs.push(this.constructStack.pop()!);
@@ -197,7 +208,7 @@ class ScriptWalker {
         if (!word || word.value === undefined || word.expands) this.script.dynamic.push(`a command name that is only known at run time (${child.text})`);
         command.words.push(word ?? { text: child.text, value: undefined, expands: false });
       } else if (!child.type.endsWith("_redirect")) {
-        command.words.push(safeReadWord(child) ?? { text: child.text, value: undefined, expands: false });
+        command.words.push(...readWords(child));
       }
     }
     this.script.commands.push(command);
@@ -240,6 +251,8 @@ function heredocMismatch(redirect: Node): string | undefined {
   const body = redirect.namedChildren.find((child) => child?.type === "heredoc_body");
   const end = redirect.namedChildren.find((child) => child?.type === "heredoc_end");
   if (!start) return undefined;
+  // Bash joins a backslash-newline before it reads the delimiter word; the parser does not.
+  if (start.text.includes("\\\n")) return `a heredoc delimiter split by a backslash-newline (${JSON.stringify(start.text)})`;
   const stripTabs = redirect.children.some((child) => child && !child.isNamed && child.text === "<<-");
   const delimiter = start.text.replace(/\\(.)|['"]/gs, "$1");
   const line = (text: string) => (stripTabs ? text.replace(/^\t+/, "") : text);
@@ -262,14 +275,15 @@ function enclosingTest(node: Node): Node | undefined {
   return undefined;
 }
 
-function arithmeticTestProblem(node: Node): string | undefined {
+/** `assigned`: names the script itself sets (`for x in 'a[$(id)]'`), whose text is then attacker-chosen. */
+function arithmeticTestProblem(node: Node, assigned: readonly string[]): string | undefined {
   const test = enclosingTest(node);
   if (!test) return undefined;
   const operator = node.children.find((child) => child?.type === "test_operator")?.text;
   const evaluates = operator === "-v" || (test.text.startsWith("[[") && operator !== undefined && ARITHMETIC_TEST_OPERATORS.has(operator));
   if (!evaluates) return undefined;
   const operands = node.namedChildren.filter((child) => child && child.type !== "test_operator" && !/_expression$/.test(child.type));
-  const plain = operands.every((child) => child !== null && /^(-?[0-9]+|[A-Za-z_][A-Za-z0-9_]*)$/.test(child.text));
+  const plain = operands.every((child) => child !== null && /^(-?[0-9]+|[A-Za-z_][A-Za-z0-9_]*)$/.test(child.text) && !assigned.includes(child.text));
   return plain ? undefined : `an arithmetic test operand (${node.text.slice(0, 40)}) that bash evaluates`;
 }
 
@@ -281,6 +295,25 @@ function readAssignment(node: Node): Assignment {
   const valueNode = node.childForFieldName("value");
   const value = valueNode ? safeReadWord(valueNode)?.value : "";
   return { name: name.replace(/\[.*$/, ""), value, text: node.text };
+}
+
+/**
+ * Backticks have quoting rules of their own, and heredocs or `case` inside `$( )` are where parsers
+ * and bash disagree: those substitutions are not analysed.
+ */
+function substitutionProblem(node: Node): string | undefined {
+  if (node.text.startsWith("`")) return "a backtick command substitution";
+  if (/<<|\bcase\b/.test(node.text)) return "a command substitution holding a heredoc or case statement";
+  return undefined;
+}
+
+/** A word node as the words bash makes of it: brace expansion first (`-{-output=x,-stat}` is two words). */
+function readWords(node: Node): ShellWord[] {
+  if (node.text.includes("{")) {
+    const expanded = expandBraceWord(node.text);
+    if (expanded) return expanded;
+  }
+  return [safeReadWord(node) ?? { text: node.text, value: undefined, expands: false }];
 }
 
 /** Dynamic parts are reported by the walker itself; here they only make the value unknown. */

@@ -14,6 +14,8 @@ export interface ShellWord {
    * so `$HOME/.ssh/id_rsa` is still recognised as a key file.
    */
   pattern?: string | undefined;
+  /** When the whole word is one command substitution (`$(pwd)`, `"$(git rev-parse --show-toplevel)"`): the command inside. */
+  substitution?: string | undefined;
 }
 
 /** Constructs that run code or evaluate expressions while a word is expanded: never auto-allowed. */
@@ -35,7 +37,21 @@ export function readWord(node: Node): ShellWord {
     value: parts.dynamic ? undefined : parts.value,
     expands: parts.expands,
     pattern: parts.dynamic ? parts.pattern : undefined,
+    substitution: soleSubstitution(node),
   };
+}
+
+/** The command of a word that is exactly one command substitution, quoted or not. */
+function soleSubstitution(node: Node): string | undefined {
+  const inner = node.type === "string" && node.namedChildren.length === 1 ? node.namedChildren[0] : node;
+  if (inner?.type !== "command_substitution") return undefined;
+  const match = /^\$\(([\s\S]*)\)$/.exec(inner.text);
+  return match ? match[1]!.trim() : undefined;
+}
+
+/** `$((1 + 2))`: digits and operators only, so evaluating it runs nothing. */
+export function isLiteralArithmetic(text: string): boolean {
+  return /^\$\(\([\s0-9+\-*/%()<>=!&|^~?:,]*\)\)$/.test(text);
 }
 
 interface WordParts {
@@ -49,6 +65,8 @@ interface WordParts {
 function wordParts(node: Node): WordParts {
   switch (node.type) {
     case "word":
+      // `~+` and `~-` are $PWD and $OLDPWD: values only known at run time.
+      if (/^~[+-](\/|$)/.test(node.text)) return { value: "", dynamic: true, expands: false, pattern: `*${node.text.slice(2)}` };
       return unquotedWord(node.text);
     case "number":
     case "string_content":
@@ -74,10 +92,12 @@ function wordParts(node: Node): WordParts {
     case "brace_expression":
       return { value: node.text, dynamic: false, expands: true, pattern: node.text };
     case "command_substitution":
-      throw new DynamicWordError("command substitution");
+      // The commands inside are analysed as commands of their own; the value is unknown.
+      return VARIABLE;
     case "process_substitution":
       throw new DynamicWordError("process substitution");
     case "arithmetic_expansion":
+      if (isLiteralArithmetic(node.text)) return VARIABLE;
       throw new DynamicWordError("arithmetic expansion");
     default:
       throw new DynamicWordError(`${node.type} ${node.text}`);
