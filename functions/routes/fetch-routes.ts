@@ -5,6 +5,7 @@ import { queryToolsRoute } from "./query-tools.js";
 import type { RouteModule } from "./route-module.js";
 import { toolArchiveRoute } from "./tool-archive.js";
 import { toolVersionsRoute } from "./tool-versions.js";
+import { WEB_ROUTES } from "../web/web-routes.js";
 
 /** The fetch Lambda's routes (public reads). `/tools/:id` last: literal paths win. One line per route. */
 export const FETCH_ROUTES: RouteModule[] = [
@@ -14,4 +15,5 @@ export const FETCH_ROUTES: RouteModule[] = [
   toolVersionsRoute,
   toolArchiveRoute,
   getToolRoute,
+  ...WEB_ROUTES,
 ];

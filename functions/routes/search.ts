@@ -3,7 +3,7 @@ import { RegistryError } from "../http/registry-error.js";
 import { boundedPage, MAX_PAGE_BYTES } from "../listing/bounded-page.js";
 import { setNextPageLink } from "../listing/next-page-link.js";
 import { listingScope, registryCursors } from "../listing/page-cursor.js";
-import { CatalogSearch } from "../search/catalog-search.js";
+import { catalogSearchFor } from "../search/catalog-search-for.js";
 import { MAX_SEARCH_DEPTH, parseSearchQuery } from "../search/search-query.js";
 import type { CatalogDeps } from "../catalog-deps.js";
 import type { RouteModule } from "./route-module.js";
@@ -15,10 +15,7 @@ import type { RouteModule } from "./route-module.js";
  * invocations) and follows the catalog through the reader.
  */
 export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
-  const search = new CatalogSearch(
-    () => deps.reader.allLatest(),
-    (previous, current) => deps.reader.latestDelta(previous, current),
-  );
+  const search = catalogSearchFor(deps.reader);
   const cursors = registryCursors(deps.config);
   app.get("/tools/search", async (c) => {
     const query = parseSearchQuery((name) => c.req.query(name));

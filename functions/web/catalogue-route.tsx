@@ -1,0 +1,32 @@
+import type { RouteModule } from "../routes/route-module.js";
+import { catalogSearchFor } from "../search/catalog-search-for.js";
+import type { ToolSummary } from "../search/search-document.js";
+import { catalogueFacets } from "./catalogue-facets.js";
+import { MAX_SEARCH_PAGE, PAGE_SIZE, parseCatalogueParams, searchQueryFor } from "./catalogue-query.js";
+import { getPage, sendPage } from "./send-page.js";
+import { CataloguePage } from "./views/catalogue-page.js";
+
+/**
+ * `/`: with words, the ranked results of `GET /tools/search` (the same index, shared in process);
+ * without, every latest tool by id. Type and tag filter both; pages of PAGE_SIZE.
+ */
+export const catalogueRoute: RouteModule = (app, deps) => {
+  const search = catalogSearchFor(deps.reader);
+  getPage(app, "/", async (c) => {
+    const params = parseCatalogueParams((name) => c.req.query(name));
+    const entries = await deps.reader.allLatest();
+    const from = (params.page - 1) * PAGE_SIZE;
+    let matches: readonly ToolSummary[];
+    let limitNote: string | undefined;
+    if (params.q !== undefined) {
+      matches = await search.search(searchQueryFor({ ...params, q: params.q }));
+      limitNote = `A search shows its ${MAX_SEARCH_PAGE * PAGE_SIZE} best matches at most; add words or a filter to narrow it.`;
+    } else {
+      matches = entries.filter((entry) => (params.type === undefined || entry.tool_type === params.type) && (params.tag === undefined || entry.tool_tags.includes(params.tag)));
+    }
+    const page = matches.slice(from, from + PAGE_SIZE);
+    const hasNextPage = matches.length > from + PAGE_SIZE && (params.q === undefined || params.page < MAX_SEARCH_PAGE);
+    const { types, tags } = catalogueFacets(entries);
+    return sendPage(c, <CataloguePage params={params} results={page} hasNextPage={hasNextPage} types={types} tags={tags} limitNote={params.page >= MAX_SEARCH_PAGE ? limitNote : undefined} />);
+  });
+};

@@ -1,0 +1,125 @@
+import { archiveLink } from "../../catalog/present-entry.js";
+import type { PublishedEntry } from "../../catalog/published-entry.js";
+import { exampleInput, inputSchemaOf } from "../input-fields.js";
+import { toolSnippets } from "../tool-snippets.js";
+import { cataloguePath, toolPath } from "../web-paths.js";
+import { Capabilities } from "./capabilities.js";
+import { formatBytes, formatDate } from "./display-values.js";
+import { InputTable } from "./input-table.js";
+import { Layout } from "./layout.js";
+import { SnippetBlock } from "./snippet-block.js";
+
+export interface ToolPageProps {
+  /** The version shown. */
+  entry: PublishedEntry;
+  /** Every version, newest first (the first is the latest). */
+  versions: readonly PublishedEntry[];
+  origin: string;
+  /** tool.md rendered (renderManPage). */
+  manPageHtml: string;
+}
+
+/** A tool's page: what it does, how to call it, what it declares, and every version. */
+export function ToolPage({ entry, versions, origin, manPageHtml }: ToolPageProps) {
+  const latest = versions[0]?.version ?? entry.version;
+  const schema = inputSchemaOf(entry.tool_api_spec);
+  const snippets = toolSnippets({ origin, toolId: entry.tool_id, version: entry.version, sha256: entry.tool_archive_sha256, input: exampleInput(schema) });
+  return (
+    <Layout title={`${entry.tool_id} ${entry.version} · Agent Tools`}>
+      <p>
+        <a href="/">← All tools</a>
+      </p>
+      <h1>{entry.tool_id}</h1>
+      <p class="muted">
+        <span class="version">{entry.version}</span>
+        {entry.version === latest ? <> · <span class="badge latest">latest</span></> : <> · newer: <a href={toolPath(entry.tool_id)}>{latest}</a></>}
+        {entry.tool_type ? <> · <a href={cataloguePath({ type: entry.tool_type })}>{entry.tool_type}</a></> : null}
+        {entry.tool_runtime_type ? <> · {entry.tool_runtime_type}</> : null}
+      </p>
+      <p class="description">{entry.tool_search_description}</p>
+      {entry.tool_tags.length > 0 ? (
+        <ul class="tags" aria-label="Tags">
+          {entry.tool_tags.map((tag) => (
+            <li>
+              <a href={cataloguePath({ tag })}>{tag}</a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      <h2 id="use">Use it</h2>
+      {snippets.map((snippet) => (
+        <SnippetBlock snippet={snippet} />
+      ))}
+
+      <h2 id="input">Input</h2>
+      <InputTable schema={schema} />
+
+      <h2 id="capabilities">Capabilities</h2>
+      <Capabilities declared={(entry as unknown as Record<string, unknown>).tool_capabilities} />
+
+      <h2 id="docs">Documentation</h2>
+      {manPageHtml.trim() ? (
+        <div class="doc" dangerouslySetInnerHTML={{ __html: manPageHtml }} />
+      ) : (
+        <p class="muted">This tool has no tool.md.</p>
+      )}
+
+      <h2 id="archive">Archive</h2>
+      <dl class="facts">
+        <dt>Size</dt>
+        <dd>
+          {formatBytes(entry.tool_archive_size)} ({entry.tool_archive_size} bytes)
+        </dd>
+        <dt>sha256</dt>
+        <dd>
+          <code class="sha256">{entry.tool_archive_sha256}</code>
+        </dd>
+        <dt>Integrity</dt>
+        <dd>
+          <code>{entry.tool_archive_integrity}</code>
+        </dd>
+        <dt>Published</dt>
+        <dd>
+          <time datetime={entry.published_at}>{formatDate(entry.published_at)}</time>
+        </dd>
+        <dt>Download</dt>
+        <dd>
+          <a href={archiveLink("", entry.tool_id, entry.version)}>tool.zip</a>
+        </dd>
+      </dl>
+
+      <h2 id="versions">Versions</h2>
+      <div class="table">
+        <table class="versions">
+          <thead>
+            <tr>
+              <th scope="col">Version</th>
+              <th scope="col">Status</th>
+              <th scope="col">Published</th>
+              <th scope="col">Archive</th>
+            </tr>
+          </thead>
+          <tbody>
+            {versions.map((version) => (
+              <tr>
+                <td>
+                  {version.version === entry.version ? (
+                    <strong aria-current="page">{version.version}</strong>
+                  ) : (
+                    <a href={toolPath(version.tool_id, version.version)}>{version.version}</a>
+                  )}
+                </td>
+                <td>{version.version === latest ? <span class="badge latest">latest</span> : "superseded"}</td>
+                <td>
+                  <time datetime={version.published_at}>{formatDate(version.published_at)}</time>
+                </td>
+                <td>{formatBytes(version.tool_archive_size)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Layout>
+  );
+}
