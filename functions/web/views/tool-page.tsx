@@ -4,6 +4,7 @@ import { exampleInput, inputSchemaOf } from "../input-fields.js";
 import { toolSnippets } from "../tool-snippets.js";
 import { cataloguePath, toolPath } from "../web-paths.js";
 import { Capabilities } from "./capabilities.js";
+import { DataTable } from "./data-table.js";
 import { formatBytes, formatDate } from "./display-values.js";
 import { InputTable } from "./input-table.js";
 import { Layout } from "./layout.js";
@@ -90,36 +91,24 @@ export function ToolPage({ entry, versions, origin, manPageHtml }: ToolPageProps
       </dl>
 
       <h2 id="versions">Versions</h2>
-      <div class="table">
-        <table class="versions">
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Status</th>
-              <th scope="col">Published</th>
-              <th scope="col">Archive</th>
-            </tr>
-          </thead>
-          <tbody>
-            {versions.map((version) => (
-              <tr>
-                <td>
-                  {version.version === entry.version ? (
-                    <strong aria-current="page">{version.version}</strong>
-                  ) : (
-                    <a href={toolPath(version.tool_id, version.version)}>{version.version}</a>
-                  )}
-                </td>
-                <td>{version.version === latest ? <span class="badge latest">latest</span> : "superseded"}</td>
-                <td>
-                  <time datetime={version.published_at}>{formatDate(version.published_at)}</time>
-                </td>
-                <td>{formatBytes(version.tool_archive_size)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable name="versions" columns={["Version", "Status", "Published", "Archive"]}>
+        {versions.map((version) => (
+          <tr>
+            <td>
+              {version.version === entry.version ? (
+                <strong aria-current="page">{version.version}</strong>
+              ) : (
+                <a href={toolPath(version.tool_id, version.version)}>{version.version}</a>
+              )}
+            </td>
+            <td>{version.version === latest ? <span class="badge latest">latest</span> : "superseded"}</td>
+            <td>
+              <time datetime={version.published_at}>{formatDate(version.published_at)}</time>
+            </td>
+            <td>{formatBytes(version.tool_archive_size)}</td>
+          </tr>
+        ))}
+      </DataTable>
     </Layout>
   );
 }
