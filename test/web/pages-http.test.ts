@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGroupHandler } from "../../functions/lambda/group-handler.js";
 import { FETCH_ROUTES } from "../../functions/routes/fetch-routes.js";
+import { createRegistryDeps } from "../../functions/registry-deps.js";
 import { CONTENT_SECURITY_POLICY } from "../../functions/web/page-headers.js";
 import { Capabilities } from "../../functions/web/views/capabilities.js";
 import { echoToolBundle, uploadOrThrow } from "../search/search-bundles.js";
@@ -96,7 +97,7 @@ describe("caching", () => {
 
 describe("on AWS", () => {
   it("the fetch function serves the pages, with the API's public origin in the snippets", async () => {
-    const handler = createGroupHandler("fetch", FETCH_ROUTES, { env: storageEnv(registry) });
+    const handler = createGroupHandler("fetch", FETCH_ROUTES, createRegistryDeps, { env: storageEnv(registry) });
     const call = async (url: string) => (await handler(apiGatewayEvent({ method: "GET", url }), {} as never)) as ApiGatewayResult;
     const catalogue = await call("/?q=demonstrates");
     expect(catalogue.statusCode).toBe(200);
