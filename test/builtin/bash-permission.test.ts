@@ -22,11 +22,11 @@ function decide(command: string, options: PermissionEngineOptions = {}) {
 }
 
 describe("Bash permission: the issue's examples (DEFAULT, no rules)", () => {
-  it.each(["git status", "ls -la src && cat README.md | grep x", "sed -n 1,20p f"])("allows %s", async (command) => {
+  it.each(["git status", "ls -la src && cat README.md | grep x", "sed -n 1,20p f", "echo $(id)"])("allows %s", async (command) => {
     expect((await decide(command)).behavior).toBe("allow");
   });
 
-  it.each(["ls & rm -rf x", "ls\nrm -rf x", "echo x | tee ~/.bashrc", "find . -delete", "git -c core.pager='sh -c id' log", "FOO=1 ls", "echo $(id)"])(
+  it.each(["ls & rm -rf x", "ls\nrm -rf x", "echo x | tee ~/.bashrc", "find . -delete", "git -c core.pager='sh -c id' log", "FOO=1 ls", "echo $(touch pwned)"])(
     "does not allow %j",
     async (command) => {
       expect((await decide(command)).behavior).toBe("ask");
@@ -79,7 +79,9 @@ describe("Bash permission: rules match per command", () => {
 
   it("a deny rule does not catch other commands or words that merely contain it", async () => {
     const deny = { deny: ["Bash(git push:*)"] };
-    expect((await decide("git pushx", deny)).behavior).toBe("ask");
+    // `pushx` is no git subcommand, so it may be an alias of push: the deny rule cannot be ruled out.
+    expect((await decide("git pushx", deny)).behavior).toBe("deny");
+    expect((await decide("git log pushx", deny)).behavior).toBe("allow");
     expect((await decide("echo git push", deny)).behavior).toBe("allow");
     expect((await decide("git status", deny)).behavior).toBe("allow");
   });
@@ -152,7 +154,7 @@ describe("Bash permission: modes and suggestions", () => {
     expect((await decide("npm run build && npm test")).suggestions.map((rule) => rule.ruleContent)).toEqual(["npm run:*", "npm test:*"]);
     expect((await decide("ls -la && npm test")).suggestions.map((rule) => rule.ruleContent)).toEqual(["npm test:*"]);
     expect((await decide("rm -rf /")).suggestions).toEqual([]);
-    expect((await decide("echo $(id)")).suggestions).toEqual([]);
+    expect((await decide("echo `id`")).suggestions).toEqual([]);
     expect((await decide("CUSTOM=1 npm test")).suggestions).toEqual([]);
     const suggestion = (await decide("npm test")).suggestions[0]!;
     expect(suggestion).toMatchObject({ toolName: "Bash", behavior: "allow", source: "suggested" });

@@ -113,7 +113,12 @@ function analyseCommand(resolved: ResolvedCommand, cwd: string, context: ParseCo
     parsed: verdict.parsed,
     dangerous: dangerousCommandProblem(resolved, cwd),
     // Wrapper arguments too: `xargs -a ~/.ssh/id_rsa echo` reads the key.
-    pathArguments: [...pathArguments(resolved.command.words.slice(1)), ...(verdict.parsed?.paths ?? []), ...(resolved.name === "git" ? gitObjectPaths(resolved.args) : [])],
+    // With a parse, unknown words count only where the spec says they are paths (`echo $(id)` reads nothing).
+    pathArguments: [
+      ...pathArguments(resolved.command.words.slice(1)).filter((word) => verdict.parsed === undefined || word.value !== undefined),
+      ...(verdict.parsed?.paths ?? []),
+      ...(resolved.name === "git" ? gitObjectPaths(resolved.args) : []),
+    ],
     sourceArguments: sourceArguments(resolved),
     recursiveRoots: recursiveRoots(resolved, verdict.parsed),
     treeReading: treeReading(resolved, verdict.parsed),

@@ -7,8 +7,8 @@ import { treeSecret, type TreeReading } from "../paths/tree-secrets.js";
 import { gitRepositoryProblem } from "./git-config-hazards.js";
 import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
 import { allowCoverage, ruleMatchesAnyCommand } from "./bash-rules.js";
-import { operands } from "./command-arguments.js";
-import { parseSedArguments, sedScriptProblem } from "./sed-script.js";
+import { parseArguments } from "./policy/argument-parser.js";
+import { editSpec } from "./policy/spec-registry.js";
 import type { ShellWord } from "./shell-word.js";
 
 export interface BashPermissionOptions {
@@ -18,22 +18,6 @@ export interface BashPermissionOptions {
   /** The tool name rules are filed under. */
   toolName: string;
 }
-
-/**
- * Commands ACCEPT_EDITS may auto-allow when every path they touch is inside a working directory,
- * with their options that take a separate value (`mkdir -m 755`, `touch -d date`, `cp -t dir`).
- */
-const FILE_COMMANDS: Record<string, string[]> = {
-  mkdir: ["-m", "--mode"],
-  touch: ["-d", "--date", "-t", "-r", "--reference"],
-  rm: [],
-  rmdir: [],
-  mv: ["-S", "--suffix", "-t", "--target-directory"],
-  cp: ["-S", "--suffix", "-t", "--target-directory"],
-  sed: [],
-};
-/** Options whose value is a directory the command writes into. */
-const TARGET_DIRECTORY_OPTIONS = new Set(["-t", "--target-directory"]);
 
 const immuneAsk = (message: string, reason: string): PermissionDecision => ({ behavior: PermissionBehavior.ASK, message: `Permission required: ${message}`, reason: `Safety check: ${reason}`, bypassImmune: true });
 
@@ -171,28 +155,36 @@ function gitConfigProblem(analysis: BashAnalysis): string | undefined {
   return undefined;
 }
 
+/** Programs whose text argument is code: a problem there is a fact about the command, not a missing rule. */
+const PROGRAM_TEXT_RULES = /^readonly\.(awk|gawk|mawk|nawk|sed|jq|yq)\.check$/;
+
 /**
- * The Bash tool's own verdict (spec §4.2, hardened): unanalysable → ASK!; read-only → ALLOW;
- * destructive patterns, dangerous assignments, unknown or sensitive write targets → ASK!;
- * ACCEPT_EDITS/DONT_ASK file commands inside the working directories → ALLOW; allow rules that
- * cover every command → ALLOW, that cover only some → ASK!; otherwise PASSTHROUGH.
+ * The Bash tool's own verdict. Facts about the whole command come first and no allow rule
+ * silences them (bypass-immune ASK): it cannot be analysed, it reads a secret, git would run a
+ * program its repository configures, a destructive pattern, program text that runs commands or
+ * writes, a write to an unknown or sensitive target. Then: read-only → ALLOW; ACCEPT_EDITS and
+ * DONT_ASK file commands inside the working directories → ALLOW; allow rules that cover every
+ * command (and every command those run) → ALLOW, that cover only some → ASK!; otherwise PASSTHROUGH.
+ * Each reason names the rule that decided (`readonly.*`, `fact.*`).
  */
 export function decideBash(analysis: BashAnalysis, context: PermissionContext, options: BashPermissionOptions): PermissionDecision {
   if (analysis.command.trim() === "") return { behavior: PermissionBehavior.PASSTHROUGH, message: "Empty command" };
-  if (analysis.unanalysable) return immuneAsk(analysis.unanalysable, "command contains dynamic expansion or syntax that cannot be statically analyzed");
-  if (isReadOnlyBash(analysis, options)) return { behavior: PermissionBehavior.ALLOW, message: "Permission granted for read-only command", reason: "Read-only command" };
-  const gitProblem = sensitivePaths(analysis, options).gitConfig;
-  if (gitProblem) return immuneAsk(`git would run a program the repository configures: ${gitProblem}`, "repository configuration runs programs");
+  if (analysis.unanalysable) return immuneAsk(analysis.unanalysable, "fact.unanalysable: command contains dynamic expansion or syntax that cannot be statically analyzed");
+  if (isReadOnlyBash(analysis, options)) return { behavior: PermissionBehavior.ALLOW, message: "Permission granted for read-only command", reason: `Read-only command (${analysis.commands.map((command) => command.readOnlyRule).join(", ")})` };
+  const paths = sensitivePaths(analysis, options);
+  if (paths.read.length > 0) return immuneAsk(`Command reads sensitive paths: ${paths.read.join(", ")}`, "fact.secret-read: the command reads a secret");
+  if (paths.gitConfig) return immuneAsk(`git would run a program the repository configures: ${paths.gitConfig}`, "fact.repository-config: repository configuration runs programs");
 
   const dangerous = analysis.dangerous ?? analysis.commands.find((command) => command.dangerous)?.dangerous;
-  if (dangerous) return immuneAsk(`Command contains dangerous pattern: ${dangerous}`, "dangerous command");
+  if (dangerous) return immuneAsk(`Command contains dangerous pattern: ${dangerous}`, "fact.dangerous: dangerous command");
+  const programText = analysis.commands.find((command) => PROGRAM_TEXT_RULES.test(command.readOnlyRule));
+  if (programText) return immuneAsk(`${programText.resolved.name}: ${programText.readOnlyProblem}`, `fact.program-text: ${programText.readOnlyRule}`);
   const unknownTarget = analysis.script?.redirects.find((redirect) => redirect.kind === "write" && redirect.target?.value === undefined);
-  if (unknownTarget) return immuneAsk(`Command writes to ${unknownTarget.text.trim()}, a target only known at run time`, "dynamic redirect target");
-  const paths = sensitivePaths(analysis, options);
-  if (paths.written.length > 0) return immuneAsk(`Command operates on sensitive paths: ${paths.written.join(", ")}`, "dangerous file or directory");
+  if (unknownTarget) return immuneAsk(`Command writes to ${unknownTarget.text.trim()}, a target only known at run time`, "fact.dynamic-redirect: dynamic redirect target");
+  if (paths.written.length > 0) return immuneAsk(`Command operates on sensitive paths: ${paths.written.join(", ")}`, "fact.sensitive-write: dangerous file or directory");
 
   if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && editsStayInside(analysis, context, options)) {
-    return { behavior: PermissionBehavior.ALLOW, message: "Permission granted: file operations inside the working directories", reason: `Mode: ${context.mode}` };
+    return { behavior: PermissionBehavior.ALLOW, message: "Permission granted: file operations inside the working directories", reason: `Mode: ${context.mode} (edit.inside-working-directories)` };
   }
 
   const allowRules = context.allowRules[options.toolName] ?? [];
@@ -203,10 +195,10 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
     if (coverage.complete) return { behavior: PermissionBehavior.ALLOW, message: `Permission granted for ${options.toolName}: every command matches an allow rule`, reason: `Rule: ${coverage.used.join(", ")}` };
     if (allowContents.some((content) => ruleMatchesAnyCommand(content, analysis))) {
       const first = coverage.uncovered[0]?.resolved.command.text ?? analysis.command;
-      return immuneAsk(`'${first}' is not covered by any allow rule`, "an allow rule matches only part of a compound command");
+      return immuneAsk(`'${first}' is not covered by any allow rule`, "rule.partial: an allow rule matches only part of a compound command");
     }
   }
-  return { behavior: PermissionBehavior.PASSTHROUGH, message: `Execute bash command: ${analysis.command}` };
+  return { behavior: PermissionBehavior.PASSTHROUGH, message: `Execute bash command: ${analysis.command}`, reason: analysis.commands.find((command) => command.readOnlyProblem !== undefined)?.readOnlyRule };
 }
 
 /**
@@ -235,23 +227,11 @@ function editsStayInside(analysis: BashAnalysis, context: PermissionContext, opt
   });
 }
 
-/** The paths a listed file command touches, or undefined when it is not one (or cannot be judged). */
+/** The paths a listed file command touches (operands and option paths), or undefined when it is not one or cannot be judged. */
 function fileCommandPaths(command: AnalysedCommand): ShellWord[] | undefined {
   const { name, args, wrappers, assignments, privileged, appendsArguments } = command.resolved;
-  const valueOptions = name === undefined ? undefined : FILE_COMMANDS[name];
-  if (name === undefined || valueOptions === undefined || privileged || appendsArguments || assignments.length > 0 || wrappers.length > 0) return undefined;
-  if (name === "sed") {
-    const sed = parseSedArguments(args);
-    if (sed.problem || sed.scripts.some((script) => sedScriptProblem(script) !== undefined)) return undefined;
-    return sed.files;
-  }
-  const targetDirectories: ShellWord[] = [];
-  if (name === "cp" || name === "mv") {
-    args.forEach((word, index) => {
-      const next = args[index + 1];
-      if (TARGET_DIRECTORY_OPTIONS.has(word.value ?? "") && next) targetDirectories.push(next);
-      if (word.value?.startsWith("--target-directory=")) targetDirectories.push({ ...word, value: word.value.slice("--target-directory=".length) });
-    });
-  }
-  return [...operands(args, valueOptions), ...targetDirectories];
+  const spec = name === undefined ? undefined : editSpec(name);
+  if (!spec || privileged || appendsArguments || assignments.length > 0 || wrappers.length > 0) return undefined;
+  const result = parseArguments(spec, args, { mayBecomeOption: (word) => word.value === undefined || word.expands });
+  return result.parsed?.paths;
 }

@@ -1,17 +1,35 @@
+import { basename, posix } from "node:path";
 import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
-import { programName } from "./command-wrappers.js";
+import { programName, resolveCommand } from "./command-wrappers.js";
 import { withoutGitGlobalOptions } from "./git-global-options.js";
+import { EQUIVALENT_FORMS, INTERPRETERS, MULTI_CALL_BINARIES, PROGRAM_VALUE_OPTIONS, SUBCOMMAND_ALIASES } from "./policy/command-aliases.js";
+import { GIT_SUBCOMMANDS } from "./policy/git-subcommands.js";
+import { readOnlyVerdict } from "./policy/read-only-verdict.js";
 import type { ShellWord } from "./shell-word.js";
 
 /**
- * Rule matching per simple command. A deny or ask rule matches when it matches ANY command of
- * the string, seen through every wrapper (`env`, `sudo`, `xargs`, `/usr/bin/…`, git global options);
- * an allow rule only counts when EVERY command is matched by some allow rule, seen through benign
- * wrappers only (so `Bash(git push:*)` never allows `sudo git push`).
+ * Rule matching per simple command. A deny or ask rule matches when it MAY match any command of
+ * the string: seen through every wrapper (`env`, `sudo`, `xargs`, `busybox`, `/usr/bin/../bin/…`),
+ * git global options and aliases, the package managers' own aliases, and with words only known at
+ * run time (or appended by `xargs`) standing for anything. An allow rule only counts when EVERY
+ * command, and every command those run (`find -exec`, `xargs`, `--script-shell`), is covered, seen
+ * through benign wrappers only (so `Bash(git push:*)` never allows `sudo git push`).
  */
 
-/** Variables that do not change which code runs: allow rules may ignore them (spec §4.3 SAFE_ENV_VARS, minus the dangerous ones). */
+/** Variables that do not change which code runs: allow rules may ignore them. */
 const SAFE_VARIABLES = new Set(["NODE_ENV", "PYTHONUNBUFFERED", "RUST_LOG", "RUST_BACKTRACE", "LANG", "TERM", "NO_COLOR", "FORCE_COLOR", "DEBUG", "VERBOSE", "CI", "USER", "TZ", "LC_ALL", "LC_CTYPE", "COLUMNS", "LINES", "CLICOLOR", "CLICOLOR_FORCE"]);
+
+/** A word only known at run time: it may be any words, or none. */
+const ANY = Symbol("any words");
+type FormToken = string | typeof ANY;
+
+/** One way a rule may see a command: its words, and whether more may follow (`xargs` appends). */
+export interface CommandForm {
+  tokens: FormToken[];
+  open: boolean;
+}
+
+const ALIASES = new Map(SUBCOMMAND_ALIASES.map((table) => [table.program, new Map(Object.entries(table.aliases).flatMap(([canonical, spellings]) => spellings.map((spelling) => [spelling, canonical] as const)))]));
 
 /** A word as rules see it: its value when that is a plain token, else its source text. */
 function displayWord(word: ShellWord): string {
@@ -21,50 +39,131 @@ function displayWord(word: ShellWord): string {
 function joinWords(words: readonly ShellWord[]): string {
   const [first, ...rest] = words;
   if (!first) return "";
-  const name = programName(first) ?? displayWord(first);
-  return [name, ...rest.map(displayWord)].join(" ");
+  return [programName(first) ?? displayWord(first), ...rest.map(displayWord)].join(" ");
 }
 
 function hasOnlySafeAssignments(command: AnalysedCommand): boolean {
   return command.resolved.command.assignments.every((assignment) => SAFE_VARIABLES.has(assignment.name));
 }
 
-/** Every way a deny or ask rule may see one command. */
-export function denyForms(command: AnalysedCommand): string[] {
-  const forms = new Set<string>();
-  for (const layer of command.resolved.layers) {
-    if (layer.length === 0) continue;
-    forms.add(joinWords(layer));
-    if (programName(layer[0]) === "git") forms.add(joinWords(withoutGitGlobalOptions(layer)));
-    for (const nested of findExecCommands(layer)) forms.add(joinWords(nested));
-  }
-  const assignments = command.resolved.command.assignments;
-  if (assignments.length > 0) forms.add([...assignments.map((assignment) => assignment.text), joinWords(command.resolved.layers[0]!)].join(" "));
-  return [...forms];
+/** The program names a deny rule may know a word by: as resolved, its normalised path, and its bare name. */
+function programNames(word: ShellWord): FormToken[] {
+  if (word.value === undefined || word.expands) return [ANY];
+  const normalised = word.value.includes("/") ? posix.normalize(word.value) : word.value;
+  return [...new Set([programName(word) ?? word.value, programName({ ...word, value: normalised }) ?? normalised, basename(normalised)])];
 }
 
-/** The forms an allow rule may match: through benign wrappers only, and only without unsafe assignments. */
-export function allowForms(command: AnalysedCommand): string[] {
-  const layers = command.resolved.layers.slice(0, command.resolved.benignLayers).filter((layer) => layer.length > 0);
-  if (!hasOnlySafeAssignments(command)) {
-    return [[...command.resolved.command.assignments.map((assignment) => assignment.text), joinWords(command.resolved.layers[0]!)].join(" ")];
+const token = (word: ShellWord): FormToken => (word.value === undefined || word.expands ? ANY : displayWord(word));
+
+/** Every form of one argv (one layer) a deny rule may match. */
+function layerForms(words: readonly ShellWord[], open: boolean): CommandForm[] {
+  if (words.length === 0) return [];
+  const first = words[0]!;
+  if (MULTI_CALL_BINARIES.has(programName(first) ?? "") && words.length > 1) return layerForms(words.slice(1), open);
+  const forms: CommandForm[] = [];
+  for (const name of programNames(first)) {
+    const rest = words.slice(1).map(token);
+    forms.push({ tokens: [name, ...rest], open });
+    if (name === ANY) continue;
+    forms.push(...aliasForms(name, rest, open));
+    if (name === "git") forms.push(...gitForms(words, open));
   }
-  return layers.map(joinWords);
+  return forms;
 }
 
-/** `find . -exec rm {} ;` runs `rm`: deny rules see it. */
-function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
-  if (programName(words[0]) !== "find") return [];
+/** `npm i` is `npm install`; `docker container rm` is `docker rm`; `terraform apply -destroy` is `terraform destroy`. */
+function aliasForms(name: string, rest: FormToken[], open: boolean): CommandForm[] {
+  const forms: CommandForm[] = [];
+  const aliases = ALIASES.get(name);
+  const [first, second] = rest;
+  if (aliases && typeof first === "string") {
+    const pair = typeof second === "string" ? aliases.get(`${first} ${second}`) : undefined;
+    if (pair) forms.push({ tokens: [name, pair, ...rest.slice(2)], open });
+    const single = aliases.get(first);
+    if (single) forms.push({ tokens: [name, single, ...rest.slice(1)], open });
+  }
+  for (const equivalent of EQUIVALENT_FORMS) {
+    if (equivalent.program === name && first === equivalent.subcommand && rest.includes(equivalent.option)) forms.push({ tokens: [name, ...equivalent.canonical.split(" "), ...rest.slice(1).filter((word) => word !== equivalent.option)], open });
+  }
+  return forms;
+}
+
+/**
+ * git without its global options; `-c alias.p=push` applied; and a subcommand git does not know
+ * (an alias from a config file, or a `git-foo` program) may be any subcommand.
+ */
+function gitForms(words: readonly ShellWord[], open: boolean): CommandForm[] {
+  const stripped = withoutGitGlobalOptions([...words]);
+  const [, subcommand, ...rest] = stripped.map(token);
+  const forms: CommandForm[] = [{ tokens: ["git", ...stripped.slice(1).map(token)], open }];
+  if (subcommand === undefined) return forms;
+  const alias = commandLineAlias(words, subcommand);
+  if (alias !== undefined) forms.push(alias.startsWith("!") ? { tokens: ["git", ANY], open: true } : { tokens: ["git", ...alias.split(/\s+/), ...rest], open });
+  else if (subcommand === ANY || !GIT_SUBCOMMANDS.has(subcommand)) forms.push({ tokens: ["git", ANY], open: true });
+  return forms;
+}
+
+function commandLineAlias(words: readonly ShellWord[], subcommand: FormToken): string | undefined {
+  if (typeof subcommand !== "string") return undefined;
+  for (let index = 1; index < words.length - 1; index += 1) {
+    if (words[index]!.value !== "-c") continue;
+    const setting = words[index + 1]!.value ?? "";
+    const match = /^alias\.([^=]+)=(.*)$/is.exec(setting);
+    if (match && match[1]!.toLowerCase() === subcommand.toLowerCase()) return match[2]!;
+  }
+  return undefined;
+}
+
+/** `find . -exec rm {} ;` and `fd -x rm` run `rm`: the commands a command runs for each file. */
+function nestedCommands(words: readonly ShellWord[]): ShellWord[][] {
+  const name = programName(words[0]);
+  const starts = name === "find" ? ["-exec", "-execdir", "-ok", "-okdir"] : name === "fd" ? ["-x", "--exec", "-X", "--exec-batch"] : [];
   const nested: ShellWord[][] = [];
   for (let index = 1; index < words.length; index += 1) {
-    if (!["-exec", "-execdir", "-ok", "-okdir"].includes(words[index]!.value ?? "")) continue;
+    if (!starts.includes(words[index]!.value ?? "")) continue;
     const end = words.findIndex((word, position) => position > index && (word.value === ";" || word.value === "+"));
     nested.push(words.slice(index + 1, end < 0 ? undefined : end));
   }
   return nested;
 }
 
-/** Claude Code / AgentScope rule content against one normalised command form. */
+/** `npm run x --script-shell=./evil`, `rg --pre sh`: the programs named by option values. */
+function programOptionValues(words: readonly ShellWord[]): ShellWord[][] {
+  const options = PROGRAM_VALUE_OPTIONS.get(programName(words[0]) ?? "") ?? [];
+  const programs: ShellWord[][] = [];
+  words.forEach((word, index) => {
+    const value = word.value;
+    if (value === undefined) return;
+    for (const option of options) {
+      if (value === option && words[index + 1]) programs.push([words[index + 1]!]);
+      else if (value.startsWith(`${option}=`)) programs.push([{ ...word, value: value.slice(option.length + 1) }]);
+    }
+  });
+  return programs;
+}
+
+/** Every way a deny or ask rule may see one command. */
+export function denyForms(command: AnalysedCommand): CommandForm[] {
+  const forms: CommandForm[] = [];
+  const { layers, appendsArguments } = command.resolved;
+  layers.forEach((layer, index) => {
+    // After `xargs`, more words follow at run time.
+    const open = appendsArguments && index > 0;
+    forms.push(...layerForms(layer, open));
+    for (const nested of [...nestedCommands(layer), ...programOptionValues(layer)]) forms.push(...layerForms(nested, true));
+  });
+  const assignments = command.resolved.command.assignments;
+  if (assignments.length > 0) forms.push({ tokens: [...assignments.map((assignment) => assignment.text), ...layers[0]!.map(token)], open: false });
+  return forms;
+}
+
+/** The forms an allow rule may match: through benign wrappers only, and only without unsafe assignments. */
+export function allowForms(command: AnalysedCommand): string[] {
+  if (!hasOnlySafeAssignments(command)) return [[...command.resolved.command.assignments.map((assignment) => assignment.text), joinWords(command.resolved.layers[0]!)].join(" ")];
+  return command.resolved.layers.slice(0, command.resolved.benignLayers).filter((layer) => layer.length > 0).map(joinWords);
+}
+
+/** Rule content against one literal command form. */
 export function matchesRuleContent(content: string, form: string): boolean {
   const rule = content.trim().replace(/\s+/g, " ");
   if (rule.endsWith(":*")) {
@@ -73,6 +172,27 @@ export function matchesRuleContent(content: string, form: string): boolean {
   }
   if (!/(^|[^\\])\*/.test(rule)) return form === rule.replace(/\\([\\*])/g, "$1");
   return wildcardPattern(rule).test(form);
+}
+
+/**
+ * Whether a deny or ask rule may match a form with unknown words: an unknown word may be the
+ * rest of the rule, and an open form may grow into it. Errs towards matching.
+ */
+export function mayMatchRule(content: string, form: CommandForm): boolean {
+  const literal = form.tokens.every((part) => part !== ANY);
+  if (literal && !form.open) return matchesRuleContent(content, form.tokens.join(" "));
+  const rule = content.trim().replace(/\s+/g, " ");
+  if (literal && matchesRuleContent(content, form.tokens.join(" "))) return true;
+  const prefix = rule.endsWith(":*") ? rule.slice(0, -2).trim() : rule.split(/(?<!\\)\*/)[0]!.trim();
+  const wanted = prefix === "" ? [] : prefix.split(" ");
+  for (let index = 0; index < wanted.length; index += 1) {
+    const part = form.tokens[index];
+    if (part === ANY) return true;
+    if (part === undefined) return form.open;
+    if (index === wanted.length - 1 && !rule.endsWith(":*") && rule.includes("*")) return part.startsWith(wanted[index]!) || wildcardPattern(rule).test(form.tokens.slice(0, index + 1).join(" "));
+    if (part !== wanted[index]) return false;
+  }
+  return true;
 }
 
 const patternCache = new Map<string, RegExp>();
@@ -104,9 +224,9 @@ function fallbackForms(analysis: BashAnalysis): string[] {
   return [whole, ...analysis.command.split(/[;&|\n(){}`]|\$\(/).map((part) => part.trim().replace(/\s+/g, " ")).filter(Boolean)];
 }
 
-/** Deny/ask semantics: the rule matches some command of the string. */
+/** Deny/ask semantics: the rule may match some command of the string. */
 export function ruleMatchesAnyCommand(content: string, analysis: BashAnalysis): boolean {
-  return analysis.commands.some((command) => denyForms(command).some((form) => matchesRuleContent(content, form))) || fallbackForms(analysis).some((form) => matchesRuleContent(content, form));
+  return analysis.commands.some((command) => denyForms(command).some((form) => mayMatchRule(content, form))) || fallbackForms(analysis).some((form) => matchesRuleContent(content, form));
 }
 
 export interface AllowCoverage {
@@ -118,28 +238,67 @@ export interface AllowCoverage {
   used: string[];
 }
 
-/** Allow semantics: which commands the allow rules cover (read-only commands need no rule). */
+/** An argv another command runs: covered when it is read-only or an allow rule names it. */
+function nestedCovered(words: ShellWord[], contents: readonly string[], used: Set<string>): boolean {
+  if (words.length === 0) return true;
+  const resolved = resolveCommand({ text: words.map((word) => word.text).join(" "), assignments: [], words });
+  if (readOnlyVerdict(resolved, { mayBecomeOption: (word) => word.value === undefined || word.expands }).problem === undefined) return true;
+  const form = joinWords(words);
+  const rule = contents.find((content) => matchesRuleContent(content, form));
+  if (rule !== undefined) used.add(rule);
+  return rule !== undefined;
+}
+
+/** How many leading words of a form a rule spells out literally (`sudo npm:*` → 2, `xargs:*` → 1). */
+function literalWords(content: string): number {
+  const rule = content.trim().replace(/\s+/g, " ");
+  const literal = rule.endsWith(":*") ? rule.slice(0, -2) : rule.split(/(?<!\\)\*/)[0]!;
+  return literal.trim() === "" ? 0 : literal.trim().split(" ").length;
+}
+
+/**
+ * Allow semantics: which commands the allow rules cover. What a command runs (the command after
+ * `xargs` or `sudo`, a `find -exec` body, a `--script-shell` program) is covered only by a rule
+ * that spells it out, or by a rule of its own, or by being read-only itself.
+ */
 export function allowCoverage(contents: readonly string[], analysis: BashAnalysis): AllowCoverage {
   const used = new Set<string>();
   const uncovered = analysis.commands.filter((command) => {
-    if (command.readOnlyProblem === undefined) return false;
-    const forms = allowForms(command);
-    const rule = contents.find((content) => forms.some((form) => matchesRuleContent(content, form)));
-    if (rule !== undefined) used.add(rule);
-    return rule === undefined;
+    const { layers, benignLayers } = command.resolved;
+    const outer = layers[benignLayers - 1] ?? [];
+    const inner = [...layers.slice(benignLayers), ...layers.flatMap((layer) => [...nestedCommands(layer), ...programOptionValues(layer)])];
+    let spelled = 0;
+    if (command.readOnlyProblem !== undefined) {
+      const forms = allowForms(command);
+      const rule = contents.find((content) => forms.some((form) => matchesRuleContent(content, form)));
+      if (rule === undefined) return true;
+      used.add(rule);
+      spelled = literalWords(rule);
+    }
+    return !inner.every((words) => {
+      const start = outer.indexOf(words[0]!);
+      return (start >= 0 && spelled > start) || nestedCovered(words, contents, used);
+    });
   });
   return { complete: analysis.commands.length > 0 && uncovered.length === 0, uncovered, used: [...used] };
 }
 
-/** Prefix rules (`git commit:*`) for the first five commands that are not read-only, as spec §4.11. */
+/**
+ * Rules to suggest for the first five commands that are not read-only: a prefix rule
+ * (`git commit:*`) for ordinary programs, the exact command for interpreters, options first
+ * (`git -c …`), and commands that run other programs, so accepting one never allows any code.
+ */
 export function suggestedRuleContents(analysis: BashAnalysis): string[] {
   const contents = new Set<string>();
   for (const command of analysis.commands.slice(0, 5)) {
     if (command.readOnlyProblem === undefined || !hasOnlySafeAssignments(command)) continue;
     const words = command.resolved.layers[command.resolved.benignLayers - 1] ?? [];
     if (words.length === 0) continue;
-    const [name, first] = [programName(words[0]) ?? displayWord(words[0]!), words[1]];
-    contents.add(first ? `${name} ${displayWord(first)}:*` : name);
+    const name = programName(words[0]) ?? displayWord(words[0]!);
+    const first = words[1];
+    const runsCode = INTERPRETERS.has(name) || name.includes("/") || command.resolved.appendsArguments || nestedCommands(words).length > 0 || programOptionValues(words).length > 0;
+    const exact = runsCode || (first !== undefined && (first.value === undefined || first.value.startsWith("-") || first.value.includes("/")));
+    contents.add(exact ? joinWords(words) : first ? `${name} ${displayWord(first)}:*` : name);
   }
   return [...contents];
 }

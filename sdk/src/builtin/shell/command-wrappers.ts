@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type { Assignment, SimpleCommand } from "./shell-script.js";
 import type { ShellWord } from "./shell-word.js";
 
@@ -27,8 +28,11 @@ interface WrapperSpec {
   directoryOptions?: readonly string[];
 }
 
-const WRAPPERS: Record<string, WrapperSpec> = {
+const WRAPPERS = new Map<string, WrapperSpec>(Object.entries({
   command: { valueOptions: [], queryOptions: ["-v", "-V"], benign: true },
+  // Multi-call binaries run the applet named next: `busybox rm` is `rm`.
+  busybox: { valueOptions: [], benign: true },
+  toybox: { valueOptions: [], benign: true },
   builtin: { valueOptions: [], benign: true },
   exec: { valueOptions: ["-a"], benign: true },
   nohup: { valueOptions: [], benign: true },
@@ -61,7 +65,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     appendsArguments: true,
   },
   coproc: { valueOptions: [], benign: false },
-};
+}));
 
 const PRIVILEGE_COMMANDS = new Set(["sudo", "doas", "su", "pkexec", "runuser", "sudoedit"]);
 
@@ -90,7 +94,8 @@ export interface ResolvedCommand {
 /** The canonical program name: quotes and escapes are already gone, system directories are dropped. */
 export function programName(word: ShellWord | undefined): string | undefined {
   if (!word || word.value === undefined || word.expands) return undefined;
-  const value = word.value;
+  // `/usr/bin/../bin/rm` and `//bin/rm` are `/usr/bin/rm` and `/bin/rm`.
+  const value = word.value.startsWith("/") ? posix.normalize(word.value) : word.value;
   const slash = value.lastIndexOf("/");
   if (slash < 0) return value;
   return SYSTEM_BIN_DIRECTORIES.has(value.slice(0, slash).replace(/\/+$/, "") || "/") ? value.slice(slash + 1) : value;
@@ -116,7 +121,7 @@ export function resolveCommand(command: SimpleCommand): ResolvedCommand {
   for (;;) {
     const name = programName(words[0]);
     if (name !== undefined && PRIVILEGE_COMMANDS.has(name)) resolved.privileged = true;
-    const spec = name === undefined ? undefined : WRAPPERS[name];
+    const spec = name === undefined ? undefined : WRAPPERS.get(name);
     const peeled = spec ? peelWrapper(spec, words, resolved) : undefined;
     if (!spec || !peeled) {
       resolved.name = name;

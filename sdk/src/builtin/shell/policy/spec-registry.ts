@@ -1,5 +1,6 @@
 import type { ProgramSpec } from "./command-spec.js";
 import { DEVELOPER_TOOLS } from "./specs/developer-tools.js";
+import { FILE_EDITORS } from "./specs/file-editors.js";
 import { FILE_READERS } from "./specs/file-readers.js";
 import { GIT } from "./specs/git.js";
 import { SEARCHERS } from "./specs/searchers.js";
@@ -43,8 +44,14 @@ function checkSpec(spec: ProgramSpec, id: string): void {
 }
 
 const SPECS = indexSpecs(READ_ONLY_SPECS);
+const EDIT_SPECS = indexSpecs(FILE_EDITORS);
 
 /** The spec for a program name, or undefined (then the command is not read-only). */
 export function readOnlySpec(name: string): ProgramSpec | undefined {
   return SPECS.get(name);
+}
+
+/** The spec of a file command ACCEPT_EDITS may auto-allow inside the working directories. */
+export function editSpec(name: string): ProgramSpec | undefined {
+  return EDIT_SPECS.get(name);
 }
