@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { RegistryClient, type ToolRecord, type ToolSearchResult } from "../registry-client/index.js";
 import { deleteTool, packTool, uploadBundle, type UploadBundleOptions } from "../publish/index.js";
 import type { CliIo } from "./cli-io.js";
+import { registerPolicyCommands } from "./policy-command.js";
 import { UsageError } from "./report-error.js";
 
 const DEFAULT_REGISTRY = "http://127.0.0.1:6000";
@@ -104,6 +105,7 @@ export function createProgram(io: CliIo): Command {
       io.out(`Deleted ${toolId}\n`);
     });
 
+  registerPolicyCommands(program, io);
   return program;
 }
 

@@ -159,10 +159,11 @@ function pathArguments(args: ShellWord[]): ShellWord[] {
     if (value.startsWith("--") && value.includes("=")) result.push({ ...word, value: value.slice(value.indexOf("=") + 1) });
   }
   for (const word of args) {
-    // A value attached to a short option: `grep -f/etc/shadow`, `date -f~/.netrc`.
+    // A value attached to a short option or cluster: `grep -f/etc/shadow`, `date -uf~/.netrc`, `sort -uo/etc/cron.d/x`.
     const value = word.value;
     if (value === undefined) continue;
-    if (/^-[A-Za-z0-9][./~]/.test(value)) result.push({ ...word, value: value.slice(2) });
+    const attached = /^-[A-Za-z0-9]+?([./~].*)$/.exec(value);
+    if (attached) result.push({ ...word, value: attached[1]! });
     // Paths inside programs and expressions: `awk '… "/etc/shadow"'`, `jq 'include "~/.ssh/x"'`.
     for (const match of value.matchAll(EMBEDDED_PATH)) if (match[1] !== value) result.push({ ...word, value: match[1]! });
   }

@@ -30,7 +30,8 @@ function testOperandsProblem(parsed: ParsedArguments): string | undefined {
   const name = words[index + 1]?.value;
   return name !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? undefined : "test -v evaluates an array subscript";
 }
-const test = (name: string): ProgramSpec => ({ name, summary: "evaluates a condition", anyArguments: true, check: testOperandsProblem, examples: { readOnly: [`${name} -f a.txt${name === "[" ? " ]" : ""}`], notReadOnly: [`${name} -v 'a[$(id)]'${name === "[" ? " ]" : ""}`] } });
+/** `[ … ]` alone parses as a test expression, not a command: only `test` has examples here. */
+const test = (name: string): ProgramSpec => ({ name, summary: "evaluates a condition", anyArguments: true, check: testOperandsProblem, examples: name === "test" ? { readOnly: ["test -f a.txt"], notReadOnly: ["test -v 'a[$(id)]'"] } : undefined });
 
 /** `printenv` alone prints the whole environment; a credential-looking name prints a secret. */
 function printenvProblem(parsed: ParsedArguments): string | undefined {
