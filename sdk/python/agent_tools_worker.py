@@ -5,7 +5,7 @@ so whatever the tool prints on stdout/stderr goes to the SDK's log and never int
 
   first request  {"code_dir", "module_name", "tool_id", "tool_data", "extra_paths"}
   then           {"op": "execute", "input": ...} | {"op": "command", "name": ..., "data": ...}
-  each reply     {"ok": true, "value": ...} | {"ok": false, "error": {"kind", "type", "message", "traceback"}}
+  each reply     {"ok": true, "value": ...} | {"ok": false, "error": {"kind", "type", "message", "traceback"[, "errno", "filename"]}}
 
 `kind` is "load" (import or constructor failed), "tool" (the tool raised), "output" (the value is
 not JSON-serialisable) or "protocol". The worker exits when fd 3 reaches end of file.
@@ -15,21 +15,39 @@ import sys
 
 REQUESTS_FD = 3
 REPLIES_FD = 4
+PROXY_BRIDGE_PORT = 3128  # SANDBOX_PROXY_PORT in sandbox/tool-sandbox.ts
 
 
 class LoadError(Exception):
     pass
 
 
+def os_error_of(error):
+    """The OSError behind a failure (itself, urllib's `reason`, or a cause), for errno and filename."""
+    seen = 0
+    while error is not None and seen < 8:
+        if isinstance(error, OSError) and error.errno is not None:
+            return error
+        error = getattr(error, "reason", None) if isinstance(getattr(error, "reason", None), BaseException) else (error.__cause__ or error.__context__)
+        seen += 1
+    return None
+
+
 def describe(error, kind):
     import traceback  # imported lazily: it costs milliseconds of start-up and is only needed on failure
 
-    return {
+    described = {
         "kind": kind,
         "type": type(error).__name__,
         "message": str(error),
         "traceback": "".join(traceback.format_exception(type(error), error, error.__traceback__)),
     }
+    os_error = os_error_of(error)
+    if os_error is not None:
+        described["errno"] = os_error.errno
+        if isinstance(os_error.filename, str):
+            described["filename"] = os_error.filename
+    return described
 
 
 def not_serialisable(value):
@@ -125,7 +143,17 @@ def flush_tool_output():
             pass
 
 
+def start_proxy_bridge():
+    """A sandbox granted network hosts reaches the SDK's filtering proxy through a bound unix socket."""
+    socket_path = os.environ.get("AGENT_TOOLS_PROXY_SOCKET")
+    if socket_path:
+        from agent_tools_proxy_bridge import start_bridge
+
+        start_bridge(socket_path, PROXY_BRIDGE_PORT)
+
+
 def main():
+    start_proxy_bridge()
     requests = os.fdopen(REQUESTS_FD, "rb")
     replies = os.fdopen(REPLIES_FD, "wb", buffering=0)
     first = requests.readline()

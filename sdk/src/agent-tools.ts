@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { ArchiveLimits } from "./archive/archive-limits.js";
 import { ArchiveError } from "./archive/archive-error.js";
 import { resolveCacheDir } from "./cache/cache-dir.js";
@@ -7,11 +8,16 @@ import { ToolCache } from "./cache/tool-cache.js";
 import type { ToolTree } from "./cache/tool-tree.js";
 import { AgentToolsError } from "./errors.js";
 import { RegistryClient } from "./registry-client/registry-client.js";
-import { isPythonRuntime, type ToolRecord } from "./registry-client/tool-record.js";
-import { resolvePythonInterpreter } from "./runtimes/python/python-interpreter.js";
-import { HOST_PYTHON_ARGS, prestartWorkerProcess } from "./runtimes/python/worker-process.js";
+import type { ToolRecord } from "./registry-client/tool-record.js";
+import { PermissionEngine } from "./permission/permission-engine.js";
+import { PythonToolRuntime } from "./runtimes/python/python-runtime.js";
 import { startToolRuntime, type RuntimeSettings } from "./runtimes/start-tool-runtime.js";
 import type { ToolOutputListener, ToolRuntime } from "./runtimes/tool-runtime.js";
+import type { CapabilityAsker } from "./sandbox/capabilities/capability-grants.js";
+import type { ResourceLimits } from "./sandbox/resource-limits.js";
+import type { SandboxMode } from "./sandbox/sandbox-preflight.js";
+import type { SandboxPlatform } from "./sandbox/sandbox-platform.js";
+import { ToolSandboxes } from "./sandbox/tool-sandboxes.js";
 import { OpenAIToolSelector, type OpenAISearchOptions } from "./search/openai-tool-selector.js";
 import { ToolSearch, type ToolSearchOptions } from "./search/tool-search.js";
 import type { Skill, SkillSource } from "./skills/skill.js";
@@ -45,6 +51,32 @@ export interface AgentToolsOptions extends OpenAISearchOptions {
   archiveLimits?: Partial<ArchiveLimits>;
   /** Replaces the global fetch (proxies, tests). */
   fetch?: typeof fetch;
+  /**
+   * Run tools in the OS sandbox (docs/sandbox.md). `auto` (default): when the preflight shows it
+   * works, otherwise warn once with the reason and the fix and run unsandboxed; `required`: refuse
+   * to run a tool without it; `off`: never.
+   */
+  sandbox?: SandboxMode;
+  /** Raises or lowers the sandbox's resource limits (CPU seconds, memory, processes, file size, open files). */
+  sandboxLimits?: Partial<ResourceLimits>;
+  /** The sandbox mechanism; default bubblewrap on Linux. Another OS backend plugs in here. */
+  sandboxPlatform?: SandboxPlatform;
+  /** Receives the one-time warning when `auto` runs unsandboxed. Default `console.warn`. */
+  onSandboxWarning?: (message: string) => void;
+  /**
+   * Decides the capabilities tools declare (`tool_capabilities`) with rules such as
+   * `Capability(weather:network:api.example.com)`. Default: an engine without rules, so every
+   * capability asks `onCapabilityRequest`.
+   */
+  permissions?: PermissionEngine;
+  /** Answers a capability ASK (the user's yes or no); without it, an asked capability is not granted. */
+  onCapabilityRequest?: CapabilityAsker;
+  /** What `{ "path": "workspace" }` in a filesystem capability means. Default: the process's cwd. */
+  workingDirectories?: string[];
+  /** Stop a Python worker after this long without calls; the next call starts it again. Default 5 min; 0 = never. */
+  workerIdleTimeoutMs?: number;
+  /** `on-first-call` (default): a Python tool's worker starts when it is first called; `on-add`: at `add`, so load errors surface there. */
+  workerStart?: "on-first-call" | "on-add";
 }
 
 /** What `add` accepts: `"id"`, `"id@version"`, or a local tool folder / `tool.zip`. */
@@ -72,6 +104,7 @@ interface LoadedTool {
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_INSTALL_TIMEOUT_MS = 600_000;
 const DEFAULT_OUTPUT_LIMIT = 64 * 1024;
+const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 /**
  * Adds registry (or local) tools and runs them on this host: Python tools in a persistent worker
@@ -87,6 +120,8 @@ export class AgentTools implements SkillSource {
   /** In-flight `add`s per id, so concurrent adds and auto-adds share one load. */
   private readonly loading = new Map<string, Promise<LoadedTool>>();
   private readonly toolSearch: ToolSearch;
+  private readonly sandboxes: ToolSandboxes;
+  private readonly workerStart: "on-first-call" | "on-add";
 
   constructor(options: AgentToolsOptions = {}) {
     this.client =
@@ -102,6 +137,17 @@ export class AgentTools implements SkillSource {
       { loadedRecords: () => this.loadedRecords(), registry: this.client, executeToolById: (id, input) => this.executeToolById(id, input) },
       new OpenAIToolSelector(options),
     );
+    this.sandboxes = new ToolSandboxes({
+      mode: options.sandbox ?? "auto",
+      limits: options.sandboxLimits,
+      platform: options.sandboxPlatform,
+      warn: options.onSandboxWarning,
+      permissions: options.permissions ?? new PermissionEngine(),
+      ask: options.onCapabilityRequest,
+      workingDirectories: options.workingDirectories ?? [process.cwd()],
+      stateRoot: join(this.cache.root, "state"),
+    });
+    this.workerStart = options.workerStart ?? "on-first-call";
     this.settings = {
       cache: this.cache,
       pythonPath: options.pythonPath ?? "python3",
@@ -112,6 +158,8 @@ export class AgentTools implements SkillSource {
       installTimeoutMs: options.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS,
       outputLimit: options.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
       onOutput: options.onToolOutput,
+      idleTimeoutMs: options.workerIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      launcherFor: (record, readOnly) => this.sandboxes.launcherFor(record, readOnly),
     };
   }
 
@@ -185,7 +233,19 @@ export class AgentTools implements SkillSource {
     if (tool === undefined) return false;
     this.tools.delete(toolId);
     await tool.runtime.close();
+    await this.sandboxes.remove(toolId);
     return true;
+  }
+
+  /**
+   * Starts the workers of several Python tools at once (default: every added one), so their first
+   * calls skip the start-up; rejects with the first load error once all have settled.
+   */
+  async startWorkers(toolIds: string[] = [...this.tools.keys()]): Promise<void> {
+    const runtimes = await Promise.all(toolIds.map(async (toolId) => (await this.loaded(toolId)).runtime));
+    const results = await Promise.allSettled(runtimes.map((runtime) => (runtime instanceof PythonToolRuntime ? runtime.start() : undefined)));
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
   }
 
   /** Stops every worker and removes temporary files. The instance can add tools again afterwards. */
@@ -194,6 +254,7 @@ export class AgentTools implements SkillSource {
     const tools = [...this.tools.values()];
     this.tools.clear();
     await Promise.all(tools.map((tool) => tool.runtime.close()));
+    await this.sandboxes.close();
   }
 
   /**
@@ -240,6 +301,12 @@ export class AgentTools implements SkillSource {
     const unchanged = tree.archiveSha256 !== undefined && current?.identity === identity;
     if (current !== undefined && unchanged) return current;
     const runtime = isSkillRecord(record) ? SkillRuntime.load(tree.codeDir) : await startToolRuntime(record, tree, this.settings);
+    if (this.workerStart === "on-add" && runtime instanceof PythonToolRuntime) {
+      await runtime.start().catch(async (error: unknown) => {
+        await runtime.close();
+        throw error;
+      });
+    }
     const loaded: LoadedTool = {
       info: {
         toolId,
@@ -267,17 +334,8 @@ export class AgentTools implements SkillSource {
       throw new AgentToolsError("REGISTRY_NOT_CONFIGURED", `Cannot add "${source}" from a registry: pass toolsDbUrl to new AgentTools(), or add a local tool with { path }.`, { toolId });
     }
     const entry = version === undefined ? await client.getTool(toolId) : await this.versionEntry(client, toolId, version);
-    if (isPythonRuntime(entry) && !isSkillRecord(entry)) this.prestartPython();
     const tree = await withToolId(toolId, () => registryToolTree(client, this.cache, entry, this.archiveLimits));
     return { record: entry, tree, origin: "registry" };
-  }
-
-  /** Starts the interpreter while the archive downloads; `add` then adopts the running process. */
-  private prestartPython(): void {
-    resolvePythonInterpreter(this.settings.pythonPath).then(
-      (interpreter) => prestartWorkerProcess(interpreter.executable, HOST_PYTHON_ARGS),
-      () => undefined, // reported by the add itself
-    );
   }
 
   /** A published version never changes, so its entry is cached on disk and served without a request. */

@@ -14,3 +14,4 @@ export * from "./registry-tool/index.js";
 export * from "./builtin/index.js";
 export * from "./mcp/index.js";
 export * from "./skills/index.js";
+export * from "./sandbox/index.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTools, ToolCrashedError, ToolExecutionError, ToolOutputError, ToolTimeoutError } from "@agent-tools/sdk";
 import { compileIncrement, FIXTURE_TOOLS_DIR, zipFiles } from "../support/bundles.js";
-import { isRunning } from "./support/process-state.js";
+import { processesMatching } from "./support/process-state.js";
 import { TempDirs } from "./support/temp-dirs.js";
 
 const temp = new TempDirs();
@@ -77,15 +77,16 @@ describe("binary tools", () => {
   it("a timeout kills the binary and everything it started", async () => {
     const quick = new AgentTools({ cacheDir: join(dir, "cache"), callTimeoutMs: 1_500 });
     try {
-      const pidFile = join(dir, "grandchild.pid");
+      // Found by its command line: inside a sandbox its pid belongs to another pid namespace.
+      const marker = String(300_000 + (process.pid % 10_000));
       const codeDir = join(dir, "sleeper", "code");
       await mkdir(codeDir, { recursive: true });
-      await writeFile(join(codeDir, "run"), `#!/bin/sh\nsleep 300 &\necho $! > ${pidFile}\nwait\n`, { mode: 0o755 });
+      await writeFile(join(codeDir, "run"), `#!/bin/sh\nsleep ${marker} &\nwait\n`, { mode: 0o755 });
       await quick.add({ path: join(dir, "sleeper") });
-      const error = await quick.executeToolById("sleeper", {}).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ToolTimeoutError);
-      const grandchild = Number(await readFile(pidFile, "utf8"));
-      await expect.poll(() => isRunning(grandchild), { timeout: 3_000 }).toBe(false);
+      const running = quick.executeToolById("sleeper", {}).catch((caught: unknown) => caught);
+      await expect.poll(() => processesMatching(`sleep\0${marker}`, "cmdline").length, { timeout: 3_000 }).toBe(1);
+      expect(await running).toBeInstanceOf(ToolTimeoutError);
+      await expect.poll(() => processesMatching(`sleep\0${marker}`, "cmdline").length, { timeout: 3_000 }).toBe(0);
     } finally {
       await quick.close();
     }

@@ -25,6 +25,7 @@ beforeAll(async () => {
   tools = new AgentTools({
     cacheDir: join(dir, "cache"),
     callTimeoutMs: 15_000,
+    workerStart: "on-add", // load errors surface at add (the lazy default is covered in sandbox tests)
     onToolOutput: (toolId, stream, text) => printed.push(`${toolId}:${stream}:${text}`),
   });
 });
@@ -156,14 +157,15 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
   });
 
   it("a tool that kills its interpreter fails that call with ToolCrashedError; the next call gets a new worker", async () => {
-    await addTool("exits", "import os, sys\nif input_data.get('die'):\n    print('last words', file=sys.stderr, flush=True)\n    os._exit(3)\nreturn os.getpid()");
+    // A token per worker process (its pid is the same in every fresh pid namespace).
+    await addTool("exits", "import os, sys, time\nif input_data.get('die'):\n    print('last words', file=sys.stderr, flush=True)\n    os._exit(3)\nreturn os.environ.setdefault('WORKER_TOKEN', repr(time.time()))");
     const pid = await tools.executeToolById("exits", {});
     const error = await tools.executeToolById("exits", { die: true }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ToolCrashedError);
     expect(error).toMatchObject({ code: "TOOL_CRASHED", toolId: "exits", exitCode: 3 });
     expect((error as Error).message).toMatch(/Tool "exits" crashed its process \(exit code 3\).*last words/);
     const after = await tools.executeToolById("exits", {});
-    expect(typeof after).toBe("number");
+    expect(typeof after).toBe("string");
     expect(after).not.toBe(pid);
   });
 

@@ -1,5 +1,5 @@
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { ToolCache } from "../cache/tool-cache.js";
 import type { ToolTree } from "../cache/tool-tree.js";
 import { isPythonRuntime, type ToolRecord } from "../registry-client/tool-record.js";
@@ -8,7 +8,9 @@ import { resolvePythonInterpreter } from "./python/python-interpreter.js";
 import { PythonToolRuntime } from "./python/python-runtime.js";
 import { ensureRequirementsEnvironment, hasRequirements } from "./python/python-venv.js";
 import { ToolEnvironmentError, ToolLoadError } from "./runtime-errors.js";
+import type { ToolLauncher } from "./tool-launcher.js";
 import type { ToolOutputListener, ToolRuntime } from "./tool-runtime.js";
+import { WORKER_SCRIPT_PATH } from "./python/worker-script.js";
 
 export interface RuntimeSettings {
   cache: ToolCache;
@@ -20,14 +22,24 @@ export interface RuntimeSettings {
   installTimeoutMs: number;
   outputLimit: number;
   onOutput: ToolOutputListener | undefined;
+  idleTimeoutMs: number;
+  /**
+   * The launcher a tool's processes start through, decided on first use; `readOnly` lists what the
+   * runtime needs to see (the tool's folder, the interpreter, the venv, the worker script).
+   */
+  launcherFor(record: ToolRecord, readOnly: string[]): () => Promise<ToolLauncher>;
 }
 
-/** Starts the runtime a record asks for: a Python worker (in a requirements venv if needed) or a binary. */
+/**
+ * The runtime a record asks for: a Python worker (in a requirements venv if needed) or a binary.
+ * Nothing runs yet: a Python worker starts on the first call (or `PythonToolRuntime.start()`).
+ */
 export async function startToolRuntime(record: ToolRecord, tree: ToolTree, settings: RuntimeSettings): Promise<ToolRuntime> {
   const toolId = record.tool_id;
   const common = { toolId, record, callTimeoutMs: settings.callTimeoutMs, outputLimit: settings.outputLimit, onOutput: settings.onOutput };
   if (!isPythonRuntime(record)) {
-    return new BinaryToolRuntime({ ...common, executable: await findExecutable(toolId, tree.codeDir), toolDir: tree.toolDir });
+    const launcher = settings.launcherFor(record, [tree.toolDir]);
+    return new BinaryToolRuntime({ ...common, executable: await findExecutable(toolId, tree.codeDir), toolDir: tree.toolDir, launcher });
   }
   const interpreter = await resolvePythonInterpreter(settings.pythonPath).catch((error: unknown) => {
     throw error instanceof ToolEnvironmentError ? new ToolEnvironmentError(toolId, error.message, error) : error;
@@ -45,13 +57,17 @@ export async function startToolRuntime(record: ToolRecord, tree: ToolTree, setti
         timeoutMs: settings.installTimeoutMs,
       })
     : undefined;
-  return PythonToolRuntime.start({
+  const venvDir = venvPython === undefined ? [] : [dirname(dirname(venvPython))];
+  const readOnly = [tree.toolDir, tree.codeDir, ...interpreter.prefixes, ...interpreter.sitePaths, dirname(interpreter.executable), ...venvDir, dirname(WORKER_SCRIPT_PATH)];
+  return new PythonToolRuntime({
     ...common,
     codeDir: tree.codeDir,
     loadTimeoutMs: settings.loadTimeoutMs,
+    idleTimeoutMs: settings.idleTimeoutMs,
     python: venvPython ?? interpreter.executable,
     hostInterpreter: venvPython === undefined,
     hostSitePaths: interpreter.sitePaths,
+    launcher: settings.launcherFor(record, [...new Set(readOnly)]),
   });
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { toJsonPayload } from "../json-payload.js";
 import { runProcess, type ProcessRun } from "../run-process.js";
 import {
@@ -13,6 +13,8 @@ import {
   ToolOutputError,
   ToolTimeoutError,
 } from "../runtime-errors.js";
+import { SandboxDeniedError } from "../../sandbox/sandbox-errors.js";
+import { processEnd, type ToolLauncher } from "../tool-launcher.js";
 import type { ToolOutputListener, ToolRuntime } from "../tool-runtime.js";
 
 export interface BinaryToolOptions {
@@ -25,6 +27,8 @@ export interface BinaryToolOptions {
   callTimeoutMs: number;
   outputLimit: number;
   onOutput: ToolOutputListener | undefined;
+  /** The tool's launcher (decided at the first call, then the same one: the caller memoises it). */
+  launcher: () => Promise<ToolLauncher>;
 }
 
 /** The seed's fixed answer: binaries have no management commands. */
@@ -52,8 +56,12 @@ export class BinaryToolRuntime implements ToolRuntime {
     const request = toJsonPayload(toolId, { tool_id: toolId, tool_data: this.options.record, mode: "input", input: input ?? {} });
     const outputFile = join(await this.privateDir(), `output-${randomUUID()}.json`);
     try {
-      const run = await this.run(request, outputFile);
+      const launcher = await this.options.launcher();
+      const raw = await this.run(launcher, request, outputFile);
+      const run = { ...raw, ...processEnd(launcher, raw.exitCode, raw.signal) };
       if (run.timedOut) throw new ToolTimeoutError(toolId, this.options.callTimeoutMs);
+      const denial = run.exitCode === 0 ? undefined : launcher.explain({ message: "", signal: run.signal, stderr: run.stderr });
+      if (denial !== undefined) throw new SandboxDeniedError(toolId, denial.capability, run.stderr, denial.fix);
       if (run.signal !== null) throw new ToolCrashedError(toolId, null, run.signal, run.stderr);
       if (run.exitCode !== 0) {
         const stderr = run.stderr.trim();
@@ -80,10 +88,12 @@ export class BinaryToolRuntime implements ToolRuntime {
     await rm(dir, { recursive: true, force: true });
   }
 
-  private async run(request: string, outputFile: string): Promise<ProcessRun> {
+  private async run(launcher: ToolLauncher, request: string, outputFile: string): Promise<ProcessRun> {
     const { toolId, executable } = this.options;
+    const launch = launcher.launch([executable, request, outputFile], { cwd: this.options.toolDir, env: {}, writable: [dirname(outputFile)] });
     try {
-      return await runProcess(executable, [request, outputFile], {
+      return await runProcess(launch.command, launch.args, {
+        env: launch.env,
         cwd: this.options.toolDir,
         timeoutMs: this.options.callTimeoutMs,
         outputLimit: this.options.outputLimit,
@@ -96,6 +106,8 @@ export class BinaryToolRuntime implements ToolRuntime {
       }
       const hint = code === "EACCES" ? " (the file is not executable: chmod +x, and pack binaries with tar.gz)" : code === "ENOEXEC" ? " (not a program for this OS and architecture)" : "";
       throw new ToolEnvironmentError(toolId, `cannot run ${executable}: ${(error as Error).message}${hint}`, error);
+    } finally {
+      launch.release();
     }
   }
 

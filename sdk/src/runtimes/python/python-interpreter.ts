@@ -7,13 +7,16 @@ export interface PythonInterpreter {
   version: string;
   /** The interpreter's own site-packages, made importable for tools without requirements. */
   sitePaths: string[];
+  /** Where the interpreter and its standard library live (a sandbox binds these read-only). */
+  prefixes: string[];
 }
 
 const PROBE = [
   "import json, sys, sysconfig",
   "paths = sysconfig.get_paths()",
   "print(json.dumps({'executable': sys.executable, 'version': sys.version.split()[0],",
-  "  'sitePaths': list(dict.fromkeys([paths['purelib'], paths['platlib']]))}))",
+  "  'sitePaths': list(dict.fromkeys([paths['purelib'], paths['platlib']])),",
+  "  'prefixes': list(dict.fromkeys([sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]))}))",
 ].join("\n");
 
 const resolved = new Map<string, Promise<PythonInterpreter>>();

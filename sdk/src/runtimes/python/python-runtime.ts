@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
+import { SandboxDeniedError } from "../../sandbox/sandbox-errors.js";
 import { toJsonPayload } from "../json-payload.js";
-import { ToolClosedError, ToolExecutionError, ToolOutputError } from "../runtime-errors.js";
+import { ToolClosedError, ToolCrashedError, ToolExecutionError, ToolOutputError } from "../runtime-errors.js";
+import type { ToolLauncher } from "../tool-launcher.js";
 import type { ToolOutputListener, ToolRuntime } from "../tool-runtime.js";
 import { PythonWorker, type PythonWorkerSpec, type WorkerReply } from "./python-worker.js";
 import { HOST_PYTHON_ARGS, VENV_PYTHON_ARGS } from "./worker-process.js";
@@ -17,47 +19,44 @@ export interface PythonToolOptions {
   hostInterpreter: boolean;
   hostSitePaths: string[];
   callTimeoutMs: number;
-  /** Importing and constructing the tool (at add, and after a restart). */
+  /** Importing and constructing the tool (at first call, and after a restart or an idle stop). */
   loadTimeoutMs: number;
+  /** Stop the worker after this long without a call (0 = keep it); the next call starts it again. */
+  idleTimeoutMs: number;
   outputLimit: number;
   onOutput: ToolOutputListener | undefined;
+  /** The tool's launcher (decided at the first start, then the same one: the caller memoises it). */
+  launcher: () => Promise<ToolLauncher>;
 }
 
 /**
- * A Python tool behind a persistent worker. Calls are queued one at a time; a worker that crashed or
- * was killed by a timeout is started again on the next call (the tool is constructed anew).
+ * A Python tool behind a persistent worker, started on the first call (or `start()`), stopped
+ * after `idleTimeoutMs` without calls. Calls are queued one at a time; a worker that crashed, was
+ * killed by a timeout or hit a sandbox limit is started again on the next call (the tool is
+ * constructed anew; what it keeps in its state folder survives).
  */
 export class PythonToolRuntime implements ToolRuntime {
   readonly kind = "python";
   private worker: PythonWorker | undefined;
+  private starting: Promise<PythonWorker> | undefined;
+  private launcher: ToolLauncher | undefined;
   private closed = false;
   /** One call at a time: `busy` while a call runs, later callers wait in `waiting` (FIFO). */
   private busy = false;
   private readonly waiting: Array<() => void> = [];
-  private readonly spec: PythonWorkerSpec;
+  private idleTimer: NodeJS.Timeout | undefined;
 
-  private constructor(private readonly options: PythonToolOptions) {
-    this.spec = {
-      toolId: options.toolId,
-      python: options.python,
-      pythonArgs: options.hostInterpreter ? HOST_PYTHON_ARGS : VENV_PYTHON_ARGS,
-      init: {
-        code_dir: options.codeDir,
-        module_name: moduleNameFor(options.toolId, options.codeDir),
-        tool_id: options.toolId,
-        tool_data: options.record,
-        extra_paths: options.hostInterpreter ? options.hostSitePaths : [],
-      },
-      outputLimit: options.outputLimit,
-      onOutput: options.onOutput,
-    };
+  constructor(private readonly options: PythonToolOptions) {}
+
+  /** Whether a worker process is running now. */
+  get running(): boolean {
+    return this.worker?.alive === true;
   }
 
-  /** Starts the worker and constructs the tool, so load errors surface at `add`. */
-  static async start(options: PythonToolOptions): Promise<PythonToolRuntime> {
-    const runtime = new PythonToolRuntime(options);
-    runtime.worker = await PythonWorker.start(runtime.spec, options.loadTimeoutMs);
-    return runtime;
+  /** Starts the worker and constructs the tool ahead of the first call; load errors reject here. */
+  async start(): Promise<void> {
+    await this.ensureWorker();
+    this.armIdleTimer();
   }
 
   execute(input: unknown): Promise<unknown> {
@@ -70,7 +69,8 @@ export class PythonToolRuntime implements ToolRuntime {
 
   async close(): Promise<void> {
     this.closed = true;
-    const worker = this.worker;
+    clearTimeout(this.idleTimer);
+    const worker = this.worker ?? (await this.starting?.catch(() => undefined));
     this.worker = undefined;
     await worker?.close(); // a call already running gets a second to finish before the worker is killed
   }
@@ -79,36 +79,102 @@ export class PythonToolRuntime implements ToolRuntime {
     const payload = encode();
     if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.busy = true;
+    clearTimeout(this.idleTimer);
     try {
       return await this.send(payload);
     } finally {
       const next = this.waiting.shift();
-      if (next === undefined) this.busy = false;
-      else next(); // hand the turn over directly: `busy` stays set
+      if (next === undefined) {
+        this.busy = false;
+        this.armIdleTimer();
+      } else next(); // hand the turn over directly: `busy` stays set
     }
   }
 
   private async send(payload: string): Promise<unknown> {
-    if (this.closed) throw new ToolClosedError(this.options.toolId);
-    if (this.worker === undefined || !this.worker.alive) {
-      const restarted = await PythonWorker.start(this.spec, this.options.loadTimeoutMs);
-      if (this.closed) {
-        restarted.kill(); // closed while it started: never leave a worker nobody owns
-        throw new ToolClosedError(this.options.toolId);
-      }
-      this.worker = restarted;
+    const worker = await this.ensureWorker();
+    let reply: WorkerReply;
+    try {
+      reply = await worker.request(payload, this.options.callTimeoutMs);
+    } catch (error) {
+      throw this.explainCrash(error);
     }
-    const reply = await this.worker.request(payload, this.options.callTimeoutMs);
     if (reply.ok) return reply.value;
-    throw errorFromReply(this.options.toolId, reply);
+    throw this.errorFromReply(reply, worker);
   }
-}
 
-function errorFromReply(toolId: string, reply: WorkerReply): Error {
-  const error = reply.error ?? { kind: "protocol", type: "Error", message: "reply without error details", traceback: "" };
-  const python = { type: error.type, message: error.message, traceback: error.traceback };
-  if (error.kind === "output") return new ToolOutputError(toolId, error.message);
-  return new ToolExecutionError(toolId, `${error.type}: ${error.message}`, { python });
+  /** The running worker, or one started now (concurrent callers share one start). */
+  private async ensureWorker(): Promise<PythonWorker> {
+    if (this.closed) throw new ToolClosedError(this.options.toolId);
+    if (this.worker !== undefined && this.worker.alive) return this.worker;
+    this.starting ??= this.startWorker().finally(() => (this.starting = undefined));
+    const worker = await this.starting;
+    if (this.closed) {
+      worker.kill(); // closed while it started: never leave a worker nobody owns
+      throw new ToolClosedError(this.options.toolId);
+    }
+    this.worker = worker;
+    return worker;
+  }
+
+  private async startWorker(): Promise<PythonWorker> {
+    this.launcher = await this.options.launcher();
+    return PythonWorker.start(this.spec(this.launcher), this.options.loadTimeoutMs);
+  }
+
+  private spec(launcher: ToolLauncher): PythonWorkerSpec {
+    const { options } = this;
+    return {
+      toolId: options.toolId,
+      python: options.python,
+      pythonArgs: options.hostInterpreter ? HOST_PYTHON_ARGS : VENV_PYTHON_ARGS,
+      launcher,
+      cwd: launcher.stateDir,
+      init: {
+        code_dir: options.codeDir,
+        module_name: moduleNameFor(options.toolId, options.codeDir),
+        tool_id: options.toolId,
+        tool_data: options.record,
+        extra_paths: options.hostInterpreter ? options.hostSitePaths : [],
+      },
+      outputLimit: options.outputLimit,
+      onOutput: options.onOutput,
+    };
+  }
+
+  /** An idle worker costs a process and its memory: stop it; the next call starts another. */
+  private armIdleTimer(): void {
+    clearTimeout(this.idleTimer);
+    if (this.options.idleTimeoutMs <= 0 || this.worker === undefined) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.busy) return;
+      const worker = this.worker;
+      this.worker = undefined;
+      void worker?.close();
+    }, this.options.idleTimeoutMs);
+    this.idleTimer.unref();
+  }
+
+  /** A worker killed by a limit signal (SIGXCPU, SIGXFSZ) crashed because of the sandbox: say which limit. */
+  private explainCrash(error: unknown): unknown {
+    if (!(error instanceof ToolCrashedError) || this.launcher === undefined) return error;
+    const denial = this.launcher.explain({ message: error.message, signal: error.signal, stderr: error.stderr });
+    return denial === undefined ? error : new SandboxDeniedError(this.options.toolId, denial.capability, error.message, denial.fix, error);
+  }
+
+  private errorFromReply(reply: WorkerReply, worker: PythonWorker): Error {
+    const { toolId } = this.options;
+    const error = reply.error ?? { kind: "protocol", type: "Error", message: "reply without error details", traceback: "" };
+    const python = { type: error.type, message: error.message, traceback: error.traceback };
+    if (error.kind === "output") return new ToolOutputError(toolId, error.message);
+    const denial = this.launcher?.explain({ type: error.type, message: error.message, traceback: error.traceback, errno: error.errno, filename: error.filename });
+    if (denial !== undefined) {
+      // A tool that hit a limit may have left processes or memory behind: restart it clean next time.
+      if (denial.capability.startsWith("limits.")) worker.kill();
+      return new SandboxDeniedError(toolId, denial.capability, `${error.type}: ${error.message}`, denial.fix);
+    }
+    return new ToolExecutionError(toolId, `${error.type}: ${error.message}`, { python });
+  }
 }
 
 /** Unique per tool and folder, a valid identifier, never the seed's shared "function" (B14). */

@@ -4,7 +4,8 @@ import { OutputTail } from "../output-tail.js";
 import { killProcessGroup } from "../run-process.js";
 import { ToolCrashedError, ToolEnvironmentError, ToolLoadError, ToolTimeoutError } from "../runtime-errors.js";
 import type { ToolOutputListener } from "../tool-runtime.js";
-import { takeWorkerProcess } from "./worker-process.js";
+import { processEnd, type ToolLauncher } from "../tool-launcher.js";
+import { spawnWorkerProcess } from "./worker-process.js";
 
 /** The first message: what to import and how to construct it (see agent_tools_worker.py). */
 export interface WorkerInit {
@@ -19,6 +20,10 @@ export interface PythonWorkerSpec {
   toolId: string;
   python: string;
   pythonArgs: readonly string[];
+  /** Starts the process: inside the tool's sandbox, or plainly. */
+  launcher: ToolLauncher;
+  /** The worker's working directory (the tool's state folder). */
+  cwd: string;
   init: WorkerInit;
   /** Characters of stdout/stderr kept for error messages. */
   outputLimit: number;
@@ -28,7 +33,7 @@ export interface PythonWorkerSpec {
 export interface WorkerReply {
   ok: boolean;
   value?: unknown;
-  error?: { kind: "load" | "tool" | "output" | "protocol"; type: string; message: string; traceback: string };
+  error?: { kind: "load" | "tool" | "output" | "protocol"; type: string; message: string; traceback: string; errno?: number; filename?: string };
 }
 
 interface PendingRequest {
@@ -63,7 +68,9 @@ export class PythonWorker {
   private killed = false;
 
   private constructor(private readonly spec: PythonWorkerSpec) {
-    this.child = takeWorkerProcess(spec.python, spec.pythonArgs);
+    const started = spawnWorkerProcess(spec.launcher, spec.python, spec.pythonArgs, spec.cwd);
+    this.child = started.child;
+    this.child.once("close", () => started.release());
     this.requests = this.child.stdio[3] as Writable;
     this.replies = this.child.stdio[4] as Readable;
     this.stderr = new OutputTail(spec.outputLimit);
@@ -72,7 +79,10 @@ export class PythonWorker {
     this.drain(this.child.stdout, "stdout", undefined);
     this.drain(this.child.stderr, "stderr", this.stderr);
     this.child.once("error", (error) => this.onSpawnError(error));
-    this.child.once("exit", (code, signal) => this.onExit(code, signal));
+    this.child.once("exit", (code, signal) => {
+      const end = processEnd(spec.launcher, code, signal);
+      this.onExit(end.exitCode, end.signal);
+    });
     // An idle worker must not keep the agent's process alive; `request` re-refs while a call runs.
     this.child.unref();
     for (const stream of this.child.stdio) (stream as unknown as { unref?: () => void } | null)?.unref?.();

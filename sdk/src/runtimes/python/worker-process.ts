@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { killProcessGroup } from "../run-process.js";
+import type { ToolLauncher } from "../tool-launcher.js";
 import { WORKER_SCRIPT_PATH } from "./worker-script.js";
 
 /**
@@ -11,57 +11,23 @@ import { WORKER_SCRIPT_PATH } from "./worker-script.js";
 export const HOST_PYTHON_ARGS: readonly string[] = ["-S", "-B"];
 export const VENV_PYTHON_ARGS: readonly string[] = ["-B"];
 
-/** At most one started, not yet initialised worker process per interpreter and flags. */
-const spares = new Map<string, ChildProcess>();
-let exitHookInstalled = false;
+/** A started worker process and what to free once it has exited. */
+export interface WorkerProcess {
+  child: ChildProcess;
+  release(): void;
+}
 
 /**
- * Starts a worker process ahead of need (while an archive downloads, say), so a later
- * `takeWorkerProcess` skips the interpreter's start-up. It waits for its first message and costs
- * nothing else; it never keeps the agent's process alive and dies with it.
+ * Starts `python args agent_tools_worker.py` through the tool's launcher (sandboxed or not), with
+ * requests on fd 3 and replies on fd 4. Detached: its own process group, so a kill reaches what
+ * the tool started even without a sandbox.
  */
-export function prestartWorkerProcess(python: string, args: readonly string[]): void {
-  const key = spareKey(python, args);
-  const spare = spares.get(key);
-  if (spare !== undefined && isUsable(spare)) return;
-  const child = spawnWorker(python, args);
-  for (const stream of child.stdio) (stream as unknown as { unref?: () => void } | null)?.unref?.();
-  child.unref();
-  child.once("exit", () => {
-    if (spares.get(key) === child) spares.delete(key);
-  });
-  spares.set(key, child);
-  installExitHook();
-}
-
-/** A worker process for `python` with `args`: the prestarted one if there is one, else a new one. */
-export function takeWorkerProcess(python: string, args: readonly string[]): ChildProcess {
-  const key = spareKey(python, args);
-  const spare = spares.get(key);
-  spares.delete(key);
-  return spare !== undefined && isUsable(spare) ? spare : spawnWorker(python, args);
-}
-
-function spawnWorker(python: string, args: readonly string[]): ChildProcess {
-  return spawn(python, [...args, WORKER_SCRIPT_PATH], {
+export function spawnWorkerProcess(launcher: ToolLauncher, python: string, args: readonly string[], cwd: string): WorkerProcess {
+  const launch = launcher.launch([python, ...args, WORKER_SCRIPT_PATH], { cwd, env: { PYTHONIOENCODING: "utf-8" } });
+  const child = spawn(launch.command, launch.args, {
     stdio: ["ignore", "pipe", "pipe", "pipe", "pipe"],
-    detached: true, // its own process group, so a timeout also kills whatever the tool started
-    env: { ...process.env, PYTHONIOENCODING: "utf-8" },
+    detached: true,
+    env: launch.env,
   });
-}
-
-function isUsable(child: ChildProcess): boolean {
-  return child.exitCode === null && child.signalCode === null && child.pid !== undefined;
-}
-
-function spareKey(python: string, args: readonly string[]): string {
-  return `${python}\0${args.join("\0")}`;
-}
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const child of spares.values()) killProcessGroup(child.pid);
-  });
+  return { child, release: launch.release };
 }

@@ -1,0 +1,122 @@
+/**
+ * The capability manifest a tool declares in `spec.json` (`tool_capabilities`): what it needs
+ * beyond the default sandbox profile (docs/sandbox.md, "Capability manifest"). The registry
+ * validates it at upload with `toolCapabilityProblems`; the SDK reads it with `readToolCapabilities`
+ * and asks the permission engine for each capability before granting it.
+ *
+ * @example
+ * { "network": ["api.example.com:443"], "env": ["EXAMPLE_API_KEY"],
+ *   "filesystem": [{ "path": "workspace", "access": "read" }] }
+ */
+export interface ToolCapabilities {
+  /** Hosts reached through the sandbox's filtering proxy: `host:port`, or `host` for ports 80 and 443. */
+  network: string[];
+  /** Names of the agent's environment variables the tool receives. */
+  env: string[];
+  /** Folders the tool may read or write: `workspace` (the agent's working directories) or an absolute path. */
+  filesystem: FilesystemCapability[];
+}
+
+export interface FilesystemCapability {
+  path: string;
+  access: "read" | "write";
+}
+
+export const MAX_CAPABILITIES_PER_KIND = 32;
+
+const HOST = /^(\*\.)?(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const IPV6 = /^\[[0-9A-Fa-f:.]{2,45}\]$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** Set by the sandbox itself: a grant could not change them, and asking for them is a mistake. */
+const SANDBOX_OWNED_ENV = /^(PATH|HOME|TMPDIR|PWD|LD_.*|PYTHON.*|AGENT_TOOLS_.*|(HTTPS?|ALL|NO)_PROXY)$/i;
+const KINDS = ["network", "env", "filesystem"];
+
+/** An empty manifest: what a tool without `tool_capabilities` gets (the default profile). */
+export function noCapabilities(): ToolCapabilities {
+  return { network: [], env: [], filesystem: [] };
+}
+
+/**
+ * Every problem with a `tool_capabilities` value, one sentence each, so an author fixes all at
+ * once; empty when it is valid. `undefined` and `null` are valid (no capabilities).
+ */
+export function toolCapabilityProblems(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!isObject(value)) return [`tool_capabilities must be an object like {"network": ["api.example.com:443"]}, but it is ${typeName(value)}`];
+  const problems: string[] = [];
+  const unknown = Object.keys(value).filter((key) => !KINDS.includes(key));
+  if (unknown.length > 0) problems.push(`tool_capabilities has unknown keys ${unknown.join(", ")} (known: ${KINDS.join(", ")})`);
+  problems.push(...listProblems(value.network, "network", (item) => (typeof item === "string" ? networkProblem(item) : "must be a string such as \"api.example.com:443\"")));
+  problems.push(...listProblems(value.env, "env", (item) => (typeof item === "string" ? envProblem(item) : "must be an environment variable name")));
+  problems.push(...listProblems(value.filesystem, "filesystem", filesystemProblem));
+  return problems;
+}
+
+/** The manifest of a record; throws a `TypeError` listing the problems when it is malformed. */
+export function readToolCapabilities(value: unknown): ToolCapabilities {
+  const problems = toolCapabilityProblems(value);
+  if (problems.length > 0) throw new TypeError(`${problems.join("; ")}.`);
+  if (!isObject(value)) return noCapabilities();
+  return {
+    network: [...new Set((value.network as string[] | undefined) ?? [])].map((host) => host.toLowerCase()),
+    env: [...new Set((value.env as string[] | undefined) ?? [])],
+    filesystem: ((value.filesystem as FilesystemCapability[] | undefined) ?? []).map(({ path, access }) => ({ path, access })),
+  };
+}
+
+/** `host:port` → its parts; `host` alone means ports 80 and 443. */
+export function networkTargets(entry: string): { host: string; ports: number[] } {
+  const match = /^(.*?)(?::(\d+))?$/.exec(entry)!;
+  const host = match[1]!.replace(/^\[|\]$/g, "").toLowerCase();
+  return { host, ports: match[2] === undefined ? [80, 443] : [Number(match[2])] };
+}
+
+function listProblems(value: unknown, kind: string, itemProblem: (item: unknown) => string | undefined): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return [`tool_capabilities.${kind} must be a list, but it is ${typeName(value)}`];
+  if (value.length > MAX_CAPABILITIES_PER_KIND) return [`tool_capabilities.${kind} lists ${value.length} entries; at most ${MAX_CAPABILITIES_PER_KIND} are allowed`];
+  return value.flatMap((item, index) => {
+    const problem = itemProblem(item);
+    return problem === undefined ? [] : [`tool_capabilities.${kind}[${index}] ${problem}`];
+  });
+}
+
+function networkProblem(entry: string): string | undefined {
+  const match = /^(.*?)(?::(\d{1,5}))?$/.exec(entry);
+  const host = match?.[1] ?? "";
+  const port = match?.[2] === undefined ? undefined : Number(match[2]);
+  if (!(HOST.test(host) || IPV6.test(host))) return `(${JSON.stringify(entry)}) must be a host name or IP address with an optional port, e.g. "api.example.com:443"`;
+  if (port !== undefined && (port < 1 || port > 65535)) return `(${JSON.stringify(entry)}) has port ${port}; ports are 1-65535`;
+  return undefined;
+}
+
+function envProblem(name: string): string | undefined {
+  if (!ENV_NAME.test(name)) return `(${JSON.stringify(name)}) is not an environment variable name (letters, digits and _, not starting with a digit)`;
+  if (SANDBOX_OWNED_ENV.test(name)) return `(${name}) is set by the sandbox itself and cannot be granted`;
+  return undefined;
+}
+
+function filesystemProblem(item: unknown): string | undefined {
+  if (!isObject(item)) return `must be an object like {"path": "workspace", "access": "read"}, but it is ${typeName(item)}`;
+  const { path, access } = item;
+  const extra = Object.keys(item).filter((key) => key !== "path" && key !== "access");
+  if (extra.length > 0) return `has unknown keys ${extra.join(", ")} (known: path, access)`;
+  if (access !== "read" && access !== "write") return `access must be "read" or "write", but it is ${typeName(access)}`;
+  if (typeof path !== "string" || !(path === "workspace" || (path.startsWith("/") && path.length <= 1024))) {
+    return `path must be "workspace" (the agent's working directories) or an absolute path, but it is ${typeName(path)}`;
+  }
+  if (path.split("/").includes("..")) return `path ${JSON.stringify(path)} must not contain ".."`;
+  if (path === "/") return `path "/" would grant the whole filesystem; name the folder the tool needs`;
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return `the string ${JSON.stringify(value.slice(0, 60))}`;
+  return typeof value === "object" ? "an object" : `the ${typeof value} ${String(value)}`;
+}

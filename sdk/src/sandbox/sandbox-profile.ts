@@ -1,0 +1,40 @@
+import type { ResourceLimits } from "./resource-limits.js";
+
+/**
+ * Where a sandboxed process may reach the network: nowhere (a network namespace holding only
+ * `lo`), the host's network as it is (the Bash tool with network allowed), or only through the
+ * filtering proxy listening on `proxySocket` outside the sandbox (per-host grants).
+ */
+export type SandboxNetwork = { kind: "none" } | { kind: "host" } | { kind: "proxy"; proxySocket: string };
+
+/**
+ * What one sandboxed process may see and do, independent of the platform that enforces it.
+ * Paths are absolute host paths, bound at the same path inside, so messages and files agree.
+ */
+export interface SandboxProfile {
+  /**
+   * `system`: only the system directories (`/usr`, the libraries, a short list of `/etc` files)
+   * are visible, read-only; no home directory. `host`: the whole host filesystem, read-only (the
+   * Bash tool's profile).
+   */
+  base: "system" | "host";
+  /** Visible read-only (the tool's folder, the Python interpreter and its venv). Missing ones are skipped. */
+  readOnly: string[];
+  /** Visible and writable (a tool's state folder, the Bash tool's working directories). */
+  writable: string[];
+  network: SandboxNetwork;
+  /** The complete environment of the process: nothing else is inherited. */
+  env: Record<string, string>;
+  cwd: string;
+  /** Kernel limits for the process and everything it starts; undefined = none. */
+  limits?: ResourceLimits | undefined;
+}
+
+/** How to start a program under a profile: the command line to spawn instead of the program itself. */
+export interface SandboxedCommand {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Frees what the launch needed (a process-count group); call once the process has exited. */
+  release(): void;
+}

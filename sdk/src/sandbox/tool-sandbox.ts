@@ -1,0 +1,80 @@
+import type { LaunchOptions, ToolLauncher } from "../runtimes/tool-launcher.js";
+import type { FilesystemCapability } from "./capabilities/tool-capabilities.js";
+import { denialOf, type Denial, type ToolFailure } from "./sandbox-denial.js";
+import type { SandboxPlatform } from "./sandbox-platform.js";
+import type { SandboxedCommand, SandboxNetwork, SandboxProfile } from "./sandbox-profile.js";
+import type { ResourceLimits } from "./resource-limits.js";
+
+/** Passed through from the agent's environment: locale and time zone, never anything secret. */
+const PASSED_ENV = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM"];
+const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+/** Where the proxy bridge listens inside the sandbox's own network namespace (see agent_tools_worker.py). */
+export const SANDBOX_PROXY_PORT = 3128;
+
+export interface ToolSandboxOptions {
+  toolId: string;
+  platform: SandboxPlatform;
+  /** The tool's folders and runtime (code, interpreter, venv, worker script): read-only. */
+  readOnly: string[];
+  stateDir: string;
+  /** The capabilities granted to this tool. */
+  granted: { env: string[]; filesystem: FilesystemCapability[]; network: string[] };
+  /** Every capability id the tool declared, granted or not (for error messages). */
+  declared: ReadonlySet<string>;
+  /** What `workspace` means in a filesystem capability. */
+  workingDirectories: string[];
+  /** The filtering proxy's socket when the tool was granted hosts. */
+  proxySocket: string | undefined;
+  limits: ResourceLimits;
+}
+
+/**
+ * One tool's sandbox: the default profile (system read-only, its own folders read-only, a private
+ * writable state folder, private /tmp, no home, no network, a scrubbed environment, limits) plus
+ * what was granted. Implements the launcher every runtime uses.
+ */
+export class ToolSandbox implements ToolLauncher {
+  readonly sandboxed = true;
+  readonly stateDir: string;
+  private readonly profile: SandboxProfile;
+  private readonly agentEnvNames = new Set(Object.keys(process.env));
+
+  constructor(private readonly options: ToolSandboxOptions) {
+    this.stateDir = options.stateDir;
+    const readOnly = [...options.readOnly];
+    const writable = [options.stateDir];
+    for (const grant of options.granted.filesystem) {
+      const paths = grant.path === "workspace" ? options.workingDirectories : [grant.path];
+      (grant.access === "write" ? writable : readOnly).push(...paths);
+    }
+    const network: SandboxNetwork = options.proxySocket === undefined ? { kind: "none" } : { kind: "proxy", proxySocket: options.proxySocket };
+    this.profile = { base: "system", readOnly, writable, network, env: this.environment(), cwd: options.stateDir, limits: options.limits };
+  }
+
+  launch(argv: string[], options: LaunchOptions): SandboxedCommand {
+    const profile: SandboxProfile = {
+      ...this.profile,
+      cwd: options.cwd,
+      env: { ...this.profile.env, ...options.env },
+      writable: [...this.profile.writable, ...(options.writable ?? [])],
+    };
+    return this.options.platform.wrap(profile, argv);
+  }
+
+  explain(failure: ToolFailure): Denial | undefined {
+    return denialOf(failure, { toolId: this.options.toolId, profile: this.profile, agentEnvNames: this.agentEnvNames, declared: this.options.declared });
+  }
+
+  private environment(): Record<string, string> {
+    const env: Record<string, string> = { PATH: SANDBOX_PATH, HOME: this.stateDir, TMPDIR: "/tmp", AGENT_TOOLS_STATE_DIR: this.stateDir, AGENT_TOOLS_SANDBOX: "1" };
+    for (const name of [...PASSED_ENV, ...this.options.granted.env]) {
+      const value = process.env[name];
+      if (value !== undefined) env[name] = value;
+    }
+    if (this.options.proxySocket !== undefined) {
+      const proxy = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
+      Object.assign(env, { AGENT_TOOLS_PROXY_SOCKET: this.options.proxySocket, HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, ALL_PROXY: proxy });
+    }
+    return env;
+  }
+}

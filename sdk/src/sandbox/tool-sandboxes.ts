@@ -1,0 +1,110 @@
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { PermissionEngine } from "../permission/permission-engine.js";
+import type { ToolRecord } from "../registry-client/tool-record.js";
+import { ToolLoadError } from "../runtimes/runtime-errors.js";
+import { directLauncher, type ToolLauncher } from "../runtimes/tool-launcher.js";
+import { decideCapabilities, type CapabilityAsker } from "./capabilities/capability-grants.js";
+import { readToolCapabilities } from "./capabilities/tool-capabilities.js";
+import { FilteringProxy } from "./network-proxy.js";
+import { resolveResourceLimits, type ResourceLimits } from "./resource-limits.js";
+import { SandboxUnavailableError } from "./sandbox-errors.js";
+import type { SandboxPlatform } from "./sandbox-platform.js";
+import { chooseSandbox, type SandboxMode } from "./sandbox-preflight.js";
+import { ToolSandbox } from "./tool-sandbox.js";
+
+export interface ToolSandboxesOptions {
+  mode: SandboxMode;
+  limits: Partial<ResourceLimits> | undefined;
+  platform: SandboxPlatform | undefined;
+  warn: ((message: string) => void) | undefined;
+  permissions: PermissionEngine;
+  ask: CapabilityAsker | undefined;
+  workingDirectories: string[];
+  /** Parent of the per-tool state folders. */
+  stateRoot: string;
+}
+
+
+/**
+ * The sandboxes of one `AgentTools`: per tool, the launcher its runtime starts processes with,
+ * decided once on first use (preflight, capability grants, proxy), plus its state folder.
+ */
+export class ToolSandboxes {
+  private readonly limits: ResourceLimits;
+  /** The filtering proxy of each tool granted network hosts. */
+  private readonly proxies = new Map<string, FilteringProxy>();
+
+  constructor(private readonly options: ToolSandboxesOptions) {
+    this.limits = resolveResourceLimits(options.limits);
+    if (options.mode === "required") chooseSandbox("required", "Registry tools", { platform: options.platform });
+  }
+
+  /** A memoised launcher for the tool: decided at the first call, again after a failed decision. */
+  launcherFor(record: ToolRecord, readOnly: string[]): () => Promise<ToolLauncher> {
+    let pending: Promise<ToolLauncher> | undefined;
+    return () => {
+      pending ??= this.create(record, readOnly).catch((error: unknown) => {
+        pending = undefined;
+        throw error;
+      });
+      return pending;
+    };
+  }
+
+  /** Forgets a removed tool: stops its proxy and deletes its state folder. */
+  async remove(toolId: string): Promise<void> {
+    const proxy = this.proxies.get(toolId);
+    this.proxies.delete(toolId);
+    await proxy?.close();
+    await rm(this.stateDir(toolId), { recursive: true, force: true });
+  }
+
+  /** Stops every proxy; state folders stay for the next run. */
+  async close(): Promise<void> {
+    const proxies = [...this.proxies.values()];
+    this.proxies.clear();
+    await Promise.all(proxies.map((proxy) => proxy.close()));
+  }
+
+  stateDir(toolId: string): string {
+    return join(this.options.stateRoot, toolId.replace(/[^A-Za-z0-9._-]/g, "_"));
+  }
+
+  private async create(record: ToolRecord, readOnly: string[]): Promise<ToolLauncher> {
+    const toolId = record.tool_id;
+    const stateDir = this.stateDir(toolId);
+    await mkdir(stateDir, { recursive: true });
+    let choice;
+    try {
+      choice = chooseSandbox(this.options.mode, "Registry tools", { platform: this.options.platform, warn: this.options.warn });
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError) throw new SandboxUnavailableError("Registry tools", error.reason, error.fix, toolId);
+      throw error;
+    }
+    if (!choice.sandboxed) return directLauncher(stateDir);
+    let declared;
+    try {
+      declared = readToolCapabilities(record.tool_capabilities);
+    } catch (error) {
+      throw new ToolLoadError(toolId, `its tool_capabilities are invalid: ${(error as Error).message}`, { cause: error });
+    }
+    const decided = await decideCapabilities(toolId, declared, this.options.permissions, this.options.ask);
+    await this.proxies.get(toolId)?.close();
+    this.proxies.delete(toolId);
+    const proxy = decided.granted.network.length > 0 ? await FilteringProxy.start(decided.granted.network) : undefined;
+    if (proxy !== undefined) this.proxies.set(toolId, proxy);
+    const launcher = new ToolSandbox({
+      toolId,
+      platform: choice.platform,
+      readOnly,
+      stateDir,
+      granted: decided.granted,
+      declared: decided.declared,
+      workingDirectories: this.options.workingDirectories,
+      proxySocket: proxy?.socketPath,
+      limits: this.limits,
+    });
+    return launcher;
+  }
+}
