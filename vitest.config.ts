@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^@agent-tools\/sdk\/archive$/, replacement: sdkSource("archive/index.ts") },
       { find: /^@agent-tools\/sdk\/skill-manifest$/, replacement: sdkSource("skills/skill-manifest.ts") },
+      { find: /^@agent-tools\/sdk\/capabilities$/, replacement: sdkSource("sandbox/capabilities/index.ts") },
       { find: /^@agent-tools\/sdk$/, replacement: sdkSource("index.ts") },
     ],
   },

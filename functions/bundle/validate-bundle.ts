@@ -1,4 +1,5 @@
 import type { ArchiveFormat } from "@agent-tools/sdk/archive";
+import type { ToolCapabilities } from "@agent-tools/sdk/capabilities";
 import { entryFromSpec, type ToolEntry } from "../entry/tool-entry.js";
 import { RegistryError } from "../http/registry-error.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
@@ -7,6 +8,7 @@ import { resolveBundleLimits, type BundleLimitOverrides, type BundleLimits } fro
 import { checkInputSchema } from "./input-schema.js";
 import { inspectToolZip } from "./inspect-tool-zip.js";
 import { parseSpec } from "./parse-spec.js";
+import { capabilitiesOf } from "./tool-capabilities.js";
 import { toolIdOf } from "./tool-id.js";
 import { versionOf } from "./tool-version.js";
 
@@ -19,12 +21,14 @@ export interface ValidatedBundle {
   /** The tool archive exactly as uploaded (stored byte-identical). */
   toolZip: Uint8Array;
   archiveFormat: ArchiveFormat;
+  /** `tool_capabilities`, validated and normalised; undefined when the spec declares none. */
+  capabilities: ToolCapabilities | undefined;
 }
 
 /**
  * Everything the registry checks in an uploaded bundle before storing anything (DESIGN.md,
  * "Upload pipeline"): bundle zip within limits → exactly spec.json, tool.zip, tool.md at its
- * root → spec is a JSON object → tool_id → field types → version → input JSON Schema → entry
+ * root → spec is a JSON object → tool_id → field types → version → capability manifest → input JSON Schema → entry
  * size → tool.zip guards and runtime layout. Each failure is a RegistryError (400 malformed
  * bundle, 422 invalid content, 413 over a limit) whose detail says what to fix.
  */
@@ -36,10 +40,11 @@ export function validateBundle(bundleBytes: Uint8Array, limits: BundleLimitOverr
   // The registry owns these two (seed: "leave them out"), so whatever spec.json says is replaced.
   const entry = entryFromSpec({ ...spec, tool_man_page_doc: manPage(files.toolMd), tool_source_code_link: "" });
   const version = versionOf(spec);
+  const capabilities = capabilitiesOf(spec);
   checkInputSchema(entry.tool_api_spec);
   checkEntrySize(entry, resolved);
   const archiveFormat = inspectToolZip(files.toolZip, entry.tool_runtime_type, resolved.toolArchive, entry.tool_type);
-  return { entry, toolId, version, toolZip: files.toolZip, archiveFormat };
+  return { entry, toolId, version, toolZip: files.toolZip, archiveFormat, capabilities };
 }
 
 function manPage(bytes: Uint8Array): string {

@@ -1,3 +1,4 @@
+import type { ToolCapabilities } from "@agent-tools/sdk/capabilities";
 import type { ToolEntry } from "../entry/tool-entry.js";
 
 /**
@@ -14,6 +15,11 @@ export interface RegistryOwnedFields {
   tool_archive_size: number;
   published_at: string;
   updated_at: string;
+  /**
+   * What the tool may do beyond the default sandbox profile (docs/sandbox.md), as the spec
+   * declared it and the registry validated it; absent when it declares nothing.
+   */
+  tool_capabilities?: ToolCapabilities;
 }
 
 export type PublishedEntry = Omit<ToolEntry, "tool_source_code_link"> & RegistryOwnedFields;

@@ -15,6 +15,7 @@ const FROZEN_FIELDS: Record<string, string> = {
   tool_archive_size: "the registry computes it from the published archive",
   published_at: "the registry records it at upload",
   updated_at: "the registry sets it on every change",
+  tool_capabilities: "agents granted a published version's capabilities rely on them; upload a new version to change what the tool may do",
 };
 
 /** Descriptive and configuration fields: everything in the schema that is not frozen. */

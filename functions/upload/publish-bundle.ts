@@ -37,6 +37,7 @@ export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps):
     tool_archive_size: digest.size,
     published_at: now,
     updated_at: now,
+    ...(bundle.capabilities === undefined ? {} : { tool_capabilities: bundle.capabilities }),
   };
 
   // Archive first, so no entry ever names a missing object; the conditional put decides

@@ -22,6 +22,8 @@ export interface ToolRecord {
   tool_archive_size?: number;
   published_at?: string;
   updated_at?: string;
+  /** Registry-validated capability manifest (docs/sandbox.md); absent means the default sandbox profile. */
+  tool_capabilities?: unknown;
   [field: string]: unknown;
 }
 

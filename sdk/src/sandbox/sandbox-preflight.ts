@@ -13,6 +13,13 @@ export const SANDBOX_MODES: readonly SandboxMode[] = ["auto", "required", "off"]
 /** Where a sandbox decision ends: the platform to use, or none (with the reason when `auto` fell back). */
 export type SandboxChoice = { sandboxed: true; platform: SandboxPlatform } | { sandboxed: false; reason: string | undefined };
 
+/** Throws a TypeError naming the valid modes when `mode` is none of them. */
+export function checkSandboxMode(mode: unknown): asserts mode is SandboxMode {
+  if (!SANDBOX_MODES.includes(mode as SandboxMode)) {
+    throw new TypeError(`sandbox must be one of ${SANDBOX_MODES.map((m) => `"${m}"`).join(", ")}, got ${JSON.stringify(mode)}.`);
+  }
+}
+
 const supportCache = new Map<SandboxPlatform, SandboxSupport>();
 const warned = new Set<string>();
 
@@ -44,9 +51,7 @@ export function chooseSandbox(
   what: string,
   options: { platform?: SandboxPlatform | undefined; warn?: ((message: string) => void) | undefined } = {},
 ): SandboxChoice {
-  if (!SANDBOX_MODES.includes(mode)) {
-    throw new TypeError(`sandbox must be one of ${SANDBOX_MODES.map((m) => `"${m}"`).join(", ")}, got ${JSON.stringify(mode)}.`);
-  }
+  checkSandboxMode(mode);
   if (mode === "off") return { sandboxed: false, reason: undefined };
   const platform = options.platform ?? defaultSandboxPlatform();
   const support = sandboxSupport(platform);

@@ -10,7 +10,7 @@ import { FilteringProxy } from "./network-proxy.js";
 import { resolveResourceLimits, type ResourceLimits } from "./resource-limits.js";
 import { SandboxUnavailableError } from "./sandbox-errors.js";
 import type { SandboxPlatform } from "./sandbox-platform.js";
-import { chooseSandbox, type SandboxMode } from "./sandbox-preflight.js";
+import { checkSandboxMode, chooseSandbox, type SandboxMode } from "./sandbox-preflight.js";
 import { ToolSandbox } from "./tool-sandbox.js";
 
 export interface ToolSandboxesOptions {
@@ -37,6 +37,8 @@ export class ToolSandboxes {
 
   constructor(private readonly options: ToolSandboxesOptions) {
     this.limits = resolveResourceLimits(options.limits);
+    checkSandboxMode(options.mode);
+    // `required` refuses at once, before any tool is added, rather than at the first call.
     if (options.mode === "required") chooseSandbox("required", "Registry tools", { platform: options.platform });
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { constants as fsConstants, rmSync } from "node:fs";
+import { access, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { toJsonPayload } from "../json-payload.js";
@@ -92,6 +92,8 @@ export class BinaryToolRuntime implements ToolRuntime {
     const { toolId, executable } = this.options;
     const launch = launcher.launch([executable, request, outputFile], { cwd: this.options.toolDir, env: {}, writable: [dirname(outputFile)] });
     try {
+      // A sandbox starts its own launcher first, so an unexecutable tool would only show as its exit code.
+      if (launcher.sandboxed) await access(executable, fsConstants.X_OK);
       return await runProcess(launch.command, launch.args, {
         env: launch.env,
         cwd: this.options.toolDir,
