@@ -1,5 +1,6 @@
 export * from "./bash/bash-tool.js";
 export { MAX_OUTPUT_CHARACTERS } from "./bash/bash-output.js";
+export type { BashSandboxOptions, BashSandboxStatus } from "./bash/bash-sandbox.js";
 export * from "./files/read-tool.js";
 export * from "./files/write-tool.js";
 export * from "./files/edit-tool.js";

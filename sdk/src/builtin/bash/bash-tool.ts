@@ -7,6 +7,7 @@ import { decideBash, isReadOnlyBash, sensitivePaths, type BashPermissionOptions 
 import { ruleMatchesAnyCommand, suggestedRuleContents } from "../shell/bash-rules.js";
 import { LocalWorkspaceBackend } from "../workspace/local-workspace-backend.js";
 import type { WorkspaceBackend } from "../workspace/workspace-backend.js";
+import { bashSandbox, type BashSandboxOptions, type BashSandboxStatus } from "./bash-sandbox.js";
 import { bashResultChunk } from "./bash-output.js";
 
 export interface BashInput {
@@ -27,6 +28,13 @@ export interface BashOptions extends ToolBaseOptions {
   /** Added to the defaults (the seed's constructor arguments). */
   additionalDangerousFiles?: string[];
   additionalDangerousDirectories?: string[];
+  /**
+   * Run commands in the OS sandbox (docs/sandbox.md): the working directories writable, everything
+   * else read-only, a private /tmp, no network unless allowed. `"off"` (default), `"auto"` (sandbox
+   * when the preflight shows it works, else warn once and run unsandboxed), `"required"` (throw
+   * here when it cannot), or an object with the mode and what to allow.
+   */
+  sandbox?: BashSandboxOptions["mode"] | BashSandboxOptions;
 }
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -59,6 +67,13 @@ export class Bash extends ToolBase<BashInput> {
   readonly cwd: string;
   readonly backend: WorkspaceBackend;
   readonly dangerousPaths: DangerousPathLists;
+  /**
+   * Whether commands run in the OS sandbox, and what it lets them write and reach; decided once,
+   * at construction (a `"auto"` sandbox that is unavailable reads `sandboxed: false` with the reason).
+   */
+  readonly sandboxStatus: BashSandboxStatus;
+  /** Where commands run: the backend itself, or the backend through the sandbox. */
+  private readonly runner: WorkspaceBackend;
   private readonly analyses = new Map<string, Promise<BashAnalysis>>();
 
   constructor(options: BashOptions = {}) {
@@ -67,6 +82,21 @@ export class Bash extends ToolBase<BashInput> {
     this.cwd = options.cwd ?? this.backend.cwd;
     this.dangerousPaths = dangerousPathLists(options);
     this.permissionOptions = { cwd: this.cwd, dangerousPaths: this.dangerousPaths, toolName: this.name };
+    const sandbox = bashSandbox(this.backend, this.cwd, options.sandbox);
+    this.sandboxStatus = sandbox.status;
+    this.runner = sandbox.runner;
+  }
+
+  /**
+   * True when every command runs in the OS sandbox: writes land only in
+   * `sandboxStatus.writableDirectories`, and the network is reachable only if `sandboxStatus.network`.
+   *
+   * @example
+   * const bash = new Bash({ cwd: "/work/project", sandbox: "auto" });
+   * if (bash.sandboxed) console.log("writes outside", bash.sandboxStatus.writableDirectories, "fail");
+   */
+  get sandboxed(): boolean {
+    return this.sandboxStatus.sandboxed;
   }
 
   /** The parsed and analysed command (cached per command string). */
@@ -112,11 +142,11 @@ export class Bash extends ToolBase<BashInput> {
     if (typeof input.command !== "string" || input.command.trim() === "") return ToolChunk.error("Error: command must be a non-empty string.");
     const argv = ["bash", "-c", input.command];
     if (input.run_in_background) {
-      const started = await this.backend.startBackground(argv, { cwd: this.cwd });
+      const started = await this.runner.startBackground(argv, { cwd: this.cwd });
       return ToolChunk.text(`Command running in background (pid ${started.pid}); its output is written to ${started.logPath}.`, { metadata: { ...started } });
     }
     const timeoutMs = Math.min(Math.max(input.timeout ?? DEFAULT_BASH_TIMEOUT_MS, 0), MAX_BASH_TIMEOUT_MS) || DEFAULT_BASH_TIMEOUT_MS;
-    const result = await this.backend.exec(argv, { cwd: this.cwd, timeoutMs, signal: context.signal });
+    const result = await this.runner.exec(argv, { cwd: this.cwd, timeoutMs, signal: context.signal });
     return bashResultChunk(input.command, timeoutMs, result);
   }
 }

@@ -1,0 +1,54 @@
+import type { SandboxPlatform } from "../../sandbox/sandbox-platform.js";
+import type { SandboxProfile } from "../../sandbox/sandbox-profile.js";
+import type { BackgroundProcess, ExecOptions, ExecResult, FileStat, GlobOptions, WorkspaceBackend } from "./workspace-backend.js";
+
+/**
+ * A backend whose processes run in the OS sandbox under `profile` (the Bash tool's: the host
+ * filesystem read-only, the working directories writable, a private /tmp, no network unless
+ * allowed). File operations are the agent's own and pass through unchanged.
+ */
+export class SandboxedWorkspaceBackend implements WorkspaceBackend {
+  constructor(
+    private readonly inner: WorkspaceBackend,
+    private readonly platform: SandboxPlatform,
+    private readonly profile: Omit<SandboxProfile, "cwd">,
+  ) {}
+
+  get cwd(): string {
+    return this.inner.cwd;
+  }
+
+  async exec(argv: string[], options: ExecOptions): Promise<ExecResult> {
+    const launch = this.platform.wrap({ ...this.profile, cwd: options.cwd }, argv);
+    try {
+      return await this.inner.exec([launch.command, ...launch.args], options);
+    } finally {
+      launch.release();
+    }
+  }
+
+  startBackground(argv: string[], options: { cwd: string }): Promise<BackgroundProcess> {
+    const launch = this.platform.wrap({ ...this.profile, cwd: options.cwd }, argv);
+    return this.inner.startBackground([launch.command, ...launch.args], options);
+  }
+
+  readFile(path: string): Promise<Buffer> {
+    return this.inner.readFile(path);
+  }
+
+  writeFile(path: string, data: string | Uint8Array): Promise<void> {
+    return this.inner.writeFile(path, data);
+  }
+
+  stat(path: string): Promise<FileStat | undefined> {
+    return this.inner.stat(path);
+  }
+
+  glob(pattern: string, options: GlobOptions): Promise<string[]> {
+    return this.inner.glob(pattern, options);
+  }
+
+  grep(args: string[], options: ExecOptions): Promise<ExecResult> {
+    return this.inner.grep(args, options);
+  }
+}
