@@ -123,6 +123,15 @@ describe("git read-only commands and the repository's own config", () => {
     expect((await decide(repository("[core]\n\thooksPath = .husky/_\n", { ".husky/_/pre-commit": "#!/bin/sh\n" }), "git status")).behavior).toBe("allow");
   });
 
+  it("asks in a partial clone (reads fetch from the promisor remote) and when core.worktree points elsewhere", async () => {
+    const partial = repository("[remote \"origin\"]\n\turl = https://example.com/x.git\n\tpromisor = true\n[extensions]\n\tpartialClone = origin\n");
+    expect(await decide(partial, "git log -p")).toMatchObject({ behavior: "ask", bypassImmune: true });
+    const moved = repository("[core]\n\tworktree = /\n");
+    expect(await decide(moved, "git status")).toMatchObject({ behavior: "ask", bypassImmune: true });
+    const plain = repository("[remote \"origin\"]\n\tpromisor = false\n");
+    expect((await decide(plain, "git log -p")).behavior).toBe("allow");
+  });
+
   it("asks for signature and network programs only where they run", async () => {
     const gpg = repository("[gpg]\n\tprogram = ./fake-gpg\n");
     expect(await decide(gpg, "git log --show-signature")).toMatchObject(immuneAsk);

@@ -43,6 +43,10 @@ const HAZARDS: Hazard[] = [
   { matches: key("core", "pager"), subcommands: "all", pager: true },
   { matches: (entry) => entry.section === "pager" && !isGitBoolean(entry.value), subcommands: "all", pager: true },
   { matches: (entry) => entry.section === "gpg" && entry.name === "program", subcommands: VERIFYING },
+  // A partial clone fetches missing objects from its promisor remote during log, show, diff or blame.
+  { matches: (entry) => (entry.section === "extensions" && entry.name === "partialclone") || (entry.section === "remote" && entry.name === "promisor" && (entry.value === undefined || /^(true|yes|on|1)$/i.test(entry.value.trim()))), subcommands: "all" },
+  // `core.worktree` points the work tree anywhere: status and diff then read files outside the project.
+  { matches: key("core", "worktree"), subcommands: "all" },
   {
     matches: (entry) =>
       (entry.section === "core" && ["sshcommand", "gitproxy", "askpass"].includes(entry.name)) ||
