@@ -23,8 +23,9 @@ export function recursiveRoots(command: ResolvedCommand, parsed: ParsedArguments
   if (!parsed || command.name === undefined) return [];
   if (parsed.id === "git.diff") return hasEffect(parsed, "recursive") ? parsed.pathOperands : [];
   if (parsed.id === "git.grep") return gitGrepRoots(parsed);
-  const grepRecursion = hasEffect(parsed, "recursive") || hasEffect(parsed, "follows-links") || parsed.valuesOf("-d").some((word) => word.value === "recurse");
-  const recursive = TREE_SEARCHERS.has(command.name) || (grepRecursion && parsed.id !== "find");
+  // `grep -R` recurses; `find -L` only follows links while it lists names.
+  const followsRecursively = hasEffect(parsed, "follows-links") && parsed.id !== "find";
+  const recursive = TREE_SEARCHERS.has(command.name) || hasEffect(parsed, "recursive") || followsRecursively || parsed.valuesOf("-d").some((word) => word.value === "recurse");
   if (!recursive) return [];
   // With no directory given, searchers read the current directory.
   return parsed.pathOperands.length > 0 ? parsed.pathOperands : [CURRENT_DIRECTORY];

@@ -74,6 +74,13 @@ export function parseArguments(spec: ProgramSpec, words: readonly ShellWord[], c
     const step = spec.style === "single-dash" ? singleDashOption(table, id, value) : value.startsWith("--") ? longOption(table, id, value) : shortOptions(spec, table, id, value);
     if ("refusal" in step) return { refusal: step.refusal };
     for (const { option, attached, needsNext } of step.options) {
+      if (option.value === "command") {
+        const end = words.findIndex((candidate, position) => position > index && (candidate.value === ";" || candidate.value === "+"));
+        if (end < 0) return refuse(`${id}.missing-value.${option.names[0]}`, `${option.names[0]} needs a command ended by ; or +`);
+        options.push({ name: option.names[0]!, spec: option, value: undefined, nested: words.slice(index + 1, end) });
+        index = end;
+        continue;
+      }
       let valueWord: ShellWord | undefined;
       if (attached !== undefined) valueWord = { ...word, text: word.text, value: attached, expands: false };
       else if (needsNext > 0) {

@@ -10,9 +10,10 @@ import type { ShellWord } from "../shell-word.js";
 
 /**
  * How an option takes a value: not at all, always (attached or the next word), only attached
- * (`--color=auto`, `-U5`), or as the next two words (`jq --arg name value`).
+ * (`--color=auto`, `-U5`), as the next two words (`jq --arg name value`), or as a command up to
+ * `;` or `+` (`find -exec grep -l x {} +`), which must itself be read-only.
  */
-export type ValueKind = "none" | "required" | "optional" | "pair";
+export type ValueKind = "none" | "required" | "optional" | "pair" | "command";
 
 /**
  * What a value or an operand is, for the checks that follow the parse: `path` is a file or
@@ -105,6 +106,8 @@ export interface ParsedOption {
   spec: OptionSpec;
   /** The value word (attached values get a word of their own, with the option prefix removed). */
   value: ShellWord | undefined;
+  /** For a `command` value: the command's words (`grep -l x {}`). */
+  nested?: ShellWord[] | undefined;
 }
 
 /** A successful parse: every option known and accepted, operands with their roles. */

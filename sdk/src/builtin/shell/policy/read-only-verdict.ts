@@ -1,4 +1,4 @@
-import type { ResolvedCommand } from "../command-wrappers.js";
+import { resolveCommand, type ResolvedCommand } from "../command-wrappers.js";
 import { parseArguments, type ParseContext } from "./argument-parser.js";
 import type { ParsedArguments } from "./command-spec.js";
 import { readOnlySpec } from "./spec-registry.js";
@@ -31,5 +31,11 @@ export function readOnlyVerdict(command: ResolvedCommand, context: ParseContext)
   if (!spec) return notReadOnly(`unknown-program.${name}`, `${name} is not a program the read-only policy lists`);
   const result = parseArguments(spec, command.args, context);
   if (result.refusal) return { ruleId: result.refusal.ruleId, problem: result.refusal.reason, parsed: undefined };
+  // `find -exec grep -l x {} +`: the command find runs must be read-only too.
+  for (const option of result.parsed.options) {
+    if (!option.nested) continue;
+    const nested = readOnlyVerdict(resolveCommand({ text: option.nested.map((word) => word.text).join(" "), assignments: [], words: option.nested }), context);
+    if (nested.problem !== undefined) return notReadOnly(`${result.parsed.id}.${option.name.replace(/^-+/, "")}.${nested.ruleId.replace(/^readonly\./, "")}`, `${option.name} runs a command that is not read-only: ${nested.problem}`);
+  }
   return { ruleId: `readonly.${result.parsed.id}`, problem: undefined, parsed: result.parsed };
 }

@@ -49,6 +49,9 @@ const FIND_OPTIONS: OptionSpec[] = [
   withEffect(flag("-follow"), "follows-links"),
   withEffect(flag("-ls"), "prints-details"),
   withEffect(valued("-printf"), "prints-details"),
+  // The command runs on every file found, so find then reads the contents of its whole tree.
+  withEffect({ names: ["-exec"], value: "command" }, "recursive"),
+  withEffect({ names: ["-execdir"], value: "command" }, "recursive"),
   ...valuedEach("-D -name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -lname -ilname -user -group -uid -gid -perm -size -type -xtype -mtime -mmin -atime -amin -ctime -cmin -used -links -inum -fstype -context -maxdepth -mindepth"),
   ...["-newer", "-anewer", "-cnewer", "-samefile", "-newermt", "-newerct", "-newerat", "-newermm", "-newerBt", "-newermc", "-newercm"].map((name) => pathValued(name)),
 ];
@@ -95,14 +98,14 @@ export const SEARCHERS = programSpecs([
     options: FIND_OPTIONS,
     forbidden: [
       ...forbid("-delete", "deletes the files it finds"),
-      ...forbid("-exec -execdir -ok -okdir", "runs a command on the files it finds"),
+      ...forbid("-ok -okdir", "asks on the terminal before running a command on each file"),
       ...forbid("-fprint -fprint0 -fprintf -fls", "writes its output to a file"),
       ...forbid("-files0-from", "reads its start points from a file"),
     ],
     operands: { check: (value) => (["(", ")", "!", ","].includes(value) || !value.startsWith("-") ? undefined : `${value} is not a start point`) },
     examples: {
-      readOnly: ["find . -name '*.ts'", "find src -type f -newer package.json", "find . -maxdepth 2 -type d"],
-      notReadOnly: ["find . -delete", "find . -exec rm {} ;", "find . -fprint out", "find . -name x -o -delete"],
+      readOnly: ["find . -name '*.ts'", "find src -type f -newer package.json", "find . -maxdepth 2 -type d", "find src -name '*.ts' -exec grep -l TODO {} +"],
+      notReadOnly: ["find . -delete", "find . -exec rm {} ;", "find . -exec sh -c 'id' ;", "find ~ -exec cat {} +", "find . -fprint out", "find . -name x -o -delete", "find . -exec grep x {}"],
     },
   },
   {
