@@ -81,10 +81,12 @@ export class Bash extends ToolBase<BashInput> {
     this.backend = options.backend ?? new LocalWorkspaceBackend({ cwd: options.cwd });
     this.cwd = options.cwd ?? this.backend.cwd;
     this.dangerousPaths = dangerousPathLists(options);
-    this.permissionOptions = { cwd: this.cwd, dangerousPaths: this.dangerousPaths, toolName: this.name };
     const sandbox = bashSandbox(this.backend, this.cwd, options.sandbox);
     this.sandboxStatus = sandbox.status;
     this.runner = sandbox.runner;
+    // In a sandbox without network, edits inside its writable directories need no prompt (docs/command-policy.md).
+    const contained = sandbox.status.sandboxed && !sandbox.status.network;
+    this.permissionOptions = { cwd: this.cwd, dangerousPaths: this.dangerousPaths, toolName: this.name, sandboxWritable: contained ? sandbox.status.writableDirectories : undefined };
   }
 
   /**

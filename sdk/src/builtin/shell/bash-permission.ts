@@ -17,6 +17,11 @@ export interface BashPermissionOptions {
   dangerousPaths: DangerousPathLists;
   /** The tool name rules are filed under. */
   toolName: string;
+  /**
+   * When commands run in the OS sandbox without network: the only directories they can write.
+   * Edits inside them are then auto-allowed in every mode (the sandbox bounds the rest).
+   */
+  sandboxWritable?: readonly string[] | undefined;
 }
 
 const immuneAsk = (message: string, reason: string): PermissionDecision => ({ behavior: PermissionBehavior.ASK, message: `Permission required: ${message}`, reason: `Safety check: ${reason}`, bypassImmune: true });
@@ -183,8 +188,11 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
   if (unknownTarget) return immuneAsk(`Command writes to ${unknownTarget.text.trim()}, a target only known at run time`, "fact.dynamic-redirect: dynamic redirect target");
   if (paths.written.length > 0) return immuneAsk(`Command operates on sensitive paths: ${paths.written.join(", ")}`, "fact.sensitive-write: dangerous file or directory");
 
-  if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && editsStayInside(analysis, context, options)) {
+  if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && editsStayInside(analysis, [options.cwd, ...context.workingDirectories])) {
     return { behavior: PermissionBehavior.ALLOW, message: "Permission granted: file operations inside the working directories", reason: `Mode: ${context.mode} (edit.inside-working-directories)` };
+  }
+  if (options.sandboxWritable && editsStayInside(analysis, options.sandboxWritable)) {
+    return { behavior: PermissionBehavior.ALLOW, message: "Permission granted: file operations inside the sandbox's writable directories", reason: "Sandbox: edits stay inside its writable directories, with no network (sandbox.contained-edit)" };
   }
 
   const allowRules = context.allowRules[options.toolName] ?? [];
@@ -202,11 +210,12 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
 }
 
 /**
- * ACCEPT_EDITS auto-allow: every command is read-only or a listed file command (sed with a safe
- * script), there is at least one write, no `cd` moves the base directory, and every path written
- * or copied resolves (by real path) inside the host cwd, the tool's cwd or a working directory.
+ * Edits that may be auto-allowed: every command is read-only or a listed file command (sed with a
+ * safe script), there is at least one write, no `cd` moves the base directory, and every path
+ * written or copied resolves (by real path) inside one of `roots`.
  */
-function editsStayInside(analysis: BashAnalysis, context: PermissionContext, options: BashPermissionOptions): boolean {
+function editsStayInside(analysis: BashAnalysis, roots: readonly string[]): boolean {
+  const cwd = analysis.directories[0]!;
   if (analysis.directories.length > 1 || analysis.script === undefined) return false;
   if (analysis.script.statements.length > 0 || analysis.script.constructs.some((construct) => construct.type === "function")) return false;
   const paths: ShellWord[] = [];
@@ -218,12 +227,11 @@ function editsStayInside(analysis: BashAnalysis, context: PermissionContext, opt
   }
   for (const redirect of analysis.script.redirects) if (redirect.kind === "write" && redirect.target) paths.push(redirect.target);
   if (paths.length === 0) return false;
-  const roots = [options.cwd, ...context.workingDirectories];
   return paths.every((word) => {
     const value = word.value;
     if (value === undefined || (word.expands && value.includes(".."))) return false;
     if (value.startsWith("~") && !value.startsWith("~/") && value !== "~") return false;
-    return isPathInWorkingDirectories(resolve(options.cwd, expandTilde(value)), roots);
+    return isPathInWorkingDirectories(resolve(cwd, expandTilde(value)), roots, roots[0]);
   });
 }
 
