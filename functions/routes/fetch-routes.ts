@@ -1,3 +1,4 @@
+import { genericQueryRoute } from "./generic-query.js";
 import { getToolRoute } from "./get-tool.js";
 import { healthRoute } from "./health.js";
 import { listToolsRoute } from "./list-tools.js";
@@ -12,6 +13,7 @@ export const FETCH_ROUTES: RouteModule[] = [
   healthRoute,
   listToolsRoute,
   queryToolsRoute,
+  genericQueryRoute,
   toolVersionsRoute,
   toolArchiveRoute,
   getToolRoute,

@@ -1,15 +1,17 @@
 import { presentEntryJson } from "../catalog/present-entry.js";
+import { entryEntityTag, notModified } from "../http/entity-tag.js";
 import { jsonText } from "../http/json-text.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
 
-/** `GET /tools/{id}`: the latest version's entry (the hot path: cached entry, memoised JSON). */
+/** `GET /tools/{id}`: the latest version's entry (the hot path: cached entry, memoised JSON), with an ETag. */
 export const getToolRoute: RouteModule = (app, deps) => {
   app.get("/tools/:id", async (c) => {
     const toolId = c.req.param("id");
     const entry = await deps.reader.latest(toolId);
     if (!entry) throw toolNotFound(toolId);
-    return jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)));
+    const tag = entryEntityTag(entry);
+    return notModified(c, tag, {}) ?? jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)), { ETag: tag });
   });
 };

@@ -1,7 +1,7 @@
 import { detectArchiveFormat } from "@agent-tools/sdk/archive";
 import type { Context } from "hono";
 import type { PublishedEntry } from "../catalog/published-entry.js";
-import { IMMUTABLE_CACHE_CONTROL } from "../http/immutable.js";
+import { notModified } from "../http/entity-tag.js";
 import { RegistryError } from "../http/registry-error.js";
 import type { RegistryDeps } from "../registry-deps.js";
 import { toolNotFound } from "./tool-not-found.js";
@@ -17,18 +17,18 @@ export const toolArchiveRoute: RouteModule = (app, deps) => {
     const toolId = c.req.param("id");
     const entry = await deps.reader.latest(toolId);
     if (!entry) throw toolNotFound(toolId);
-    return sendArchive(c, deps, entry, false);
+    return sendArchive(c, deps, entry);
   });
 
   app.get("/tools/:id/versions/:version/archive", async (c) => {
     const { id, version } = c.req.param();
     const entry = await deps.reader.version(id, version);
     if (!entry) throw toolNotFound(id, version);
-    return sendArchive(c, deps, entry, true);
+    return sendArchive(c, deps, entry);
   });
 };
 
-async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry, immutable: boolean): Promise<Response> {
+async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry): Promise<Response> {
   const sha256 = entry.tool_archive_sha256;
   if (deps.config.archiveDelivery === "redirect") {
     const url = await deps.archives.presignGet(sha256, deps.config.presignExpiresSeconds, `${entry.tool_id}-${entry.version}-tool.zip`);
@@ -36,11 +36,11 @@ async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry
     return c.redirect(url, 302);
   }
   const etag = `"${sha256}"`;
-  const cacheControl = immutable ? IMMUTABLE_CACHE_CONTROL : "no-cache";
+  // Revalidated, never immutable: a deleted tool's version can be published again with other bytes.
   // Content-addressed: a client holding these bytes (same hash) needs nothing more.
-  if (c.req.header("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) {
-    return c.body(null, 304, { ETag: etag, "Cache-Control": cacheControl });
-  }
+  const cacheControl = "no-cache";
+  const unchanged = notModified(c, etag, { "Cache-Control": cacheControl });
+  if (unchanged) return unchanged;
   const bytes = await deps.archiveBytes.get(sha256);
   if (!bytes) {
     throw new RegistryError(

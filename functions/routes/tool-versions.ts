@@ -1,11 +1,11 @@
 import { presentEntriesJson, presentEntryJson } from "../catalog/present-entry.js";
-import { IMMUTABLE_CACHE_CONTROL } from "../http/immutable.js";
+import { entryEntityTag, notModified } from "../http/entity-tag.js";
 import { jsonText } from "../http/json-text.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
 
-/** `GET /tools/{id}/versions` (newest first) and `GET /tools/{id}/versions/{version}`. */
+/** `GET /tools/{id}/versions` (newest first) and `GET /tools/{id}/versions/{version}` (with an ETag). */
 export const toolVersionsRoute: RouteModule = (app, deps) => {
   app.get("/tools/:id/versions", async (c) => {
     const toolId = c.req.param("id");
@@ -19,6 +19,9 @@ export const toolVersionsRoute: RouteModule = (app, deps) => {
     const { id, version } = c.req.param();
     const entry = await deps.reader.version(id, version);
     if (!entry) throw toolNotFound(id, version);
-    return jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)), { "Cache-Control": IMMUTABLE_CACHE_CONTROL });
+    // Not immutable: PUT edits the latest version, and a deleted tool's versions can be published again.
+    const headers = { "Cache-Control": "no-cache" };
+    const tag = entryEntityTag(entry);
+    return notModified(c, tag, headers) ?? jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)), { ...headers, ETag: tag });
   });
 };

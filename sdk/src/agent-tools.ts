@@ -3,6 +3,7 @@ import type { ArchiveLimits } from "./archive/archive-limits.js";
 import { ArchiveError } from "./archive/archive-error.js";
 import { resolveCacheDir } from "./cache/cache-dir.js";
 import { readLocalTool, type LocalToolSource } from "./cache/local-tool-source.js";
+import { registryEntry } from "./cache/registry-entry.js";
 import { registryToolTree } from "./cache/registry-tool-tree.js";
 import { ToolCache } from "./cache/tool-cache.js";
 import type { ToolTree } from "./cache/tool-tree.js";
@@ -333,18 +334,9 @@ export class AgentTools implements SkillSource {
     if (client === undefined) {
       throw new AgentToolsError("REGISTRY_NOT_CONFIGURED", `Cannot add "${source}" from a registry: pass toolsDbUrl to new AgentTools(), or add a local tool with { path }.`, { toolId });
     }
-    const entry = version === undefined ? await client.getTool(toolId) : await this.versionEntry(client, toolId, version);
+    const entry = await registryEntry(client, this.cache, toolId, version);
     const tree = await withToolId(toolId, () => registryToolTree(client, this.cache, entry, this.archiveLimits));
     return { record: entry, tree, origin: "registry" };
-  }
-
-  /** A published version never changes, so its entry is cached on disk and served without a request. */
-  private async versionEntry(client: RegistryClient, toolId: string, version: string): Promise<ToolRecord> {
-    const cached = await this.cache.readEntry<ToolRecord>(toolId, version);
-    if (cached !== undefined) return cached;
-    const entry = await client.getToolVersion(toolId, version);
-    await this.cache.writeEntry(toolId, version, entry);
-    return entry;
   }
 }
 

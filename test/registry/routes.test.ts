@@ -79,7 +79,7 @@ describe("upload and fetch", () => {
     expect(response.headers.get("content-length")).toBe(String(bytes.byteLength));
     expect(response.headers.get("etag")).toBe(`"${entry.tool_archive_sha256}"`);
     expect(response.headers.get("digest")).toBe(`sha-256=${createHash("sha256").update(bytes).digest("base64")}`);
-    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
 
     const revalidated = await fetch(entry.tool_source_code_link, { headers: { "if-none-match": `"${entry.tool_archive_sha256}"` } });
     expect(revalidated.status).toBe(304);
@@ -88,7 +88,29 @@ describe("upload and fetch", () => {
     const latest = await get("/tools/binary-increment/archive");
     expect(Buffer.from(await latest.arrayBuffer()).equals(Buffer.from(binary.toolZip))).toBe(true);
     expect(latest.headers.get("content-type")).toBe("application/gzip");
-    expect(latest.headers.get("cache-control")).not.toMatch(/immutable/);
+    expect(latest.headers.get("cache-control")).toBe("no-cache");
+  });
+
+  it("answers entries with an ETag that a conditional GET revalidates, and that changes with the entry", async () => {
+    const first = await get("/tools/text-stats/versions/1.0.0");
+    const tag = first.headers.get("etag")!;
+    expect(tag).toMatch(/^W\/"[0-9a-f]{64}\.\d+"$/);
+    expect(first.headers.get("cache-control")).toBe("no-cache");
+    for (const path of ["/tools/text-stats/versions/1.0.0", "/tools/text-stats"]) {
+      const unchanged = await get(path, { headers: { "if-none-match": tag } });
+      expect(unchanged.status).toBe(304);
+      expect((await unchanged.arrayBuffer()).byteLength).toBe(0);
+      expect((await get(path, { headers: { "if-none-match": 'W/"other"' } })).status).toBe(200);
+    }
+    const updated = await fetch(`${registry.url}/tools/text-stats`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ tool_search_description: "Counts words, revalidated" }),
+    });
+    expect(updated.status).toBe(200);
+    const changed = await get("/tools/text-stats/versions/1.0.0", { headers: { "if-none-match": tag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(tag);
   });
 
   it("builds links from X-Forwarded-Proto/Host, so they work through proxies", async () => {
@@ -111,7 +133,7 @@ describe("upload and fetch", () => {
     expect(JSON.parse(body).tool_source_code_link).toBe("http://tools.lan:6000/tools/text-stats/versions/1.0.0/archive");
   });
 
-  it("accepts new versions: latest is the highest semver, versions newest first, each version immutable", async () => {
+  it("accepts new versions: latest is the highest semver, versions newest first, each version revalidated", async () => {
     for (const version of ["1.10.0", "0.9.0", "1.2.0"]) {
       const { bundle } = await fixtureBundle("text-stats", { version });
       expect((await uploadBundle(registry.url, registry.token, bundle)).body).toMatchObject({ version });
@@ -121,7 +143,7 @@ describe("upload and fetch", () => {
     expect(versions.body.map((entry: { version: string }) => entry.version)).toEqual(["1.10.0", "1.2.0", "1.0.0", "0.9.0"]);
     const one = await getJson("/tools/text-stats/versions/1.2.0");
     expect(one.body.version).toBe("1.2.0");
-    expect(one.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(one.headers.get("cache-control")).toBe("no-cache");
     const missing = await getJson("/tools/text-stats/versions/7.7.7");
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe("Tool not found");

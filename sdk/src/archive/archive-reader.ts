@@ -3,11 +3,13 @@ import type { ArchiveEntry, ToolArchive } from "./archive-entry.js";
 import { detectArchiveFormat } from "./archive-format.js";
 import { resolveArchiveLimits, type ArchiveLimits } from "./archive-limits.js";
 import { vetEntries, type VettedEntry } from "./entry-guards.js";
+import { isMacOsMetadata } from "./macos-metadata.js";
 import { readRawEntries } from "./raw-entries.js";
 
 /**
  * Reads any zip, tar.gz or tar (judged by content) in memory under the path, type and size
- * guards. `checkLayout` sees the vetted entries before any data is inflated and throws to refuse.
+ * guards, without macOS metadata entries (`macos-metadata.ts`). `checkLayout` sees the vetted
+ * entries before any data is inflated and throws to refuse.
  */
 export function readArchive(
   bytes: Uint8Array,
@@ -19,7 +21,7 @@ export function readArchive(
     throw new ArchiveError("archive_unsupported_format", `The archive is neither a zip nor a tar.gz (it starts with bytes ${describeStart(bytes)}). Create it with \`zip -r tool.zip code\`, or \`tar czf tool.zip code\` for binaries.`);
   }
   const resolved = resolveArchiveLimits(limits);
-  const vetted = vetEntries(readRawEntries(bytes, format, resolved), resolved);
+  const vetted = vetEntries(readRawEntries(bytes, format, resolved), resolved).filter(({ path }) => !isMacOsMetadata(path));
   checkLayout(vetted);
   return { format, entries: vetted.map(readEntry) };
 }

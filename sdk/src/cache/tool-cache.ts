@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { EntryWithTag } from "../registry-client/registry-client.js";
+import type { ToolRecord } from "../registry-client/tool-record.js";
 import { pathExists } from "./path-exists.js";
 import { renameIntoPlace } from "./rename-into-place.js";
 
@@ -9,9 +11,12 @@ import { renameIntoPlace } from "./rename-into-place.js";
  *
  *   archives/<sha256>             verified archive bytes
  *   trees/<sha256>/code/…         the archive unpacked (appears complete or not at all)
- *   entries/<tool>/<version>.json a published version's entry (immutable, so cached forever)
+ *   entries/<tool>/<version>.json a version's entry and ETag as last fetched (revalidated, see registry-entry.ts)
  *   venvs/<key>/                  virtual environments, one per interpreter + requirements
  */
+/** What the cache keeps per version: the entry and the validator to revalidate it with. */
+export type CachedEntry = EntryWithTag;
+
 export class ToolCache {
   constructor(readonly root: string) {}
 
@@ -39,18 +44,36 @@ export class ToolCache {
     return writeAtomically(this.archivePath(sha256), bytes);
   }
 
-  async readEntry<T>(toolId: string, version: string): Promise<T | undefined> {
+  /** A version's entry as last fetched, with the registry's ETag for it (none in caches written before ETags). */
+  async readEntry(toolId: string, version: string): Promise<CachedEntry | undefined> {
     const bytes = await readIfPresent(this.entryPath(toolId, version));
-    return bytes === undefined ? undefined : (JSON.parse(Buffer.from(bytes).toString("utf8")) as T);
+    if (bytes === undefined) return undefined;
+    const stored = JSON.parse(Buffer.from(bytes).toString("utf8")) as Partial<CachedEntry> & ToolRecord;
+    return stored.entry !== undefined ? { entry: stored.entry, etag: stored.etag } : { entry: stored, etag: undefined };
   }
 
-  writeEntry(toolId: string, version: string, entry: unknown): Promise<void> {
-    return writeAtomically(this.entryPath(toolId, version), JSON.stringify(entry));
+  writeEntry(toolId: string, version: string, cached: CachedEntry): Promise<void> {
+    return writeAtomically(this.entryPath(toolId, version), JSON.stringify(cached));
+  }
+
+  /** The versions of a tool whose entries are cached, in no particular order. */
+  async cachedVersions(toolId: string): Promise<string[]> {
+    try {
+      const names = await readdir(this.entryDir(toolId));
+      return names.filter((name) => name.endsWith(".json")).map((name) => decodeURIComponent(name.slice(0, -".json".length)));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+  }
+
+  private entryDir(toolId: string): string {
+    // Tool ids and versions are registry-validated, but never let one name a path outside the cache.
+    return join(this.root, "entries", encodeURIComponent(toolId));
   }
 
   private entryPath(toolId: string, version: string): string {
-    // Tool ids and versions are registry-validated, but never let one name a path outside the cache.
-    return join(this.root, "entries", encodeURIComponent(toolId), `${encodeURIComponent(version)}.json`);
+    return join(this.entryDir(toolId), `${encodeURIComponent(version)}.json`);
   }
 }
 

@@ -1,5 +1,6 @@
 export {
   RegistryClient,
+  type EntryWithTag,
   type ListToolsQuery,
   type RegistryClientOptions,
   type SearchToolsQuery,

@@ -41,7 +41,17 @@ export interface ToolSearchResult {
   tool_type: string;
 }
 
+/** An entry with the validator the registry sent for it (`ETag`), for a later conditional GET. */
+export interface EntryWithTag {
+  entry: ToolRecord;
+  etag: string | undefined;
+}
+
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+function versionPath(toolId: string, version: string): string {
+  return `/tools/${encodeURIComponent(toolId)}/versions/${encodeURIComponent(version)}`;
+}
 
 /** Read-only client for the registry's public endpoints (see DESIGN.md, "Registry wire contract"). */
 export class RegistryClient {
@@ -60,10 +70,26 @@ export class RegistryClient {
     return this.getJson(`/tools/${encodeURIComponent(toolId)}`, toolId) as Promise<ToolRecord>;
   }
 
-  /** One published version's entry (immutable, so callers may cache it forever). */
+  /** The latest version's entry with its ETag, to revalidate it later as that version (`getToolVersionIfChanged`). */
+  async getToolWithTag(toolId: string): Promise<EntryWithTag> {
+    const response = await this.request(`${this.baseUrl}/tools/${encodeURIComponent(toolId)}`, toolId);
+    return { entry: (await this.readJson(response, toolId)) as ToolRecord, etag: response.headers.get("etag") ?? undefined };
+  }
+
+  /** One published version's entry. */
   getToolVersion(toolId: string, version: string): Promise<ToolRecord> {
-    const path = `/tools/${encodeURIComponent(toolId)}/versions/${encodeURIComponent(version)}`;
-    return this.getJson(path, toolId) as Promise<ToolRecord>;
+    return this.getJson(versionPath(toolId, version), toolId) as Promise<ToolRecord>;
+  }
+
+  /**
+   * Revalidates a version's entry held from an earlier answer: undefined when the registry says it
+   * is unchanged (`etag` still matches: one small 304), else the current entry and its ETag. A
+   * version can change: PUT edits the latest one, and a deleted tool's version can be published again.
+   */
+  async getToolVersionIfChanged(toolId: string, version: string, etag: string | undefined): Promise<EntryWithTag | undefined> {
+    const response = await this.request(`${this.baseUrl}${versionPath(toolId, version)}`, toolId, etag === undefined ? {} : { "if-none-match": etag });
+    if (response.status === 304) return undefined;
+    return { entry: (await this.readJson(response, toolId)) as ToolRecord, etag: response.headers.get("etag") ?? undefined };
   }
 
   /** Every version of a tool, newest first. */
@@ -129,10 +155,10 @@ export class RegistryClient {
     return this.readJson(response, toolId);
   }
 
-  private async request(url: string, toolId: string | undefined): Promise<Response> {
+  private async request(url: string, toolId: string | undefined, headers: Record<string, string> = {}): Promise<Response> {
     let response: Response;
     try {
-      response = await this.fetchImpl(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: "follow" });
+      response = await this.fetchImpl(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: "follow", headers });
     } catch (error) {
       const reason =
         error instanceof Error && error.name === "TimeoutError"
