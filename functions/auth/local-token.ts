@@ -10,16 +10,22 @@ export interface LocalToken {
   source: "given" | "generated" | "stored";
   /** Where the generated token's hash lives. */
   hashFile: string;
+  /**
+   * Stores a generated token's hash (a no-op otherwise). Called once the server is listening, so a
+   * start that fails (port in use) stores nothing and the next start generates and shows a token.
+   */
+  persist(): Promise<void>;
 }
 
 /**
  * The embedded default's write token. A given token (`REGISTRY_TOKEN` / `--token`) is used as is;
- * otherwise the first start generates one and stores only its sha256 in the data folder.
+ * otherwise the first successful start generates one and stores only its sha256 in the data folder.
  */
 export async function loadLocalToken(dataDir: string, givenToken?: string): Promise<LocalToken> {
   const hashFile = join(dataDir, "write-token.sha256");
+  const nothingToStore = async () => undefined;
   if (givenToken !== undefined && givenToken !== "") {
-    return { verify: hashVerifier(sha256Hex(givenToken)), token: givenToken, source: "given", hashFile };
+    return { verify: hashVerifier(sha256Hex(givenToken)), token: givenToken, source: "given", hashFile, persist: nothingToStore };
   }
   const stored = await readFile(hashFile, "utf8").then(
     (text) => text.trim(),
@@ -28,10 +34,12 @@ export async function loadLocalToken(dataDir: string, givenToken?: string): Prom
       throw error;
     },
   );
-  if (stored) return { verify: hashVerifier(stored), source: "stored", hashFile };
+  if (stored) return { verify: hashVerifier(stored), source: "stored", hashFile, persist: nothingToStore };
 
   const token = randomBytes(32).toString("base64url");
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(hashFile, `${sha256Hex(token)}\n`, { mode: 0o600 });
-  return { verify: hashVerifier(sha256Hex(token)), token, source: "generated", hashFile };
+  const persist = async () => {
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(hashFile, `${sha256Hex(token)}\n`, { mode: 0o600 });
+  };
+  return { verify: hashVerifier(sha256Hex(token)), token, source: "generated", hashFile, persist };
 }

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
 
   // Loaded after the env default above, so the AWS SDK sees it.
   const { startLocalRegistry } = await import("./start-local-registry.js");
+  const { listeningBanner } = await import("./listening-banner.js");
   const registry = await startLocalRegistry({
     port,
     host: values.host ?? process.env.HOST ?? "127.0.0.1",
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
     publicUrl: values["public-url"] ?? process.env.PUBLIC_URL,
   });
 
-  console.log(`Agent Tools registry listening on ${registry.url}`);
+  console.log(listeningBanner(registry));
   console.log(`Data folder: ${dataDir}`);
   if (registry.tokenSource === "generated") {
     console.log(`Write token (shown once; only its sha256 is stored in ${registry.tokenHashFile}):`);

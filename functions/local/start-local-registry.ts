@@ -30,6 +30,9 @@ export interface LocalRegistryOptions {
 export interface LocalRegistry {
   /** Base URL, e.g. http://127.0.0.1:6000 (a wildcard host is shown as 127.0.0.1). */
   url: string;
+  /** The address and port the server listens on, e.g. 0.0.0.0 and 6000 with `host: "0.0.0.0"`. */
+  host: string;
+  port: number;
   /** The write token when this process knows it (given, or generated on first start). */
   token: string | undefined;
   tokenSource: "given" | "generated" | "stored";
@@ -73,11 +76,17 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
     const app = createRegistryApp(deps, { extraRoutes: options.extraRoutes });
     const server = await listen(app.fetch, options.port ?? 6000, host);
     const port = (server.address() as AddressInfo).port;
+    await token.persist().catch(async (error: unknown) => {
+      await new Promise((done) => server.close(done));
+      throw error;
+    });
     const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
 
     let closing: Promise<void> | undefined;
     return {
       url: `http://${shownHost}:${port}`,
+      host,
+      port,
       token: token.token,
       tokenSource: token.source,
       tokenHashFile: token.hashFile,

@@ -14,3 +14,8 @@ export class AgentToolsError extends Error {
     this.toolId = options.toolId;
   }
 }
+
+/** `text` as one sentence ending in a single full stop, for messages that append a quoted detail ("…/tools." + "." would read "..."). */
+export function asSentence(text: string): string {
+  return `${text.trimEnd().replace(/[.]+$/, "")}.`;
+}

@@ -69,4 +69,18 @@ describe("an agent loop driving the executor", () => {
     ]);
     expect(responses[0]!.text).toBe('No external executor is configured for tool "Approve".');
   });
+
+  it("runToCompletion without handlers runs what needs no answer and refuses the rest", async () => {
+    const add = new FunctionTool(() => 1, { name: "one" });
+    const allowed = new FunctionTool(() => 2, { name: "two" });
+    const executor = new Toolkit({ tools: [add, allowed], engine: new PermissionEngine({ allow: ["two"] }) }).createExecutor();
+    const responses = await executor.runToCompletion([
+      { id: "o", name: "one", input: {} },
+      { id: "t", name: "two", input: {} },
+    ]);
+    expect(responses.map((response) => [response.id, response.state, response.text])).toEqual([
+      ["o", "denied", expect.any(String)],
+      ["t", "success", "2"],
+    ]);
+  });
 });

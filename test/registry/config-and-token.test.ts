@@ -62,6 +62,8 @@ describe("write tokens", () => {
   it("generates a token on first start and stores only its sha256, readable by the owner only", async () => {
     const first = await loadLocalToken(dataDir);
     expect(first.source).toBe("generated");
+    await expect(stat(first.hashFile)).rejects.toMatchObject({ code: "ENOENT" }); // stored only once the server listens
+    await first.persist();
     const stored = (await readFile(first.hashFile, "utf8")).trim();
     expect(stored).toBe(sha256(first.token!));
     expect(stored).not.toContain(first.token!);

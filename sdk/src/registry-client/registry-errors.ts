@@ -1,4 +1,4 @@
-import { AgentToolsError } from "../errors.js";
+import { AgentToolsError, asSentence } from "../errors.js";
 
 /** The registry answered with an error body (`{"error", "detail"}`); both are kept verbatim. */
 export class RegistryError extends AgentToolsError {
@@ -30,7 +30,7 @@ export class ToolNotFoundError extends RegistryError {
     super(404, error, detail, {
       toolId,
       code: "TOOL_NOT_FOUND",
-      message: `Tool "${toolId}" is not in the registry: ${detail || error}. Check the id and version, or upload the tool first.`,
+      message: `Tool "${toolId}" is not in the registry: ${asSentence(detail || error)} Check the id and version, or upload the tool first.`,
     });
   }
 }
@@ -38,22 +38,29 @@ export class ToolNotFoundError extends RegistryError {
 /** The registry could not be reached, timed out, or answered with a gateway error. */
 export class RegistryUnavailableError extends AgentToolsError {
   readonly url: string;
+  /** What happened, e.g. "ECONNREFUSED" or "no answer within 30000 ms". */
+  readonly reason: string;
 
   constructor(url: string, reason: string, options: { toolId?: string; cause?: unknown } = {}) {
     super(
       "REGISTRY_UNAVAILABLE",
-      `Registry unavailable at ${url}: ${reason}. Check that the registry is running and toolsDbUrl is right.`,
+      `Registry unavailable at ${url}: ${asSentence(reason)} Check that the registry is running and toolsDbUrl is right.`,
       options,
     );
     this.url = url;
+    this.reason = reason;
   }
 }
 
-/** `error` and `detail` of a registry error answer; a body that is not JSON becomes the detail. */
+/**
+ * `error` and `detail` of a registry error answer. API Gateway answers its own errors (413 for a
+ * body over its limit, 429 when throttled) as `{"message": …}`, which becomes the `error`; a body
+ * that is not JSON becomes the detail.
+ */
 export function errorBody(text: string, status: number): { error: string; detail: string } {
   try {
-    const body = JSON.parse(text) as { error?: unknown; detail?: unknown };
-    return { error: String(body.error ?? `HTTP ${status}`), detail: body.detail === undefined ? "" : String(body.detail) };
+    const body = JSON.parse(text) as { error?: unknown; detail?: unknown; message?: unknown };
+    return { error: String(body.error ?? body.message ?? `HTTP ${status}`), detail: body.detail === undefined ? "" : String(body.detail) };
   } catch {
     return { error: `HTTP ${status}`, detail: text.slice(0, 500) };
   }

@@ -1,4 +1,4 @@
-import { AgentToolsError } from "../errors.js";
+import { AgentToolsError, asSentence } from "../errors.js";
 
 /** The base of every failure of `searchTool` / `searchAndExecuteTool`. */
 export class ToolSearchError extends AgentToolsError {}
@@ -68,7 +68,7 @@ export class OpenAIRequestError extends ToolSearchError {
     const what = status === undefined ? "could not be reached" : `answered HTTP ${status}`;
     super(
       "SEARCH_API_ERROR",
-      `The OpenAI API at ${baseUrl} ${what}: ${detail}. Check openaiBaseUrl, openaiApiKey and model.`,
+      `The OpenAI API at ${baseUrl} ${what}: ${asSentence(detail)} Check openaiBaseUrl, openaiApiKey and model.`,
       { cause },
     );
     this.status = status;

@@ -21,8 +21,8 @@ import { INTERRUPTED_MESSAGE, describeError, type Toolkit } from "./toolkit.js";
 
 /** How `runToCompletion` gets the answers an agent loop would otherwise collect itself. */
 export interface ExecutionHandlers {
-  /** Ask the user about these calls; answer each (unanswered calls are refused). */
-  confirm(requests: ConfirmationRequest[]): Promise<ConfirmResult[]>;
+  /** Ask the user about these calls; answer each (unanswered calls are refused). Without it, every call that needs a confirmation is refused. */
+  confirm?(requests: ConfirmationRequest[]): Promise<ConfirmResult[]>;
   /** Execute these calls elsewhere; without it, external calls end with an error result. */
   executeExternally?(requests: ExternalExecutionRequest[]): Promise<ExternalExecutionResult[]>;
   /** Sees every event (e.g. to stream chunks to a UI). */
@@ -104,13 +104,13 @@ export class ToolCallExecutor {
    * The whole round in one call: runs `calls`, gets confirmations and external results from
    * `handlers` whenever the executor waits, and returns one response per call, in call order.
    */
-  async runToCompletion(calls: ToolCall[], handlers: ExecutionHandlers): Promise<ToolResponse[]> {
+  async runToCompletion(calls: ToolCall[], handlers: ExecutionHandlers = {}): Promise<ToolResponse[]> {
     const pending: AsyncGenerator<ToolExecutionEvent, void, undefined>[] = [this.run(calls)];
     for (let events = pending.shift(); events; events = pending.shift()) {
       for await (const event of events) {
         handlers.onEvent?.(event);
         if (event.type === "require_user_confirm") {
-          const answers = await handlers.confirm(event.toolCalls);
+          const answers = handlers.confirm ? await handlers.confirm(event.toolCalls) : [];
           const answered = new Set(answers.map((answer) => answer.toolCallId));
           const refused = event.toolCalls.filter((request) => !answered.has(request.id)).map((request) => ({ toolCallId: request.id, confirmed: false }));
           pending.push(this.resume({ confirmResults: [...answers, ...refused] }));
