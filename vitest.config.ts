@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^@agent-tools\/sdk\/archive$/, replacement: sdkSource("archive/index.ts") },
       { find: /^@agent-tools\/sdk\/skill-manifest$/, replacement: sdkSource("skills/skill-manifest.ts") },
       { find: /^@agent-tools\/sdk\/capabilities$/, replacement: sdkSource("sandbox/capabilities/index.ts") },
+      { find: /^@agent-tools\/sdk\/tool-spec$/, replacement: sdkSource("tool-spec/index.ts") },
       { find: /^@agent-tools\/sdk$/, replacement: sdkSource("index.ts") },
     ],
   },

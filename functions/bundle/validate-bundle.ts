@@ -9,6 +9,7 @@ import { checkInputSchema } from "./input-schema.js";
 import { inspectToolZip } from "./inspect-tool-zip.js";
 import { parseSpec } from "./parse-spec.js";
 import { capabilitiesOf } from "./tool-capabilities.js";
+import { checkSpecSchema } from "./spec-schema-check.js";
 import { toolIdOf } from "./tool-id.js";
 import { versionOf } from "./tool-version.js";
 
@@ -28,7 +29,8 @@ export interface ValidatedBundle {
 /**
  * Everything the registry checks in an uploaded bundle before storing anything (DESIGN.md,
  * "Upload pipeline"): bundle zip within limits → exactly spec.json, tool.zip, tool.md at its
- * root → spec is a JSON object → tool_id → field types → version → capability manifest → input JSON Schema → entry
+ * root → spec is a JSON object → tool_id → field types → version → capability manifest → input JSON Schema →
+ * the whole spec.json schema → entry
  * size → tool.zip guards and runtime layout. Each failure is a RegistryError (400 malformed
  * bundle, 422 invalid content, 413 over a limit) whose detail says what to fix.
  */
@@ -42,6 +44,7 @@ export function validateBundle(bundleBytes: Uint8Array, limits: BundleLimitOverr
   const version = versionOf(spec);
   const capabilities = capabilitiesOf(spec);
   checkInputSchema(entry.tool_api_spec);
+  checkSpecSchema(spec);
   checkEntrySize(entry, resolved);
   const archiveFormat = inspectToolZip(files.toolZip, entry.tool_runtime_type, resolved.toolArchive, entry.tool_type);
   return { entry, toolId, version, toolZip: files.toolZip, archiveFormat, capabilities };

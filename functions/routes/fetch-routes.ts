@@ -1,6 +1,7 @@
 import { genericQueryRoute } from "./generic-query.js";
 import { getToolRoute } from "./get-tool.js";
 import { healthRoute } from "./health.js";
+import { specSchemaRoute } from "./spec-schema.js";
 import { listToolsRoute } from "./list-tools.js";
 import { queryToolsRoute } from "./query-tools.js";
 import type { RouteModule } from "./route-module.js";
@@ -11,6 +12,7 @@ import { WEB_ROUTES } from "../web/web-routes.js";
 /** The fetch Lambda's routes (public reads). `/tools/:id` last: literal paths win. One line per route. */
 export const FETCH_ROUTES: RouteModule[] = [
   healthRoute,
+  specSchemaRoute,
   listToolsRoute,
   queryToolsRoute,
   genericQueryRoute,

@@ -5,6 +5,7 @@ import { RegistryError } from "../http/registry-error.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { createS3Client } from "../storage/aws-clients.js";
 import { publishBundle } from "../upload/publish-bundle.js";
+import { uploadAnswer } from "../upload/upload-answer.js";
 import { IncomingUploadStore } from "../uploads/incoming-upload-store.js";
 import { isUploadId } from "../uploads/upload-keys.js";
 import type { RouteModule } from "./route-module.js";
@@ -40,7 +41,7 @@ export const uploadsRoute: RouteModule = (app, deps) => {
       const bytes = await store.read(uploadId);
       if (bytes === undefined) throw unknownUpload(uploadId);
       const entry = await publishBundle(bytes, deps);
-      return c.json({ message: "Tool uploaded successfully", tool_id: entry.tool_id, version: entry.version });
+      return c.json(uploadAnswer(entry));
     } finally {
       // Published or rejected, the incoming copy has served its purpose (the archive lives under archives/).
       await store.delete(uploadId);

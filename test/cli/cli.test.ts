@@ -161,14 +161,14 @@ describe("publish", () => {
 
     const wrongToken = await cli(...withRegistry("publish", await toolFolder("text-stats", "9.0.0"), "--token", "nope"));
     expect(wrongToken.status).toBe(EXIT.failed);
-    expect(wrongToken.err).toMatch(/Unauthorized \(HTTP 401\): The write token is not valid/);
+    expect(wrongToken.err).toMatch(/Unauthorized \(HTTP 401\): the write token is missing or wrong; pass the registry's write token with --token <token> or AGENT_TOOLS_TOKEN/);
   });
 
   it("is a usage error without a token or with an unknown --via", async () => {
     const dir = await toolFolder("text-stats", "9.1.0");
     const noToken = await cli(...withRegistry("publish", dir));
     expect(noToken.status).toBe(EXIT.usage);
-    expect(noToken.err).toMatch(/needs a write token: pass --token or set AGENT_TOOLS_TOKEN/);
+    expect(noToken.err).toMatch(/needs a write token: pass --token <token> or set AGENT_TOOLS_TOKEN/);
 
     const badVia = await cli(...withToken("publish", dir, "--via", "carrier-pigeon"));
     expect(badVia.status).toBe(EXIT.usage);
@@ -184,7 +184,7 @@ describe("publish", () => {
     });
     const result = await cli("publish", join(FIXTURE_TOOLS_DIR, "text-stats"), "--registry", `http://127.0.0.1:${closedPort}`, "--token", "t");
     expect(result.status).toBe(EXIT.unreachable);
-    expect(result.err).toContain(`Registry unavailable at http://127.0.0.1:${closedPort}: POST /tools/upload: ECONNREFUSED`);
+    expect(result.err).toBe(`agent-tools: cannot reach the registry at http://127.0.0.1:${closedPort} (POST /tools/upload: ECONNREFUSED): check that it is running (npm start) and that --registry (or AGENT_TOOLS_REGISTRY) names it.\n`);
   });
 });
 
@@ -210,7 +210,9 @@ describe("reading and deleting", () => {
   it("reports unknown tools and versions with the registry's detail", async () => {
     const missing = await cli(...withRegistry("get", "no-such-tool"));
     expect(missing.status).toBe(EXIT.failed);
-    expect(missing.err).toMatch(/^agent-tools: Tool not found \(HTTP 404\): .*"no-such-tool"/);
+    expect(missing.err).toBe('agent-tools: no tool "no-such-tool" in the registry; `agent-tools list` shows the published tools, `agent-tools search <words>` finds one.\n');
+    const noVersion = await cli(...withRegistry("get", "text-stats@7.7.7"));
+    expect(noVersion.err).toBe('agent-tools: tool "text-stats" has no version 7.7.7; `agent-tools versions text-stats` lists its versions.\n');
     const badRef = await cli(...withRegistry("get", "text-stats@"));
     expect(badRef.status).toBe(EXIT.usage);
   });
@@ -247,7 +249,7 @@ describe("the executable", () => {
 
     const missing = await run(["get", "nothing-here"], env);
     expect(missing.code).toBe(EXIT.failed);
-    expect(missing.stderr).toMatch(/Tool not found \(HTTP 404\)/);
+    expect(missing.stderr).toMatch(/no tool "nothing-here" in the registry/);
 
     expect((await readFile(main, "utf8")).startsWith("#!/usr/bin/env node\n")).toBe(true);
   });

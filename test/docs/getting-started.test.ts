@@ -8,8 +8,8 @@ import { REPO_ROOT, codeBlocks } from "./support/markdown-pages.js";
 import { transcriptMismatch } from "./support/transcript.js";
 
 // Runs docs/getting-started.md as a reader would: its `sh terminal-1` block (the registry) as a
-// real process, then every other shell and JS block in order in "terminal 2" (variables exported
-// by one block are seen by the next), each output checked against the `text` block shown after it.
+// real process, then every other shell and JS block in order in "terminal 2" (variables set by
+// one block are seen by the next), each output checked against the `text` block shown after it.
 // Only the port differs from the page: the page's 6000 becomes a free one. `sh install` blocks
 // (`npm ci`) are what produced this checkout, so they are not run again.
 
@@ -84,16 +84,16 @@ describe(PAGE, () => {
     // A reader's terminal: their own temp folder and tool cache, here private to this run.
     const terminal = { ...inherited, TMPDIR: scratch, AGENT_TOOLS_CACHE_DIR: join(scratch, "cache") };
     const state = join(scratch, "terminal-2.env");
-    await run(["bash", "-c", `export -p > '${state}'`], { env: terminal });
+    await run(["bash", "-c", `declare -p > '${state}'`], { env: terminal });
 
     for (const step of steps) {
       if (step.kind === "registry") {
         registry = await startRegistry(step, { ...terminal, PORT: String(port) });
         continue;
       }
-      // Each block sees the variables the blocks before it exported, as in one terminal.
+      // Each block sees the variables the blocks before it set, as in one terminal (bash's own read-only ones cannot be restored, and need not be).
       const restore = `source '${state}' 2>/dev/null; set -euo pipefail;`;
-      const save = `export -p > '${state}'`;
+      const save = `declare -p > '${state}'`;
       const finished =
         step.kind === "shell"
           ? await run(["bash", "-c", `${restore}\n${step.code}\n${save}`], { env: terminal })

@@ -9,6 +9,7 @@ export async function runCli(args: string[], io: CliIo = processIo): Promise<num
     await createProgram(io).parseAsync(args, { from: "user" });
     return EXIT.ok;
   } catch (error) {
-    return reportError(error, io);
+    // Read from the raw arguments: a failure may come before commander has parsed the option.
+    return reportError(error, io, args.includes("--json"));
   }
 }

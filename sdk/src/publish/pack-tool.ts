@@ -3,6 +3,7 @@ import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { detectArchiveFormat, writeTar, type TarInputEntry } from "../archive/index.js";
 import { isPythonRuntime } from "../registry-client/index.js";
+import { MISSING_VERSION_WARNING } from "../tool-spec/index.js";
 import { PackError } from "./publish-errors.js";
 
 export interface PackedTool {
@@ -13,6 +14,8 @@ export interface PackedTool {
   archiveFormat: "zip" | "tar.gz";
   /** The upload bundle: `spec.json`, `tool.zip`, `tool.md` at the root. */
   bundle: Uint8Array;
+  /** What will publish but is probably a mistake (no version). */
+  warnings: string[];
 }
 
 /** Fixed timestamps make packing reproducible: the same folder always gives the same archive hash. */
@@ -42,8 +45,9 @@ export async function packTool(toolDir: string): Promise<PackedTool> {
     throw new PackError(`${join(toolDir, "tool.zip")} is neither a zip nor a tar.gz: rebuild it with \`zip -r tool.zip code\` (or \`tar czf tool.zip code\` for a binary).`, { toolId: spec.tool_id });
   }
   const bundle = zipSync({ "spec.json": [specBytes, { mtime: ZIP_MTIME }], "tool.zip": [archive, { mtime: ZIP_MTIME, level: 0 }], "tool.md": [manPage, { mtime: ZIP_MTIME }] });
-  const version = typeof spec.tool_metadata?.version === "string" && spec.tool_metadata.version !== "" ? spec.tool_metadata.version : "0.0.0";
-  return { toolId: spec.tool_id, version, archiveFormat, bundle };
+  const declared = typeof spec.tool_metadata?.version === "string" && spec.tool_metadata.version !== "";
+  const version = declared ? (spec.tool_metadata!.version as string) : "0.0.0";
+  return { toolId: spec.tool_id, version, archiveFormat, bundle, warnings: declared ? [] : [MISSING_VERSION_WARNING] };
 }
 
 interface SpecFields {

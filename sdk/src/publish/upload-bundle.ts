@@ -25,6 +25,8 @@ export interface PublishedTool {
   tool_id: string;
   version: string;
   via: UploadPath;
+  /** What the registry published but flags as a probable mistake (e.g. no version). */
+  warnings?: string[];
 }
 
 /** What `POST /tools/uploads` answers: where to PUT the bundle and how to finish. */

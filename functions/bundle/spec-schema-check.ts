@@ -1,0 +1,25 @@
+import { Ajv, type ErrorObject } from "ajv";
+import { TOOL_SPEC_SCHEMA } from "@agent-tools/sdk/tool-spec";
+import { RegistryError } from "../http/registry-error.js";
+import { PROCESSING_FAILED } from "./archive-rejection.js";
+
+// The schema is ours and fixed: compile it once. Formats are descriptive only.
+const validateSpec = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(TOOL_SPEC_SCHEMA);
+
+/**
+ * Checks spec.json against the schema the registry serves at `GET /schemas/spec.json`, so what
+ * the documentation and editors promise is what upload enforces. Keys set to `null` mean "the
+ * default" and are left out first. The field checks before it give the more specific messages;
+ * this one holds the upload to the whole schema.
+ */
+export function checkSpecSchema(spec: Record<string, unknown>): void {
+  const present = Object.fromEntries(Object.entries(spec).filter(([, value]) => value !== null));
+  if (validateSpec(present)) return;
+  const problems = (validateSpec.errors ?? []).slice(0, 5).map(describeError);
+  throw new RegistryError(422, PROCESSING_FAILED, `spec.json does not match the spec.json schema (GET /schemas/spec.json): ${problems.join("; ")}.`);
+}
+
+function describeError(error: ErrorObject): string {
+  const where = error.instancePath === "" ? "spec.json" : error.instancePath.slice(1).replaceAll("/", ".");
+  return `${where} ${error.message ?? "is invalid"}`;
+}

@@ -1,0 +1,1 @@
+export { MISSING_VERSION_WARNING, RESERVED_TOOL_IDS, TOOL_ID_PATTERN, TOOL_SPEC_SCHEMA } from "./tool-spec-schema.js";
