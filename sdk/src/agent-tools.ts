@@ -8,7 +8,7 @@ import { registryToolTree } from "./cache/registry-tool-tree.js";
 import { ToolCache } from "./cache/tool-cache.js";
 import type { ToolTree } from "./cache/tool-tree.js";
 import { AgentToolsError } from "./errors.js";
-import { RegistryClient } from "./registry-client/registry-client.js";
+import { RegistryClient, type RegistryClientOptions } from "./registry-client/registry-client.js";
 import type { ToolRecord } from "./registry-client/tool-record.js";
 import { PermissionEngine } from "./permission/permission-engine.js";
 import { PythonToolRuntime } from "./runtimes/python/python-runtime.js";
@@ -78,6 +78,8 @@ export interface AgentToolsOptions extends OpenAISearchOptions {
   workerIdleTimeoutMs?: number;
   /** `on-first-call` (default): a Python tool's worker starts when it is first called; `on-add`: at `add`, so load errors surface there. */
   workerStart?: "on-first-call" | "on-add";
+  /** Bytes of a tool archive downloaded so far (e.g. for a progress bar). */
+  onDownloadProgress?: RegistryClientOptions["onDownloadProgress"];
 }
 
 /** What `add` accepts: `"id"`, `"id@version"`, or a local tool folder / `tool.zip`. */
@@ -131,6 +133,7 @@ export class AgentTools implements SkillSource {
         : new RegistryClient(options.toolsDbUrl, {
             ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
             ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+            ...(options.onDownloadProgress === undefined ? {} : { onDownloadProgress: options.onDownloadProgress }),
           });
     this.cache = new ToolCache(resolveCacheDir(options.cacheDir));
     this.archiveLimits = options.archiveLimits;

@@ -1,6 +1,7 @@
 import { asSentence } from "../errors.js";
 import { registryFetch } from "../registry-client/index.js";
 import { BundleTransferError } from "./publish-errors.js";
+import { putWithProgress } from "./put-with-progress.js";
 import { registryRequest, type RegistryWriteOptions } from "./registry-request.js";
 
 /**
@@ -17,6 +18,8 @@ export interface UploadBundleOptions extends RegistryWriteOptions {
   via?: UploadPath | "auto";
   /** File name sent with the multipart upload. */
   fileName?: string;
+  /** Bytes of the bundle sent so far (measured for the presigned path, which large bundles take; the direct path reports once, when sent). */
+  onProgress?: (sent: number, total: number) => void;
 }
 
 /** The registry's 200 body for an upload, plus the path that was taken. */
@@ -47,6 +50,7 @@ export function chooseUploadPath(size: number, via: UploadBundleOptions["via"] =
 export async function uploadBundle(bundle: Uint8Array, options: UploadBundleOptions): Promise<PublishedTool> {
   const via = chooseUploadPath(bundle.byteLength, options.via);
   const published = via === "upload" ? await uploadDirect(bundle, options) : await uploadPresigned(bundle, options);
+  if (via === "upload") options.onProgress?.(bundle.byteLength, bundle.byteLength);
   return { ...published, via };
 }
 
@@ -62,7 +66,11 @@ async function uploadPresigned(bundle: Uint8Array, options: UploadBundleOptions)
   });
   let put: Response;
   try {
-    put = await (options.fetch ?? registryFetch)(ticket.uploadUrl, { method: "PUT", body: bundle, headers: { "content-type": "application/zip" } });
+    const headers = { "content-type": "application/zip" };
+    put =
+      options.onProgress !== undefined && options.fetch === undefined
+        ? await putWithProgress(ticket.uploadUrl, bundle, headers, options.onProgress)
+        : await (options.fetch ?? registryFetch)(ticket.uploadUrl, { method: "PUT", body: bundle, headers });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
     throw new BundleTransferError(`Could not reach storage at ${new URL(ticket.uploadUrl).origin} to upload the bundle (${cause}).`, { cause: error });

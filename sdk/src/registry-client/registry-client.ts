@@ -7,6 +7,8 @@ export interface RegistryClientOptions {
   timeoutMs?: number;
   /** Replaceable for tests and proxies; defaults to Node's global fetch (node:http for ports fetch refuses, such as 6000). */
   fetch?: typeof fetch;
+  /** Bytes of an archive received so far, and its size when the registry or storage sent Content-Length. */
+  onDownloadProgress?: (toolId: string, received: number, total: number | undefined) => void;
 }
 
 export interface ListToolsQuery {
@@ -58,11 +60,13 @@ export class RegistryClient {
   readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
+  private readonly onDownloadProgress: RegistryClientOptions["onDownloadProgress"];
 
   constructor(baseUrl: string, options: RegistryClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fetchImpl = options.fetch ?? registryFetch;
+    this.onDownloadProgress = options.onDownloadProgress;
   }
 
   /** The latest version's entry. */
@@ -138,7 +142,17 @@ export class RegistryClient {
   async downloadArchive(record: ToolRecord): Promise<Uint8Array> {
     const response = await this.request(this.archiveUrl(record), record.tool_id);
     if (!response.ok) await this.throwFor(response, record.tool_id);
-    return new Uint8Array(await response.arrayBuffer());
+    const report = this.onDownloadProgress;
+    if (report === undefined || response.body === null) return new Uint8Array(await response.arrayBuffer());
+    const total = Number(response.headers.get("content-length")) || undefined;
+    const chunks: Uint8Array[] = [];
+    let received = 0;
+    for await (const chunk of response.body) {
+      chunks.push(chunk);
+      received += chunk.byteLength;
+      report(record.tool_id, received, total);
+    }
+    return new Uint8Array(Buffer.concat(chunks));
   }
 
   archiveUrl(record: ToolRecord): string {

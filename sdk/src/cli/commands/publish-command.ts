@@ -2,6 +2,7 @@ import { Option, type Command } from "commander";
 import { readFile } from "node:fs/promises";
 import { packTool, uploadBundle, type UploadBundleOptions } from "../../publish/index.js";
 import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
+import { progressBar } from "../progress-bar.js";
 import { existingPath } from "./local-path.js";
 import { tokenOption } from "./token-option.js";
 import { printWarnings } from "./warnings.js";
@@ -21,7 +22,8 @@ export function registerPublishCommand(program: Command, context: CliContext): v
     const source = await existingPath(io, target);
     const packed = source.isFile ? undefined : await packTool(source.path);
     const bundle = packed?.bundle ?? new Uint8Array(await readFile(source.path));
-    const published = await uploadBundle(bundle, { registryUrl, token, via: options.via });
+    const bar = progressBar(io, `Uploading ${packed?.toolId ?? target}`);
+    const published = await uploadBundle(bundle, { registryUrl, token, via: options.via, onProgress: bar.update }).finally(() => bar.finish());
     const warnings = [...new Set([...(published.warnings ?? []), ...(packed?.warnings ?? [])])];
     if (options.json) {
       printJson(io, { tool_id: published.tool_id, version: published.version, via: published.via, bytes: bundle.byteLength, warnings });

@@ -6,6 +6,7 @@ import { AgentTools, type ToolSource } from "../../agent-tools.js";
 import { readArchive } from "../../archive/index.js";
 import { printJson, type CliContext } from "../cli-context.js";
 import { UsageError } from "../report-error.js";
+import { progressBar } from "../progress-bar.js";
 import { existingPath } from "./local-path.js";
 
 export function registerRunCommand(program: Command, context: CliContext): void {
@@ -22,14 +23,16 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       const input = jsonObjectOption("--input", options.input);
       const parameters = options.parameters === undefined ? {} : jsonObjectOption("--parameters", options.parameters);
       const source = await runSource(context, target);
+      const bar = progressBar(io, `Downloading ${target}`);
       const tools = new AgentTools({
+        onDownloadProgress: (_toolId, received, total) => bar.update(received, total),
         ...(source.registry ? { toolsDbUrl: context.registryUrl() } : {}),
         ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
         // What the tool prints goes to stderr, so stdout is the result alone.
         onToolOutput: (_toolId, _stream, text) => io.err(text),
       });
       try {
-        const added = await tools.add(source.source, parameters);
+        const added = await tools.add(source.source, parameters).finally(() => bar.finish());
         printJson(io, (await tools.executeToolById(added.toolId, input)) ?? null);
       } finally {
         await tools.close();
