@@ -252,5 +252,5 @@ describe("the executable", () => {
     expect(missing.stderr).toMatch(/no tool "nothing-here" in the registry/);
 
     expect((await readFile(main, "utf8")).startsWith("#!/usr/bin/env node\n")).toBe(true);
-  });
+  }, 90_000); // four fresh node processes with tsx: slow on a busy machine
 });

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentTools, type ToolSource } from "../../agent-tools.js";
+import type { ToolSource } from "../../agent-tools.js";
 import { readArchive } from "../../archive/index.js";
 import { printJson, type CliContext } from "../cli-context.js";
 import { UsageError } from "../report-error.js";
@@ -23,6 +23,8 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       const input = jsonObjectOption("--input", options.input);
       const parameters = options.parameters === undefined ? {} : jsonObjectOption("--parameters", options.parameters);
       const source = await runSource(context, target);
+      // Loaded here, not at start-up: every other command stays as quick to start as the CLI itself.
+      const { AgentTools } = await import("../../agent-tools.js");
       const bar = progressBar(io, `Downloading ${target}`);
       const tools = new AgentTools({
         onDownloadProgress: (_toolId, received, total) => bar.update(received, total),
