@@ -40,6 +40,11 @@ if (!support.available) {
   process.exit(1);
 }
 
+const memory: Record<Mode, { lazy: { count: number; mib: number }; started: { count: number; mib: number } }> = {
+  off: { lazy: { count: 0, mib: 0 }, started: { count: 0, mib: 0 } },
+  required: { lazy: { count: 0, mib: 0 }, started: { count: 0, mib: 0 } },
+};
+
 const work = await mkdtemp(join(tmpdir(), "agent-tools-sandbox-bench-"));
 try {
   await main();
@@ -58,6 +63,7 @@ async function main(): Promise<void> {
   const compare = async (name: string, unit: string, measure: (mode: Mode) => Promise<number>) => {
     const [off, sandboxed] = [await measure("off"), await measure("required")];
     rows.push({ name, off, sandboxed, unit });
+    console.error(`${name}: ${off.toFixed(3)} / ${sandboxed.toFixed(3)} ${unit}`);
   };
 
   await compare("worker start + first call, p50", "ms", async (mode) => {
@@ -131,11 +137,6 @@ async function main(): Promise<void> {
   const ratio = warm.required.p50 / warm.off.p50;
   console.log(`\nwarm call p50 ratio ${ratio.toFixed(3)} (limit 1.10): ${ratio <= 1.1 ? "within" : "OVER"}`);
 }
-
-const memory: Record<Mode, { lazy: { count: number; mib: number }; started: { count: number; mib: number } }> = {
-  off: { lazy: { count: 0, mib: 0 }, started: { count: 0, mib: 0 } },
-  required: { lazy: { count: 0, mib: 0 }, started: { count: 0, mib: 0 } },
-};
 
 async function writeTool(toolId: string): Promise<string> {
   const dir = join(work, toolId);

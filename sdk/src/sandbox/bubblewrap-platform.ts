@@ -95,7 +95,15 @@ export class BubblewrapPlatform implements SandboxPlatform {
   }
 }
 
+let systemMountArgs: string[] | undefined;
+
+/** The `system` base's mounts: read once per process (the system folders do not move). */
 function systemMounts(): string[] {
+  systemMountArgs ??= readSystemMounts();
+  return systemMountArgs;
+}
+
+function readSystemMounts(): string[] {
   const args: string[] = [];
   for (const path of [...SYSTEM_DIRS, ...ETC_FILES]) {
     let info;

@@ -17,7 +17,7 @@ export interface ResourceLimits {
 const MiB = 1024 * 1024;
 
 export const DEFAULT_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({
-  cpuSeconds: 600,
+  cpuSeconds: 3600,
   memoryBytes: 4096 * MiB,
   processes: 128,
   fileSizeBytes: 1024 * MiB,
