@@ -45,7 +45,7 @@ const tabs: Tab[] = [];
 
 beforeAll(async () => {
   [registry, browser] = await Promise.all([startTestRegistry(), launchBrowser()]);
-  const textStats = { tool_id: "text-stats", tool_type: "text-processing", tool_tags: ["text", "nlp"], tool_search_description: "Counts words in a text and returns the most frequent ones", tool_api_spec: { entrypoints: { execute: { input: TEXT_STATS_INPUT } } } };
+  const textStats = { tool_id: "text-stats", tool_type: "text-processing", tool_tags: ["text", "nlp"], tool_search_description: "Counts words in a text and returns the most frequent ones", tool_api_spec: { entrypoints: { execute: { input: TEXT_STATS_INPUT } } }, tool_capabilities: { network: ["api.example.com:443"], filesystem: [{ path: "workspace", access: "read" }] } };
   await uploadOrThrow(registry.url, registry.token, echoToolBundle({ ...textStats, version: "1.0.0" }, TEXT_STATS_MD));
   await uploadOrThrow(registry.url, registry.token, echoToolBundle({ ...textStats, version: "1.1.0" }, TEXT_STATS_MD));
   await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: "csv-to-json", tool_type: "data", tool_tags: ["csv", "json"], tool_search_description: "Converts CSV rows to JSON objects" }));
@@ -160,6 +160,13 @@ describe("a tool's page", () => {
     await expect(page.locator(".doc pre code").textContent()).resolves.toContain('"the cat and the hat"');
     await expect(page.locator(".doc table td").first().textContent()).resolves.toBe("word_count");
     await expect(page.locator('.doc a[href="https://example.org/guide"]').getAttribute("rel")).resolves.toContain("nofollow");
+
+    // Capabilities as the entry declares them (registries that do not store the manifest show none).
+    const capabilities = (entry.tool_capabilities ?? {}) as Record<string, unknown[]>;
+    const shown = await page.locator("dl.capabilities dt").allTextContents();
+    expect(shown).toEqual(Object.keys(capabilities).filter((kind) => capabilities[kind]!.length > 0));
+    if (shown.length === 0) await expect(page.locator("#capabilities + p").textContent()).resolves.toContain("No capabilities declared");
+    else await expect(page.locator("dl.capabilities").textContent()).resolves.toContain("api.example.com:443");
 
     await expect(page.locator(".sha256").textContent()).resolves.toBe(entry.tool_archive_sha256);
     await expect(page.locator("#archive + dl")).toBeDefined();

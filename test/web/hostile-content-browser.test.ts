@@ -61,7 +61,8 @@ const HOSTILE_SPEC = {
       },
     },
   },
-  tool_capabilities: { [`<script>${run("capability")}</script>`]: [`<img src=x onerror=${run("grant")}>`, { path: `"><svg onload=${run("grant-path")}>`, access: "read" }] },
+  // Valid as a manifest (the registry rejects unknown kinds and malformed hosts), hostile in the one free-text field.
+  tool_capabilities: { network: ["api.example.com:443"], filesystem: [{ path: `/data/"><svg onload=${run("grant-path")}><script>${run("grant-script")}</script>`, access: "read" }] },
 };
 
 const HOSTILE_PATHS = [

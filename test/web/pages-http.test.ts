@@ -115,6 +115,10 @@ describe("capabilities", () => {
     expect(declared).toContain("<dt>network</dt><dd><code>api.example.com:443</code></dd>");
     expect(declared).toContain("<dt>env</dt><dd><code>EXAMPLE_API_KEY</code></dd>");
     expect(declared).toContain("<dt>filesystem</dt><dd><code>path: workspace, access: read</code></dd>");
-    for (const none of [undefined, {}, null, "network"]) expect(String(Capabilities({ declared: none }))).toContain("No capabilities declared");
+    expect(declared).not.toContain("No capabilities declared");
+    const someKindsEmpty = String(Capabilities({ declared: { network: [], env: ["EXAMPLE_API_KEY"], filesystem: [] } }));
+    expect(someKindsEmpty).not.toContain("network");
+    expect(someKindsEmpty).toContain("<dt>env</dt>");
+    for (const none of [undefined, {}, null, "network", { network: [], env: [], filesystem: [] }]) expect(String(Capabilities({ declared: none }))).toContain("No capabilities declared");
   });
 });

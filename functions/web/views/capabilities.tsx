@@ -7,7 +7,8 @@ import { isPlainObject } from "../../entry/field-types.js";
  * field existed lack it, and the page must render whatever shape a stored entry has.
  */
 export function Capabilities({ declared }: { declared: unknown }) {
-  const kinds = isPlainObject(declared) ? Object.entries(declared) : [];
+  // The registry stores every kind, empty ones included (`{ network: [], env: [], filesystem: [] }`).
+  const kinds = (isPlainObject(declared) ? Object.entries(declared) : []).filter(([, grants]) => !(Array.isArray(grants) && grants.length === 0));
   if (kinds.length === 0) {
     return <p class="muted">No capabilities declared: the tool runs with the SDK's default sandbox profile (no network, no secrets).</p>;
   }
