@@ -27,6 +27,6 @@ export const catalogueRoute: RouteModule = (app, deps) => {
     const page = matches.slice(from, from + PAGE_SIZE);
     const hasNextPage = matches.length > from + PAGE_SIZE && (params.q === undefined || params.page < MAX_SEARCH_PAGE);
     const { types, tags } = catalogueFacets(entries);
-    return sendPage(c, <CataloguePage params={params} results={page} hasNextPage={hasNextPage} types={types} tags={tags} limitNote={params.page >= MAX_SEARCH_PAGE ? limitNote : undefined} />);
+    return sendPage(c, <CataloguePage params={params} results={page} hasNextPage={hasNextPage} types={types} tags={tags} limitNote={params.page >= MAX_SEARCH_PAGE ? limitNote : undefined} total={params.q === undefined ? matches.length : undefined} />);
   });
 };

@@ -112,9 +112,11 @@ describe("the catalogue page", () => {
     const firstPage = await resultIds(page);
     expect(firstPage).toHaveLength(20);
     expect(firstPage[0]).toBe("filler-00");
+    await expect(page.locator(".count").textContent()).resolves.toBe("1–20 of 22 tools");
     await page.getByRole("link", { name: "Next →" }).click();
     await page.waitForURL(/page=2/);
     expect(await resultIds(page)).toEqual(["filler-20", "filler-21"]);
+    await expect(page.locator(".count").textContent()).resolves.toBe("21–22 of 22 tools");
     await expect(page.getByRole("link", { name: "Next →" }).count()).resolves.toBe(0);
     await page.getByRole("link", { name: "← Previous" }).click();
     expect(await resultIds(page)).toEqual(firstPage);

@@ -13,10 +13,12 @@ export interface CataloguePageProps {
   tags: readonly string[];
   /** Why there are no more pages although more tools may match (search returns its best matches only). */
   limitNote?: string;
+  /** How many tools match, when known (listing; a search knows only its ranked depth). */
+  total?: number;
 }
 
 /** `/`: the search form with its filters, then one page of results (ranked for a query, by id otherwise). */
-export function CataloguePage({ params, results, hasNextPage, types, tags, limitNote }: CataloguePageProps) {
+export function CataloguePage({ params, results, hasNextPage, types, tags, limitNote, total }: CataloguePageProps) {
   const filtered = Boolean(params.q || params.type || params.tag);
   return (
     <Layout title={params.q ? `${params.q} · Agent Tools` : "Agent Tools"}>
@@ -42,6 +44,12 @@ export function CataloguePage({ params, results, hasNextPage, types, tags, limit
       {filtered ? (
         <p class="muted">
           <a href="/">Clear the search and filters</a>
+        </p>
+      ) : null}
+      {results.length > 0 ? (
+        <p class="muted count">
+          {(params.page - 1) * PAGE_SIZE + 1}–{(params.page - 1) * PAGE_SIZE + results.length}
+          {total === undefined ? null : ` of ${total} ${total === 1 ? "tool" : "tools"}`}
         </p>
       ) : null}
       {results.length === 0 ? (
