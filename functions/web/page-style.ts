@@ -36,6 +36,7 @@ export const PAGE_STYLE = [
   "table{border-collapse:collapse;width:100%;font-size:.925rem}",
   "th,td{text-align:left;vertical-align:top;padding:.4rem .6rem;border-bottom:1px solid var(--line)}",
   "th{font-weight:600}",
+  "td>code{overflow-wrap:normal;white-space:nowrap}",
   "dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}",
   "dl.facts dt{color:var(--muted)}",
   "dl.facts dd{margin:0;overflow-wrap:anywhere}",

@@ -202,8 +202,14 @@ describe("a tool's page", () => {
     await page.goto(`${registry.url}/t/text-stats`);
     const button = page.locator('button[data-copy="snippet-curl"]');
     await expect(button.isVisible()).resolves.toBe(true);
+    // Every label the button shows (it turns back to "Copy" after 2 s, which a loaded machine can outlast).
+    await page.evaluate(`(() => {
+      const button = document.querySelector('button[data-copy="snippet-curl"]');
+      window.labels = [];
+      new MutationObserver(() => window.labels.push(button.textContent)).observe(button, { childList: true, characterData: true, subtree: true });
+    })()`);
     await button.click();
-    await expect(button.textContent()).resolves.toBe("Copied");
+    await expect.poll(() => page.evaluate<string[]>("window.labels")).toContain("Copied");
     const copied = await page.evaluate<string>("navigator.clipboard.readText()");
     expect(copied).toBe(await page.locator("#snippet-curl").textContent());
     expect(copied).toContain(`curl -fsS ${registry.url}/tools/text-stats/versions/1.1.0`);
