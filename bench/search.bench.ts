@@ -15,7 +15,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLocalRegistry } from "../functions/local/start-local-registry.js";
-import { CatalogSearch } from "../functions/search/catalog-search.js";
 import { ToolSearchIndex } from "../functions/search/tool-search-index.js";
 import { LABELLED_QUERIES, scaledCatalog } from "../test/search/relevance-catalog.js";
 import { seedCatalog } from "../test/search/seed-catalog.js";
@@ -33,8 +32,6 @@ interface Row {
   health: Stats;
   scanMs: number;
   buildMs: number;
-  deltaUpdateMs: number;
-  diffUpdateMs: number;
   firstSearchAfterWriteMs: number;
 }
 
@@ -68,19 +65,6 @@ async function measure(tools: number): Promise<Row> {
   const scanMs = performance.now() - scanStart;
   if (entries.length !== tools) throw new Error(`expected ${tools} tools in storage, found ${entries.length}`);
   const buildMs = median(await repeat(tools > 1_000 ? 1 : 3, async () => ToolSearchIndex.build(entries)));
-  const indexUpdateMs = (withDelta: boolean) =>
-    repeat(3, async () => {
-      const edited = { ...entries[7]!, updated_at: `${Date.now()}`, tool_search_description: "Changed" };
-      const changed = entries.map((entry, index) => (index === 7 ? edited : entry));
-      const delta = { upserted: [edited], removed: [] };
-      const search = new CatalogSearch(async () => entries, (_, current) => (withDelta && current === changed ? delta : undefined));
-      search.sync(entries);
-      const start = performance.now();
-      search.sync(changed);
-      return performance.now() - start;
-    }, true).then(median);
-  const deltaUpdateMs = await indexUpdateMs(true);
-  const diffUpdateMs = await indexUpdateMs(false);
   await get("/tools/search?q=warm+up"); // the server's index catches up with the seeding
   // A write through the API, then the first search: the reader re-reads that tool and the index takes its delta.
   const put = await fetch(`${local.url}/tools/${entries[3]!.tool_id}`, {
@@ -102,7 +86,7 @@ async function measure(tools: number): Promise<Row> {
     search.push(await time(() => get(searchPath(i))));
     health.push(await time(() => get("/health")));
   }
-  return { tools, search: p50p99(search), health: p50p99(health), scanMs, buildMs, deltaUpdateMs, diffUpdateMs, firstSearchAfterWriteMs };
+  return { tools, search: p50p99(search), health: p50p99(health), scanMs, buildMs, firstSearchAfterWriteMs };
 }
 
 function searchPath(i: number): string {
@@ -148,12 +132,12 @@ function printTable(results: Row[]): void {
   }
   console.log("\nKeeping the index fresh:\n");
   console.log(
-    "| tools | storage scan (all latest entries, dynalite) ms | full index build ms | index update, 1 tool, from its delta ms | index update, 1 tool, by diffing arrays ms | first search after a PUT ms |",
+    "| tools | storage scan (all latest entries, dynalite) ms | full index build ms | first search after a PUT ms |",
   );
-  console.log("|---:|---:|---:|---:|---:|---:|");
+  console.log("|---:|---:|---:|---:|");
   for (const row of results) {
     console.log(
-      `| ${row.tools} | ${ms(row.scanMs)} | ${ms(row.buildMs)} | ${ms(row.deltaUpdateMs)} | ${ms(row.diffUpdateMs)} | ${ms(row.firstSearchAfterWriteMs)} |`,
+      `| ${row.tools} | ${ms(row.scanMs)} | ${ms(row.buildMs)} | ${ms(row.firstSearchAfterWriteMs)} |`,
     );
   }
 }

@@ -11,6 +11,7 @@ import { RevisionCache } from "./revision-cache.js";
 export class CatalogReader {
   private readonly cache: RevisionCache;
   private readonly latestCatalog: LatestCatalog;
+  private readonly changeListeners: (() => void)[] = [];
 
   constructor(
     private readonly entries: EntryStore,
@@ -51,11 +52,18 @@ export class CatalogReader {
   changed(change: RecordedCatalogChange): void {
     this.cache.invalidate();
     this.latestCatalog.hear(change);
+    for (const listener of this.changeListeners) listener();
   }
 
   /** After a write that names no tool (e.g. a bulk import): everything is checked against storage. */
   invalidate(): void {
     this.cache.invalidate();
     this.latestCatalog.invalidate();
+    for (const listener of this.changeListeners) listener();
+  }
+
+  /** Calls `listener` after each write of this process (followers with their own state: the search index). */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
   }
 }

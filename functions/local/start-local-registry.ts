@@ -6,6 +6,11 @@ import { loadLocalToken } from "../auth/local-token.js";
 import { DEFAULT_MAX_BUNDLE_BYTES, type ArchiveDelivery, type RegistryConfig } from "../config.js";
 import { createRegistryDeps, type RegistryDeps, type RegistryDepsOptions } from "../registry-deps.js";
 import type { RouteModule } from "../routes/route-module.js";
+import { IndexerSchedule } from "../search/indexer-schedule.js";
+import { createDynamoDocumentClient } from "../storage/aws-clients.js";
+import { EntryStore } from "../storage/entry-store.js";
+import { SearchIndexer } from "../search/search-indexer.js";
+import { searchSources } from "../search/search-sources.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { startEmulators, type Emulators } from "./emulators.js";
 import { provisionStorage } from "./provision-storage.js";
@@ -25,6 +30,8 @@ export interface LocalRegistryOptions {
   cacheRevalidateMs?: number;
   onCatalogChange?: RegistryDepsOptions["onCatalogChange"];
   extraRoutes?: RouteModule[];
+  /** The search index snapshot is rebuilt in process this long after the last write. Default 2000. */
+  searchIndexDelayMs?: number;
 }
 
 export interface LocalRegistry {
@@ -74,6 +81,11 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
     const token = await loadLocalToken(dataDir, options.token);
     const deps = createRegistryDeps(config, token.verify, { onCatalogChange: options.onCatalogChange });
     const app = createRegistryApp(deps, { extraRoutes: options.extraRoutes });
+    // What the indexer Lambda does on AWS, here in process with its own storage client (docs/search.md).
+    const indexerEntries = new EntryStore(createDynamoDocumentClient(config), config.tableName);
+    const indexer = new IndexerSchedule(new SearchIndexer(searchSources({ config, entries: indexerEntries })), options.searchIndexDelayMs ?? 2000);
+    deps.reader.onChange(() => indexer.poke());
+    void indexer.runNow();
     const server = await listen(app.fetch, options.port ?? 6000, host);
     const port = (server.address() as AddressInfo).port;
     await token.persist().catch(async (error: unknown) => {
@@ -94,6 +106,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       deps,
       close() {
         closing ??= (async () => {
+          await indexer.close();
           await new Promise<void>((done) => {
             server.close(() => done());
             if ("closeAllConnections" in server) server.closeAllConnections();

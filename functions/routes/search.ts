@@ -12,10 +12,10 @@ import type { RouteModule } from "./route-module.js";
  * `GET /tools/search?q=&limit=&type=&tag=&cursor=`: ranked results over the latest entries, as
  * `{"results": [...], "next_cursor": "…"}` (also in `Link: rel="next"`) while more matches rank
  * within the first `MAX_SEARCH_DEPTH`. The index lives as long as the app (warm across Lambda
- * invocations) and follows the catalog through the reader.
+ * invocations): a cold instance starts from the stored snapshot, then follows the revision log.
  */
 export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
-  const search = catalogSearchFor(deps.reader);
+  const search = catalogSearchFor(deps);
   const cursors = registryCursors(deps.config);
   app.get("/tools/search", async (c) => {
     const query = parseSearchQuery((name) => c.req.query(name));

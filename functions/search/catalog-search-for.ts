@@ -1,20 +1,22 @@
+import type { CatalogDeps } from "../catalog-deps.js";
 import type { CatalogReader } from "../catalog/catalog-reader.js";
 import { CatalogSearch } from "./catalog-search.js";
+import { searchSources } from "./search-sources.js";
 
 const searches = new WeakMap<CatalogReader, CatalogSearch>();
 
 /**
- * The search index that follows this reader's catalog: one per process, shared by every route
- * that searches (`GET /tools/search`, the web catalogue), so they rank alike and it is built once.
+ * The search index of this registry's catalog: one per process, shared by every route that
+ * searches (`GET /tools/search`, the web catalogue), so they rank alike and it is loaded once. It
+ * starts from the stored snapshot, follows the revision log, and hears this process's writes.
  */
-export function catalogSearchFor(reader: CatalogReader): CatalogSearch {
-  let search = searches.get(reader);
+export function catalogSearchFor(deps: Pick<CatalogDeps, "config" | "entries" | "reader">): CatalogSearch {
+  let search = searches.get(deps.reader);
   if (!search) {
-    search = new CatalogSearch(
-      () => reader.allLatest(),
-      (previous, current) => reader.latestDelta(previous, current),
-    );
-    searches.set(reader, search);
+    const created = new CatalogSearch(searchSources(deps), deps.config.cacheRevalidateMs);
+    deps.reader.onChange(() => created.changed());
+    searches.set(deps.reader, created);
+    search = created;
   }
   return search;
 }

@@ -1,85 +1,128 @@
-import type { SearchableEntry } from "./search-document.js";
+import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { IndexSnapshot } from "../storage/index-snapshot-store.js";
+import type { RevisionLog } from "../storage/revision-log.js";
 import { ToolSearchIndex, type SearchHit, type SearchQuery } from "./tool-search-index.js";
 
-/** How one array of entries differs from the previous one. */
-export interface EntriesDelta {
-  upserted: readonly SearchableEntry[];
-  removed: readonly string[];
+/** What the search index is kept from: the table (entries and revision log) and, when there is one, the snapshot store. */
+export interface SearchSources {
+  entries: {
+    readRevisionLog(): Promise<RevisionLog>;
+    getLatest(toolId: string): Promise<PublishedEntry | undefined>;
+    listAllLatest(): Promise<PublishedEntry[]>;
+  };
+  snapshots?: { latest(): Promise<IndexSnapshot | undefined> };
 }
 
+/** Past this many changed tools, reading them one by one costs more than a snapshot or a scan. */
+const MAX_TOOLS_READ_ONE_BY_ONE = 100;
+
 /**
- * The search index of a process (a warm Lambda container or the local server), kept in step with
- * the catalog. `loadLatest` is the registry's revision-checked read of every latest entry: it
- * hands back the same array until the catalog changes (a local write, or a new catalog revision
- * noticed within `cacheRevalidateMs`). When `deltaSince` can say how a new array differs from the
- * indexed one, only those tools are updated; otherwise the new array is diffed against the indexed
- * one, so a write still costs one index update, not a rebuild; a large change (or the first
- * search) builds from scratch.
+ * The search index of a process (a warm Lambda container, the local server, the indexer), kept
+ * in step with the catalog revision. A cold instance opens the newest snapshot and applies the
+ * revisions logged since, re-reading only the tools they name; it scans the table only when no
+ * snapshot and no log covers the gap (a first start, a bulk write). Afterwards it reads the
+ * revision log at most once per `revalidateMs` (readers do not wait for that check once warm),
+ * and at once after a write of this process (`changed`).
  */
 export class CatalogSearch {
-  private index = new ToolSearchIndex();
-  private indexed: readonly SearchableEntry[] | undefined;
-  private fingerprints = new Map<string, string>();
-  private loadsStarted = 0;
-  private appliedTicket = 0;
+  private index: ToolSearchIndex | undefined;
+  private checkDue = false;
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  private refreshing: Promise<ToolSearchIndex> | undefined;
 
   constructor(
-    private readonly loadLatest: () => Promise<readonly SearchableEntry[]>,
-    private readonly deltaSince: (previous: readonly SearchableEntry[], current: readonly SearchableEntry[]) => EntriesDelta | undefined = () => undefined,
+    private readonly sources: SearchSources,
+    private readonly revalidateMs: number,
   ) {}
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    const ticket = ++this.loadsStarted;
-    const entries = await this.loadLatest();
-    // A load that started before the one already applied may hold an older catalog: keep the newer.
-    if (ticket > this.appliedTicket) {
-      this.sync(entries);
-      this.appliedTicket = ticket;
-    }
-    return this.index.search(query);
+    return (await this.current()).search(query);
   }
 
-  /** Brings the index in line with `entries` (synchronous, so concurrent searches never interleave). */
-  sync(entries: readonly SearchableEntry[]): void {
-    if (entries === this.indexed) return;
-    const delta = this.indexed === undefined ? undefined : this.deltaSince(this.indexed, entries);
-    if (delta !== undefined) this.apply(delta);
-    else this.diff(entries);
-    this.indexed = entries;
+  /** The index, up to date as `revalidateMs` allows. */
+  async current(): Promise<ToolSearchIndex> {
+    const index = this.index;
+    if (index === undefined || this.checkDue || this.revalidateMs === 0) return this.refresh();
+    if (performance.now() - this.checkedAt >= this.revalidateMs) this.refresh().catch(() => undefined);
+    return index;
   }
 
-  private apply(delta: EntriesDelta): void {
-    for (const toolId of delta.removed) {
-      this.index.remove(toolId);
-      this.fingerprints.delete(toolId);
+  /** A write of this process was recorded: the next search reads the revision log first. */
+  changed(): void {
+    this.checkDue = true;
+  }
+
+  /** One refresh at a time; callers that arrive meanwhile share it. */
+  private refresh(): Promise<ToolSearchIndex> {
+    this.refreshing ??= this.catchUp().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async catchUp(): Promise<ToolSearchIndex> {
+    this.checkDue = false;
+    const log = await this.sources.entries.readRevisionLog();
+    this.checkedAt = performance.now();
+    let index = this.index ?? (await this.fromSnapshot(log));
+    if (index !== undefined && !(await this.applyLog(index, log))) {
+      // The log no longer names every revision since this index: a newer snapshot may.
+      const newer = await this.fromSnapshot(log, index.revision);
+      index = newer !== undefined && (await this.applyLog(newer, log)) ? newer : undefined;
     }
-    for (const entry of delta.upserted) {
-      this.index.upsert(entry);
-      this.fingerprints.set(entry.tool_id, fingerprint(entry));
+    index ??= await this.scan();
+    this.replace(index);
+    return index;
+  }
+
+  /** The stored snapshot when it is newer than `after` and not ahead of the table (a reset table). */
+  private async fromSnapshot(log: RevisionLog, after = -1): Promise<ToolSearchIndex | undefined> {
+    const snapshot = await this.sources.snapshots?.latest().catch((error: unknown) => {
+      console.error("[search] could not read the index snapshot; building from the table:", error);
+      return undefined;
+    });
+    if (snapshot === undefined || snapshot.revision <= after || snapshot.revision > log.revision) return undefined;
+    try {
+      return ToolSearchIndex.open(snapshot.bytes);
+    } catch (error) {
+      console.error("[search] ignoring an unreadable index snapshot:", error);
+      return undefined;
     }
   }
 
-  private diff(entries: readonly SearchableEntry[]): void {
-    const fingerprints = new Map(entries.map((entry) => [entry.tool_id, fingerprint(entry)]));
-    const changed = entries.filter((entry) => this.fingerprints.get(entry.tool_id) !== fingerprints.get(entry.tool_id));
-    const removed = [...this.fingerprints.keys()].filter((toolId) => !fingerprints.has(toolId));
-    if (changed.length + removed.length > REBUILD_FRACTION * entries.length) {
-      this.index = ToolSearchIndex.build(entries);
-    } else {
-      for (const toolId of removed) this.index.remove(toolId);
-      for (const entry of changed) this.index.upsert(entry);
+  /** Applies the revisions after the index's; false when the log cannot name them all. */
+  private async applyLog(index: ToolSearchIndex, log: RevisionLog): Promise<boolean> {
+    if (log.revision < index.revision) return false;
+    const changed = new Set<string>();
+    for (let revision = index.revision + 1; revision <= log.revision; revision++) {
+      const toolId = log.toolChangedAt(revision);
+      if (toolId === undefined) return false;
+      changed.add(toolId);
     }
-    this.fingerprints = fingerprints;
+    if (changed.size > MAX_TOOLS_READ_ONE_BY_ONE) return false;
+    // Read after the log: a tool changed again meanwhile is read in its newer state, which the
+    // next revision re-applies harmlessly.
+    const latest = await Promise.all([...changed].map(async (toolId) => [toolId, await this.sources.entries.getLatest(toolId)] as const));
+    index.batch(() => {
+      for (const [toolId, entry] of latest) {
+        if (entry === undefined) index.remove(toolId);
+        else index.upsert(entry);
+      }
+      index.revision = log.revision;
+    });
+    return true;
   }
-}
 
-/** Past this share of changed tools, building afresh is cheaper than updating one by one. */
-const REBUILD_FRACTION = 0.25;
+  private async scan(): Promise<ToolSearchIndex> {
+    // The revision first: anything written during the scan is applied from the log later.
+    const { revision } = await this.sources.entries.readRevisionLog();
+    return ToolSearchIndex.build(await this.sources.entries.listAllLatest(), revision);
+  }
 
-/**
- * What identifies one published state of a tool: every write (upload, PUT) stamps `updated_at`,
- * and a delete followed by a re-upload gets a new `published_at`.
- */
-function fingerprint(entry: SearchableEntry): string {
-  return [entry.version, entry.published_at, entry.updated_at, entry.tool_search_description].map(String).join("\0");
+  private replace(index: ToolSearchIndex): void {
+    const previous = this.index;
+    this.index = index;
+    // Searches that already hold the previous index finish first (they run synchronously).
+    if (previous !== undefined && previous !== index) setImmediate(() => previous.close());
+  }
 }

@@ -5,7 +5,7 @@ export const MAX_QUERY_CHARS = 512;
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 100;
 /** Ranked results are paged (`cursor`) down to this rank; past it, refine the query instead. */
-export const MAX_SEARCH_DEPTH = 1000;
+export const MAX_SEARCH_DEPTH = 100;
 
 const INVALID = "Invalid search query";
 

@@ -1,13 +1,19 @@
+import { stemmer } from "stemmer";
+
 /**
  * How text becomes search terms, shared by indexing and querying so both sides agree:
  * split on anything that is not a letter, digit, mark or pictograph (so quotes, regex
- * metacharacters and punctuation are plain separators), lower-case, strip accents, drop
- * English stop words, then strip a few common suffixes ("counting" and "counts" meet "count").
+ * metacharacters, dots, dashes and underscores are plain separators), split words at case and
+ * digit boundaries (`textStats`, `XMLParser`, `base64`: identifiers and schema property names),
+ * lower-case, strip accents, drop English stop words, then stem (Porter), so "counting",
+ * "counts" and "count" meet.
  */
 const SEPARATORS = /[^\p{L}\p{N}\p{M}\p{Extended_Pictographic}]+/u;
-const CAMEL_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})/u;
+/** `textStats` → text|Stats, `XMLParser` → XML|Parser, `pdf2text` → pdf|2|text. */
+const WORD_PART_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 const COMBINING_MARKS = /\p{M}+/gu;
 const ASCII = /^[\x00-\x7f]*$/;
+const LATIN = /^[a-z]+$/;
 
 const STOP_WORDS = new Set(
   (
@@ -18,45 +24,36 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** Words of a text; `splitCamelCase` also yields the parts of `textStats`, `text` and `Stats` (used for ids). */
-export function tokenize(text: string, splitCamelCase = false): string[] {
-  const words = text.split(SEPARATORS).filter((word) => word !== "");
-  if (!splitCamelCase) return words;
-  return words.flatMap((word) => {
-    const parts = word.split(CAMEL_BOUNDARY);
-    return parts.length > 1 ? [word, ...parts] : parts;
-  });
+/** Words of a text; a word made of parts (`textStats`) yields itself and its parts. */
+export function tokenize(text: string): string[] {
+  const words: string[] = [];
+  for (const word of text.split(SEPARATORS)) {
+    if (word === "") continue;
+    const parts = word.split(WORD_PART_BOUNDARY);
+    if (parts.length > 1) words.push(word, ...parts);
+    else words.push(word);
+  }
+  return words;
 }
 
 /** The indexed form of one word, or null to drop it (stop words, nothing left after normalising). */
 export function normaliseTerm(word: string): string | null {
   const term = (ASCII.test(word) ? word : word.normalize("NFKD").replace(COMBINING_MARKS, "")).toLowerCase();
   if (term === "" || STOP_WORDS.has(term)) return null;
-  return stem(term);
+  return LATIN.test(term) && term.length > 3 ? stemmer(term) : term;
+}
+
+/** Every indexed term of a text, in order, repeats kept (term frequency counts for BM25). */
+export function terms(text: string): string[] {
+  const found: string[] = [];
+  for (const word of tokenize(text)) {
+    const term = normaliseTerm(word);
+    if (term !== null) found.push(term);
+  }
+  return found;
 }
 
 /** The distinct indexed terms of a text, in first-seen order. */
 export function distinctTerms(text: string): string[] {
-  const terms = new Set<string>();
-  for (const word of tokenize(text)) {
-    const term = normaliseTerm(word);
-    if (term !== null) terms.add(term);
-  }
-  return [...terms];
+  return [...new Set(terms(text))];
 }
-
-/** A deliberately light English stemmer: only suffixes whose removal leaves at least three letters. */
-function stem(term: string): string {
-  if (term.endsWith("ss")) return term; // "class", "boss": not plurals
-  for (const [suffix, replacement] of SUFFIXES) {
-    if (term.endsWith(suffix) && term.length - suffix.length >= 3) return term.slice(0, -suffix.length) + replacement;
-  }
-  return term;
-}
-
-const SUFFIXES: ReadonlyArray<readonly [string, string]> = [
-  ["ies", "y"],
-  ["ing", ""],
-  ["ed", ""],
-  ["s", ""],
-];

@@ -1,7 +1,8 @@
-import MiniSearch, { type SearchResult } from "minisearch";
-import { toSearchDocument, type SearchDocument, type SearchableEntry, type ToolSummary } from "./search-document.js";
-import { DocumentFrequency } from "./document-frequency.js";
-import { distinctTerms, normaliseTerm, tokenize } from "./search-terms.js";
+import Database from "better-sqlite3";
+import { fuzzyVariants } from "./fuzzy-terms.js";
+import { SHORT_FIELDS, toSearchDocument, type SearchableEntry, type ToolSummary } from "./search-document.js";
+import { distinctTerms } from "./search-terms.js";
+import { SynonymTable } from "./synonyms.js";
 
 export interface SearchQuery {
   q: string;
@@ -14,136 +15,219 @@ export interface SearchQuery {
 
 export type SearchHit = ToolSummary & { score: number };
 
-type IndexedField = "id" | "tagText" | "description" | "type" | "manPage";
+/**
+ * BM25 column weights of the short fields (`SHORT_FIELDS` order): a word in the id or name says
+ * most about a tool, then its tags and description; its type and input properties less.
+ */
+const FIELD_WEIGHTS = { name: 3, tags: 2.5, description: 2, type: 1, params: 1 } as const;
+/**
+ * Man pages are a table of their own, so that a long page neither dilutes the short fields'
+ * length normalisation nor dominates them: its score is added at this weight.
+ */
+const MAN_PAGE_WEIGHT = 0.3;
+/** Synonyms and typo corrections of a query term count this much of the term itself. */
+const EXPANSION_WEIGHT = 0.5;
+/**
+ * Each part of the query (terms or expansions, in short fields or man pages) contributes its best
+ * this many matches before merging: a fixed pool, so every page of one query ranks alike.
+ */
+const CANDIDATES = 2 * MAX_SEARCH_DEPTH;
+/**
+ * Scores this close (relatively) are ties, broken by quality, then tool id. FTS5 floors the IDF of
+ * a term found in most tools at 1e-6, so in a small catalogue scores can be tiny yet meaningful:
+ * ties are relative, and scores are reported to significant digits, not decimals.
+ */
+const TIE_TOLERANCE = 1e-9;
+const SCORE_DIGITS = 6;
 
-/** BM25 field weights: a word in the id says most about a tool, one in its man page least. */
-const FIELD_BOOST: Record<IndexedField, number> = { id: 3, tagText: 2.5, description: 2, type: 1, manPage: 0.5 };
-
-/** Indexed fields named differently in the document (the others share the document's name). */
-const FIELD_SOURCE: Partial<Record<string, keyof SearchDocument>> = {
-  id: "tool_id",
-  description: "tool_search_description",
-  type: "tool_type",
-};
+export const INDEX_FORMAT = "agent-tools-search/1";
 
 /**
- * Longer terms also match as prefixes ("summar" finds "summarizer") and with one typo, but only
- * in the short fields: expanding them over man pages would multiply matches for little gain.
- * Short terms ("csv", "pdf") match exactly.
+ * The search index of the latest entry of every tool: SQLite FTS5 (through better-sqlite3), in
+ * memory. The whole index serialises to one file (`serialize`), which is the snapshot that a cold
+ * search instance loads (`open`) instead of reading every entry; see docs/search.md for why FTS5.
+ * It also records the catalog revision it reflects, so a loaded snapshot knows which changes to
+ * apply.
  */
-const PREFIX_MIN_LENGTH = 4;
-const FUZZY_MIN_LENGTH = 5;
-const FUZZY_EDITS = 1;
-const SHORT_FIELDS: IndexedField[] = ["id", "tagText", "description", "type"];
-
-/**
- * A term found in more than half of the man pages (boilerplate such as "json", "input", "returns")
- * barely changes a BM25 ranking yet touches most documents, so it is not looked up in man pages
- * once the catalogue is large enough for that to cost something.
- */
-const MAN_PAGE_STOP_SHARE = 0.5;
-const MAN_PAGE_STOP_MIN_TOOLS = 100;
-
-/** An in-memory BM25 index of the latest entry of every tool (minisearch). */
 export class ToolSearchIndex {
-  private readonly index = new MiniSearch<SearchDocument>({
-    idField: "tool_id",
-    fields: Object.keys(FIELD_BOOST),
-    storeFields: ["tool_id", "version", "tool_search_description", "tool_tags", "tool_type"],
-    extractField: (document, field) => document[FIELD_SOURCE[field] ?? (field as keyof SearchDocument)],
-    // Ids like `pdf.textExtract_v2` are found whole and by their parts ("text extract").
-    tokenize: (text, field) => tokenize(text, field === "id"),
-    // Man pages arrive as normalised terms already (see toSearchDocument).
-    processTerm: (term, field) => (field === "manPage" ? term : normaliseTerm(term)),
-    searchOptions: { boost: FIELD_BOOST },
-  });
-  private readonly manPageFrequency = new DocumentFrequency();
+  private readonly synonyms = new SynonymTable();
+  private readonly statements;
 
-  static build(entries: Iterable<SearchableEntry>): ToolSearchIndex {
-    const built = new ToolSearchIndex();
-    const documents = new Map<string, SearchDocument>();
-    for (const entry of entries) documents.set(entry.tool_id, toSearchDocument(entry));
-    built.index.addAll([...documents.values()]);
-    for (const document of documents.values()) built.manPageFrequency.set(document.tool_id, manPageTerms(document));
-    return built;
+  private constructor(private readonly db: Database.Database) {
+    this.statements = {
+      byId: db.prepare<[string], { rowid: number }>("SELECT rowid FROM tools WHERE tool_id = ?"),
+      insertTool: db.prepare("INSERT INTO tools (rowid, tool_id, type, quality, summary) VALUES (?, ?, ?, ?, ?)"),
+      deleteTool: db.prepare("DELETE FROM tools WHERE rowid = ?"),
+      insertTag: db.prepare("INSERT INTO tool_tags (rowid, tag) VALUES (?, ?)"),
+      deleteTags: db.prepare("DELETE FROM tool_tags WHERE rowid = ?"),
+      insertShort: db.prepare(`INSERT INTO short_text (rowid, ${SHORT_FIELDS.join(", ")}) VALUES (?, ${SHORT_FIELDS.map(() => "?").join(", ")})`),
+      deleteShort: db.prepare("DELETE FROM short_text WHERE rowid = ?"),
+      insertMan: db.prepare("INSERT INTO man_text (rowid, man) VALUES (?, ?)"),
+      deleteMan: db.prepare("DELETE FROM man_text WHERE rowid = ?"),
+      nextRowid: db.prepare<[], { next: number }>("SELECT coalesce(max(rowid), 0) + 1 AS next FROM tools"),
+      count: db.prepare<[], { count: number }>("SELECT count(*) AS count FROM tools"),
+      getMeta: db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?"),
+      setMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
+      knownTerm: db.prepare<[string], { found: number }>("SELECT 1 AS found FROM short_vocabulary WHERE term = ?").pluck(),
+      summaries: db.prepare<[string], { rowid: number; tool_id: string; quality: number; summary: string }>(
+        "SELECT rowid, tool_id, quality, summary FROM tools WHERE rowid IN (SELECT value FROM json_each(?))",
+      ),
+    };
+  }
+
+  /** An empty index. */
+  static create(): ToolSearchIndex {
+    const db = new Database(":memory:");
+    db.exec(SCHEMA);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('format', ?), ('revision', '0')").run(INDEX_FORMAT);
+    return new ToolSearchIndex(db);
+  }
+
+  /** An index of these entries (the last entry of a tool id wins). */
+  static build(entries: Iterable<SearchableEntry>, revision = 0): ToolSearchIndex {
+    const index = ToolSearchIndex.create();
+    index.db.transaction(() => {
+      for (const entry of entries) index.upsert(entry);
+      index.revision = revision;
+    })();
+    return index;
+  }
+
+  /** The index a snapshot holds; throws a RangeError when the bytes are not a snapshot of this format. */
+  static open(snapshot: Uint8Array): ToolSearchIndex {
+    let db: Database.Database;
+    try {
+      db = new Database(Buffer.from(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength));
+      const format = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'format'").get()?.value;
+      if (format !== INDEX_FORMAT) throw new RangeError(`index format ${format ?? "(none)"}, expected ${INDEX_FORMAT}`);
+    } catch (error) {
+      if (error instanceof RangeError) throw error;
+      throw new RangeError(`not a search index snapshot: ${(error as Error).message}`);
+    }
+    return new ToolSearchIndex(db);
+  }
+
+  /** The whole index as one SQLite database file. */
+  serialize(): Buffer {
+    return this.db.serialize();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** The catalog revision this index reflects. */
+  get revision(): number {
+    return Number(this.statements.getMeta.get("revision")?.value ?? 0);
+  }
+
+  set revision(revision: number) {
+    this.statements.setMeta.run("revision", String(revision));
   }
 
   get size(): number {
-    return this.index.documentCount;
+    return this.statements.count.get()!.count;
   }
 
   /** Adds the tool or replaces its previous entry. */
   upsert(entry: SearchableEntry): void {
     const document = toSearchDocument(entry);
-    if (this.index.has(document.tool_id)) this.index.replace(document);
-    else this.index.add(document);
-    this.manPageFrequency.set(document.tool_id, manPageTerms(document));
+    this.db.transaction(() => {
+      const existing = this.statements.byId.get(entry.tool_id)?.rowid;
+      if (existing !== undefined) this.deleteRow(existing);
+      const rowid = existing ?? this.statements.nextRowid.get()!.next;
+      const { summary } = document;
+      this.statements.insertTool.run(rowid, summary.tool_id, summary.tool_type, document.quality, JSON.stringify(summary));
+      for (const tag of new Set(summary.tool_tags)) this.statements.insertTag.run(rowid, tag);
+      this.statements.insertShort.run(rowid, ...SHORT_FIELDS.map((field) => document.fields[field]));
+      if (document.manPage !== "") this.statements.insertMan.run(rowid, document.manPage);
+    })();
   }
 
   remove(toolId: string): void {
-    if (this.index.has(toolId)) this.index.discard(toolId);
-    this.manPageFrequency.delete(toolId);
+    const rowid = this.statements.byId.get(toolId)?.rowid;
+    if (rowid !== undefined) this.db.transaction(() => this.deleteRow(rowid))();
   }
 
-  /** Best matches first; equal scores in tool id order so results are stable. */
+  /** Runs `changes` in one transaction (a batch of deltas costs one commit). */
+  batch(changes: () => void): void {
+    this.db.transaction(changes)();
+  }
+
+  /** Best matches first; equal scores by quality, then tool id, so results are stable. */
   search(query: SearchQuery): SearchHit[] {
-    const expanded = {
-      queries: [query.q],
-      fields: SHORT_FIELDS,
-      prefix: (term: string) => term.length >= PREFIX_MIN_LENGTH,
-      fuzzy: (term: string) => (term.length >= FUZZY_MIN_LENGTH ? FUZZY_EDITS : false),
+    const queryTerms = distinctTerms(query.q);
+    const expansions = this.expansions(query.q, queryTerms);
+    if (queryTerms.length === 0 && expansions.length === 0) return [];
+    const scores = new Map<number, number>();
+    const add = (table: "short_text" | "man_text", matchTerms: readonly string[], weight: number) => {
+      if (matchTerms.length === 0) return;
+      for (const row of this.match(table, matchTerms, query, CANDIDATES)) {
+        scores.set(row.rowid, (scores.get(row.rowid) ?? 0) + weight * row.score);
+      }
     };
-    const manPageTerms = this.informativeManPageTerms(query.q);
-    // Terms already normalised: processing them again could stem them twice.
-    const exactInManPage = { queries: [manPageTerms.join(" ")], fields: ["manPage"], processTerm: (term: string) => term };
-    const queries = manPageTerms.length > 0 ? [expanded, exactInManPage] : [expanded];
-    const filtered = query.type !== undefined || query.tag !== undefined;
-    const matches = this.index.search({ combineWith: "OR", queries }, {
-      ...(filtered && {
-        filter: (result: SearchResult) =>
-          (query.type === undefined || result.tool_type === query.type) &&
-          (query.tag === undefined || (result.tool_tags as string[]).includes(query.tag)),
-      }),
+    add("short_text", queryTerms, 1);
+    add("short_text", expansions, EXPANSION_WEIGHT);
+    add("man_text", queryTerms, MAN_PAGE_WEIGHT);
+    add("man_text", expansions, MAN_PAGE_WEIGHT * EXPANSION_WEIGHT);
+    return this.rank(scores, query.limit);
+  }
+
+  /** Synonyms of the query's terms, and for a term no tool uses, the known terms one typo away. */
+  private expansions(text: string, queryTerms: readonly string[]): string[] {
+    const known = (term: string) => this.statements.knownTerm.get(term) !== undefined;
+    const expanded = new Set<string>(this.synonyms.ofPhrasesIn(text));
+    for (const term of queryTerms) {
+      for (const synonym of this.synonyms.of(term)) expanded.add(synonym);
+      if (!known(term)) for (const variant of fuzzyVariants(term)) if (known(variant)) expanded.add(variant);
+    }
+    for (const term of queryTerms) expanded.delete(term);
+    return [...expanded];
+  }
+
+  private match(table: "short_text" | "man_text", matchTerms: readonly string[], query: SearchQuery, limit: number): { rowid: number; score: number }[] {
+    const filters: string[] = [];
+    const parameters: unknown[] = [matchTerms.map((term) => `"${term}"`).join(" OR ")];
+    if (query.type !== undefined) {
+      filters.push("rowid IN (SELECT rowid FROM tools WHERE type = ?)");
+      parameters.push(query.type);
+    }
+    if (query.tag !== undefined) {
+      filters.push("rowid IN (SELECT rowid FROM tool_tags WHERE tag = ?)");
+      parameters.push(query.tag);
+    }
+    const sql = `SELECT rowid, -rank AS score FROM ${table} WHERE ${table} MATCH ?${filters.map((filter) => ` AND ${filter}`).join("")} ORDER BY rank LIMIT ?`;
+    return this.db.prepare<unknown[], { rowid: number; score: number }>(sql).all(...parameters, limit);
+  }
+
+  private rank(scores: Map<number, number>, limit: number): SearchHit[] {
+    if (scores.size === 0) return [];
+    const rows = this.statements.summaries.all(JSON.stringify([...scores.keys()]));
+    const ranked = rows.map((row) => ({ ...row, score: scores.get(row.rowid)! }));
+    ranked.sort((a, b) => {
+      const tie = Math.abs(a.score - b.score) <= TIE_TOLERANCE * Math.max(a.score, b.score);
+      return (tie ? 0 : b.score - a.score) || b.quality - a.quality || (a.tool_id < b.tool_id ? -1 : a.tool_id > b.tool_id ? 1 : 0);
     });
-    return topWithStableTies(matches, query.limit).map(toHit);
+    return ranked.slice(0, limit).map((row) => ({ ...(JSON.parse(row.summary) as ToolSummary), score: Number(row.score.toPrecision(SCORE_DIGITS)) }));
   }
 
-  private informativeManPageTerms(q: string): string[] {
-    const size = this.index.documentCount;
-    if (size < MAN_PAGE_STOP_MIN_TOOLS) return distinctTerms(q);
-    return distinctTerms(q).filter((term) => this.manPageFrequency.of(term) <= MAN_PAGE_STOP_SHARE * size);
+  private deleteRow(rowid: number): void {
+    this.statements.deleteShort.run(rowid);
+    this.statements.deleteMan.run(rowid);
+    this.statements.deleteTags.run(rowid);
+    this.statements.deleteTool.run(rowid);
   }
 }
 
-function manPageTerms(document: SearchDocument): string[] {
-  return document.manPage === "" ? [] : document.manPage.split(" ");
-}
-
-function toHit(result: SearchResult): SearchHit {
-  return {
-    tool_id: result.tool_id as string,
-    version: result.version as string,
-    score: Math.round(result.score * 10_000) / 10_000,
-    tool_search_description: result.tool_search_description as string,
-    tool_tags: result.tool_tags as string[],
-    tool_type: result.tool_type as string,
-  };
-}
-
-/**
- * The first `limit` of results already sorted by score, with equal scores in tool id order. Only
- * the head and the results tied with its last score are re-sorted, not all matches.
- */
-function topWithStableTies(sorted: SearchResult[], limit: number): SearchResult[] {
-  let end = Math.min(limit, sorted.length);
-  const lastScore = sorted[end - 1]?.score;
-  while (end < sorted.length && sorted[end]!.score === lastScore) end++;
-  return sorted
-    .slice(0, end)
-    .sort((a, b) => b.score - a.score || compareIds(a.id as string, b.id as string))
-    .slice(0, limit);
-}
-
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+const SCHEMA = `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE tools (rowid INTEGER PRIMARY KEY, tool_id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, quality REAL NOT NULL, summary TEXT NOT NULL);
+  CREATE INDEX tools_by_type ON tools (type);
+  CREATE TABLE tool_tags (rowid INTEGER NOT NULL, tag TEXT NOT NULL);
+  CREATE INDEX tool_tags_by_tag ON tool_tags (tag, rowid);
+  CREATE INDEX tool_tags_by_rowid ON tool_tags (rowid);
+  CREATE VIRTUAL TABLE short_text USING fts5 (${SHORT_FIELDS.join(", ")}, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
+  CREATE VIRTUAL TABLE man_text USING fts5 (man, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
+  CREATE VIRTUAL TABLE short_vocabulary USING fts5vocab (short_text, 'row');
+  INSERT INTO short_text (short_text, rank) VALUES ('rank', 'bm25(${SHORT_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(", ")})');
+`;

@@ -11,7 +11,7 @@ import { CataloguePage } from "./views/catalogue-page.js";
  * without, every latest tool by id. Type and tag filter both; pages of PAGE_SIZE.
  */
 export const catalogueRoute: RouteModule = (app, deps) => {
-  const search = catalogSearchFor(deps.reader);
+  const search = catalogSearchFor(deps);
   getPage(app, "/", async (c) => {
     const params = parseCatalogueParams((name) => c.req.query(name));
     const entries = await deps.reader.allLatest();

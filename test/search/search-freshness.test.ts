@@ -64,7 +64,8 @@ describe.each([
   beforeAll(async () => {
     registry = await startTestRegistry({ cacheRevalidateMs });
     await uploadOrThrow(registry.url, registry.token, tool("text-counter", "Counts words in a text"));
-    expect(await searchIds(registry, "words")).toEqual(["text-counter"]); // the one scan: first read
+    expect(await searchIds(registry, "words")).toEqual(["text-counter"]); // the search index's one scan
+    await registry.local.deps.reader.allLatest(); // the latest-entry catalog's one scan
     scans = countScans(registry.local.deps.entries);
   });
 

@@ -1,0 +1,17 @@
+// Lambda entry point of the search indexer (scheduled): rebuilds the index snapshot in S3.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+import { loadConfig } from "../config.js";
+import { SearchIndexer, type IndexerRun } from "../search/search-indexer.js";
+import { searchSources } from "../search/search-sources.js";
+import { createDynamoDocumentClient } from "../storage/aws-clients.js";
+import { EntryStore } from "../storage/entry-store.js";
+
+/** The indexer configured from `env`; kept warm, it keeps its index between runs. */
+export function createIndexerHandler(env: Record<string, string | undefined> = process.env): () => Promise<IndexerRun> {
+  const config = loadConfig(env);
+  const indexer = new SearchIndexer(searchSources({ config, entries: new EntryStore(createDynamoDocumentClient(config), config.tableName) }));
+  return () => indexer.run();
+}
+
+export const handler = createIndexerHandler();
