@@ -24,20 +24,55 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
+/**
+ * Words that say a request is a request ("I need an API that…", "help us find a tool to…"),
+ * not what it is for: dropped from queries only, since a tool's own text may use them meaningfully.
+ */
+const REQUEST_WORDS = new Set(
+  "able api apis app application build building develop developing function help helps hi hello i'm identify im kindly " +
+  "let lets like looking need needs program project provide someone something suggest tool tools us use used using want wants way we're".split(" "),
+);
+
+/** The terms of a query: its words as `terms` makes them, without the words every request uses. */
+export function queryTerms(text: string): string[] {
+  const found = new Set<string>();
+  for (const word of tokenize(text)) {
+    if (REQUEST_WORDS.has(word.toLowerCase())) continue;
+    const term = normaliseTerm(word);
+    if (term !== null) found.add(term);
+  }
+  return [...found];
+}
+
 /** Words of a text; a word made of parts (`textStats`) yields itself and its parts. */
 export function tokenize(text: string): string[] {
   const words: string[] = [];
   for (const word of text.split(SEPARATORS)) {
     if (word === "") continue;
-    const parts = word.split(WORD_PART_BOUNDARY);
+    // Most words are plain lower-case: only others can have parts.
+    const parts = LATIN.test(word) ? [word] : word.split(WORD_PART_BOUNDARY);
     if (parts.length > 1) words.push(word, ...parts);
     else words.push(word);
   }
   return words;
 }
 
+/** Normalised forms of recent words: text repeats words, and stemming each again is most of indexing's cost. */
+const normalised = new Map<string, string | null>();
+const MAX_MEMOISED_WORDS = 100_000;
+
 /** The indexed form of one word, or null to drop it (stop words, nothing left after normalising). */
 export function normaliseTerm(word: string): string | null {
+  let term = normalised.get(word);
+  if (term === undefined) {
+    if (normalised.size >= MAX_MEMOISED_WORDS) normalised.clear();
+    term = normaliseUncached(word);
+    normalised.set(word, term);
+  }
+  return term;
+}
+
+function normaliseUncached(word: string): string | null {
   const term = (ASCII.test(word) ? word : word.normalize("NFKD").replace(COMBINING_MARKS, "")).toLowerCase();
   if (term === "" || STOP_WORDS.has(term)) return null;
   return LATIN.test(term) && term.length > 3 ? stemmer(term) : term;
@@ -51,9 +86,4 @@ export function terms(text: string): string[] {
     if (term !== null) found.push(term);
   }
   return found;
-}
-
-/** The distinct indexed terms of a text, in first-seen order. */
-export function distinctTerms(text: string): string[] {
-  return [...new Set(terms(text))];
 }

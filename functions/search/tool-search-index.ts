@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { fuzzyVariants } from "./fuzzy-terms.js";
 import { SHORT_FIELDS, toSearchDocument, type SearchableEntry, type ToolSummary } from "./search-document.js";
-import { distinctTerms } from "./search-terms.js";
+import { queryTerms as termsOfQuery } from "./search-terms.js";
 import { SynonymTable } from "./synonyms.js";
 
 export interface SearchQuery {
@@ -40,6 +40,13 @@ const CANDIDATES = 2 * MAX_SEARCH_DEPTH;
 const TIE_TOLERANCE = 1e-9;
 const SCORE_DIGITS = 6;
 
+/** Pruning of common terms (see `informative`) starts at this catalogue size. */
+const MIN_TOOLS_FOR_PRUNING = 200;
+const MAX_SHORT_TERM_SHARE = 0.5;
+const MAX_MAN_PAGE_TERM_SHARE = 0.1;
+
+type Table = "short_text" | "man_text";
+
 export const INDEX_FORMAT = "agent-tools-search/1";
 
 /**
@@ -52,6 +59,7 @@ export const INDEX_FORMAT = "agent-tools-search/1";
 export class ToolSearchIndex {
   private readonly synonyms = new SynonymTable();
   private readonly statements;
+  private tools: number;
 
   private constructor(private readonly db: Database.Database) {
     this.statements = {
@@ -68,11 +76,15 @@ export class ToolSearchIndex {
       count: db.prepare<[], { count: number }>("SELECT count(*) AS count FROM tools"),
       getMeta: db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?"),
       setMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
-      knownTerm: db.prepare<[string], { found: number }>("SELECT 1 AS found FROM short_vocabulary WHERE term = ?").pluck(),
+      knownTerm: db.prepare<[string], number>("SELECT 1 FROM short_terms WHERE term = ?").pluck(),
+      addTerm: db.prepare("INSERT OR IGNORE INTO short_terms (term) VALUES (?)"),
+      shortFrequency: db.prepare<[string], number>("SELECT doc FROM short_vocabulary WHERE term = ?").pluck(),
+      manFrequency: db.prepare<[string], number>("SELECT doc FROM man_vocabulary WHERE term = ?").pluck(),
       summaries: db.prepare<[string], { rowid: number; tool_id: string; quality: number; summary: string }>(
         "SELECT rowid, tool_id, quality, summary FROM tools WHERE rowid IN (SELECT value FROM json_each(?))",
       ),
     };
+    this.tools = this.statements.count.get()!.count;
   }
 
   /** An empty index. */
@@ -126,7 +138,7 @@ export class ToolSearchIndex {
   }
 
   get size(): number {
-    return this.statements.count.get()!.count;
+    return this.tools;
   }
 
   /** Adds the tool or replaces its previous entry. */
@@ -136,17 +148,21 @@ export class ToolSearchIndex {
       const existing = this.statements.byId.get(entry.tool_id)?.rowid;
       if (existing !== undefined) this.deleteRow(existing);
       const rowid = existing ?? this.statements.nextRowid.get()!.next;
+      if (existing === undefined) this.tools++;
       const { summary } = document;
       this.statements.insertTool.run(rowid, summary.tool_id, summary.tool_type, document.quality, JSON.stringify(summary));
       for (const tag of new Set(summary.tool_tags)) this.statements.insertTag.run(rowid, tag);
       this.statements.insertShort.run(rowid, ...SHORT_FIELDS.map((field) => document.fields[field]));
+      for (const term of new Set(SHORT_FIELDS.flatMap((field) => document.fields[field].split(" ")))) if (term !== "") this.statements.addTerm.run(term);
       if (document.manPage !== "") this.statements.insertMan.run(rowid, document.manPage);
     })();
   }
 
   remove(toolId: string): void {
     const rowid = this.statements.byId.get(toolId)?.rowid;
-    if (rowid !== undefined) this.db.transaction(() => this.deleteRow(rowid))();
+    if (rowid === undefined) return;
+    this.db.transaction(() => this.deleteRow(rowid))();
+    this.tools--;
   }
 
   /** Runs `changes` in one transaction (a batch of deltas costs one commit). */
@@ -156,11 +172,12 @@ export class ToolSearchIndex {
 
   /** Best matches first; equal scores by quality, then tool id, so results are stable. */
   search(query: SearchQuery): SearchHit[] {
-    const queryTerms = distinctTerms(query.q);
+    const queryTerms = termsOfQuery(query.q);
     const expansions = this.expansions(query.q, queryTerms);
     if (queryTerms.length === 0 && expansions.length === 0) return [];
     const scores = new Map<number, number>();
-    const add = (table: "short_text" | "man_text", matchTerms: readonly string[], weight: number) => {
+    const add = (table: Table, allTerms: readonly string[], weight: number) => {
+      const matchTerms = this.informative(table, allTerms);
       if (matchTerms.length === 0) return;
       for (const row of this.match(table, matchTerms, query, CANDIDATES)) {
         scores.set(row.rowid, (scores.get(row.rowid) ?? 0) + weight * row.score);
@@ -185,7 +202,21 @@ export class ToolSearchIndex {
     return [...expanded];
   }
 
-  private match(table: "short_text" | "man_text", matchTerms: readonly string[], query: SearchQuery, limit: number): { rowid: number; score: number }[] {
+  /**
+   * The terms worth ranking by in `table`: FTS5 scores every matching row, so a term that most
+   * tools use (IDF near zero: it barely moves a ranking) would cost one scored row per tool. Such
+   * terms are left out once the catalogue is large enough for that to matter; the man page, which
+   * weighs least, keeps only fairly specific terms.
+   */
+  private informative(table: Table, allTerms: readonly string[]): readonly string[] {
+    const size = this.size;
+    if (size < MIN_TOOLS_FOR_PRUNING) return allTerms;
+    const frequency = table === "short_text" ? this.statements.shortFrequency : this.statements.manFrequency;
+    const maxShare = table === "short_text" ? MAX_SHORT_TERM_SHARE : MAX_MAN_PAGE_TERM_SHARE;
+    return allTerms.filter((term) => (frequency.get(term) ?? 0) <= maxShare * size);
+  }
+
+  private match(table: Table, matchTerms: readonly string[], query: SearchQuery, limit: number): { rowid: number; score: number }[] {
     const filters: string[] = [];
     const parameters: unknown[] = [matchTerms.map((term) => `"${term}"`).join(" OR ")];
     if (query.type !== undefined) {
@@ -229,5 +260,7 @@ const SCHEMA = `
   CREATE VIRTUAL TABLE short_text USING fts5 (${SHORT_FIELDS.join(", ")}, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
   CREATE VIRTUAL TABLE man_text USING fts5 (man, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
   CREATE VIRTUAL TABLE short_vocabulary USING fts5vocab (short_text, 'row');
+  CREATE VIRTUAL TABLE man_vocabulary USING fts5vocab (man_text, 'row');
+  CREATE TABLE short_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
   INSERT INTO short_text (short_text, rank) VALUES ('rank', 'bm25(${SHORT_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(", ")})');
 `;

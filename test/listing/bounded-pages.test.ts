@@ -24,7 +24,8 @@ const catalog = scaledCatalog(TOOLS).map((tool, index) =>
 const largeIds = catalog.filter((tool) => tool.tool_tags.includes("large")).map((tool) => tool.tool_id).sort();
 
 beforeAll(async () => {
-  registry = await startTestRegistry();
+  // No background snapshot rebuild of 10,000 tools competing with the requests measured here.
+  registry = await startTestRegistry({ searchIndexDelayMs: 3_600_000 });
   await seedCatalog(registry.local, catalog);
 }, 120_000);
 

@@ -1,0 +1,10 @@
+import { ToolSearchIndex } from "../functions/search/tool-search-index.js";
+import { toSearchDocument } from "../functions/search/search-document.js";
+import { scaledCatalog } from "../test/search/relevance-catalog.js";
+const entries = scaledCatalog(3000).map((t) => ({ ...t, version: "1.0.0" }));
+let t = performance.now();
+entries.forEach((e) => toSearchDocument(e));
+console.log("documents", performance.now() - t);
+t = performance.now();
+ToolSearchIndex.build(entries, 1);
+console.log("build", performance.now() - t);
