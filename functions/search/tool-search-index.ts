@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { fuzzyVariants } from "./fuzzy-terms.js";
 import { SHORT_FIELDS, toSearchDocument, type SearchableEntry, type ToolSummary } from "./search-document.js";
+import { MAX_SEARCH_DEPTH } from "./search-query.js";
 import { queryTerms as termsOfQuery } from "./search-terms.js";
 import { SynonymTable } from "./synonyms.js";
 
