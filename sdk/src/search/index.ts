@@ -12,3 +12,6 @@ export {
 } from "./search-errors.js";
 export { ToolSearch, type ToolSearchHost, type ToolSearchOptions } from "./tool-search.js";
 export { buildUserMessage, pythonJsonDumps } from "./user-message.js";
+export { AddToolTool, type AddToolHost } from "./add-tool-tool.js";
+export { addSearchMetaTools } from "./search-meta-tools.js";
+export { DEFAULT_SEARCH_TOOLS_RESULTS, MAX_SEARCH_TOOLS_RESULTS, SearchToolsTool, type FoundTool } from "./search-tools-tool.js";
