@@ -2,7 +2,6 @@
 // which then applies only the revisions logged since. Storage calls are counted on the real
 // EntryStore over the real emulators.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PublishedEntry } from "../../functions/catalog/published-entry.js";
 import { createLambdaHandler } from "../../functions/lambda/create-lambda-handler.js";
 import { createIndexerHandler } from "../../functions/lambda/indexer.js";
 import { CatalogSearch } from "../../functions/search/catalog-search.js";
@@ -13,26 +12,11 @@ import { createDynamoDocumentClient } from "../../functions/storage/aws-clients.
 import { EntryStore } from "../../functions/storage/entry-store.js";
 import { CHANGE_LOG_SLOTS } from "../../functions/storage/revision-log.js";
 import { apiGatewayEvent, resultBytes, type ApiGatewayResult } from "../support/api-gateway-event.js";
+import { CountingEntryStore } from "../support/counting-entry-store.js";
 import { startTestRegistry, storageEnv, type TestRegistry } from "../support/registry.js";
 import { LABELLED_QUERIES, relevanceCatalog } from "./relevance-catalog.js";
 import { echoToolBundle, uploadOrThrow } from "./search-bundles.js";
 import { seedCatalog } from "./seed-catalog.js";
-
-/** The real store, counting the calls that say whether a cold start scanned. */
-class CountingEntryStore extends EntryStore {
-  scans = 0;
-  latestReads = 0;
-
-  override listAllLatest(): Promise<PublishedEntry[]> {
-    this.scans++;
-    return super.listAllLatest();
-  }
-
-  override getLatest(toolId: string): Promise<PublishedEntry | undefined> {
-    this.latestReads++;
-    return super.getLatest(toolId);
-  }
-}
 
 let registry: TestRegistry;
 const coldSearch = () => {

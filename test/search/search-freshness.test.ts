@@ -4,28 +4,12 @@
 // instance wrapped), over the real emulators.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LatestCatalog } from "../../functions/catalog/latest-catalog.js";
-import type { PublishedEntry } from "../../functions/catalog/published-entry.js";
 import { createDynamoDocumentClient } from "../../functions/storage/aws-clients.js";
 import { EntryStore } from "../../functions/storage/entry-store.js";
 import { CHANGE_LOG_SLOTS } from "../../functions/storage/revision-log.js";
+import { CountingEntryStore } from "../support/counting-entry-store.js";
 import { startTestRegistry, type TestRegistry } from "../support/registry.js";
 import { echoToolBundle, uploadOrThrow } from "./search-bundles.js";
-
-/** The real store, counting the calls that matter for freshness. */
-class CountingEntryStore extends EntryStore {
-  scans = 0;
-  latestReads = 0;
-
-  override listAllLatest(): Promise<PublishedEntry[]> {
-    this.scans++;
-    return super.listAllLatest();
-  }
-
-  override getLatest(toolId: string): Promise<PublishedEntry | undefined> {
-    this.latestReads++;
-    return super.getLatest(toolId);
-  }
-}
 
 /** Counts full scans made through the server's own store. */
 function countScans(store: EntryStore): { readonly count: number; restore(): void } {

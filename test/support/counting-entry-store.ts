@@ -1,0 +1,18 @@
+import type { PublishedEntry } from "../../functions/catalog/published-entry.js";
+import { EntryStore } from "../../functions/storage/entry-store.js";
+
+/** The real store, counting the calls that say whether a reader scanned or re-read single tools. */
+export class CountingEntryStore extends EntryStore {
+  scans = 0;
+  latestReads = 0;
+
+  override listAllLatest(): Promise<PublishedEntry[]> {
+    this.scans++;
+    return super.listAllLatest();
+  }
+
+  override getLatest(toolId: string): Promise<PublishedEntry | undefined> {
+    this.latestReads++;
+    return super.getLatest(toolId);
+  }
+}
