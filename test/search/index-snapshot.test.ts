@@ -9,7 +9,6 @@ import { SearchIndexer } from "../../functions/search/search-indexer.js";
 import { searchSources } from "../../functions/search/search-sources.js";
 import { ToolSearchIndex } from "../../functions/search/tool-search-index.js";
 import { createDynamoDocumentClient } from "../../functions/storage/aws-clients.js";
-import { EntryStore } from "../../functions/storage/entry-store.js";
 import { CHANGE_LOG_SLOTS } from "../../functions/storage/revision-log.js";
 import { apiGatewayEvent, resultBytes, type ApiGatewayResult } from "../support/api-gateway-event.js";
 import { CountingEntryStore } from "../support/counting-entry-store.js";
