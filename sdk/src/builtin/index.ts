@@ -16,3 +16,4 @@ export { DEFAULT_DANGEROUS_DIRECTORIES, DEFAULT_DANGEROUS_FILES, isDangerousPath
 export { matchesPathRule, suggestPathRule } from "./paths/path-rules.js";
 export { analyseBash, MAX_COMMAND_COUNT, MAX_COMMAND_LENGTH, type BashAnalysis } from "./shell/bash-analysis.js";
 export { loadBashParser } from "./shell/bash-parser.js";
+export { BUILTIN_TOOL_NAMES, createBuiltinTools } from "./builtin-tools.js";

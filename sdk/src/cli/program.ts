@@ -9,6 +9,7 @@ import { registerPublishCommand } from "./commands/publish-command.js";
 import { registerReadCommands } from "./commands/read-commands.js";
 import { registerRunCommand } from "./commands/run-command.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
+import { registerMcpCommand } from "./mcp-command.js";
 import { registerPolicyCommands } from "./policy-command.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -31,5 +32,7 @@ export function createProgram(io: CliIo): Command {
   registerReadCommands(program, context);
   registerDeleteCommand(program, context);
   registerPolicyCommands(program, io);
+  registerMcpCommand(program, context.io, context.registryUrl);
+
   return program;
 }

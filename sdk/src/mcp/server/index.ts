@@ -1,0 +1,3 @@
+export * from "./tool-server.js";
+export * from "./http-host.js";
+export { toCallToolResult } from "./call-tool-result.js";
