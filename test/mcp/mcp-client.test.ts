@@ -59,7 +59,8 @@ describe("MCP client over stdio", () => {
         broken: { command: "/nonexistent/mcp-server" },
         exits: { command: process.execPath, args: ["-e", "process.stderr.write('missing API key FOO_TOKEN\\n'); process.exit(2)"] },
       },
-      { onEvent: (event) => events.push(event) },
+      // No background retries of the failed servers here: the retry test below asks for one.
+      { onEvent: (event) => events.push(event), retryIntervalMs: 600_000 },
     );
   });
   afterAll(() => mcps?.close());
@@ -86,6 +87,13 @@ describe("MCP client over stdio", () => {
     expect(broken).toMatchObject({ state: "failed", tools: [] });
     expect(broken?.error).toBeInstanceOf(McpServerError);
     expect(new Toolkit({ mcps }).getTools().some((tool) => tool.mcpName === "broken" || tool.mcpName === "exits")).toBe(false);
+  });
+
+  it("tries a failed server again on request, reporting each failure", async () => {
+    const before = events.filter((event) => event.type === "failed" && event.server === "exits").length;
+    expect(await mcps.reconnect("exits")).toBe(false);
+    expect(events.filter((event) => event.type === "failed" && event.server === "exits")).toHaveLength(before + 1);
+    await expect(mcps.reconnect("nobody")).rejects.toThrow(/no MCP server named "nobody"; known: notes, trusted, broken, exits/);
   });
 
   it("maps text, images, structured content and error results to ToolChunks", async () => {

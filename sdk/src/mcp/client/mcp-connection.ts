@@ -18,6 +18,8 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const STDERR_TAIL = 4096;
 /** Debounce for `notifications/tools/list_changed`: a server registering several tools at once is listed once. */
 const LIST_CHANGED_DEBOUNCE_MS = 50;
+/** How long a failure report waits for the rest of the server's stderr. */
+const STDERR_GRACE_MS = 300;
 
 /**
  * One MCP server: starts (or reaches) it, lists its tools, calls them, follows list changes and
@@ -32,6 +34,8 @@ export class McpConnection implements McpToolCaller {
   private connecting: Promise<boolean> | undefined;
   private lastAttempt = 0;
   private stderr = new OutputTail(STDERR_TAIL);
+  /** Resolves when the server's stderr has ended: its last words often arrive just after the exit is noticed. */
+  private stderrEnded: Promise<void> = Promise.resolve();
 
   constructor(
     readonly server: string,
@@ -67,7 +71,7 @@ export class McpConnection implements McpToolCaller {
       return (await client.callTool({ name: tool, arguments: input }, undefined, { signal, timeout: this.timeoutMs })) as CallToolResult;
     } catch (error) {
       if (!(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed) this.dropClient(client, error);
-      throw new McpServerError("MCP_CALL_FAILED", `MCP server "${this.server}" failed to run tool "${tool}": ${describe(error)}${this.stderrHint()}`, {
+      throw new McpServerError("MCP_CALL_FAILED", `MCP server "${this.server}" failed to run tool "${tool}": ${describe(error)}${await this.stderrHint()}`, {
         server: this.server,
         cause: error,
       });
@@ -116,7 +120,12 @@ export class McpConnection implements McpToolCaller {
     } catch (error) {
       await client.close().catch(() => undefined);
       if (this.closed) return false;
-      this.fail(new McpServerError("MCP_SERVER_FAILED", `MCP server "${this.server}" did not start: ${describe(error)}${this.stderrHint()}`, { server: this.server, cause: error }));
+      const failure = new McpServerError("MCP_SERVER_FAILED", `MCP server "${this.server}" did not start: ${describe(error)}${await this.stderrHint()}`, { server: this.server, cause: error });
+      if (this.closed) return false;
+      this.state = "failed";
+      this.tools = [];
+      this.lastError = failure;
+      this.emit({ type: "failed", server: this.server, error: failure });
       return false;
     }
   }
@@ -133,7 +142,14 @@ export class McpConnection implements McpToolCaller {
       stderr: "pipe",
       ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
     });
-    transport.stderr?.on("data", (data: Buffer) => this.stderr.push(data.toString("utf8")));
+    const { stderr } = transport;
+    if (stderr !== null) {
+      stderr.on("data", (data: Buffer) => this.stderr.push(data.toString("utf8")));
+      this.stderrEnded = new Promise((done) => {
+        stderr.once("end", done);
+        stderr.once("close", done);
+      });
+    }
     return transport;
   }
 
@@ -166,19 +182,18 @@ export class McpConnection implements McpToolCaller {
     if (this.client !== client || this.state === "closed") return;
     this.client = undefined;
     this.state = "disconnected";
-    this.lastError = new McpServerError("MCP_SERVER_DISCONNECTED", `MCP server "${this.server}" disconnected: ${describe(cause)}${this.stderrHint()}`, { server: this.server, cause });
     void client.close().catch(() => undefined);
-    this.emit({ type: "disconnected", server: this.server, error: this.lastError });
+    void this.stderrHint().then((hint) => {
+      const error = new McpServerError("MCP_SERVER_DISCONNECTED", `MCP server "${this.server}" disconnected: ${describe(cause)}${hint}`, { server: this.server, cause });
+      if (this.state === "disconnected") this.lastError = error;
+      this.emit({ type: "disconnected", server: this.server, error });
+    });
   }
 
-  private fail(error: McpServerError): void {
-    this.state = "failed";
-    this.tools = [];
-    this.lastError = error;
-    this.emit({ type: "failed", server: this.server, error });
-  }
-
-  private stderrHint(): string {
+  private async stderrHint(): Promise<string> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.stderrEnded, new Promise((done) => (timer = setTimeout(done, STDERR_GRACE_MS)))]);
+    clearTimeout(timer);
     const tail = this.stderr.text().trim();
     return tail === "" ? "" : `\nserver stderr (last lines):\n${tail.split("\n").slice(-10).join("\n")}`;
   }
