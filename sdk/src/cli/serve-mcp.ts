@@ -1,0 +1,61 @@
+import { resolve } from "node:path";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { AgentTools } from "../agent-tools.js";
+import { createBuiltinTools } from "../builtin/builtin-tools.js";
+import { serveMcpOverHttp } from "../mcp/server/http-host.js";
+import { createMcpToolServer } from "../mcp/server/tool-server.js";
+import { PermissionEngine } from "../permission/permission-engine.js";
+import { KNOWN_MODE_NAMES, parseModeName } from "../permission/settings/mode-names.js";
+import { registryTools } from "../registry-tool/registry-tool.js";
+import { Toolkit } from "../toolkit/toolkit.js";
+import type { CliIo } from "./cli-io.js";
+import type { McpCommandOptions } from "./mcp-command.js";
+import { UsageError } from "./report-error.js";
+
+/** `agent-tools mcp`'s work: builds the governed Toolkit, then serves it until the client leaves or a signal arrives. */
+export async function serveMcp(refs: string[], options: McpCommandOptions, io: CliIo, registryUrl: string): Promise<void> {
+  if (refs.length === 0 && options.builtin.length === 0) {
+    throw new UsageError("name at least one tool to serve: tool ids or folders as arguments, or --builtin Read,Grep.");
+  }
+  const mode = options.mode === undefined ? undefined : parseModeName(options.mode);
+  if (options.mode !== undefined && mode === undefined) throw new UsageError(`unknown --mode ${JSON.stringify(options.mode)}; use one of ${KNOWN_MODE_NAMES.join(", ")}.`);
+  const engine = PermissionEngine.fromSettings({
+    projectDir: io.cwd,
+    code: { ...(mode === undefined ? {} : { mode }), allow: options.allow, ask: options.ask, deny: options.deny },
+  });
+  const builtins = createBuiltinTools(options.builtin, io.cwd);
+  const agentTools = new AgentTools({ toolsDbUrl: registryUrl, onToolOutput: (toolId, _stream, text) => io.err(`[${toolId}] ${text}`) });
+  try {
+    for (const ref of refs) await agentTools.add(isPath(ref) ? { path: resolve(io.cwd, ref) } : ref);
+    const toolkit = new Toolkit({ tools: [...registryTools(agentTools), ...builtins], skills: [agentTools], engine });
+    const names = toolkit.getTools().map((tool) => tool.name).join(", ");
+    const createServer = () => createMcpToolServer(toolkit, { instructions: "Tools from an Agent Tools registry; every call is checked against the user's permission rules." });
+    if (options.http) {
+      const host = await serveMcpOverHttp(createServer, { port: options.port });
+      io.err(`agent-tools mcp: serving ${names} on ${host.url} (mode ${engine.mode})\n`);
+      await stopSignal();
+      await host.close();
+    } else {
+      const server = createServer();
+      const closed = new Promise<void>((done) => (server.onclose = done));
+      await server.connect(new StdioServerTransport());
+      io.err(`agent-tools mcp: serving ${names} on stdio (mode ${engine.mode})\n`);
+      await Promise.race([closed, stopSignal()]);
+      await server.close();
+    }
+  } finally {
+    await agentTools.close();
+  }
+}
+
+/** Tool ids never hold a slash and never start with a dot, so those are folders (or tool.zip files). */
+function isPath(ref: string): boolean {
+  return ref.includes("/") || ref.includes("\\") || ref.startsWith(".");
+}
+
+function stopSignal(): Promise<void> {
+  return new Promise((done) => {
+    process.once("SIGINT", () => done());
+    process.once("SIGTERM", () => done());
+  });
+}
