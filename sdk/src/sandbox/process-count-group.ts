@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -32,10 +32,20 @@ export class ProcessCountGroup {
     return new ProcessCountGroup(dir);
   }
 
-  /** Removes the group once its processes are gone (the kernel refuses while any remain). */
+  /** Removes the group once its processes are gone (the kernel refuses while any remain, so it retries). */
   remove(): void {
-    live.delete(this.dir);
-    removeQuietly(this.dir);
+    if (removeQuietly(this.dir)) {
+      live.delete(this.dir);
+      return;
+    }
+    let attempts = 0;
+    const retry = setInterval(() => {
+      if (removeQuietly(this.dir) || ++attempts >= 20) {
+        clearInterval(retry);
+        live.delete(this.dir);
+      }
+    }, 100);
+    retry.unref();
   }
 }
 
@@ -60,6 +70,7 @@ function findParent(): string | null {
   const dir = join(root, "agent-tools");
   try {
     mkdirSync(dir, { recursive: true });
+    sweepAbandoned(dir);
     if (root === V2_ROOT) {
       writeFileSync(join(root, "cgroup.subtree_control"), "+pids");
       writeFileSync(join(dir, "cgroup.subtree_control"), "+pids");
@@ -70,11 +81,22 @@ function findParent(): string | null {
   }
 }
 
-function removeQuietly(dir: string): void {
+/** True once the folder is gone. */
+function removeQuietly(dir: string): boolean {
   try {
     rmdirSync(dir);
-  } catch {
-    // still busy (a process not reaped yet) or already gone; the exit hook tries again
+    return true;
+  } catch (error) {
+    // still busy (a process not reaped yet): the caller or the exit hook tries again
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/** Groups left by agents that died without their exit hook (`<pid>-<n>` of a pid that is gone). */
+function sweepAbandoned(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const owner = Number(name.split("-")[0]);
+    if (Number.isInteger(owner) && owner !== process.pid && !existsSync(`/proc/${owner}`)) removeQuietly(join(dir, name));
   }
 }
 
