@@ -156,7 +156,8 @@ describe("file tool permissions", () => {
     expect((await new PermissionEngine({ allow: ["Write(lib/**)"] }).checkPermission(write, target)).behavior).toBe("ask");
     expect((await new PermissionEngine({ deny: ["Read(.env)"] }).checkPermission(read, { file_path: join(project.path, "config", ".env") })).behavior).toBe("deny");
     expect((await new PermissionEngine({ deny: ["Read(./.git/**)"] }).checkPermission(read, { file_path: join(project.path, "notes.txt") })).behavior).toBe("deny");
-    expect((await new PermissionEngine().checkPermission(read, { file_path: "/etc/hosts" })).behavior).toBe("allow");
+    // A file outside the working directories asks (it used to be auto-allowed as read-only).
+    expect((await new PermissionEngine().checkPermission(read, { file_path: "/etc/hosts" })).behavior).toBe("ask");
   });
 
   it("suggests a rule for the parent directory, relative to the cwd when inside it", async () => {

@@ -14,8 +14,13 @@ import {
 
 export interface PermissionEngineOptions {
   mode?: PermissionMode;
-  /** Directories besides the host cwd where ACCEPT_EDITS may auto-allow edits. */
+  /**
+   * The project's directories: file tools read there unasked and ACCEPT_EDITS may auto-allow edits
+   * there. When none is given, `process.cwd()` (or a tool's own configured cwd) stands in.
+   */
   workingDirectories?: string[];
+  /** What relative rule paths resolve against (default: the first working directory). `fromSettings` sets the settings file's project. */
+  projectRoot?: string | undefined;
   allow?: PermissionRuleInput[];
   ask?: PermissionRuleInput[];
   deny?: PermissionRuleInput[];
@@ -30,6 +35,8 @@ export interface PermissionResult extends PermissionDecision {
   /** Only on ASK, or on a DENY that DONT_ASK converted from an ASK; empty otherwise. */
   suggestions: PermissionRule[];
   bypassImmune: boolean;
+  /** A protected-configuration ASK: asked in every mode (DENY in DONT_ASK); see `PermissionDecision.alwaysAsk`. */
+  alwaysAsk: boolean;
 }
 
 const RULE_LISTS = {
@@ -42,8 +49,8 @@ type AnyTool = ToolBase<any>;
 
 /**
  * Decides for each call whether it may run, must ask the user, or is refused, with AgentScope's
- * per-mode step order (spec §3): deny rule > ask rule > read-only fast path > the tool's own check
- * (ALLOW / DENY / safety ASK) > allow rule > the mode's default. Rules are matched by the tool's
+ * per-mode step order: deny rule > ask rule > read-only fast path > the tool's own check
+ * (ALLOW / DENY / protected-config ASK in every mode / safety ASK) > allow rule > the mode's default. Rules are matched by the tool's
  * `matchRule`; an MCP tool is also covered by whole-server rules (`mcp__server`, `mcp__server__*`).
  */
 export class PermissionEngine {
@@ -56,6 +63,7 @@ export class PermissionEngine {
       allowRules: {},
       askRules: {},
       denyRules: {},
+      projectRoot: options.projectRoot,
     };
     const source = options.source ?? "session";
     for (const behavior of [PermissionBehavior.ALLOW, PermissionBehavior.ASK, PermissionBehavior.DENY] as const) {
@@ -120,7 +128,7 @@ export class PermissionEngine {
       return this.askOrConvert(ask, tool, input);
     }
 
-    if (await tool.checkReadOnly(input)) {
+    if (await tool.checkReadOnly(input, this.context)) {
       return result({
         behavior: "allow",
         message: `Permission granted for ${name} (read-only invocation)`,
@@ -139,7 +147,11 @@ export class PermissionEngine {
 
     const own = await tool.checkPermissions(input, this.context);
     if (own.behavior === PermissionBehavior.ALLOW || own.behavior === PermissionBehavior.DENY) {
-      return result({ ...own, behavior: own.behavior, suggestions: [], bypassImmune: false });
+      return result({ ...own, behavior: own.behavior, suggestions: [], bypassImmune: false, alwaysAsk: false });
+    }
+    // Protected configuration asks in every mode, with nothing to suggest (no rule would silence it).
+    if (own.behavior === PermissionBehavior.ASK && own.alwaysAsk) {
+      return this.askOrConvert(result({ ...own, behavior: own.behavior, suggestions: [], bypassImmune: true, alwaysAsk: true }), tool, input);
     }
     // A safety ASK survives allow rules; BYPASS opts out of it by design. A plain ASK or PASSTHROUGH falls through.
     if (own.behavior === PermissionBehavior.ASK && own.bypassImmune && mode !== PermissionMode.BYPASS) {
@@ -163,7 +175,7 @@ export class PermissionEngine {
 
   /** Attaches suggestions to an ASK; in DONT_ASK, where nobody can answer, turns it into a DENY that keeps them. */
   private async askOrConvert(ask: PermissionResult, tool: AnyTool, input: Record<string, unknown>): Promise<PermissionResult> {
-    const suggestions = ask.suggestions.length > 0 ? ask.suggestions : await tool.generateSuggestions(input);
+    const suggestions = ask.alwaysAsk || ask.suggestions.length > 0 ? ask.suggestions : await tool.generateSuggestions(input, this.context);
     if (this.context.mode !== PermissionMode.DONT_ASK) return { ...ask, suggestions };
     return {
       ...ask,
@@ -178,7 +190,7 @@ export class PermissionEngine {
     const byTool = this.rulesFor(behavior);
     for (const key of ruleKeys(tool)) {
       for (const rule of byTool[key] ?? []) {
-        if (!rule.ruleContent || (await tool.matchRule(rule.ruleContent, input))) return rule;
+        if (!rule.ruleContent || (await tool.matchRule(rule.ruleContent, input, { ...this.context, ruleBehavior: behavior, ruleToolName: key }))) return rule;
       }
     }
     return undefined;
@@ -189,10 +201,11 @@ export class PermissionEngine {
   }
 }
 
-/** The rule lists that govern a tool: its exact name, and for MCP tools the whole server. */
+/** The rule lists that govern a tool: its exact name, the tools it shares rules with, and for MCP tools the whole server. */
 function ruleKeys(tool: AnyTool): string[] {
-  if (!tool.isMcp || !tool.mcpName) return [tool.name];
-  return [tool.name, `mcp__${tool.mcpName}`, `mcp__${tool.mcpName}__*`];
+  const shared = (tool.sharesRulesWith ?? []).filter((name) => name !== tool.name);
+  if (!tool.isMcp || !tool.mcpName) return [tool.name, ...shared];
+  return [tool.name, ...shared, `mcp__${tool.mcpName}`, `mcp__${tool.mcpName}__*`];
 }
 
 function ruleReason(rule: PermissionRule): string {
@@ -204,7 +217,8 @@ function result(decision: PermissionDecision & { behavior: PermissionResult["beh
     ...decision,
     reason: decision.reason,
     suggestions: decision.suggestions ?? [],
-    bypassImmune: decision.bypassImmune ?? false,
+    bypassImmune: (decision.bypassImmune ?? false) || (decision.alwaysAsk ?? false),
+    alwaysAsk: decision.alwaysAsk ?? false,
   };
 }
 

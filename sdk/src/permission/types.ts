@@ -45,6 +45,13 @@ export interface PermissionDecision {
   suggestions?: PermissionRule[] | undefined;
   /** On an ASK: a safety check that allow rules cannot silence (still skipped in BYPASS, DENY in DONT_ASK). */
   bypassImmune?: boolean | undefined;
+  /**
+   * On an ASK: the strongest level, for writes to configuration that runs code later (git hooks,
+   * shell start-up files, the SDK's own settings). The engine asks in EVERY mode, BYPASS and
+   * ACCEPT_EDITS included; DONT_ASK turns it into DENY; no allow rule silences it and no rule is
+   * suggested. Implies `bypassImmune`.
+   */
+  alwaysAsk?: boolean | undefined;
 }
 
 /** Rules keyed by exact tool name, in insertion order. */
@@ -58,4 +65,21 @@ export interface PermissionContext {
   allowRules: RulesByTool;
   askRules: RulesByTool;
   denyRules: RulesByTool;
+  /**
+   * What relative rule paths (`Read(./.env)`) resolve against: the settings file's project, or a
+   * `projectRoot` given to the engine. When undefined, the first working directory, else the
+   * tool's own configured cwd, else `process.cwd()` (see `ruleBaseDirectory`).
+   */
+  projectRoot?: string | undefined;
+}
+
+/** What the engine passes to `ToolBase.matchRule` beside the input: the context, and which rule is being matched. */
+export interface RuleMatchContext extends PermissionContext {
+  /**
+   * The list the rule comes from. A search matches a deny or ask rule when it may read anything
+   * the rule names, and an allow rule only when the rule covers where it searches.
+   */
+  ruleBehavior: Exclude<PermissionBehavior, "passthrough">;
+  /** The tool name the rule is written for: `Read` when a `Read(...)` rule is matched against Grep. */
+  ruleToolName: string;
 }

@@ -1,9 +1,10 @@
-import { isPathInWorkingDirectories } from "../permission/working-directories.js";
+import { effectiveWorkingDirectories, isPathInWorkingDirectories } from "../permission/working-directories.js";
 import {
   PermissionBehavior,
   type PermissionContext,
   type PermissionDecision,
   type PermissionRule,
+  type RuleMatchContext,
 } from "../permission/types.js";
 import type { AgentState } from "./agent-state.js";
 import { ToolError } from "./errors.js";
@@ -54,6 +55,11 @@ export abstract class ToolBase<Input = Record<string, unknown>> {
   isStateInjected = false;
   isMcp = false;
   mcpName: string | undefined = undefined;
+  /**
+   * Other tools whose rules govern this one too: Grep and Glob list `Read`, so one `Read(...)` rule
+   * (allow, ask or deny) covers every read tool. The rule's content goes to this tool's `matchRule`.
+   */
+  readonly sharesRulesWith: readonly string[] = [];
 
   private readonly middlewares: ToolMiddleware[];
 
@@ -64,18 +70,26 @@ export abstract class ToolBase<Input = Record<string, unknown>> {
   /** The tool's own verdict for this call; PASSTHROUGH hands it to the engine's rules and mode. */
   abstract checkPermissions(input: Input, context: PermissionContext): Awaitable<PermissionDecision>;
 
-  /** Whether this particular call only reads; the engine auto-allows such calls in every mode. */
-  checkReadOnly(_input: Input): Awaitable<boolean> {
+  /**
+   * Whether this particular call only reads what the agent may read unasked; the engine
+   * auto-allows such calls in every mode. The engine passes its context (working directories,
+   * project root); a tool that ignores it stays compatible.
+   */
+  checkReadOnly(_input: Input, _context?: PermissionContext): Awaitable<boolean> {
     return this.isReadOnly;
   }
 
-  /** Whether a rule's content covers this call. By default only whole-tool rules match. */
-  matchRule(ruleContent: string | undefined, _input: Input): Awaitable<boolean> {
+  /**
+   * Whether a rule's content covers this call. By default only whole-tool rules match. The engine
+   * passes the rule's list and tool name with its context, so relative rule paths can resolve
+   * against the project root (`ruleBaseDirectory`) rather than the process.
+   */
+  matchRule(ruleContent: string | undefined, _input: Input, _context?: RuleMatchContext): Awaitable<boolean> {
     return !ruleContent;
   }
 
   /** Rules to offer the user when asking; by default "always allow this tool". */
-  generateSuggestions(_input: Input): Awaitable<PermissionRule[]> {
+  generateSuggestions(_input: Input, _context?: PermissionContext): Awaitable<PermissionRule[]> {
     return [{ toolName: this.name, behavior: PermissionBehavior.ALLOW, source: "suggested" }];
   }
 
@@ -103,9 +117,9 @@ export abstract class ToolBase<Input = Record<string, unknown>> {
     return chain(input as Record<string, unknown>);
   }
 
-  /** AgentScope's `_path_in_allowed_working_path`: inside the host cwd or a configured working directory. */
+  /** AgentScope's `_path_in_allowed_working_path`: inside a configured working directory (the host cwd when none is). */
   protected isInWorkingDirectory(path: string, context: PermissionContext): boolean {
-    return isPathInWorkingDirectories(path, context.workingDirectories);
+    return isPathInWorkingDirectories(path, effectiveWorkingDirectories(context));
   }
 
   private async *streamCall(input: Input, context: ToolCallContext): AsyncGenerator<ToolChunk, void, undefined> {

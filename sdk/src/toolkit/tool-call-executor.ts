@@ -223,7 +223,8 @@ export class ToolCallExecutor {
     for (const request of shown) {
       for (const rule of request.suggestions) {
         if (rule.toolName !== record.call.name) continue;
-        if (!rule.ruleContent || (await record.tool!.matchRule(rule.ruleContent, record.input!))) return true;
+        const context = { ...this.engine.context, ruleBehavior: PermissionBehavior.ALLOW, ruleToolName: rule.toolName };
+        if (!rule.ruleContent || (await record.tool!.matchRule(rule.ruleContent, record.input!, context))) return true;
       }
     }
     return false;

@@ -1,16 +1,22 @@
-import { isAbsolute } from "node:path";
-import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision, type PermissionRule } from "../../permission/types.js";
+import { isAbsolute, resolve } from "node:path";
+import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision, type PermissionRule, type RuleMatchContext } from "../../permission/types.js";
 import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
 import type { AgentState } from "../../tool/agent-state.js";
 import { ToolBase, type ToolBaseOptions } from "../../tool/tool-base.js";
-import { dangerousPathLists, isDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
+import { dangerousPathLists, dangerousPathReason, type DangerousPathLists, type DangerousPathOptions } from "../paths/dangerous-paths.js";
 import { matchesPathRule, suggestPathRule } from "../paths/path-rules.js";
+import { protectedConfigProblem } from "../paths/protected-config.js";
+import { ToolScope } from "../paths/tool-scope.js";
 import { LocalWorkspaceBackend } from "../workspace/local-workspace-backend.js";
 import type { WorkspaceBackend } from "../workspace/workspace-backend.js";
 import { ReadCache } from "./read-cache.js";
 
-export interface FileToolOptions extends ToolBaseOptions {
-  /** Base of relative path rules and suggestions (default: the backend's cwd). */
+export interface FileToolOptions extends ToolBaseOptions, DangerousPathOptions {
+  /**
+   * Resolves relative paths; a configured cwd also counts as a working directory (reads there are
+   * auto-allowed). Default: the backend's cwd, which is NOT a working directory unless the engine
+   * has none configured.
+   */
   cwd?: string;
   backend?: WorkspaceBackend;
   dangerousFiles?: string[];
@@ -29,23 +35,25 @@ export abstract class FileToolBase<Input extends FilePathInput> extends ToolBase
   readonly cwd: string;
   readonly backend: WorkspaceBackend;
   readonly dangerousPaths: DangerousPathLists;
+  readonly scope: ToolScope;
 
   constructor(options: FileToolOptions = {}) {
     super(options);
     this.backend = options.backend ?? new LocalWorkspaceBackend({ cwd: options.cwd });
     this.cwd = options.cwd ?? this.backend.cwd;
     this.dangerousPaths = dangerousPathLists(options);
+    this.scope = new ToolScope(this.cwd, options.cwd ?? options.backend?.cwd, this.dangerousPaths);
   }
 
-  /** Path rules: gitignore style relative to the cwd, or absolute; the real path counts too. */
-  override matchRule(ruleContent: string | undefined, input: Input): boolean {
+  /** Path rules: gitignore style relative to the project root (`ruleBaseDirectory`), or absolute; the real path counts too. */
+  override matchRule(ruleContent: string | undefined, input: Input, context?: RuleMatchContext): boolean {
     if (!ruleContent) return true;
-    return typeof input.file_path === "string" && matchesPathRule(ruleContent, input.file_path, this.cwd);
+    return typeof input.file_path === "string" && matchesPathRule(ruleContent, input.file_path, this.scope.ruleBase(context));
   }
 
-  override generateSuggestions(input: Input): PermissionRule[] {
+  override generateSuggestions(input: Input, context?: PermissionContext): PermissionRule[] {
     if (typeof input.file_path !== "string" || !isAbsolute(input.file_path)) return [];
-    return [{ toolName: this.name, ruleContent: suggestPathRule(input.file_path, this.cwd), behavior: PermissionBehavior.ALLOW, source: "suggested" }];
+    return [{ toolName: this.name, ruleContent: suggestPathRule(input.file_path, this.scope.ruleBase(context)), behavior: PermissionBehavior.ALLOW, source: "suggested" }];
   }
 
   protected readCache(state: AgentState | undefined): ReadCache | undefined {
@@ -54,17 +62,23 @@ export abstract class FileToolBase<Input extends FilePathInput> extends ToolBase
 }
 
 /**
- * Write and Edit (spec §5): a dangerous path (judged on the real path, so a symlink to
- * `.git/config` counts) is a bypass-immune ASK; in ACCEPT_EDITS and DONT_ASK a path inside a
- * working directory is allowed; everything else goes to the engine's rules.
+ * Write and Edit: configuration that runs code (`protectedConfigProblem`) asks in every mode; a
+ * dangerous path (judged on the real path, so a symlink to `~/.bashrc` counts, and on hard links)
+ * is a bypass-immune ASK; in ACCEPT_EDITS and DONT_ASK a path inside a working directory is
+ * allowed; everything else goes to the engine's rules.
  */
 export function checkWritePermission(tool: FileToolBase<FilePathInput>, filePath: unknown, context: PermissionContext): PermissionDecision {
   if (typeof filePath !== "string" || filePath === "") return { behavior: PermissionBehavior.PASSTHROUGH, message: "No file_path given" };
-  if (isDangerousPath(filePath, tool.dangerousPaths, tool.cwd, "write")) {
-    return { behavior: PermissionBehavior.ASK, message: `Permission required: Write operation on sensitive file ${filePath}`, reason: "Safety check: dangerous file or directory", bypassImmune: true };
+  const protectedConfig = protectedConfigProblem(resolve(tool.cwd, filePath), tool.cwd);
+  if (protectedConfig !== undefined) {
+    return { behavior: PermissionBehavior.ASK, message: `Permission required: ${tool.name} changes configuration that runs code: ${protectedConfig}`, reason: "Safety check: protected configuration", bypassImmune: true, alwaysAsk: true };
+  }
+  const dangerous = dangerousPathReason(filePath, tool.dangerousPaths, tool.cwd, "write");
+  if (dangerous !== undefined) {
+    return { behavior: PermissionBehavior.ASK, message: `Permission required: Write operation on sensitive file ${filePath} (${dangerous})`, reason: "Safety check: dangerous file or directory", bypassImmune: true };
   }
   const editsAllowed = context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK;
-  if (editsAllowed && isAbsolute(filePath) && isPathInWorkingDirectories(filePath, [tool.cwd, ...context.workingDirectories])) {
+  if (editsAllowed && isAbsolute(filePath) && isPathInWorkingDirectories(filePath, tool.scope.workingDirectories(context))) {
     return { behavior: PermissionBehavior.ALLOW, message: `Permission granted for ${tool.name}: ${filePath} is inside a working directory`, reason: `Mode: ${context.mode}` };
   }
   return { behavior: PermissionBehavior.PASSTHROUGH, message: `${tool.name} ${filePath}` };

@@ -1,4 +1,6 @@
-import { PermissionBehavior, type PermissionDecision } from "../../permission/types.js";
+import { isAbsolute } from "node:path";
+import { PermissionBehavior, type PermissionContext, type PermissionDecision } from "../../permission/types.js";
+import { pathReadProblem, type ReadProblem } from "../paths/read-confinement.js";
 import type { ToolCallContext, ToolInputSchema } from "../../tool/tool-base.js";
 import { ToolChunk } from "../../tool/tool-chunk.js";
 import { FileToolProblem, readText, requireAbsolute, requireFile } from "./file-access.js";
@@ -34,9 +36,24 @@ export class Read extends FileToolBase<ReadInput> {
   override isReadOnly = true;
   override isConcurrencySafe = true;
 
-  /** Reading is decided by the engine: the read-only fast path, or deny/ask rules. */
-  checkPermissions(): PermissionDecision {
-    return { behavior: PermissionBehavior.PASSTHROUGH, message: "Read is read-only" };
+  /** Auto-allowed only inside the working directories and outside secrets, judged on the real path. */
+  override checkReadOnly(input: ReadInput, context?: PermissionContext): boolean {
+    return this.readProblem(input, context) === undefined;
+  }
+
+  /** A secret asks even past allow rules; a file elsewhere goes to the rules and the mode. */
+  checkPermissions(input: ReadInput, context: PermissionContext): PermissionDecision {
+    const problem = this.readProblem(input, context);
+    if (problem?.kind === "secret") {
+      return { behavior: PermissionBehavior.ASK, message: `Permission required: Read of a sensitive file: ${problem.message}`, reason: "Safety check: sensitive file", bypassImmune: true };
+    }
+    return { behavior: PermissionBehavior.PASSTHROUGH, message: problem?.message ?? "Read is read-only" };
+  }
+
+  /** A relative or missing path reads nothing (the call refuses it), so it is no problem. */
+  private readProblem(input: ReadInput, context: PermissionContext | undefined): ReadProblem | undefined {
+    if (typeof input.file_path !== "string" || !isAbsolute(input.file_path)) return undefined;
+    return pathReadProblem(input.file_path, this.scope.readScope(context));
   }
 
   override async call(input: ReadInput, context: ToolCallContext = {}): Promise<ToolChunk> {

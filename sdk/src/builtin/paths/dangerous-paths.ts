@@ -1,8 +1,9 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { resolveRealPath } from "../../permission/working-directories.js";
 import { shellGlobToRegExp } from "../shell/shell-glob.js";
+import { SECRET_LOCATIONS, SECRET_NAME_EXCEPTIONS, SECRET_NAME_PATTERNS, SECRET_SYSTEM_PATHS } from "./secret-locations.js";
 
 /** AgentScope's defaults (spec §3): shell start-up files, credentials and tool configuration. */
 export const DEFAULT_DANGEROUS_FILES: readonly string[] = [
@@ -17,20 +18,6 @@ export const DEFAULT_DANGEROUS_DIRECTORIES: readonly string[] = [".git", ".vscod
 
 /** System locations that no agent should write; reading most of them is fine. */
 const SYSTEM_WRITE_PREFIXES = ["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/sys", "/proc", "/dev", "/var/spool/cron", "/root"];
-/** System files whose contents are secrets (or the memory of the machine and its processes). */
-const SECRET_SYSTEM_FILES = [
-  /^\/etc\/(shadow|gshadow|sudoers|master\.passwd)(\.d\/.*|-)?$/,
-  // Any process or thread (`/proc/self/task/1/environ`), and other processes' roots, cwds and open files.
-  /^\/proc\/.+\/(environ|mem|cmdline|maps|pagemap|auxv|stack|syscall)$/,
-  /^\/proc\/[^/]+\/(task\/[^/]+\/)?(root|cwd|fd)\/./,
-  /^\/proc\/kcore$/,
-  /^\/etc\/ssh\/ssh_host_.*key$/,
-  /^\/etc\/ssl\/private(\/.*)?$/,
-  /^\/etc\/kubernetes\/(pki\/.*|[^/]+\.conf)$/,
-  /^\/(var\/)?run\/secrets(\/.*)?$/,
-  /^\/etc\/mysql\/debian\.cnf$/,
-  /^\/etc\/security\/opasswd$/,
-];
 /** Device files that are safe to write to. */
 const HARMLESS_DEVICES = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+)$/;
 /** Device files that are safe to read; any other device (a disk, `/dev/mem`) exposes everything on the machine. */
@@ -38,20 +25,9 @@ const HARMLESS_READ_DEVICES = /^\/dev\/(null|zero|full|random|urandom|stdin|stdo
 /** Bash opens a network connection for these redirect targets. */
 const NETWORK_PSEUDO_FILES = /^\/dev\/(tcp|udp)(\/|$)/;
 
-/**
- * Credentials that AgentScope's list leaves out: cloud, registry and vault tokens, password stores,
- * shell histories (commands typed with secrets in them). They count for reads and writes.
- */
-const SECRET_FILES: readonly string[] = [
-  ".vault-token", ".s3cfg", ".boto", ".bash_history", ".zsh_history", ".sh_history", ".python_history", ".psql_history",
-  ".mysql_history", ".node_repl_history", ".lesshst", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
-  ".terraform.d/credentials.tfrc.json", ".config/hub", ".composer/auth.json", ".m2/settings-security.xml", "gh/hosts.yml", "fish_history", "logins.json", "key4.db", "cookies.sqlite", "Login Data",
-];
-/** Names that hold secrets wherever they are: every `.env.*` variant, private keys and key stores, Terraform state. */
-const SECRET_NAME_PATTERNS = [/^\.env(\..*)?$/, /\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk)$/, /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/, /^terraform\.tfstate(\.backup)?$/, /^\.htpasswd$/];
-/** One example name per pattern, to test globs against (`cat *.pem`). */
-const SECRET_NAME_SAMPLES = [".env.x", "x.pem", "x.key", "x.p12", "x.pfx", "x.jks", "x.keystore", "x.kdbx", "x.ppk", "terraform.tfstate", ".htpasswd"];
-const SECRET_DIRECTORIES: readonly string[] = [".azure", ".config/gcloud", ".password-store", ".config/op", ".local/share/keyrings"];
+/** The secret locations of `secret-locations.ts`, as list entries: they count for reads and writes. */
+const SECRET_FILES = SECRET_LOCATIONS.filter((entry) => entry.kind === "file").map((entry) => entry.path);
+const SECRET_DIRECTORIES = SECRET_LOCATIONS.filter((entry) => entry.kind === "directory").map((entry) => entry.path);
 
 export interface DangerousPathLists {
   files: readonly string[];
@@ -60,13 +36,16 @@ export interface DangerousPathLists {
 
 export const DEFAULT_DANGEROUS_PATHS: DangerousPathLists = { files: DEFAULT_DANGEROUS_FILES, directories: DEFAULT_DANGEROUS_DIRECTORIES };
 
-/** The defaults plus additional entries (the seed's `additionalDangerousFiles/Directories`), or replacements. */
-export function dangerousPathLists(options: {
+/** A tool's dangerous-path options: replacements for the defaults, or additions to them. */
+export interface DangerousPathOptions {
   dangerousFiles?: readonly string[] | undefined;
   dangerousDirectories?: readonly string[] | undefined;
   additionalDangerousFiles?: readonly string[] | undefined;
   additionalDangerousDirectories?: readonly string[] | undefined;
-}): DangerousPathLists {
+}
+
+/** The defaults plus additional entries (the seed's `additionalDangerousFiles/Directories`), or replacements. */
+export function dangerousPathLists(options: DangerousPathOptions): DangerousPathLists {
   return {
     files: [...(options.dangerousFiles ?? DEFAULT_DANGEROUS_FILES), ...(options.additionalDangerousFiles ?? [])],
     directories: [...(options.dangerousDirectories ?? DEFAULT_DANGEROUS_DIRECTORIES), ...(options.additionalDangerousDirectories ?? [])],
@@ -78,15 +57,36 @@ export type PathAccess = "read" | "write";
 /**
  * True when `path` (relative to `cwd`, `~` expanded) names a dangerous file or lies in a dangerous
  * directory, judged on the path as written AND on its real path, so a symlink into `.git/` or to
- * `~/.bashrc` is caught. Names compare case-insensitively, whole segments only (`foo.git` is fine).
+ * `~/.bashrc` is caught; a regular file with several hard links counts too (it may be another name
+ * for a secret). Names compare case-insensitively, whole segments only (`foo.git` is fine).
  */
 export function isDangerousPath(path: string, lists: DangerousPathLists, cwd: string, access: PathAccess): boolean {
+  return dangerousPathReason(path, lists, cwd, access) !== undefined;
+}
+
+/** Why `path` is dangerous (see `isDangerousPath`), in plain words, or undefined when it is not. */
+export function dangerousPathReason(path: string, lists: DangerousPathLists, cwd: string, access: PathAccess): string | undefined {
   // `~user/...` is another account's home: its contents are not the project's to read or write.
-  if (isOtherUsersHome(path)) return true;
+  if (isOtherUsersHome(path)) return "another user's home directory";
   const written = resolve(cwd, expandTilde(path));
   const real = resolveRealPath(written, cwd);
   const relevant = listsFor(lists, access);
-  return [written, real].some((candidate) => matchesLists(candidate, relevant) || isSystemPath(candidate, access));
+  for (const candidate of new Set([written, real])) {
+    const reason = listedReason(candidate, relevant) ?? systemPathReason(candidate, access);
+    if (reason !== undefined) return candidate === written ? reason : `${reason} (the real path is ${real})`;
+  }
+  const links = hardLinkCount(real);
+  return links > 1 ? `a file with ${links} hard links: it may be another name for a secret` : undefined;
+}
+
+/** The link count of a regular file (0 when it is missing or not a regular file). */
+export function hardLinkCount(path: string): number {
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat?.isFile() ? stat.nlink : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Dangerous to write but harmless to read: start-up files, editor settings, the git internals (except `.git/config`, which may hold tokens). */
@@ -119,11 +119,11 @@ export function mayExpandToDangerousPath(pattern: string, lists: DangerousPathLi
   const relevant = listsFor(lists, access);
   const names = [...relevant.directories, ...relevant.files].flatMap((entry) => entry.split("/")).filter((name) => name.startsWith("."));
   // A bare `*` is left out for the secret name patterns too, but `*.pem` or `.env.*` count.
-  const samples = (segment: string) => (/^[*?]+$/.test(segment) ? names : [...names, ...SECRET_NAME_SAMPLES]);
+  const samples = (segment: string) => (/^[*?]+$/.test(segment) ? names : [...names, ...SECRET_NAME_PATTERNS.map((entry) => entry.sample)]);
   const globbed = segments.some((segment) => /[*?[{]/.test(segment) && samples(segment).some((name) => shellGlobToRegExp(segment, { hideDotFiles: true }).test(name)));
   if (globbed) return true;
   const whole = shellGlobToRegExp(absolute, { hideDotFiles: true });
-  const probes = ["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/proc/self/environ", "/proc/1/environ", "/proc/self/mem", "/proc/kcore", "/dev/sda", "/dev/mem", "/dev/tcp/x/1"];
+  const probes = [...SYSTEM_PROBES, "/etc/gshadow", "/etc/sudoers", "/proc/self/environ", "/proc/self/mem", "/dev/sda", "/dev/mem", "/dev/tcp/x/1"];
   if (probes.some((probe) => whole.test(probe))) return true;
   const first = shellGlobToRegExp(segments[0] ?? "", { hideDotFiles: true });
   if (access === "write" && SYSTEM_WRITE_PREFIXES.some((prefix) => first.test(prefix.slice(1).split("/")[0]!))) return true;
@@ -131,6 +131,9 @@ export function mayExpandToDangerousPath(pattern: string, lists: DangerousPathLi
   const matches = existingMatches(absolute);
   return matches === undefined || matches.some((match) => isDangerousPath(match, lists, cwd, access));
 }
+
+/** One path per secret system location, to test globs and search roots against. */
+const SYSTEM_PROBES = SECRET_SYSTEM_PATHS.map((entry) => entry.probe);
 
 /** Directory entries a glob may read while being checked; beyond that it is judged unknowable. */
 const MAX_GLOB_ENTRIES = 1000;
@@ -177,7 +180,7 @@ export function mayContainDangerousPath(directory: string, lists: DangerousPathL
   const candidates = [absolute, resolveRealPath(absolute, cwd)];
   const relevant = listsFor(lists, "read");
   const secrets = [...relevant.files, ...relevant.directories].map((entry) => resolve(homedir(), entry));
-  secrets.push("/etc/shadow", "/etc/ssl/private", "/proc/1/environ", "/root/.ssh", "/home/user/.ssh");
+  secrets.push(...SYSTEM_PROBES, "/root/.ssh", "/home/user/.ssh");
   return candidates.some((path) => {
     const prefix = path.endsWith(sep) ? path : `${path}${sep}`;
     return /^\/home\/[^/]+$/.test(path) || secrets.some((secret) => secret.startsWith(prefix));
@@ -197,6 +200,11 @@ export function isSecretEntry(absolutePath: string, lists: DangerousPathLists): 
 }
 
 function matchesLists(path: string, lists: DangerousPathLists): boolean {
+  return listedReason(path, lists) !== undefined;
+}
+
+/** Which list entry or secret name pattern `path` matches, in words. */
+function listedReason(path: string, lists: DangerousPathLists): string | undefined {
   const segments = path.toLowerCase().split(sep).filter(Boolean);
   const joined = `/${segments.join("/")}`;
   const base = segments.at(-1) ?? "";
@@ -204,18 +212,28 @@ function matchesLists(path: string, lists: DangerousPathLists): boolean {
     const parts = entry.toLowerCase().split("/").filter(Boolean);
     return segments.some((_, start) => parts.every((part, offset) => segments[start + offset] === part));
   };
-  return (
-    SECRET_NAME_PATTERNS.some((pattern) => pattern.test(base)) ||
-    lists.files.some((entry) => (entry.includes("/") ? joined.endsWith(`/${entry.toLowerCase()}`) : base === entry.toLowerCase())) ||
-    lists.directories.some(containsSequence)
-  );
+  const named = SECRET_NAME_PATTERNS.find((entry) => entry.pattern.test(base));
+  if (named && !SECRET_NAME_EXCEPTIONS.some((exception) => exception.test(base))) return `a secret by its name (${named.source})`;
+  const listedFile = lists.files.find((entry) => (entry.includes("/") ? joined.endsWith(`/${entry.toLowerCase()}`) : base === entry.toLowerCase()));
+  if (listedFile !== undefined) return `a sensitive file (${describeEntry(listedFile)})`;
+  const listedDirectory = lists.directories.find(containsSequence);
+  return listedDirectory === undefined ? undefined : `inside a sensitive directory (${describeEntry(listedDirectory)})`;
 }
 
-function isSystemPath(path: string, access: PathAccess): boolean {
-  if (SECRET_SYSTEM_FILES.some((pattern) => pattern.test(path)) || NETWORK_PSEUDO_FILES.test(path)) return true;
-  if (access === "read") return path.startsWith("/dev/") && !HARMLESS_READ_DEVICES.test(path);
-  if (HARMLESS_DEVICES.test(path)) return false;
-  return SYSTEM_WRITE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+const ENTRY_SOURCES = new Map(SECRET_LOCATIONS.map((entry) => [entry.path.toLowerCase(), entry.source]));
+
+function describeEntry(entry: string): string {
+  const source = ENTRY_SOURCES.get(entry.toLowerCase());
+  return source === undefined ? entry : `${entry}: ${source}`;
+}
+
+function systemPathReason(path: string, access: PathAccess): string | undefined {
+  const secret = SECRET_SYSTEM_PATHS.find((entry) => entry.pattern.test(path));
+  if (secret) return `a secret system file (${secret.source})`;
+  if (NETWORK_PSEUDO_FILES.test(path)) return "a network connection (bash /dev/tcp, /dev/udp)";
+  if (access === "read") return path.startsWith("/dev/") && !HARMLESS_READ_DEVICES.test(path) ? "a device file" : undefined;
+  if (HARMLESS_DEVICES.test(path)) return undefined;
+  return SYSTEM_WRITE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? "a system location" : undefined;
 }
 
 /** `~` and `~/x` expand to the home directory; `~user` is left alone (not resolved). */

@@ -6,22 +6,24 @@ import { resolveRealPath } from "../../permission/working-directories.js";
 /**
  * Path rules for the file tools, in gitignore style (as Claude Code's `Read(...)`/`Edit(...)`):
  * `//abs/**` and `/abs/**` are absolute, `~/x` is under the home directory, anything else is
- * relative to the tool's cwd; a pattern without a slash (`*.py`, `.env`) matches at any depth.
- * A rule matches the path as written or its real path, so a symlink cannot dodge a deny rule.
+ * relative to `base` (the project root: `ruleBaseDirectory`); a pattern without a slash (`*.py`,
+ * `.env`) matches at any depth. A rule matches the path as written or its real path, so a symlink
+ * cannot dodge a deny rule.
  */
-export function matchesPathRule(content: string, filePath: string, cwd: string): boolean {
+export function matchesPathRule(content: string, filePath: string, base: string): boolean {
+  const matches = pathRuleMatcher(content, base);
+  return [...new Set([filePath, resolveRealPath(filePath, base)])].some(matches);
+}
+
+/** The rule as a test of absolute paths taken as they are (no real-path resolution: for tree walks that already hold real paths). */
+export function pathRuleMatcher(content: string, base: string): (absolutePath: string) => boolean {
   const matcher = compile(content);
-  const candidates = new Set([filePath, resolveRealPath(filePath, cwd)]);
-  for (const candidate of candidates) {
-    if (matcher.absolute) {
-      if (matcher.test(candidate)) return true;
-      continue;
-    }
-    const relativePath = relative(cwd, candidate);
-    if (relativePath.startsWith("..") || isAbsolute(relativePath)) continue;
-    if (matcher.test(relativePath.split(sep).join("/"))) return true;
-  }
-  return false;
+  return (candidate) => {
+    if (matcher.absolute) return matcher.test(candidate);
+    const relativePath = relative(base, candidate);
+    if (relativePath.startsWith("..") || isAbsolute(relativePath)) return false;
+    return matcher.test(relativePath.split(sep).join("/"));
+  };
 }
 
 interface CompiledRule {
@@ -51,10 +53,10 @@ function compile(content: string): CompiledRule {
   return rule;
 }
 
-/** `src/**` for a file under the cwd (relative, as users write rules), else the absolute parent `/dir/**`. */
-export function suggestPathRule(filePath: string, cwd: string): string {
+/** `src/**` for a file under the project root (relative, as users write rules), else the absolute parent `/dir/**`. */
+export function suggestPathRule(filePath: string, base: string): string {
   const parent = dirname(filePath);
-  const relativeParent = relative(cwd, parent);
+  const relativeParent = relative(base, parent);
   if (relativeParent === "") return "./**";
   if (!relativeParent.startsWith("..") && !isAbsolute(relativeParent)) return `${relativeParent.split(sep).join("/")}/**`;
   return parent === "/" ? "/**" : `${parent}/**`;

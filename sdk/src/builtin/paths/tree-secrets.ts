@@ -2,7 +2,7 @@ import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { dirname, join } from "node:path";
 import { holdsCredential, readGitConfig } from "../shell/git-config-file.js";
 import { findGitRepository } from "../shell/git-repository.js";
-import { isSecretEntry, type DangerousPathLists } from "./dangerous-paths.js";
+import { hardLinkCount, isSecretEntry, type DangerousPathLists } from "./dangerous-paths.js";
 import { directoryIgnores, IGNORE_FILE_NAMES, isIgnored, readIgnoreFile, type IgnoreRule } from "./gitignore-rules.js";
 
 /** How a recursive reader walks a tree: what it skips and whether it follows symbolic links. */
@@ -28,8 +28,11 @@ export const MAX_TREE_DEPTH = 24;
 type EntryKind = "directory" | "file" | "link";
 interface Listing {
   mtimeMs: number;
-  /** Each entry with its verdict by name, computed once per version of the directory. */
-  entries: { name: string; kind: EntryKind; secret: boolean }[];
+  /**
+   * Each entry with its verdict by name, computed once per version of the directory (a new hard
+   * link to an outside secret is a new entry, which changes the mtime), and a plain file's links.
+   */
+  entries: { name: string; kind: EntryKind; secret: boolean; hardLinks: number }[];
   /** It holds a `.gitignore`, `.ignore` or `.rgignore`. */
   hasIgnoreFile: boolean;
 }
@@ -37,13 +40,22 @@ interface Listing {
 const listings = new WeakMap<DangerousPathLists, Map<string, Listing>>();
 const MAX_CACHED_LISTINGS = 20_000;
 
+/** What else narrows or redirects a walk (both optional). */
+export interface TreeSearch {
+  /** Only files this accepts are read (a search's glob filter); directories are always walked. */
+  reads?: ((absolutePath: string) => boolean) | undefined;
+  /** Look for files this matches (a deny rule) instead of secrets. */
+  target?: ((absolutePath: string) => boolean) | undefined;
+}
+
 /**
  * The first secret a recursive read of `root` would read (a dangerous file or directory by name,
- * a `.git/config` holding a credential, a symlink that leads to one when links are followed), a
- * reason when the tree is too big to tell, or undefined. `node_modules` is skipped: packages'
- * fixture keys are not the user's secrets.
+ * a regular file with several hard links, a `.git/config` holding a credential, a symlink that
+ * leads to one when links are followed), a reason when the tree is too big to tell (see
+ * `isTreeLimit`), or undefined. `node_modules` is skipped: packages' fixture keys are not the
+ * user's secrets. With `search.target`, the first file that matches it instead.
  */
-export function treeSecret(root: string, lists: DangerousPathLists, reading: TreeReading): string | undefined {
+export function treeSecret(root: string, lists: DangerousPathLists, reading: TreeReading, search: TreeSearch = {}): string | undefined {
   let start: string;
   try {
     start = realpathSync(root);
@@ -55,16 +67,21 @@ export function treeSecret(root: string, lists: DangerousPathLists, reading: Tre
   if ((!reading.hidden || reading.gitignore) && ancestorsNegate(start)) reading = { ...reading, hidden: true, gitignore: false };
   const rules = reading.gitignore ? repositoryRules(start) : [];
   if (rules === undefined) reading = { ...reading, gitignore: false };
-  const found = walk(start, lists, reading, rules ?? []);
+  const found = walk(start, lists, reading, rules ?? [], search);
   if (found !== NEGATION) return found;
-  const widened = walk(start, lists, { ...reading, hidden: true, gitignore: false }, []);
+  const widened = walk(start, lists, { ...reading, hidden: true, gitignore: false }, [], search);
   return widened === NEGATION ? undefined : widened;
+}
+
+/** True for a `treeSecret` answer that is a limit reached (the tree is too big to tell), not a path found. */
+export function isTreeLimit(answer: string): boolean {
+  return !answer.startsWith("/");
 }
 
 /** The walk met an ignore file with a negation while trusting ignore files: it starts over without. */
 const NEGATION = Symbol("negation");
 
-function walk(start: string, lists: DangerousPathLists, reading: TreeReading, initialRules: IgnoreRule[]): string | undefined | typeof NEGATION {
+function walk(start: string, lists: DangerousPathLists, reading: TreeReading, initialRules: IgnoreRule[], search: TreeSearch): string | undefined | typeof NEGATION {
   let budget = MAX_TREE_ENTRIES;
   const visited = new Set<string>([start]);
   const stack: { directory: string; depth: number; rules: IgnoreRule[] }[] = [{ directory: start, depth: 0, rules: initialRules }];
@@ -75,22 +92,23 @@ function walk(start: string, lists: DangerousPathLists, reading: TreeReading, in
     const own = hasIgnoreFile ? directoryIgnores(directory) : undefined;
     if (own?.negates && (!reading.hidden || reading.gitignore)) return NEGATION;
     const rules = reading.gitignore && own && own.rules.length > 0 ? [...inherited, ...own.rules] : inherited;
-    for (const { name, kind, secret } of entries) {
+    for (const { name, kind, secret: secretByName, hardLinks } of entries) {
       if ((budget -= 1) < 0) return `more than ${MAX_TREE_ENTRIES} entries below ${start}`;
       if (!reading.hidden && name.startsWith(".")) continue;
-      // A plain file matters only when its name is a secret's.
-      if ((kind === "file" && !secret) || (kind === "directory" && name === "node_modules")) continue;
       const path = join(directory, name);
+      const secret = search.target ? kind !== "directory" && search.target(path) : secretByName || hardLinks > 1;
+      // A plain file matters only when it is a secret (or the target), and is read.
+      if ((kind === "file" && (!secret || (search.reads && !search.reads(path)))) || (kind === "directory" && name === "node_modules")) continue;
       if (reading.gitignore && rules.length > 0 && isIgnored(path, kind === "directory", rules)) continue;
       if (kind === "directory" && name === ".git") {
         // The internals are git's; only the config may hold a token (`url = https://user:token@…`).
-        if (holdsCredential(readGitConfig(join(path, "config")).entries)) return join(path, "config");
+        if (!search.target && holdsCredential(readGitConfig(join(path, "config")).entries)) return join(path, "config");
         continue;
       }
-      if (secret) return path;
+      if (secret && (kind !== "link" || !search.reads || search.reads(path))) return hardLinks > 1 && !secretByName && !search.target ? `${path} (${hardLinks} hard links: possibly another name for a secret)` : path;
       if (kind === "directory") stack.push({ directory: path, depth: depth + 1, rules });
       else if (kind === "link" && reading.followsLinks) {
-        const target = followedLink(path, lists, visited);
+        const target = followedLink(path, lists, visited, search);
         if (target?.secret) return `${path} (links to ${target.secret})`;
         if (target?.directory) stack.push({ directory: target.directory, depth: depth + 1, rules: [] });
       }
@@ -99,7 +117,7 @@ function walk(start: string, lists: DangerousPathLists, reading: TreeReading, in
   return undefined;
 }
 
-function followedLink(path: string, lists: DangerousPathLists, visited: Set<string>): { secret?: string; directory?: string } | undefined {
+function followedLink(path: string, lists: DangerousPathLists, visited: Set<string>, search: TreeSearch): { secret?: string; directory?: string } | undefined {
   let real: string;
   let isDirectory: boolean;
   try {
@@ -108,7 +126,8 @@ function followedLink(path: string, lists: DangerousPathLists, visited: Set<stri
   } catch {
     return undefined;
   }
-  if (isSecretEntry(real, lists)) return { secret: real };
+  const secret = search.target ? !isDirectory && (search.target(real) || search.target(path)) : isSecretEntry(real, lists) || hardLinkCount(real) > 1;
+  if (secret && (isDirectory || !search.reads || search.reads(path))) return { secret: real };
   if (!isDirectory || visited.has(real)) return undefined;
   visited.add(real);
   return { directory: real };
@@ -127,11 +146,15 @@ function listing(directory: string, lists: DangerousPathLists): Listing {
   } catch {
     names = [];
   }
-  const entries = names.map((entry) => ({
-    name: entry.name,
-    kind: (entry.isDirectory() ? "directory" : entry.isSymbolicLink() ? "link" : "file") as EntryKind,
-    secret: isSecretEntry(join(directory, entry.name), lists),
-  }));
+  const entries = names.map((entry) => {
+    const path = join(directory, entry.name);
+    return {
+      name: entry.name,
+      kind: (entry.isDirectory() ? "directory" : entry.isSymbolicLink() ? "link" : "file") as EntryKind,
+      secret: isSecretEntry(path, lists),
+      hardLinks: entry.isFile() ? hardLinkCount(path) : 0,
+    };
+  });
   const result = { mtimeMs, entries, hasIgnoreFile: entries.some((entry) => IGNORE_FILE_NAMES.includes(entry.name)) };
   if (cache.size >= MAX_CACHED_LISTINGS) cache.clear();
   cache.set(directory, result);

@@ -1,6 +1,8 @@
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
+import type { PermissionContext } from "../../permission/types.js";
 import type { ToolCallContext, ToolInputSchema } from "../../tool/tool-base.js";
 import { ToolChunk } from "../../tool/tool-chunk.js";
+import { globBaseDirectory, pathReadProblem, type ReadProblem } from "../paths/read-confinement.js";
 import { SearchToolBase, VCS_DIRECTORIES, type SearchInput } from "./search-tool-base.js";
 
 export type GlobInput = SearchInput;
@@ -22,6 +24,32 @@ export class Glob extends SearchToolBase<GlobInput> {
     },
     required: ["pattern"],
   };
+
+  /** Glob lists names, not contents: its root and where its pattern starts must be inside the working directories and not secret. */
+  protected readProblem(input: GlobInput, context: PermissionContext | undefined): ReadProblem | undefined {
+    const scope = this.scope.readScope(context);
+    const root = this.searchRoot(input);
+    const own = pathReadProblem(root, scope);
+    if (own !== undefined || typeof input.pattern !== "string") return own;
+    const base = this.patternBase(input);
+    if (base === undefined) return { kind: "outside", message: `the pattern ${input.pattern} climbs out of ${root} after a wildcard` };
+    return base === root ? undefined : pathReadProblem(base, scope);
+  }
+
+  protected contentReading(): undefined {
+    return undefined;
+  }
+
+  protected override allowCovers(input: GlobInput, covers: (path: string) => boolean): boolean {
+    const base = this.patternBase(input);
+    return base !== undefined && covers(base);
+  }
+
+  private patternBase(input: GlobInput): string | undefined {
+    if (typeof input.pattern !== "string") return this.searchRoot(input);
+    const base = globBaseDirectory(this.searchRoot(input), input.pattern);
+    return base === undefined ? undefined : resolve(base);
+  }
 
   override async call(input: GlobInput, _context: ToolCallContext = {}): Promise<ToolChunk> {
     if (typeof input.pattern !== "string" || input.pattern.trim() === "") return ToolChunk.error("Error: pattern is required and must be a non-empty string.");

@@ -1,5 +1,9 @@
+import type { PermissionContext } from "../../permission/types.js";
+import { resolveRealPath } from "../../permission/working-directories.js";
 import type { ToolCallContext, ToolInputSchema } from "../../tool/tool-base.js";
 import { ToolChunk } from "../../tool/tool-chunk.js";
+import { ripgrepGlobFilter, treeReadProblem, type ReadProblem } from "../paths/read-confinement.js";
+import type { TreeReading } from "../paths/tree-secrets.js";
 import { SearchToolBase, VCS_DIRECTORIES, type SearchInput } from "./search-tool-base.js";
 
 export type GrepOutputMode = "content" | "files_with_matches" | "count";
@@ -49,6 +53,18 @@ export class Grep extends SearchToolBase<GrepInput> {
     },
     required: ["pattern"],
   };
+
+  /** The root (a file, or a tree as ripgrep walks it: hidden files read, `.gitignore` honoured unless a glob overrides it, links not followed). */
+  protected readProblem(input: GrepInput, context: PermissionContext | undefined): ReadProblem | undefined {
+    const { reading, reads } = this.contentReading(input);
+    return treeReadProblem(this.searchRoot(input), this.scope.readScope(context), reading, reads);
+  }
+
+  protected contentReading(input: GrepInput): { reading: TreeReading; reads: ((path: string) => boolean) | undefined } {
+    const globs = splitGlobs(typeof input.glob === "string" ? input.glob : undefined);
+    // A `--glob` overrides ripgrep's ignore files, but then only matching files are read.
+    return { reading: { hidden: true, gitignore: globs.length === 0, followsLinks: false }, reads: ripgrepGlobFilter(globs, resolveRealPath(this.searchRoot(input), this.cwd)) };
+  }
 
   override async call(input: GrepInput, context: ToolCallContext = {}): Promise<ToolChunk> {
     if (typeof input.pattern !== "string" || input.pattern === "") return ToolChunk.error("Error: pattern is required and must be a non-empty string.");

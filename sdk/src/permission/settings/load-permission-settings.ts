@@ -34,6 +34,12 @@ export interface PermissionSettings {
   /** The layer that chose the mode ("default" when none did). */
   modeFrom: SettingsLayer | "default";
   workingDirectories: string[];
+  /**
+   * The project that relative rule paths resolve against: `projectDir` when given, else the folder
+   * whose project or local settings file was read; undefined when neither (the engine then uses
+   * its first working directory).
+   */
+  projectRoot: string | undefined;
   allow: PermissionRule[];
   ask: PermissionRule[];
   deny: PermissionRule[];
@@ -62,13 +68,17 @@ export function loadPermissionSettings(options: LoadPermissionSettingsOptions = 
     mode: PermissionMode.DEFAULT,
     modeFrom: "default",
     workingDirectories: [],
+    projectRoot: options.projectDir,
     allow: [],
     ask: [],
     deny: [],
     filesRead: [],
     issues: [],
   };
-  for (const file of settingsFiles(options)) readSettingsFile(file, settings);
+  for (const file of settingsFiles(options)) {
+    readSettingsFile(file, settings);
+    if (file.layer !== "user" && settings.filesRead.includes(file.path)) settings.projectRoot ??= file.baseDir;
+  }
   if (options.code) applyCodeSettings(options.code, settings);
   return settings;
 }
