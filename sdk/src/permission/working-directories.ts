@@ -1,4 +1,4 @@
-import { readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { PermissionContext } from "./types.js";
@@ -22,16 +22,18 @@ export function resolveRealPath(path: string, cwd: string = process.cwd()): stri
     let existing = absolute;
     let target: string | undefined;
     for (;;) {
-      try {
-        return join(realpathSync(existing), ...missing.reverse());
-      } catch {
-        target = linkTarget(existing);
+      // lstat first: a missing path costs no exception (this runs for every path a decision looks at).
+      const stat = linkStat(existing);
+      if (stat !== undefined) {
+        const real = realPathOrUndefined(existing);
+        if (real !== undefined) return join(real, ...missing.reverse());
+        target = stat.isSymbolicLink() ? linkTarget(existing) : undefined;
         if (target !== undefined) break;
-        const parent = dirname(existing);
-        if (parent === existing) return absolute;
-        missing.push(basename(existing));
-        existing = parent;
       }
+      const parent = dirname(existing);
+      if (parent === existing) return absolute;
+      missing.push(basename(existing));
+      existing = parent;
     }
     absolute = join(resolve(dirname(existing), target), ...missing.reverse());
   }
@@ -40,6 +42,23 @@ export function resolveRealPath(path: string, cwd: string = process.cwd()): stri
 
 /** Symlinks followed by hand (for dangling ones) before giving up, as the kernel's limit. */
 const MAX_LINK_HOPS = 40;
+
+/** lstat without exceptions: undefined when missing or not allowed (EACCES, ENOTDIR). */
+function linkStat(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function realPathOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
 
 function linkTarget(path: string): string | undefined {
   try {

@@ -92,8 +92,16 @@ export function hardLinkCount(path: string): number {
 /** Dangerous to write but harmless to read: start-up files, editor settings, the git internals (except `.git/config`, which may hold tokens). */
 const READABLE_ENTRIES = new Set([".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".profile", ".git", ".vscode", ".idea", ".husky", ".claude"]);
 
-/** For reads, only the entries that hold secrets count. */
+const listsForCache = { read: new WeakMap<DangerousPathLists, DangerousPathLists>(), write: new WeakMap<DangerousPathLists, DangerousPathLists>() };
+
+/** For reads, only the entries that hold secrets count (computed once per lists object). */
 function listsFor(lists: DangerousPathLists, access: PathAccess): DangerousPathLists {
+  let relevant = listsForCache[access].get(lists);
+  if (relevant === undefined) listsForCache[access].set(lists, (relevant = computeListsFor(lists, access)));
+  return relevant;
+}
+
+function computeListsFor(lists: DangerousPathLists, access: PathAccess): DangerousPathLists {
   if (access === "write") return { files: [...lists.files, ...SECRET_FILES], directories: [...lists.directories, ...SECRET_DIRECTORIES] };
   return {
     files: [...lists.files.filter((entry) => !READABLE_ENTRIES.has(entry)), ".git/config", ...SECRET_FILES],
@@ -120,7 +128,11 @@ export function mayExpandToDangerousPath(pattern: string, lists: DangerousPathLi
   const names = [...relevant.directories, ...relevant.files].flatMap((entry) => entry.split("/")).filter((name) => name.startsWith("."));
   // A bare `*` is left out for the secret name patterns too, but `*.pem` or `.env.*` count.
   const samples = (segment: string) => (/^[*?]+$/.test(segment) ? names : [...names, ...SECRET_NAME_PATTERNS.map((entry) => entry.sample)]);
-  const globbed = segments.some((segment) => /[*?[{]/.test(segment) && samples(segment).some((name) => shellGlobToRegExp(segment, { hideDotFiles: true }).test(name)));
+  const globbed = segments.some((segment) => {
+    if (!/[*?[{]/.test(segment)) return false;
+    const matcher = shellGlobToRegExp(segment, { hideDotFiles: true });
+    return samples(segment).some((name) => matcher.test(name));
+  });
   if (globbed) return true;
   const whole = shellGlobToRegExp(absolute, { hideDotFiles: true });
   const probes = [...SYSTEM_PROBES, "/etc/gshadow", "/etc/sudoers", "/proc/self/environ", "/proc/self/mem", "/dev/sda", "/dev/mem", "/dev/tcp/x/1"];
@@ -187,20 +199,38 @@ export function mayContainDangerousPath(directory: string, lists: DangerousPathL
   });
 }
 
-const readListsCache = new WeakMap<DangerousPathLists, DangerousPathLists>();
-
 /**
  * For a tree walk (`grep -r x .`): true when this absolute path names a file or directory whose
  * contents are secret, by name only (the walk decides about symlinks itself).
  */
 export function isSecretEntry(absolutePath: string, lists: DangerousPathLists): boolean {
-  let relevant = readListsCache.get(lists);
-  if (relevant === undefined) readListsCache.set(lists, (relevant = listsFor(lists, "read")));
-  return matchesLists(absolutePath, relevant);
+  return matchesLists(absolutePath, listsFor(lists, "read"));
 }
 
 function matchesLists(path: string, lists: DangerousPathLists): boolean {
   return listedReason(path, lists) !== undefined;
+}
+
+/** Lists in the form `listedReason` compares: lower-case names, and multi-segment entries split. */
+interface CompiledLists {
+  names: Map<string, string>;
+  suffixes: { suffix: string; entry: string }[];
+  directories: { parts: string[]; entry: string }[];
+}
+const compiledLists = new WeakMap<DangerousPathLists, CompiledLists>();
+
+function compileLists(lists: DangerousPathLists): CompiledLists {
+  let compiled = compiledLists.get(lists);
+  if (compiled !== undefined) return compiled;
+  compiled = { names: new Map(), suffixes: [], directories: [] };
+  for (const entry of lists.files) {
+    const lower = entry.toLowerCase();
+    if (lower.includes("/")) compiled.suffixes.push({ suffix: `/${lower}`, entry });
+    else if (!compiled.names.has(lower)) compiled.names.set(lower, entry);
+  }
+  for (const entry of lists.directories) compiled.directories.push({ parts: entry.toLowerCase().split("/").filter(Boolean), entry });
+  compiledLists.set(lists, compiled);
+  return compiled;
 }
 
 /** Which list entry or secret name pattern `path` matches, in words. */
@@ -208,16 +238,16 @@ function listedReason(path: string, lists: DangerousPathLists): string | undefin
   const segments = path.toLowerCase().split(sep).filter(Boolean);
   const joined = `/${segments.join("/")}`;
   const base = segments.at(-1) ?? "";
-  const containsSequence = (entry: string) => {
-    const parts = entry.toLowerCase().split("/").filter(Boolean);
-    return segments.some((_, start) => parts.every((part, offset) => segments[start + offset] === part));
-  };
   const named = SECRET_NAME_PATTERNS.find((entry) => entry.pattern.test(base));
   if (named && !SECRET_NAME_EXCEPTIONS.some((exception) => exception.test(base))) return `a secret by its name (${named.source})`;
-  const listedFile = lists.files.find((entry) => (entry.includes("/") ? joined.endsWith(`/${entry.toLowerCase()}`) : base === entry.toLowerCase()));
+  const compiled = compileLists(lists);
+  const listedFile = compiled.names.get(base) ?? compiled.suffixes.find(({ suffix }) => joined.endsWith(suffix))?.entry;
   if (listedFile !== undefined) return `a sensitive file (${describeEntry(listedFile)})`;
-  const listedDirectory = lists.directories.find(containsSequence);
-  return listedDirectory === undefined ? undefined : `inside a sensitive directory (${describeEntry(listedDirectory)})`;
+  const present = new Set(segments);
+  const listedDirectory = compiled.directories.find(
+    ({ parts }) => present.has(parts[0]!) && segments.some((_, start) => parts.every((part, offset) => segments[start + offset] === part)),
+  );
+  return listedDirectory === undefined ? undefined : `inside a sensitive directory (${describeEntry(listedDirectory.entry)})`;
 }
 
 const ENTRY_SOURCES = new Map(SECRET_LOCATIONS.map((entry) => [entry.path.toLowerCase(), entry.source]));
