@@ -15,6 +15,8 @@ export interface RegistryConfig {
   credentials?: { accessKeyId: string; secretAccessKey: string };
   /** Origin used in `tool_source_code_link` instead of the request's own origin. */
   publicUrl?: string;
+  /** Peer addresses (reverse proxies) whose `X-Forwarded-Proto`/`-Host` are believed; empty: none. */
+  trustedProxies?: string[];
   /** `redirect`: 302 to a presigned S3 URL; `proxy`: stream the bytes through the registry. */
   archiveDelivery: ArchiveDelivery;
   presignExpiresSeconds: number;
@@ -41,11 +43,17 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     credentials,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, "") : undefined,
+    trustedProxies: addressList(env.TRUSTED_PROXIES),
     archiveDelivery: parseDelivery(env.ARCHIVE_DELIVERY, onLambda ? "redirect" : "proxy"),
     presignExpiresSeconds: integerAtLeast(1, env.PRESIGN_EXPIRES_SECONDS, 300, "PRESIGN_EXPIRES_SECONDS"),
     maxBundleBytes: integerAtLeast(1, env.MAX_BUNDLE_BYTES, DEFAULT_MAX_BUNDLE_BYTES, "MAX_BUNDLE_BYTES"),
     cacheRevalidateMs: integerAtLeast(0, env.CACHE_REVALIDATE_MS, 1000, "CACHE_REVALIDATE_MS"),
   };
+}
+
+/** `TRUSTED_PROXIES=127.0.0.1,::1`: exact peer addresses, comma-separated. */
+export function addressList(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((address) => address.trim()).filter(Boolean);
 }
 
 function parseDelivery(value: string | undefined, fallback: ArchiveDelivery): ArchiveDelivery {

@@ -1,4 +1,5 @@
 import { RegistryError } from "./registry-error.js";
+import { DIRECT_UPLOAD_MAX_BODY_BYTES, directUploadTooLarge } from "./direct-upload-limit.js";
 import { readLimitedBody } from "./read-limited-body.js";
 
 export interface BundleUpload {
@@ -8,7 +9,10 @@ export interface BundleUpload {
 
 const HOW_TO = 'Send the bundle zip as multipart/form-data field "file", e.g. curl -F "file=@my-tool-bundle.zip".';
 
-/** The bundle from a `multipart/form-data` upload (field `file`), with the original error strings. */
+/**
+ * The bundle from a `multipart/form-data` upload (field `file`), with the original error strings.
+ * The body may hold `maxBytes`, and never more than fits a Lambda event (`direct-upload-limit.ts`).
+ */
 export async function readBundleUpload(request: Request, maxBytes: number): Promise<BundleUpload> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
@@ -18,7 +22,10 @@ export async function readBundleUpload(request: Request, maxBytes: number): Prom
       `The request is not multipart/form-data (Content-Type: ${contentType || "none"}). ${HOW_TO}`,
     );
   }
-  const body = await readLimitedBody(request, maxBytes);
+  const body =
+    maxBytes < DIRECT_UPLOAD_MAX_BODY_BYTES
+      ? await readLimitedBody(request, maxBytes)
+      : await readLimitedBody(request, DIRECT_UPLOAD_MAX_BODY_BYTES, directUploadTooLarge);
   let form: FormData;
   try {
     form = await new Response(body, { headers: { "content-type": contentType } }).formData();

@@ -4,9 +4,13 @@ import { RegistryError } from "./registry-error.js";
  * The raw request body, refused with 413 as soon as it exceeds `maxBytes`: first by the declared
  * Content-Length (nothing is read), then by counting while reading (chunked or lying clients).
  */
-export async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readLimitedBody(
+  request: Request,
+  maxBytes: number,
+  refuse: (size: number, maxBytes: number) => RegistryError = tooLarge,
+): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(declared, maxBytes);
+  if (Number.isFinite(declared) && declared > maxBytes) throw refuse(declared, maxBytes);
   if (!request.body) return new Uint8Array();
 
   const chunks: Uint8Array[] = [];
@@ -18,7 +22,7 @@ export async function readLimitedBody(request: Request, maxBytes: number): Promi
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(total, maxBytes);
+      throw refuse(total, maxBytes);
     }
     chunks.push(value);
   }

@@ -13,6 +13,8 @@ Options (each has an environment variable):
   --data-dir <dir>  DATA_DIR        where tools and the token hash persist (default ./.data)
   --token <token>   REGISTRY_TOKEN  use this write token instead of the generated one
   --public-url <u>  PUBLIC_URL      origin used in tool_source_code_link (default: the request's)
+  --trusted-proxy <addrs>  TRUSTED_PROXIES
+                    comma-separated proxy addresses whose X-Forwarded-Host/-Proto are believed
   -h, --help        show this help
 `;
 
@@ -24,6 +26,7 @@ async function main(): Promise<void> {
       "data-dir": { type: "string" },
       token: { type: "string" },
       "public-url": { type: "string" },
+      "trusted-proxy": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -39,12 +42,14 @@ async function main(): Promise<void> {
   // Loaded after the env default above, so the AWS SDK sees it.
   const { startLocalRegistry } = await import("./start-local-registry.js");
   const { listeningBanner } = await import("./listening-banner.js");
+  const { addressList } = await import("../config.js");
   const registry = await startLocalRegistry({
     port,
     host: values.host ?? process.env.HOST ?? "127.0.0.1",
     dataDir,
     token: values.token ?? process.env.REGISTRY_TOKEN,
     publicUrl: values["public-url"] ?? process.env.PUBLIC_URL,
+    trustedProxies: addressList(values["trusted-proxy"] ?? process.env.TRUSTED_PROXIES),
   });
 
   console.log(listeningBanner(registry));

@@ -25,6 +25,8 @@ export interface LocalRegistryOptions {
   /** Use this write token instead of the stored or generated one. */
   token?: string;
   publicUrl?: string;
+  /** Reverse proxies in front of this server whose forwarded headers are believed. */
+  trustedProxies?: string[];
   archiveDelivery?: ArchiveDelivery;
   maxBundleBytes?: number;
   cacheRevalidateMs?: number;
@@ -72,6 +74,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       dynamodbEndpoint: emulators.dynamodbEndpoint,
       credentials: emulators.credentials,
       publicUrl: options.publicUrl?.replace(/\/+$/, ""),
+      trustedProxies: options.trustedProxies ?? [],
       archiveDelivery: options.archiveDelivery ?? "proxy",
       presignExpiresSeconds: 300,
       maxBundleBytes: options.maxBundleBytes ?? DEFAULT_MAX_BUNDLE_BYTES,

@@ -12,6 +12,6 @@ export const getToolRoute: RouteModule = (app, deps) => {
     const entry = await deps.reader.latest(toolId);
     if (!entry) throw toolNotFound(toolId);
     const tag = entryEntityTag(entry);
-    return notModified(c, tag, {}) ?? jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)), { ETag: tag });
+    return notModified(c, tag, {}) ?? jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config)), { ETag: tag });
   });
 };

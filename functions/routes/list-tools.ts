@@ -29,10 +29,10 @@ export const listToolsRoute: RouteModule = (app, deps) => {
     const startAfter = cursor === undefined || cursor === "" ? undefined : cursors.decode(scope, cursor);
 
     const stored = await deps.reader.page(limit, filter, startAfter);
-    const origin = requestOrigin(c, deps.config.publicUrl);
+    const origin = requestOrigin(c, deps.config);
     const page = boundedPage(stored.entries, (entry) => presentEntryJson(entry, origin), { limit, maxBytes: MAX_PAGE_BYTES });
     const last = page.items.at(-1);
-    if ((page.more || stored.more) && last !== undefined) setNextPageLink(c, deps.config.publicUrl, cursors.encode(scope, last.tool_id));
+    if ((page.more || stored.more) && last !== undefined) setNextPageLink(c, deps.config, cursors.encode(scope, last.tool_id));
     return jsonText(c, page.json);
   });
 };

@@ -32,7 +32,7 @@ export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
     const nextOffset = offset + page.items.length;
     if (!page.more || nextOffset >= MAX_SEARCH_DEPTH) return jsonText(c, `{"results":${page.json}}`);
     const next = cursors.encode(scope, String(nextOffset));
-    setNextPageLink(c, deps.config.publicUrl, next);
+    setNextPageLink(c, deps.config, next);
     return jsonText(c, `{"results":${page.json},"next_cursor":${JSON.stringify(next)}}`);
   });
 };

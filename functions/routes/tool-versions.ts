@@ -11,7 +11,7 @@ export const toolVersionsRoute: RouteModule = (app, deps) => {
     const toolId = c.req.param("id");
     const versions = await deps.reader.versions(toolId);
     if (versions.length === 0) throw toolNotFound(toolId);
-    const origin = requestOrigin(c, deps.config.publicUrl);
+    const origin = requestOrigin(c, deps.config);
     return jsonText(c, presentEntriesJson(versions, origin));
   });
 
@@ -22,6 +22,6 @@ export const toolVersionsRoute: RouteModule = (app, deps) => {
     // Not immutable: PUT edits the latest version, and a deleted tool's versions can be published again.
     const headers = { "Cache-Control": "no-cache" };
     const tag = entryEntityTag(entry);
-    return notModified(c, tag, headers) ?? jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config.publicUrl)), { ...headers, ETag: tag });
+    return notModified(c, tag, headers) ?? jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config)), { ...headers, ETag: tag });
   });
 };

@@ -23,7 +23,7 @@ export const updateToolRoute: RouteModule = (app, deps) => {
       const latest = await deps.entries.getLatest(toolId);
       if (!latest) throw toolNotFound(toolId);
       // Compared against the entry as GET shows it, so GET → edit → PUT round trips pass.
-      const shown = presentEntry(latest, requestOrigin(c, deps.config.publicUrl));
+      const shown = presentEntry(latest, requestOrigin(c, deps.config));
       const changes = validateEntryUpdate(body, shown);
       // Identity and registry-owned fields always come from the stored entry, whatever the body says.
       const { tool_id, version, tool_archive_sha256, tool_archive_integrity, tool_archive_size, published_at } = latest;

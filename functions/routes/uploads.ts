@@ -28,7 +28,7 @@ export const uploadsRoute: RouteModule = (app, deps) => {
     const uploadId = randomUUID();
     const uploadUrl = await store.presignPut(uploadId, UPLOAD_URL_EXPIRES_SECONDS, size);
     const expiresAt = new Date(Date.now() + UPLOAD_URL_EXPIRES_SECONDS * 1000).toISOString();
-    const completeUrl = `${requestOrigin(c, deps.config.publicUrl)}/tools/uploads/${uploadId}/complete`;
+    const completeUrl = `${requestOrigin(c, deps.config)}/tools/uploads/${uploadId}/complete`;
     return c.json({ uploadId, uploadUrl, expiresAt, maxBytes, completeUrl }, 201);
   });
 

@@ -113,11 +113,11 @@ describe("upload and fetch", () => {
     expect(changed.headers.get("etag")).not.toBe(tag);
   });
 
-  it("builds links from X-Forwarded-Proto/Host, so they work through proxies", async () => {
+  it("ignores X-Forwarded-Proto/Host from a client that is not a trusted proxy (test/registry/request-origin.test.ts)", async () => {
     const { body } = await getJson("/tools/text-stats", {
       headers: { "x-forwarded-proto": "https", "x-forwarded-host": "tools.example.org" },
     });
-    expect(body.tool_source_code_link).toBe("https://tools.example.org/tools/text-stats/versions/1.0.0/archive");
+    expect(body.tool_source_code_link).toBe(`${registry.url}/tools/text-stats/versions/1.0.0/archive`);
   });
 
   it("builds links from the Host the client used, so other machines get a reachable URL", async () => {

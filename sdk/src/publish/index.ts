@@ -2,6 +2,7 @@ export { packTool, type PackedTool } from "./pack-tool.js";
 export {
   chooseUploadPath,
   DIRECT_UPLOAD_MAX_BYTES,
+  LARGE_UPLOAD_HINT,
   uploadBundle,
   type PublishedTool,
   type UploadBundleOptions,

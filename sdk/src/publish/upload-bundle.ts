@@ -1,15 +1,21 @@
 import { asSentence } from "../errors.js";
-import { registryFetch } from "../registry-client/index.js";
+import { RegistryError, registryFetch } from "../registry-client/index.js";
 import { BundleTransferError } from "./publish-errors.js";
 import { putWithProgress } from "./put-with-progress.js";
 import { registryRequest, type RegistryWriteOptions } from "./registry-request.js";
 
 /**
- * Bundles up to this size go through `POST /tools/upload` (one request). API Gateway accepts 10 MB,
- * but Lambda's 6 MB synchronous payload, after base64 and multipart framing, leaves about 4.5 MB of
- * bundle; larger ones take the presigned path (`POST /tools/uploads`, PUT to storage, `…/complete`).
+ * Bundles up to this size go through `POST /tools/upload` (one request); larger ones take the
+ * presigned path (`POST /tools/uploads`, PUT to storage, `…/complete`). The registry refuses
+ * direct request bodies over 4,694,016 bytes, the most whose base64 fits a 6 MiB Lambda event
+ * beside the largest headers API Gateway accepts; 1 KiB of that is left for the multipart framing.
  */
-export const DIRECT_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
+export const DIRECT_UPLOAD_MAX_BYTES = 4_694_016 - 1024;
+
+/** What to do with a bundle too large for one request; the registry's own 413 says the same. */
+export const LARGE_UPLOAD_HINT =
+  "Use the large-upload flow: POST /tools/uploads, PUT the bundle to the returned uploadUrl, then POST its completeUrl " +
+  "(`agent-tools publish` and the SDK's uploadBundle switch to it on their own for larger bundles).";
 
 export type UploadPath = "upload" | "presigned";
 
@@ -49,15 +55,37 @@ export function chooseUploadPath(size: number, via: UploadBundleOptions["via"] =
 /** Publishes a bundle zip (`spec.json` + `tool.zip` + `tool.md`); both paths run the same validation on the registry. */
 export async function uploadBundle(bundle: Uint8Array, options: UploadBundleOptions): Promise<PublishedTool> {
   const via = chooseUploadPath(bundle.byteLength, options.via);
-  const published = via === "upload" ? await uploadDirect(bundle, options) : await uploadPresigned(bundle, options);
-  if (via === "upload") options.onProgress?.(bundle.byteLength, bundle.byteLength);
-  return { ...published, via };
+  if (via === "presigned") return { ...(await uploadPresigned(bundle, options)), via };
+  try {
+    const published = await uploadDirect(bundle, options);
+    options.onProgress?.(bundle.byteLength, bundle.byteLength);
+    return { ...published, via };
+  } catch (error) {
+    // A gateway or proxy in front with a smaller body limit than ours: the presigned path has none.
+    if (error instanceof RegistryError && error.status === 413 && (options.via ?? "auto") === "auto") {
+      return { ...(await uploadPresigned(bundle, options)), via: "presigned" };
+    }
+    throw error;
+  }
 }
 
 async function uploadDirect(bundle: Uint8Array, options: UploadBundleOptions): Promise<Omit<PublishedTool, "via">> {
   const form = new FormData();
   form.set("file", new Blob([bundle], { type: "application/zip" }), options.fileName ?? "bundle.zip");
-  return registryRequest(options, "POST", "/tools/upload", form);
+  try {
+    return await registryRequest(options, "POST", "/tools/upload", form);
+  } catch (error) {
+    throw error instanceof RegistryError && error.status === 413 ? asBundleTooLarge(error) : error;
+  }
+}
+
+/**
+ * The registry's 413 as it is; the 413 of a gateway in front (`{"message":"Request Entity Too
+ * Large"}`, which never reached the registry) as the registry's error with the same hint.
+ */
+function asBundleTooLarge(error: RegistryError): RegistryError {
+  if (error.error === "Bundle too large") return error;
+  return new RegistryError(413, "Bundle too large", `${error.detail || error.error}: the request was refused before it reached the registry. ${LARGE_UPLOAD_HINT}`);
 }
 
 async function uploadPresigned(bundle: Uint8Array, options: UploadBundleOptions): Promise<Omit<PublishedTool, "via">> {
