@@ -2,7 +2,8 @@
  * Registry configuration, read from the environment so the same code runs against the embedded
  * emulators (endpoints + static credentials) and against real AWS (default credential chain).
  */
-export type ArchiveDelivery = "redirect" | "proxy";
+/** `cdn`: 302 to `PUBLIC_URL/archives/<sha256>`, which CloudFront serves from the bucket (see docs/deployment.md). */
+export type ArchiveDelivery = "redirect" | "proxy" | "cdn";
 
 export interface RegistryConfig {
   region: string;
@@ -17,7 +18,7 @@ export interface RegistryConfig {
   publicUrl?: string;
   /** Peer addresses (reverse proxies) whose `X-Forwarded-Proto`/`-Host` are believed; empty: none. */
   trustedProxies?: string[];
-  /** `redirect`: 302 to a presigned S3 URL; `proxy`: stream the bytes through the registry. */
+  /** `redirect`: 302 to a presigned S3 URL; `proxy`: stream the bytes through the registry; `cdn`: 302 to the distribution. */
   archiveDelivery: ArchiveDelivery;
   presignExpiresSeconds: number;
   maxBundleBytes: number;
@@ -35,6 +36,8 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY && (env.S3_ENDPOINT || env.DYNAMODB_ENDPOINT)
       ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY }
       : undefined;
+  const archiveDelivery = parseDelivery(env.ARCHIVE_DELIVERY, onLambda ? "redirect" : "proxy");
+  if (archiveDelivery === "cdn" && !env.PUBLIC_URL) throw new Error('ARCHIVE_DELIVERY "cdn" needs PUBLIC_URL, the distribution that serves /archives/');
   return {
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || "us-east-1",
     tableName: env.TABLE_NAME || "agent-tools",
@@ -44,7 +47,7 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     credentials,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, "") : undefined,
     trustedProxies: addressList(env.TRUSTED_PROXIES),
-    archiveDelivery: parseDelivery(env.ARCHIVE_DELIVERY, onLambda ? "redirect" : "proxy"),
+    archiveDelivery,
     presignExpiresSeconds: integerAtLeast(1, env.PRESIGN_EXPIRES_SECONDS, 300, "PRESIGN_EXPIRES_SECONDS"),
     maxBundleBytes: integerAtLeast(1, env.MAX_BUNDLE_BYTES, DEFAULT_MAX_BUNDLE_BYTES, "MAX_BUNDLE_BYTES"),
     cacheRevalidateMs: integerAtLeast(0, env.CACHE_REVALIDATE_MS, 1000, "CACHE_REVALIDATE_MS"),
@@ -58,8 +61,8 @@ export function addressList(value: string | undefined): string[] {
 
 function parseDelivery(value: string | undefined, fallback: ArchiveDelivery): ArchiveDelivery {
   if (value === undefined || value === "") return fallback;
-  if (value === "redirect" || value === "proxy") return value;
-  throw new Error(`ARCHIVE_DELIVERY must be "redirect" or "proxy", got "${value}"`);
+  if (value === "redirect" || value === "proxy" || value === "cdn") return value;
+  throw new Error(`ARCHIVE_DELIVERY must be "redirect", "proxy" or "cdn", got "${value}"`);
 }
 
 function integerAtLeast(min: number, value: string | undefined, fallback: number, name: string): number {

@@ -1,8 +1,10 @@
+import { Stack, type CfnResource } from "aws-cdk-lib";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { TableV2 } from "aws-cdk-lib/aws-dynamodb";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import type { Bucket } from "aws-cdk-lib/aws-s3";
 import type { ISecret } from "aws-cdk-lib/aws-secretsmanager";
+import { acknowledgeFinding } from "./acknowledge-finding.js";
 
 /**
  * Exactly the actions a function's code uses, written out instead of `grantRead`/`grantReadWrite`
@@ -37,4 +39,15 @@ export function grantFunctionPermissions(fn: IFunction, permissions: FunctionPer
   for (const [prefix, actions] of Object.entries(permissions.objects)) add(actions, bucket.arnForObjects(`${prefix}*`));
   if (permissions.listBucket) add(["s3:ListBucket"], bucket.bucketArn);
   if (permissions.readsTokenSecret) add(["secretsmanager:GetSecretValue"], tokenSecret.secretArn);
+
+  // The only wildcards are key prefixes, which the code's keys need (cdk-nag names them by logical id).
+  const arnOf = (resource: TableV2 | Bucket) => `<${Stack.of(resource).resolve((resource.node.defaultChild as CfnResource).logicalId)}.Arn>`;
+  const policy = fn.role?.node.tryFindChild("DefaultPolicy");
+  if (!policy) return;
+  if (permissions.table.length > 0) {
+    acknowledgeFinding(policy, `AwsSolutions-IAM5[Resource::${arnOf(table)}/index/*]`, "Queries go to the table's global secondary indexes (latest versions, archive references); `index/*` names exactly those of this table.");
+  }
+  for (const prefix of Object.keys(permissions.objects)) {
+    acknowledgeFinding(policy, `AwsSolutions-IAM5[Resource::${arnOf(bucket)}/${prefix}*]`, `Object keys under ${prefix} are content hashes or upload ids chosen at run time; the grant is limited to that prefix of this bucket.`);
+  }
 }

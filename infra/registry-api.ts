@@ -5,6 +5,7 @@ import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup, type RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
+import { acknowledgeFinding } from "./acknowledge-finding.js";
 import { functionConstructId, REGISTRY_FUNCTIONS, type RegistryFunctionName } from "./registry-functions.js";
 
 export interface RegistryApiProps {
@@ -61,6 +62,11 @@ export class RegistryApi extends Construct {
           }
         : {}),
     });
+    acknowledgeFinding(
+      this.api,
+      "AwsSolutions-APIG4",
+      "Reads are public by design (anyone may fetch and search tools); writes check the bearer write token in the upload function (functions/auth), which an API Gateway authorizer would only duplicate at extra cost.",
+    );
     for (const { routes, integration } of served) {
       if (routes === "default") continue;
       for (const route of routes) this.api.addRoutes({ path: route.path, methods: [...route.methods], integration });

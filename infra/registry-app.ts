@@ -1,4 +1,5 @@
 import { App, Tags } from "aws-cdk-lib";
+import { RegistryEdgeStack } from "./registry-edge-stack.js";
 import { RegistryStack } from "./registry-stack.js";
 import { settingsFromContext } from "./registry-settings.js";
 
@@ -20,11 +21,32 @@ export function createRegistryApp(app = new App()): { app: App; stack: RegistryS
   const stageContext = stages[stage] ?? {};
   const lookup = (key: string): unknown => app.node.tryGetContext(key) ?? stageContext[key];
   const stackName = String(lookup("stackName") ?? `AgentToolsRegistry-${stage}`);
+  const settings = settingsFromContext(lookup);
+  const edge = settings.waf ? edgeStack(app, stackName, settings.wafRateLimit) : undefined;
   const stack = new RegistryStack(app, stackName, {
-    settings: settingsFromContext(lookup),
+    settings: edge ? { ...settings, webAclArn: edge.webAclArn } : settings,
+    ...(edge ? { env: { region: edgeRegion(), account: process.env.CDK_DEFAULT_ACCOUNT }, crossRegionReferences: true } : {}),
     stage,
     description: `Agent Tools registry (${stage}): HTTP API, Lambda functions, S3 archives, DynamoDB entries`,
   });
   Tags.of(stack).add("agent-tools:stage", stage);
+  if (edge) Tags.of(edge).add("agent-tools:stage", stage);
   return { app, stack, stage };
+}
+
+/** CloudFront web ACLs must be created in us-east-1; the registry stack then needs a known region to reference it. */
+function edgeStack(app: App, stackName: string, rateLimit: number): RegistryEdgeStack {
+  edgeRegion();
+  return new RegistryEdgeStack(app, `${stackName}-edge`, {
+    env: { region: "us-east-1", account: process.env.CDK_DEFAULT_ACCOUNT },
+    crossRegionReferences: true,
+    rateLimit,
+    description: "Agent Tools registry: WAF web ACL for its CloudFront distribution (us-east-1)",
+  });
+}
+
+function edgeRegion(): string {
+  const region = process.env.AWS_REGION ?? process.env.CDK_DEFAULT_REGION;
+  if (!region) throw new Error("-c waf=true needs the registry's region: set AWS_REGION (the web ACL goes to us-east-1, referenced across regions)");
+  return region;
 }

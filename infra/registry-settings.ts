@@ -24,6 +24,22 @@ export interface RegistrySettings {
   readonly uploadReservedConcurrency: number | undefined;
   /** Days a replaced or deleted object version stays restorable (S3 versioning keeps them that long). */
   readonly noncurrentVersionDays: number;
+  /** CloudFront in front of the API (caching, origin access, edge 413); free at idle, so on by default. */
+  readonly cdn: boolean;
+  /** Custom domain for the distribution; needs `certificateArn` (ACM, us-east-1). */
+  readonly domainName?: string;
+  readonly certificateArn?: string;
+  /** Attach this WAF web ACL (scope CLOUDFRONT) to the distribution. */
+  readonly webAclArn?: string;
+  /** Create a WAF web ACL with a per-IP rate rule (in a us-east-1 stack): about $6/month at idle, so off by default. */
+  readonly waf: boolean;
+  /** Requests per 5 minutes one IP may send before the WAF blocks it. */
+  readonly wafRateLimit: number;
+  /** Alarms and dashboard (about $1.30/month of alarms at idle; the dashboard is free for an account's first three). */
+  readonly monitoring: boolean;
+  /** Where alarms notify: a new SNS topic with this e-mail subscribed, or an existing topic. */
+  readonly alarmEmail?: string;
+  readonly alarmTopicArn?: string;
 }
 
 const UPLOAD_RESERVED_CONCURRENCY = 10;
@@ -36,11 +52,16 @@ export const DEFAULT_SETTINGS: RegistrySettings = {
   maxBundleBytes: 50 * 1024 * 1024,
   uploadReservedConcurrency: UPLOAD_RESERVED_CONCURRENCY,
   noncurrentVersionDays: 35,
+  cdn: true,
+  waf: false,
+  wafRateLimit: 2000,
+  monitoring: true,
 };
 
 /** Reads `bucketName`, `tableName`, `logRetentionDays`, `throttleRateLimit`, `throttleBurstLimit`,
  * `allowedOrigins` (array, or comma-separated on the command line), `maxBundleBytes`,
- * `uploadReservedConcurrency` (a number, or `none`) and `noncurrentVersionDays`. */
+ * `uploadReservedConcurrency` (a number, or `none`), `noncurrentVersionDays`, `cdn`, `domainName`,
+ * `certificateArn`, `webAclArn`, `waf`, `wafRateLimit`, `monitoring`, `alarmEmail`, `alarmTopicArn`. */
 export function settingsFromContext(lookup: (key: string) => unknown): RegistrySettings {
   const text = (key: string) => {
     const value = lookup(key);
@@ -52,6 +73,12 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     const parsed = Number(value);
     if (!Number.isSafeInteger(parsed) || parsed < 1) throw new Error(`context "${key}" must be a positive integer, got "${value}"`);
     return parsed;
+  };
+  const flag = (key: keyof RegistrySettings, fallback: boolean) => {
+    const value = text(key);
+    if (value === undefined) return fallback;
+    if (value === "true" || value === "false") return value === "true";
+    throw new Error(`context "${key}" must be true or false, got "${value}"`);
   };
   const origins = lookup("allowedOrigins");
   return {
@@ -67,5 +94,14 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     uploadReservedConcurrency:
       text("uploadReservedConcurrency") === "none" ? undefined : positiveInteger("uploadReservedConcurrency", UPLOAD_RESERVED_CONCURRENCY),
     noncurrentVersionDays: positiveInteger("noncurrentVersionDays", DEFAULT_SETTINGS.noncurrentVersionDays),
+    cdn: flag("cdn", DEFAULT_SETTINGS.cdn),
+    domainName: text("domainName"),
+    certificateArn: text("certificateArn"),
+    webAclArn: text("webAclArn"),
+    waf: flag("waf", DEFAULT_SETTINGS.waf),
+    wafRateLimit: positiveInteger("wafRateLimit", DEFAULT_SETTINGS.wafRateLimit),
+    monitoring: flag("monitoring", DEFAULT_SETTINGS.monitoring),
+    alarmEmail: text("alarmEmail"),
+    alarmTopicArn: text("alarmTopicArn"),
   };
 }

@@ -5,8 +5,11 @@ import type { Construct } from "constructs";
 import { Rule } from "aws-cdk-lib/aws-events";
 import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import { acknowledgeFinding } from "./acknowledge-finding.js";
 import { grantFunctionPermissions } from "./function-permissions.js";
 import { RegistryApi } from "./registry-api.js";
+import { RegistryDistribution } from "./registry-distribution.js";
+import { RegistryMonitoring } from "./registry-monitoring.js";
 import { RegistryFunction } from "./registry-function.js";
 import { functionConstructId, REGISTRY_FUNCTIONS, type RegistryFunctionName } from "./registry-functions.js";
 import { RegistryStorage } from "./registry-storage.js";
@@ -25,6 +28,8 @@ export interface RegistryStackProps extends StackProps {
 export class RegistryStack extends Stack {
   readonly storage: RegistryStorage;
   readonly api: RegistryApi;
+  readonly distribution?: RegistryDistribution;
+  readonly monitoring?: RegistryMonitoring;
   /** Each function of `REGISTRY_FUNCTIONS` by name. */
   readonly functions: Record<RegistryFunctionName, NodejsFunction>;
 
@@ -47,6 +52,11 @@ export class RegistryStack extends Stack {
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    acknowledgeFinding(
+      tokenSecret,
+      "AwsSolutions-SMG4",
+      "The write token is handed to publishers by hand; rotating it on a schedule would lock them out. Rotate with `aws secretsmanager put-secret-value` (docs/deployment.md).",
+    );
 
     const shared = { TABLE_NAME: table.tableName, BUCKET_NAME: bucket.bucketName, ARCHIVE_DELIVERY: "redirect" };
     const functions = {} as Record<RegistryFunctionName, NodejsFunction>;
@@ -77,7 +87,47 @@ export class RegistryStack extends Stack {
       logRetention,
     });
 
-    new CfnOutput(this, "ApiUrl", { value: this.api.api.apiEndpoint, description: "Registry base URL (toolsDbUrl for the SDK)" });
+    if (!settings.cdn && (settings.domainName || settings.webAclArn)) throw new Error("domainName and WAF need the CloudFront distribution: leave cdn on");
+    if (Boolean(settings.domainName) !== Boolean(settings.certificateArn)) {
+      throw new Error("domainName and certificateArn go together (an ACM certificate in us-east-1 covering the domain)");
+    }
+    this.distribution = settings.cdn
+      ? new RegistryDistribution(this, "Edge", {
+          api: this.api.api,
+          bucket,
+          domain: settings.domainName && settings.certificateArn ? { name: settings.domainName, certificateArn: settings.certificateArn } : undefined,
+          webAclArn: settings.webAclArn,
+        })
+      : undefined;
+    // Links the functions write use this origin only (functions/http/request-origin.ts).
+    const publicUrl = this.distribution?.publicUrl ?? this.api.api.apiEndpoint;
+    for (const fn of Object.values(functions)) {
+      fn.addEnvironment("PUBLIC_URL", publicUrl);
+      if (this.distribution) {
+        fn.addEnvironment("ORIGIN_VERIFY_SECRET", this.distribution.originSecret);
+        fn.addEnvironment("ARCHIVE_DELIVERY", "cdn");
+      }
+      fn.addEnvironment("POWERTOOLS_METRICS_NAMESPACE", "AgentTools");
+      fn.addEnvironment("POWERTOOLS_SERVICE_NAME", id);
+    }
+
+    if (settings.monitoring) {
+      this.monitoring = new RegistryMonitoring(this, "Monitoring", {
+        stackName: id,
+        functions,
+        api: this.api.api,
+        table,
+        alarmEmail: settings.alarmEmail,
+        alarmTopicArn: settings.alarmTopicArn,
+      });
+    }
+
+    new CfnOutput(this, "RegistryUrl", { value: publicUrl, description: "Registry base URL (toolsDbUrl for the SDK, AGENT_TOOLS_REGISTRY for the CLI)" });
+    new CfnOutput(this, "ApiUrl", {
+      value: this.api.api.apiEndpoint,
+      description: this.distribution ? "execute-api endpoint (answers only through the distribution)" : "Registry base URL (toolsDbUrl for the SDK)",
+    });
+    if (this.distribution) new CfnOutput(this, "DistributionId", { value: this.distribution.distribution.distributionId, description: "CloudFront distribution (for invalidations)" });
     new CfnOutput(this, "BucketName", { value: bucket.bucketName, description: "Archive bucket (retained on stack deletion)" });
     new CfnOutput(this, "TableName", { value: table.tableName, description: "Entry table (retained on stack deletion)" });
     new CfnOutput(this, "TokenSecretArn", { value: tokenSecret.secretArn, description: "Secret holding the write token" });

@@ -23,12 +23,10 @@ export const LARGE_UPLOAD_HINT =
   "Use the large-upload flow: POST /tools/uploads, PUT the bundle to the returned uploadUrl, then POST its completeUrl " +
   "(`agent-tools publish` and the SDK's uploadBundle switch to it on their own for larger bundles).";
 
+/** The `detail` of the 413 for a direct upload over the cap, from the functions and from the edge alike. */
+export const DIRECT_UPLOAD_REFUSAL = `The upload is over ${DIRECT_UPLOAD_MAX_BODY_BYTES} bytes, the most one request can carry to the registry's functions. ${LARGE_UPLOAD_HINT}`;
+
 /** The 413 for a direct upload over the cap (`maxBundleBytes` may be lower: it then speaks for itself). */
 export function directUploadTooLarge(size: number): RegistryError {
-  return new RegistryError(
-    413,
-    "Bundle too large",
-    `The upload is over ${DIRECT_UPLOAD_MAX_BODY_BYTES} bytes, the most one request can carry to the registry's functions. ${LARGE_UPLOAD_HINT}` +
-      (size > DIRECT_UPLOAD_MAX_BODY_BYTES ? ` (sent: ${size} bytes)` : ""),
-  );
+  return new RegistryError(413, "Bundle too large", `${DIRECT_UPLOAD_REFUSAL} (sent: ${size} bytes)`);
 }

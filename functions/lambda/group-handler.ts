@@ -7,6 +7,7 @@ import { loadConfig, type RegistryConfig } from "../config.js";
 import type { RouteGroup } from "../routes/route-groups.js";
 import type { RouteModule } from "../routes/route-module.js";
 import { observedHandler } from "./observed-handler.js";
+import { originVerifiedHandler } from "./origin-verify.js";
 
 export interface LambdaHandlerOptions extends CatalogDepsOptions {
   env?: Record<string, string | undefined>;
@@ -30,6 +31,7 @@ export function createGroupHandler<Deps extends CatalogDeps>(
 ): ReturnType<typeof handle> {
   const env = options.env ?? process.env;
   const verifyToken = options.verifyToken ?? (group === "upload" ? envTokenVerifier(env) : rejectAllTokens);
-  const deps = createDeps(loadConfig(env), verifyToken, options);
-  return observedHandler(group, handle(composeApp(deps, routes)), env);
+  const config = loadConfig(env);
+  const deps = createDeps(config, verifyToken, options);
+  return observedHandler(group, originVerifiedHandler(handle(composeApp(deps, routes)), env.ORIGIN_VERIFY_SECRET, config.publicUrl), env);
 }

@@ -4,6 +4,7 @@ import type { PublishedEntry } from "../catalog/published-entry.js";
 import { notModified } from "../http/entity-tag.js";
 import { RegistryError } from "../http/registry-error.js";
 import type { RegistryDeps } from "../registry-deps.js";
+import { ArchiveStore } from "../storage/archive-store.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
 
@@ -30,6 +31,11 @@ export const toolArchiveRoute: RouteModule = (app, deps) => {
 
 async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry): Promise<Response> {
   const sha256 = entry.tool_archive_sha256;
+  if (deps.config.archiveDelivery === "cdn") {
+    // Content-addressed bytes the distribution serves from the bucket: a version's redirect never changes.
+    c.header("Cache-Control", immutable ? IMMUTABLE_CACHE_CONTROL : "no-cache");
+    return c.redirect(`${deps.config.publicUrl}/${ArchiveStore.key(sha256)}`, 302);
+  }
   if (deps.config.archiveDelivery === "redirect") {
     const url = await deps.archives.presignGet(sha256, deps.config.presignExpiresSeconds, `${entry.tool_id}-${entry.version}-tool.zip`);
     c.header("Cache-Control", "no-store");

@@ -155,7 +155,7 @@ describe("functions", () => {
       expect(env).toMatchObject({
         TABLE_NAME: { Ref: tableId },
         BUCKET_NAME: { Ref: bucketId },
-        ARCHIVE_DELIVERY: "redirect",
+        ARCHIVE_DELIVERY: "cdn", // `redirect` (presigned S3) without CloudFront: see the CloudFront tests
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
       });
       if (name === "Upload") expect(env.TOKEN_SECRET_ARN).toEqual({ Ref: secretId });
@@ -298,10 +298,11 @@ describe("write-token secret and outputs", () => {
     expect(secret.Properties.SecretString).toBeUndefined();
   });
 
-  it("outputs the API URL, bucket, table and secret ARN", () => {
+  it("outputs the registry URL, API URL, distribution, bucket, table and secret ARN", () => {
     const [apiId] = onlyOne("AWS::ApiGatewayV2::Api");
     const outputs = synth.template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(Object.keys(outputs).sort()).toEqual(["ApiUrl", "BucketName", "TableName", "TokenSecretArn"]);
+    expect(Object.keys(outputs).sort()).toEqual(["ApiUrl", "BucketName", "DistributionId", "RegistryUrl", "TableName", "TokenSecretArn"]);
+    synth.template.hasOutput("DistributionId", { Value: { Ref: onlyOne("AWS::CloudFront::Distribution")[0] } });
     expect(json(outputs.ApiUrl!.Value)).toContain(apiId);
     synth.template.hasOutput("BucketName", { Value: { Ref: archiveBucket()[0] } });
     synth.template.hasOutput("TableName", { Value: { Ref: onlyOne("AWS::DynamoDB::GlobalTable")[0] } });
@@ -391,6 +392,182 @@ describe("configuration by context", () => {
       expect(named.stack.stackName).toBe("ToolsStaging");
     } finally {
       named.cleanup();
+    }
+  });
+});
+
+describe("CloudFront in front of the API (on by default)", () => {
+  const distribution = () => onlyOne("AWS::CloudFront::Distribution")[1].Properties.DistributionConfig;
+  const behavior = (pattern: string) => (distribution().CacheBehaviors as { PathPattern: string }[]).find((entry) => entry.PathPattern === pattern) as Record<string, any>;
+  // Managed policies (ids are AWS's, fixed): https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/using-managed-cache-policies.html
+  const USE_ORIGIN_CACHE_CONTROL_QUERY_STRINGS = "4cc15a8a-d715-48a4-82b8-cc0b614638fe";
+  const CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad";
+  const CACHING_OPTIMIZED = "658327ea-f89d-4fab-a63d-7e88639e58f6";
+  const ALL_VIEWER_EXCEPT_HOST = "b689b0a8-53d0-40ab-baf2-68738e2966ac";
+
+  it("sends everything to the API with the origin's own caching: immutable versions cached, latest and listings not", () => {
+    const config = distribution();
+    expect(config).toMatchObject({ Enabled: true, HttpVersion: "http2and3", PriceClass: "PriceClass_100" });
+    expect(config.DefaultCacheBehavior).toMatchObject({
+      CachePolicyId: USE_ORIGIN_CACHE_CONTROL_QUERY_STRINGS,
+      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST,
+      ViewerProtocolPolicy: "https-only",
+      AllowedMethods: ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"],
+      Compress: true,
+    });
+    const apiOrigin = (config.Origins as Record<string, any>[]).find((origin) => origin.Id === config.DefaultCacheBehavior.TargetOriginId)!;
+    expect(json(apiOrigin.DomainName)).toContain(onlyOne("AWS::ApiGatewayV2::Api")[0]);
+    expect(apiOrigin.CustomOriginConfig.OriginProtocolPolicy).toBe("https-only");
+  });
+
+  it("serves /archives/* from the bucket through origin access control, cached", () => {
+    const archives = behavior("/archives/*");
+    expect(archives).toMatchObject({ CachePolicyId: CACHING_OPTIMIZED, AllowedMethods: ["GET", "HEAD"], ViewerProtocolPolicy: "https-only" });
+    const origin = (distribution().Origins as Record<string, any>[]).find((entry) => entry.Id === archives.TargetOriginId)!;
+    expect(origin.OriginAccessControlId).toBeDefined();
+    expect(json(origin.DomainName)).toContain(archiveBucket()[0]);
+    const [, oac] = onlyOne("AWS::CloudFront::OriginAccessControl");
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: "s3", SigningBehavior: "always", SigningProtocol: "sigv4" });
+    const statements = named("AWS::S3::BucketPolicy", "StorageArchivesPolicy")[1].Properties.PolicyDocument.Statement as Record<string, any>[];
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: "Allow", Action: "s3:GetObject", Principal: { Service: "cloudfront.amazonaws.com" } }));
+  });
+
+  it("answers oversized direct uploads at the edge, never caching uploads", () => {
+    const upload = behavior("/tools/upload");
+    expect(upload).toMatchObject({ CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST });
+    expect(upload.FunctionAssociations).toEqual([{ EventType: "viewer-request", FunctionARN: expect.anything() }]);
+    const [, fn] = onlyOne("AWS::CloudFront::Function");
+    expect(fn.Properties.FunctionConfig.Runtime).toBe("cloudfront-js-2.0");
+    expect(fn.Properties.FunctionCode).toContain("Bundle too large");
+  });
+
+  it("adds a secret origin header that every function requires, and sets PUBLIC_URL and cdn archive delivery", () => {
+    const apiOrigin = (distribution().Origins as Record<string, any>[]).find((origin) => origin.CustomOriginConfig)!;
+    const header = (apiOrigin.OriginCustomHeaders as { HeaderName: string; HeaderValue: unknown }[]).find((entry) => entry.HeaderName === "x-origin-verify")!;
+    expect(json(header.HeaderValue)).toContain("AWS::StackId");
+    const [distributionId] = onlyOne("AWS::CloudFront::Distribution");
+    for (const name of FUNCTION_NAMES) {
+      const env = resources[functionId(name)]!.Properties.Environment.Variables;
+      expect(env.ORIGIN_VERIFY_SECRET, name).toEqual(header.HeaderValue);
+      expect(env.PUBLIC_URL, name).toEqual({ "Fn::Join": ["", ["https://", { "Fn::GetAtt": [distributionId, "DomainName"] }]] });
+      expect(env.ARCHIVE_DELIVERY, name).toBe("cdn");
+    }
+    synth.template.hasOutput("RegistryUrl", { Value: { "Fn::Join": ["", ["https://", { "Fn::GetAtt": [distributionId, "DomainName"] }]] } });
+  });
+
+  it("takes a custom domain with its certificate, a WAF web ACL, or none of it", () => {
+    const custom = synthStack({
+      domainName: "tools.example.com",
+      certificateArn: "arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555",
+      webAclArn: "arn:aws:wafv2:us-east-1:123456789012:global/webacl/tools/abc",
+    });
+    const bare = synthStack({ cdn: "false" });
+    try {
+      custom.template.hasResourceProperties("AWS::CloudFront::Distribution", {
+        DistributionConfig: Match.objectLike({
+          Aliases: ["tools.example.com"],
+          ViewerCertificate: { AcmCertificateArn: "arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555", MinimumProtocolVersion: "TLSv1.2_2021", SslSupportMethod: "sni-only" },
+          WebACLId: "arn:aws:wafv2:us-east-1:123456789012:global/webacl/tools/abc",
+        }),
+      });
+      custom.template.hasResourceProperties("AWS::Lambda::Function", { Environment: { Variables: Match.objectLike({ PUBLIC_URL: "https://tools.example.com" }) } });
+      expect(Object.keys(bare.template.findResources("AWS::CloudFront::Distribution"))).toEqual([]);
+      const env = Object.values(bare.template.findResources("AWS::Lambda::Function")).map((fn) => fn.Properties.Environment.Variables);
+      for (const variables of env) {
+        expect(variables.ORIGIN_VERIFY_SECRET).toBeUndefined();
+        expect(variables.ARCHIVE_DELIVERY).toBe("redirect");
+        expect(variables.PUBLIC_URL).toEqual({ "Fn::GetAtt": [Object.keys(bare.template.findResources("AWS::ApiGatewayV2::Api"))[0], "ApiEndpoint"] });
+      }
+    } finally {
+      custom.cleanup();
+      bare.cleanup();
+    }
+    expect(() => synthStack({ domainName: "tools.example.com" })).toThrow(/domainName and certificateArn go together/);
+    expect(() => synthStack({ cdn: "false", webAclArn: "arn:x" })).toThrow(/need the CloudFront distribution/);
+  });
+});
+
+describe("alarms and dashboard", () => {
+  const alarms = () => ofType("AWS::CloudWatch::Alarm").map(([id, alarm]) => ({ id, ...alarm.Properties }) as Record<string, any>);
+  const alarmFor = (prefix: string) => alarms().find((alarm) => alarm.id.startsWith(`Monitoring${prefix}`))!;
+
+  it("watch errors, throttles and p99 duration of every function", () => {
+    for (const [index, name] of FUNCTION_NAMES.entries()) {
+      const errors = alarmFor(`${name}Errors`);
+      expect(errors).toMatchObject({ MetricName: "Errors", Namespace: "AWS/Lambda", Statistic: "Sum", Threshold: 1, Period: 300, TreatMissingData: "notBreaching" });
+      expect(errors.Dimensions).toEqual([{ Name: "FunctionName", Value: { Ref: functionId(name) } }]);
+      expect(alarmFor(`${name}Throttles`)).toMatchObject({ MetricName: "Throttles", Threshold: 1 });
+      expect(alarmFor(`${name}Duration`)).toMatchObject({
+        MetricName: "Duration",
+        ExtendedStatistic: "p99",
+        Threshold: REGISTRY_FUNCTIONS[index]!.p99DurationAlarm.toMilliseconds(),
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 3,
+      });
+    }
+  });
+
+  it("watch API 5xx and p99 latency, and DynamoDB throttles", () => {
+    const [apiId] = onlyOne("AWS::ApiGatewayV2::Api");
+    expect(alarmFor("Api5xx")).toMatchObject({ MetricName: "5xx", Namespace: "AWS/ApiGateway", Dimensions: [{ Name: "ApiId", Value: { Ref: apiId } }], Threshold: 1 });
+    expect(alarmFor("ApiLatency")).toMatchObject({ MetricName: "Latency", ExtendedStatistic: "p99", Threshold: 3000 });
+    const table = alarmFor("TableThrottles");
+    expect(json(table.Metrics)).toContain("ReadThrottleEvents");
+    expect(json(table.Metrics)).toContain("WriteThrottleEvents");
+    expect(alarms()).toHaveLength(FUNCTION_NAMES.length * 3 + 3);
+  });
+
+  it("notify nobody by default, a new e-mail topic or an existing topic when configured", () => {
+    for (const alarm of alarms()) expect(alarm.AlarmActions).toBeUndefined();
+    expect(ofType("AWS::SNS::Topic")).toEqual([]);
+    const mailed = synthStack({ alarmEmail: "ops@example.com" });
+    const existing = synthStack({ alarmTopicArn: "arn:aws:sns:eu-west-1:123456789012:ops" });
+    const quiet = synthStack({ monitoring: "false" });
+    try {
+      const [topicId] = Object.keys(mailed.template.findResources("AWS::SNS::Topic"));
+      mailed.template.hasResourceProperties("AWS::SNS::Subscription", { Protocol: "email", Endpoint: "ops@example.com", TopicArn: { Ref: topicId } });
+      mailed.template.allResourcesProperties("AWS::CloudWatch::Alarm", { AlarmActions: [{ Ref: topicId }], OKActions: [{ Ref: topicId }] });
+      mailed.template.hasResourceProperties("AWS::SNS::TopicPolicy", {
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } })]) },
+      });
+      existing.template.allResourcesProperties("AWS::CloudWatch::Alarm", { AlarmActions: ["arn:aws:sns:eu-west-1:123456789012:ops"] });
+      expect(Object.keys(quiet.template.findResources("AWS::CloudWatch::Alarm"))).toEqual([]);
+      expect(Object.keys(quiet.template.findResources("AWS::CloudWatch::Dashboard"))).toEqual([]);
+    } finally {
+      for (const synth of [mailed, existing, quiet]) synth.cleanup();
+    }
+  });
+
+  it("draw a dashboard named after the stack, with a row per function", () => {
+    const [, dashboard] = onlyOne("AWS::CloudWatch::Dashboard");
+    expect(dashboard.Properties.DashboardName).toBe("AgentToolsRegistry-dev");
+    const body = json(dashboard.Properties.DashboardBody);
+    for (const name of FUNCTION_NAMES) expect(body).toContain(`${name}: duration p50 / p99 (ms)`);
+    expect(body).toContain("DynamoDB: throttle events");
+  });
+});
+
+describe("WAF (opt-in: it costs at idle)", () => {
+  it("creates a web ACL with a per-IP rate rule in a us-east-1 stack and attaches it across regions", () => {
+    const saved = process.env.AWS_REGION;
+    process.env.AWS_REGION = "eu-west-1";
+    const withWaf = synthStack({ waf: "true", wafRateLimit: "500" });
+    try {
+      const edge = withWaf.stack.node.root.node.findChild("AgentToolsRegistry-dev-edge") as import("aws-cdk-lib").Stack;
+      expect(edge.region).toBe("us-east-1");
+      expect(withWaf.stack.region).toBe("eu-west-1");
+      const edgeTemplate = (withWaf.template.constructor as typeof import("aws-cdk-lib/assertions").Template).fromStack(edge);
+      edgeTemplate.hasResourceProperties("AWS::WAFv2::WebACL", {
+        Scope: "CLOUDFRONT",
+        DefaultAction: { Allow: {} },
+        Rules: [Match.objectLike({ Name: "rate-per-ip", Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, EvaluationWindowSec: 300, AggregateKeyType: "IP" } } })],
+      });
+      const config = Object.values(withWaf.template.findResources("AWS::CloudFront::Distribution"))[0]!.Properties.DistributionConfig;
+      expect(config.WebACLId).toBeDefined();
+    } finally {
+      withWaf.cleanup();
+      if (saved === undefined) delete process.env.AWS_REGION;
+      else process.env.AWS_REGION = saved;
     }
   });
 });

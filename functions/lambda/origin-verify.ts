@@ -1,0 +1,32 @@
+import { timingSafeEqual } from "node:crypto";
+import type { handle, LambdaEvent } from "hono/aws-lambda";
+
+type LambdaHandler = ReturnType<typeof handle>;
+
+/** The header CloudFront adds to every request it forwards (infra/registry-distribution.ts). */
+export const ORIGIN_VERIFY_HEADER = "x-origin-verify";
+
+/**
+ * With `ORIGIN_VERIFY_SECRET` set (the stack sets it when CloudFront is in front), only requests
+ * carrying that secret in `x-origin-verify` reach the app: the `execute-api` endpoint then answers
+ * 403 to everyone but the distribution, so its caching and WAF cannot be bypassed. HTTP APIs have
+ * no resource policy, so this check is what "origin access" means for them.
+ */
+export function originVerifiedHandler(inner: LambdaHandler, secret: string | undefined, publicUrl: string | undefined): LambdaHandler {
+  if (!secret) return inner;
+  const expected = Buffer.from(secret);
+  return (async (event: LambdaEvent, context) => {
+    const headers = (event as { headers?: Record<string, string | undefined> }).headers ?? {};
+    const given = Buffer.from(headers[ORIGIN_VERIFY_HEADER] ?? "");
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return inner(event, context);
+    return {
+      statusCode: 403,
+      headers: { "content-type": "application/json" },
+      isBase64Encoded: false,
+      body: JSON.stringify({
+        error: "Forbidden",
+        detail: `This endpoint answers only through the registry's CloudFront distribution; use ${publicUrl ?? "the registry's public URL"}.`,
+      }),
+    };
+  }) as LambdaHandler;
+}
