@@ -18,7 +18,7 @@ export const toolRoute: RouteModule = (app, deps) => {
     const toolId = c.req.param("id");
     const [entry, versions] = await Promise.all([deps.reader.latest(toolId), deps.reader.versions(toolId)]);
     if (!entry) throw noSuchTool(toolId);
-    return sendPage(c, <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config.publicUrl)} manPageHtml={await renderManPage(entry)} />);
+    return sendPage(c, <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config)} manPageHtml={await renderManPage(entry)} />);
   });
 
   getPage(app, "/t/:id/:version", async (c) => {
@@ -28,7 +28,7 @@ export const toolRoute: RouteModule = (app, deps) => {
       if (versions.length === 0) throw noSuchTool(id);
       throw new RegistryError(404, "Version not found", `${id} has no version ${version}; its newest versions are ${versions.slice(0, 10).map((v) => v.version).join(", ")} (see ${toolPath(id)}).`);
     }
-    return sendPage(c, <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config.publicUrl)} manPageHtml={await renderManPage(entry)} />, { cacheControl: VERSION_PAGE_CACHE_CONTROL });
+    return sendPage(c, <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config)} manPageHtml={await renderManPage(entry)} />, { cacheControl: VERSION_PAGE_CACHE_CONTROL });
   });
 };
 
