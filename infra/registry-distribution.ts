@@ -78,9 +78,13 @@ export class RegistryDistribution extends Construct {
       httpVersion: HttpVersion.HTTP2_AND_3,
       // North America and Europe only: the cheapest class; other viewers are served from there.
       priceClass: PriceClass.PRICE_CLASS_100,
-      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+      // The TLS policy can be chosen only with an own certificate (the default one is fixed by CloudFront).
       ...(props.domain
-        ? { domainNames: [props.domain.name], certificate: Certificate.fromCertificateArn(this, "Certificate", props.domain.certificateArn) }
+        ? {
+            domainNames: [props.domain.name],
+            certificate: Certificate.fromCertificateArn(this, "Certificate", props.domain.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
         : {}),
       ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
       defaultBehavior: { ...toApi, cachePolicy: CachePolicy.USE_ORIGIN_CACHE_CONTROL_HEADERS_QUERY_STRINGS },
