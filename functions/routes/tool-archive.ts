@@ -32,8 +32,9 @@ export const toolArchiveRoute: RouteModule = (app, deps) => {
 async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry): Promise<Response> {
   const sha256 = entry.tool_archive_sha256;
   if (deps.config.archiveDelivery === "cdn") {
-    // Content-addressed bytes the distribution serves from the bucket: a version's redirect never changes.
-    c.header("Cache-Control", immutable ? IMMUTABLE_CACHE_CONTROL : "no-cache");
+    // The bytes at /archives/<sha256> never change and are cached at the edge; the redirect is not
+    // (a deleted tool's version can be published again with other bytes).
+    c.header("Cache-Control", "no-cache");
     return c.redirect(`${deps.config.publicUrl}/${ArchiveStore.key(sha256)}`, 302);
   }
   if (deps.config.archiveDelivery === "redirect") {
