@@ -1,6 +1,7 @@
 import type { TokenVerifier } from "./auth/token-verifier.js";
 import type { RecordedCatalogChange } from "./catalog/catalog-change.js";
 import { CatalogReader } from "./catalog/catalog-reader.js";
+import { recordCatalogChange } from "./catalog/record-catalog-change.js";
 import type { RegistryConfig } from "./config.js";
 import { createDynamoDocumentClient } from "./storage/aws-clients.js";
 import { EntryStore } from "./storage/entry-store.js";
@@ -26,8 +27,11 @@ export interface CatalogDepsOptions {
 
 export function createCatalogDeps(config: RegistryConfig, verifyToken: TokenVerifier, options: CatalogDepsOptions = {}): CatalogDeps {
   const entries = new EntryStore(createDynamoDocumentClient(config), config.tableName);
-  const reader = new CatalogReader(entries, config.cacheRevalidateMs);
-  return {
+  // A read that repairs a missing or stale pointer records it like any write, so other processes catch up.
+  const reader: CatalogReader = new CatalogReader(entries, config.cacheRevalidateMs, {
+    onRepair: (toolId) => recordCatalogChange(deps, { toolId, kind: "updated" }),
+  });
+  const deps: CatalogDeps = {
     config,
     entries,
     reader,
@@ -42,4 +46,5 @@ export function createCatalogDeps(config: RegistryConfig, verifyToken: TokenVeri
       }
     },
   };
+  return deps;
 }

@@ -24,6 +24,16 @@ export interface RegistryConfig {
   maxBundleBytes: number;
   /** How often (at most) a process checks the catalog revision to drop its read cache. */
   cacheRevalidateMs: number;
+  /** Attempts per storage call, with backoff (default 4). */
+  storageMaxAttempts?: number;
+  /** A storage call idle this long fails and is retried (default 10 000 ms). */
+  storageTimeoutMs?: number;
+  /**
+   * Whether S3 honours `If-None-Match: *` on PutObject (real S3 does; s3rver ignores it and
+   * overwrites), so an archive is written once in one call; else a HEAD comes first. Default:
+   * true without an `S3_ENDPOINT`.
+   */
+  s3ConditionalWrites?: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -51,6 +61,9 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     presignExpiresSeconds: integerAtLeast(1, env.PRESIGN_EXPIRES_SECONDS, 300, "PRESIGN_EXPIRES_SECONDS"),
     maxBundleBytes: integerAtLeast(1, env.MAX_BUNDLE_BYTES, DEFAULT_MAX_BUNDLE_BYTES, "MAX_BUNDLE_BYTES"),
     cacheRevalidateMs: integerAtLeast(0, env.CACHE_REVALIDATE_MS, 1000, "CACHE_REVALIDATE_MS"),
+    storageMaxAttempts: integerAtLeast(1, env.STORAGE_MAX_ATTEMPTS, 4, "STORAGE_MAX_ATTEMPTS"),
+    storageTimeoutMs: integerAtLeast(100, env.STORAGE_TIMEOUT_MS, 10_000, "STORAGE_TIMEOUT_MS"),
+    s3ConditionalWrites: parseBoolean(env.S3_CONDITIONAL_WRITES, !env.S3_ENDPOINT, "S3_CONDITIONAL_WRITES"),
   };
 }
 
@@ -63,6 +76,12 @@ function parseDelivery(value: string | undefined, fallback: ArchiveDelivery): Ar
   if (value === undefined || value === "") return fallback;
   if (value === "redirect" || value === "proxy" || value === "cdn") return value;
   throw new Error(`ARCHIVE_DELIVERY must be "redirect", "proxy" or "cdn", got "${value}"`);
+}
+
+function parseBoolean(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === "") return fallback;
+  if (value === "true" || value === "false") return value === "true";
+  throw new Error(`${name} must be "true" or "false", got "${value}"`);
 }
 
 function integerAtLeast(min: number, value: string | undefined, fallback: number, name: string): number {

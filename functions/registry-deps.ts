@@ -15,6 +15,6 @@ export interface RegistryDeps extends CatalogDeps {
 export type RegistryDepsOptions = CatalogDepsOptions;
 
 export function createRegistryDeps(config: RegistryConfig, verifyToken: TokenVerifier, options: RegistryDepsOptions = {}): RegistryDeps {
-  const archives = new ArchiveStore(createS3Client(config), config.bucketName);
+  const archives = new ArchiveStore(createS3Client(config), config.bucketName, { conditionalWrites: config.s3ConditionalWrites });
   return { ...createCatalogDeps(config, verifyToken, options), archives, archiveBytes: new ArchiveBytesCache(archives) };
 }

@@ -18,7 +18,13 @@ export function toolIdOf(spec: Record<string, unknown>): string {
   return id;
 }
 
-function idProblem(id: string): string | undefined {
+/** Whether `value` is a valid tool id (routes check path segments with it before storage is touched). */
+export function isToolId(value: string): boolean {
+  return idProblem(value) === undefined;
+}
+
+/** What is wrong with `id` as a tool id, in words; undefined when it is valid. */
+export function idProblem(id: string): string | undefined {
   if (id.length === 0) return "it is empty";
   if (id.length > 128) return `it is ${id.length} characters long, over the limit of 128`;
   if (id.includes("/")) return 'it contains "/", which would split the URL /tools/{id}; use "-" or "." instead';

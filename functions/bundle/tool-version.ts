@@ -4,6 +4,8 @@ import { describe, isPlainObject } from "../entry/field-types.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
 
 export const DEFAULT_VERSION = "0.0.0";
+/** Longest version accepted (a DynamoDB sort key, and a path segment). */
+export const MAX_VERSION_LENGTH = 128;
 
 /** `tool_metadata.version` as normalised semver (`v1.2.3` → `1.2.3`); none means `0.0.0`. */
 export function versionOf(spec: Record<string, unknown>): string {
@@ -17,6 +19,7 @@ export function versionOf(spec: Record<string, unknown>): string {
   if (valid === null) {
     fail(`tool_metadata.version ${JSON.stringify(version)} is not semantic versioning: use MAJOR.MINOR.PATCH, e.g. "1.0.0" or "2.1.0-beta.1".`);
   }
+  if (valid.length > MAX_VERSION_LENGTH) fail(`tool_metadata.version is ${valid.length} characters long; versions are limited to ${MAX_VERSION_LENGTH}.`);
   return valid;
 }
 

@@ -1,5 +1,6 @@
 import type { ArchiveFormat } from "@agent-tools/sdk/archive";
 import type { ToolCapabilities } from "@agent-tools/sdk/capabilities";
+import { depthProblems, entrySizeProblem, storedShape } from "../entry/entry-limits.js";
 import { entryFromSpec, type ToolEntry } from "../entry/tool-entry.js";
 import { RegistryError } from "../http/registry-error.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
@@ -38,6 +39,7 @@ export function validateBundle(bundleBytes: Uint8Array, limits: BundleLimitOverr
   const resolved = resolveBundleLimits(limits);
   const files = readBundleFiles(bundleBytes, resolved);
   const spec = parseSpec(files.spec);
+  checkNesting(spec);
   const toolId = toolIdOf(spec);
   // The registry owns these two (seed: "leave them out"), so whatever spec.json says is replaced.
   const entry = entryFromSpec({ ...spec, tool_man_page_doc: manPage(files.toolMd), tool_source_code_link: "" });
@@ -58,13 +60,22 @@ function manPage(bytes: Uint8Array): string {
   }
 }
 
+/** Before anything walks the spec recursively (schema compilation, storage): DynamoDB nests 32 levels at most. */
+function checkNesting(spec: Record<string, unknown>): void {
+  const problems = depthProblems(spec);
+  if (problems.length > 0) {
+    throw new RegistryError(422, PROCESSING_FAILED, `spec.json is nested too deeply: ${problems.join("; ")}. Flatten these values, or move such data into a file in code/.`);
+  }
+}
+
 function checkEntrySize(entry: ToolEntry, limits: BundleLimits): void {
-  const bytes = Buffer.byteLength(JSON.stringify(entry));
+  const bytes = Math.max(Buffer.byteLength(JSON.stringify(entry)), storedShape(entry).bytes);
   if (bytes > limits.maxEntryJsonBytes) {
+    const problem = entrySizeProblem(entry, limits.maxEntryJsonBytes) ?? "";
     throw new RegistryError(
       413,
       PROCESSING_FAILED,
-      `spec.json and tool.md together make a ${bytes}-byte entry; entries are limited to ${limits.maxEntryJsonBytes} bytes (one database item each). Shorten tool.md or move large data from spec.json into code/.`,
+      `spec.json and tool.md together make a ${bytes}-byte entry; entries are limited to ${limits.maxEntryJsonBytes} bytes (one database item each): ${problem}. Shorten tool.md or move large data from spec.json into code/.`,
     );
   }
 }

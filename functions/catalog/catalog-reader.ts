@@ -2,7 +2,13 @@ import type { EntryStore, LatestFilter, LatestPage } from "../storage/entry-stor
 import type { RecordedCatalogChange } from "./catalog-change.js";
 import { LatestCatalog, type LatestDelta } from "./latest-catalog.js";
 import type { PublishedEntry } from "./published-entry.js";
+import { resolveLatest } from "./resolve-latest.js";
 import { RevisionCache } from "./revision-cache.js";
+
+export interface CatalogReaderOptions {
+  /** A read found the latest pointer of `toolId` missing or stale and repaired it: record the change. */
+  onRepair?: (toolId: string) => Promise<void>;
+}
 
 /**
  * The read side of the catalog, served from a revision-checked in-process cache; every latest
@@ -16,13 +22,19 @@ export class CatalogReader {
   constructor(
     private readonly entries: EntryStore,
     revalidateMs: number,
+    private readonly options: CatalogReaderOptions = {},
   ) {
     this.cache = new RevisionCache(() => entries.catalogRevision(), revalidateMs);
     this.latestCatalog = new LatestCatalog(entries, revalidateMs);
   }
 
+  /** The highest version's entry; a missing or stale pointer met on the way is repaired. */
   latest(toolId: string): Promise<PublishedEntry | undefined> {
-    return this.cache.remember(`latest\0${toolId}`, () => this.entries.getLatest(toolId));
+    return this.cache.remember(`latest\0${toolId}`, async () => {
+      const resolved = await resolveLatest(this.entries, toolId);
+      if (resolved.repaired) await this.options.onRepair?.(toolId);
+      return resolved.entry;
+    });
   }
 
   version(toolId: string, version: string): Promise<PublishedEntry | undefined> {

@@ -6,8 +6,13 @@ export type ChangeRecordingDeps = Pick<RegistryDeps, "entries"> & Partial<Pick<R
 /**
  * The last step of every catalog write, once the entries are stored: bump the revision with a log
  * of the tool (other processes catch up from it), then tell this process (`onCatalogChange`).
+ * `alongside` runs once the bump is stored, beside the log write (a publish marks itself done).
  */
-export async function recordCatalogChange(deps: ChangeRecordingDeps, change: CatalogChange): Promise<void> {
-  const revision = await deps.entries.recordChange(change);
+export async function recordCatalogChange(
+  deps: ChangeRecordingDeps,
+  change: CatalogChange,
+  alongside?: () => Promise<void>,
+): Promise<void> {
+  const revision = await deps.entries.recordChange(change, alongside);
   await deps.onCatalogChange?.({ ...change, revision });
 }

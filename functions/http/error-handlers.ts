@@ -1,6 +1,10 @@
 import type { Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { isStorageUnavailable } from "../storage/storage-errors.js";
 import { RegistryError } from "./registry-error.js";
+
+/** Seconds a client should wait before retrying when storage is throttled or unreachable. */
+export const STORAGE_RETRY_AFTER_SECONDS = 1;
 
 /** Every failure leaves the app as JSON `{error, detail}`; internals never reach the client. */
 export function installErrorHandlers(app: Hono): void {
@@ -8,6 +12,17 @@ export function installErrorHandlers(app: Hono): void {
     if (error instanceof RegistryError) return c.json(error.toJSON(), error.status);
     if (error instanceof HTTPException) {
       return c.json({ error: error.message || "Request failed", detail: error.message || "the request was rejected" }, error.status);
+    }
+    if (isStorageUnavailable(error)) {
+      console.error(`[registry] ${c.req.method} ${c.req.path}: storage unavailable:`, error);
+      c.header("Retry-After", String(STORAGE_RETRY_AFTER_SECONDS));
+      return c.json(
+        {
+          error: "Storage unavailable",
+          detail: `The registry's storage is throttled or unreachable right now. Retry in ${STORAGE_RETRY_AFTER_SECONDS} s (Retry-After): a retried write finishes whatever this one started.`,
+        },
+        503,
+      );
     }
     console.error(`[registry] ${c.req.method} ${c.req.path} failed:`, error);
     return c.json(

@@ -2,13 +2,14 @@ import { presentEntryJson } from "../catalog/present-entry.js";
 import { entryEntityTag, notModified } from "../http/entity-tag.js";
 import { jsonText } from "../http/json-text.js";
 import { requestOrigin } from "../http/request-origin.js";
+import { toolIdParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
 
 /** `GET /tools/{id}`: the latest version's entry (the hot path: cached entry, memoised JSON), with an ETag. */
 export const getToolRoute: RouteModule = (app, deps) => {
   app.get("/tools/:id", async (c) => {
-    const toolId = c.req.param("id");
+    const toolId = toolIdParam(c);
     const entry = await deps.reader.latest(toolId);
     if (!entry) throw toolNotFound(toolId);
     const tag = entryEntityTag(entry);

@@ -5,6 +5,7 @@ import { notModified } from "../http/entity-tag.js";
 import { RegistryError } from "../http/registry-error.js";
 import type { RegistryDeps } from "../registry-deps.js";
 import { ArchiveStore } from "../storage/archive-store.js";
+import { toolIdParam, versionParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
 
@@ -15,14 +16,15 @@ import type { RouteModule } from "./route-module.js";
  */
 export const toolArchiveRoute: RouteModule = (app, deps) => {
   app.get("/tools/:id/archive", async (c) => {
-    const toolId = c.req.param("id");
+    const toolId = toolIdParam(c);
     const entry = await deps.reader.latest(toolId);
     if (!entry) throw toolNotFound(toolId);
     return sendArchive(c, deps, entry);
   });
 
   app.get("/tools/:id/versions/:version/archive", async (c) => {
-    const { id, version } = c.req.param();
+    const id = toolIdParam(c);
+    const version = versionParam(c);
     const entry = await deps.reader.version(id, version);
     if (!entry) throw toolNotFound(id, version);
     return sendArchive(c, deps, entry);
@@ -38,6 +40,7 @@ async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry
     return c.redirect(`${deps.config.publicUrl}/${ArchiveStore.key(sha256)}`, 302);
   }
   if (deps.config.archiveDelivery === "redirect") {
+    if (!(await deps.archiveBytes.isIntact(sha256))) throw archiveMissing(entry);
     const url = await deps.archives.presignGet(sha256, deps.config.presignExpiresSeconds, `${entry.tool_id}-${entry.version}-tool.zip`);
     c.header("Cache-Control", "no-store");
     return c.redirect(url, 302);
@@ -49,13 +52,7 @@ async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry
   const unchanged = notModified(c, etag, { "Cache-Control": cacheControl });
   if (unchanged) return unchanged;
   const bytes = await deps.archiveBytes.get(sha256);
-  if (!bytes) {
-    throw new RegistryError(
-      404,
-      "Archive not found",
-      `The archive of ${entry.tool_id}@${entry.version} is missing from storage; re-upload the tool.`,
-    );
-  }
+  if (!bytes) throw archiveMissing(entry);
   const zip = detectArchiveFormat(bytes) === "zip";
   return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
     "Content-Type": zip ? "application/zip" : "application/gzip",
@@ -65,4 +62,13 @@ async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry
     Digest: `sha-256=${Buffer.from(sha256, "hex").toString("base64")}`,
     "Cache-Control": cacheControl,
   });
+}
+
+/** The stored object is gone or damaged (it is never served then); the same bundle uploaded again restores it. */
+function archiveMissing(entry: PublishedEntry): RegistryError {
+  return new RegistryError(
+    404,
+    "Archive not found",
+    `The archive of ${entry.tool_id}@${entry.version} is missing or damaged in storage; upload the same bundle again to restore it (agent-tools registry doctor reports such versions).`,
+  );
 }

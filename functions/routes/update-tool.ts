@@ -1,40 +1,54 @@
 import { requireWriteToken } from "../auth/require-write-token.js";
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
+import type { PublishedEntry } from "../catalog/published-entry.js";
+import { resolveLatest } from "../catalog/resolve-latest.js";
+import { depthProblems, entrySizeProblem } from "../entry/entry-limits.js";
 import { isPlainObject } from "../entry/field-types.js";
 import { validateEntryUpdate } from "../entry/tool-entry.js";
 import { presentEntry } from "../catalog/present-entry.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { RegistryError } from "../http/registry-error.js";
+import { toolIdParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
 
 const MAX_UPDATE_ATTEMPTS = 5;
 
-/** `PUT /tools/{id}`: updates descriptive fields of the latest version (never code, runtime or schema). */
+/**
+ * `PUT /tools/{id}`: updates descriptive fields of the latest version (never code, runtime or
+ * schema). The version item is replaced only if nobody edited it since it was read
+ * (compare-and-set on `updated_at`), then the pointer follows; a crash between the two is
+ * repaired by the next read (docs/storage.md).
+ */
 export const updateToolRoute: RouteModule = (app, deps) => {
   app.put("/tools/:id", requireWriteToken(deps.verifyToken), async (c) => {
-    const toolId = c.req.param("id");
+    const toolId = toolIdParam(c);
     const body = await readJsonBody(c);
     if (body === undefined || body === null || (isPlainObject(body) && Object.keys(body).length === 0)) {
       throw new RegistryError(400, "Missing update payload", 'Send a JSON object of the fields to change, e.g. {"tool_search_description": "..."}.');
     }
+    // Before anything walks the body recursively (comparison, storage).
+    if (isPlainObject(body)) rejectProblems(depthProblems(body));
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const latest = await deps.entries.getLatest(toolId);
+      // From storage, not the read cache: the edit applies to what is latest now.
+      const latest = (await resolveLatest(deps.entries, toolId)).entry;
       if (!latest) throw toolNotFound(toolId);
       // Compared against the entry as GET shows it, so GET → edit → PUT round trips pass.
       const shown = presentEntry(latest, requestOrigin(c, deps.config));
       const changes = validateEntryUpdate(body, shown);
       // Identity and registry-owned fields always come from the stored entry, whatever the body says.
       const { tool_id, version, tool_archive_sha256, tool_archive_integrity, tool_archive_size, published_at } = latest;
-      const updated = {
+      const updated: PublishedEntry = {
         ...latest,
         ...changes,
         ...{ tool_id, version, tool_archive_sha256, tool_archive_integrity, tool_archive_size, published_at },
-        updated_at: new Date().toISOString(),
+        updated_at: laterTimestamp(latest.updated_at),
       };
-      // false: that version was deleted meanwhile; re-read (404 when the whole tool is gone).
-      if (await deps.entries.replaceVersion(updated)) {
+      const tooLarge = entrySizeProblem(updated);
+      if (tooLarge !== undefined) throw new RegistryError(413, "Invalid update payload", `${tooLarge}. Shorten the fields you send.`);
+      // false: edited or deleted meanwhile; re-read (404 when the whole tool is gone).
+      if (await deps.entries.updateVersionEntry(updated, latest.updated_at)) {
         await recordCatalogChange(deps, { toolId, kind: "updated" });
         return c.json({ message: "Tool updated successfully" });
       }
@@ -42,3 +56,14 @@ export const updateToolRoute: RouteModule = (app, deps) => {
     throw new RegistryError(409, "Update conflict", `Tool ${toolId} changed repeatedly during the update; retry it.`);
   });
 };
+
+function rejectProblems(problems: string[]): void {
+  if (problems.length > 0) throw new RegistryError(422, "Invalid update payload", `${problems.join("; ")}.`);
+}
+
+/** Now, or just after `previous` when the clock is behind it: the pointer only moves to newer edits. */
+function laterTimestamp(previous: string): string {
+  const now = Date.now();
+  const after = Date.parse(previous) + 1;
+  return new Date(Number.isNaN(after) || now >= after ? now : after).toISOString();
+}

@@ -3,6 +3,24 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { RegistryConfig } from "../config.js";
 
+/** Attempts per storage call (the SDK's standard retry mode backs off with jitter between them). */
+export const DEFAULT_STORAGE_MAX_ATTEMPTS = 4;
+/** A storage call that sends or receives nothing for this long fails (and is retried). */
+export const DEFAULT_STORAGE_TIMEOUT_MS = 10_000;
+const CONNECTION_TIMEOUT_MS = 3_000;
+
+function resilience(config: RegistryConfig) {
+  return {
+    maxAttempts: config.storageMaxAttempts ?? DEFAULT_STORAGE_MAX_ATTEMPTS,
+    retryMode: "standard",
+    requestHandler: {
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      requestTimeout: config.storageTimeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS,
+      throwOnRequestTimeout: true,
+    },
+  } as const;
+}
+
 /**
  * S3 client for the configured endpoint. Checksums only WHEN_REQUIRED: the SDK's default
  * aws-chunked trailers get stored verbatim by s3rver and put CRCs of empty bodies into presigned URLs.
@@ -12,6 +30,7 @@ export function createS3Client(config: RegistryConfig): S3Client {
     region: config.region,
     ...(config.s3Endpoint ? { endpoint: config.s3Endpoint, forcePathStyle: true } : {}),
     ...(config.credentials ? { credentials: config.credentials } : {}),
+    ...resilience(config),
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
@@ -22,6 +41,7 @@ export function createDynamoDocumentClient(config: RegistryConfig): DynamoDBDocu
     region: config.region,
     ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
     ...(config.credentials ? { credentials: config.credentials } : {}),
+    ...resilience(config),
   });
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }

@@ -1,15 +1,18 @@
 import {
   BatchWriteCommand,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from "@aws-sdk/lib-dynamodb";
 import type { CatalogChange } from "../catalog/catalog-change.js";
 import type { PublishedEntry } from "../catalog/published-entry.js";
-import { compareVersions } from "../catalog/compare-versions.js";
+import { versionRank } from "../catalog/version-rank.js";
+import { isToolId } from "../bundle/tool-id.js";
 import { indexQueryInput } from "./index-query.js";
 import { changeSlot, RevisionLog } from "./revision-log.js";
 import {
@@ -17,10 +20,13 @@ import {
   LATEST_CATALOG,
   LATEST_INDEX,
   LATEST_SORT_KEY,
+  PENDING_STATE,
   REVISION_KEY,
 } from "./table-schema.js";
+import { isConditionFailure } from "./storage-errors.js";
+import { PARTITION_PROJECTION, summarisePartition, type ToolPartition } from "./tool-partition.js";
 
-/** Thrown by `putVersion` when the `(tool_id, version)` pair is already published. */
+/** Thrown by `putVersion` when the `(tool_id, version)` pair is already stored. */
 export class VersionExistsError extends Error {
   constructor(
     readonly toolId: string,
@@ -29,6 +35,15 @@ export class VersionExistsError extends Error {
     super(`${toolId}@${version} already exists`);
     this.name = "VersionExistsError";
   }
+}
+
+/** A version item as stored: the entry plus the publish bookkeeping beside it. */
+export interface StoredVersion {
+  entry: PublishedEntry;
+  /** Its publish has not finished (see `markPublished`). */
+  pending: boolean;
+  /** Identifies the uploaded release (see `release-digest.ts`); absent on items older than it. */
+  releaseDigest?: string;
 }
 
 export interface LatestFilter {
@@ -44,11 +59,19 @@ export interface LatestPage {
   more: boolean;
 }
 
-const MAX_LATEST_UPDATE_ATTEMPTS = 8;
+/**
+ * The pointer moves only forward, by (semver rank, then `updated_at` of the same version), and
+ * never over a tombstone; legacy pointers without a rank may be overwritten (readers then
+ * settle on the highest version again).
+ */
+const POINTER_ADVANCES =
+  "attribute_not_exists(tool_id) OR (attribute_not_exists(#deleting) AND " +
+  "(attribute_not_exists(#rank) OR #rank < :rank OR (#latest = :version AND #entry.#updated < :updated)))";
 
 /**
  * ToolEntries in DynamoDB (layout in `table-schema.ts`). No transactions (dynalite has none):
- * uniqueness comes from conditional puts, the latest pointer from optimistic conditional updates.
+ * every write is a single-item conditional write, and the publish and delete pipelines built on
+ * them converge under retries, crashes and concurrency (docs/storage.md).
  */
 export class EntryStore {
   constructor(
@@ -56,65 +79,193 @@ export class EntryStore {
     private readonly table: string,
   ) {}
 
+  /** The latest pointer's copy of the entry, as listed; readers use `CatalogReader.latest`, which repairs. */
   async getLatest(toolId: string): Promise<PublishedEntry | undefined> {
+    if (!isToolId(toolId)) return undefined;
     return this.getEntry(toolId, LATEST_SORT_KEY);
   }
 
   async getVersion(toolId: string, version: string): Promise<PublishedEntry | undefined> {
-    if (version.startsWith("#")) return undefined;
-    return this.getEntry(toolId, version);
+    return (await this.getStoredVersion(toolId, version))?.entry;
   }
 
-  /** Publishes a new version; exactly one of many concurrent puts of the same pair succeeds. */
-  async putVersion(entry: PublishedEntry): Promise<void> {
+  async getStoredVersion(toolId: string, version: string): Promise<StoredVersion | undefined> {
+    if (!isToolId(toolId) || version.startsWith("#")) return undefined;
+    const result = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { tool_id: toolId, version }, ConsistentRead: true }),
+    );
+    const item = result.Item;
+    if (item === undefined || item.entry === undefined) return undefined;
+    return {
+      entry: item.entry as PublishedEntry,
+      pending: item.state === PENDING_STATE,
+      ...(typeof item.release_digest === "string" ? { releaseDigest: item.release_digest } : {}),
+    };
+  }
+
+  /** Everything under one tool id in one consistent Query, entries left out. */
+  async readPartition(toolId: string): Promise<ToolPartition> {
+    assertToolId(toolId);
+    const items = await this.queryAll({
+      TableName: this.table,
+      KeyConditionExpression: "tool_id = :id",
+      ExpressionAttributeValues: { ":id": toolId },
+      ProjectionExpression: PARTITION_PROJECTION.expression,
+      ExpressionAttributeNames: { ...PARTITION_PROJECTION.names },
+      ConsistentRead: true,
+    });
+    return summarisePartition(toolId, items);
+  }
+
+  /**
+   * Stores a new version as pending; exactly one of many concurrent puts of the same pair
+   * succeeds, the others get VersionExistsError.
+   */
+  async putVersion(entry: PublishedEntry, releaseDigest: string): Promise<void> {
+    assertToolId(entry.tool_id);
     try {
-      await this.db.send(new PutCommand({ ...this.versionItem(entry), ConditionExpression: "attribute_not_exists(tool_id)" }));
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            tool_id: entry.tool_id,
+            version: entry.version,
+            entry,
+            tool_archive_sha256: entry.tool_archive_sha256,
+            version_rank: versionRank(entry.version),
+            release_digest: releaseDigest,
+            state: PENDING_STATE,
+          },
+          ConditionExpression: "attribute_not_exists(tool_id)",
+        }),
+      );
     } catch (error) {
       if (isConditionFailure(error)) throw new VersionExistsError(entry.tool_id, entry.version);
       throw error;
     }
   }
 
-  /** Makes `entry` the latest when it is the highest semver of its tool (optimistic, retried). */
-  async promoteIfNewest(entry: PublishedEntry): Promise<boolean> {
-    for (let attempt = 0; attempt < MAX_LATEST_UPDATE_ATTEMPTS; attempt++) {
-      const current = await this.getLatestPointer(entry.tool_id);
-      if (current && current.latest_version !== entry.version && compareVersions(current.latest_version, entry.version) > 0) {
-        return false;
-      }
-      if (await this.writeLatest(entry, current?.latest_version)) return true;
+  /** The last step of a publish: the version is no longer pending. */
+  async markPublished(toolId: string, version: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { tool_id: toolId, version },
+          UpdateExpression: "REMOVE #state",
+          ConditionExpression: "attribute_exists(tool_id)",
+          ExpressionAttributeNames: { "#state": "state" },
+        }),
+      );
+    } catch (error) {
+      // Deleted meanwhile: nothing left to mark.
+      if (!isConditionFailure(error)) throw error;
     }
-    throw new Error(`could not update the latest pointer of ${entry.tool_id} after ${MAX_LATEST_UPDATE_ATTEMPTS} attempts`);
   }
 
   /**
-   * Replaces the stored entry of one version, and the latest pointer when it points at that
-   * version. Returns false when the version does not exist.
+   * Points the tool's latest pointer at `entry` when that moves it forward (a higher version, or a
+   * newer edit of the same one): one conditional write, so concurrent publishers need no retries
+   * and the pointer ends on the highest version whatever the order. False when it did not move
+   * (a higher version is latest, or a delete holds the key).
    */
-  async replaceVersion(entry: PublishedEntry): Promise<boolean> {
+  async advancePointer(entry: PublishedEntry): Promise<boolean> {
+    assertToolId(entry.tool_id);
     try {
-      await this.db.send(new PutCommand({ ...this.versionItem(entry), ConditionExpression: "attribute_exists(tool_id)" }));
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            tool_id: entry.tool_id,
+            version: LATEST_SORT_KEY,
+            catalog: LATEST_CATALOG,
+            latest_version: entry.version,
+            latest_rank: versionRank(entry.version),
+            entry,
+          },
+          ConditionExpression: POINTER_ADVANCES,
+          ExpressionAttributeNames: {
+            "#deleting": "deleting",
+            "#rank": "latest_rank",
+            "#latest": "latest_version",
+            "#entry": "entry",
+            "#updated": "updated_at",
+          },
+          ExpressionAttributeValues: { ":rank": versionRank(entry.version), ":version": entry.version, ":updated": entry.updated_at },
+        }),
+      );
+      return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
       throw error;
     }
-    // Only rewrite the pointer while it still names this version; a newer upload wins.
-    await this.writeLatest(entry, entry.version);
+  }
+
+  /** Removes a pointer that still names `version` (which no longer exists). */
+  async removePointer(toolId: string, version: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: { tool_id: toolId, version: LATEST_SORT_KEY },
+          ConditionExpression: "#latest = :version AND attribute_not_exists(#deleting)",
+          ExpressionAttributeNames: { "#latest": "latest_version", "#deleting": "deleting" },
+          ExpressionAttributeValues: { ":version": version },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Replaces the entry of a stored version if it still was last edited at `expectedUpdatedAt`
+   * (compare-and-set: a concurrent edit makes this false), then moves the pointer if it names it.
+   */
+  async updateVersionEntry(entry: PublishedEntry, expectedUpdatedAt: string): Promise<boolean> {
+    assertToolId(entry.tool_id);
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { tool_id: entry.tool_id, version: entry.version },
+          UpdateExpression: "SET #entry = :entry",
+          ConditionExpression: "#entry.#updated = :expected",
+          ExpressionAttributeNames: { "#entry": "entry", "#updated": "updated_at" },
+          ExpressionAttributeValues: { ":entry": entry, ":expected": expectedUpdatedAt },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+    await this.advancePointer(entry);
     return true;
   }
 
-  /** Every version of a tool, newest (highest semver) first. */
+  /** `updateVersionEntry` against whatever is stored (bulk edits in tests and tools). */
+  async replaceVersion(entry: PublishedEntry): Promise<boolean> {
+    const stored = await this.getStoredVersion(entry.tool_id, entry.version);
+    return stored !== undefined && this.updateVersionEntry(entry, stored.entry.updated_at);
+  }
+
+  /** Every version a reader may see (none a delete has claimed), newest (highest semver) first. */
   async listVersions(toolId: string): Promise<PublishedEntry[]> {
+    if (!isToolId(toolId)) return [];
     const items = await this.queryAll({
       TableName: this.table,
       KeyConditionExpression: "tool_id = :id",
       ExpressionAttributeValues: { ":id": toolId },
       ConsistentRead: true,
     });
+    const pointer = items.find((item) => item.version === LATEST_SORT_KEY);
+    const doomed = new Set(Array.isArray(pointer?.deleting) ? pointer.deleting.map(String) : []);
     return items
-      .filter((item) => item.version !== LATEST_SORT_KEY)
+      .filter((item) => item.version !== LATEST_SORT_KEY && !doomed.has(String(item.version)))
       .map((item) => item.entry as PublishedEntry)
-      .sort((a, b) => compareVersions(b.version, a.version));
+      .sort((a, b) => (versionRank(a.version) < versionRank(b.version) ? 1 : versionRank(a.version) > versionRank(b.version) ? -1 : 0));
   }
 
   /** Up to `limit` latest entries sorted by tool id, those after tool id `startAfter` when given. */
@@ -150,26 +301,61 @@ export class EntryStore {
     return items.map((item) => item.entry as PublishedEntry);
   }
 
-  /** Deletes every version and the latest pointer; returns the deleted version entries. */
-  async deleteTool(toolId: string): Promise<PublishedEntry[]> {
-    const items = await this.queryAll({
-      TableName: this.table,
-      KeyConditionExpression: "tool_id = :id",
-      ExpressionAttributeValues: { ":id": toolId },
-      ConsistentRead: true,
-    });
-    // Latest pointer first: a half-finished delete never leaves a listed tool without versions.
-    const ordered = [...items.filter((item) => item.version === LATEST_SORT_KEY), ...items.filter((item) => item.version !== LATEST_SORT_KEY)];
-    for (let start = 0; start < ordered.length; start += 25) {
-      let requests = ordered.slice(start, start + 25).map((item) => ({
-        DeleteRequest: { Key: { tool_id: item.tool_id, version: item.version } },
-      }));
+  /**
+   * Claims versions for deletion: the pointer key then holds a tombstone listing them, which
+   * hides them from readers and keeps the pointer from being recreated until `endDeletion`.
+   */
+  async beginDeletion(toolId: string, versions: readonly string[], deletionId: string): Promise<void> {
+    assertToolId(toolId);
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { tool_id: toolId, version: LATEST_SORT_KEY, deleting: [...versions], deletion_id: deletionId },
+      }),
+    );
+  }
+
+  /** Deletes these version items (absent ones are fine). */
+  async deleteVersions(toolId: string, versions: readonly string[]): Promise<void> {
+    assertToolId(toolId);
+    for (let start = 0; start < versions.length; start += 25) {
+      let requests = versions.slice(start, start + 25).map((version) => ({ DeleteRequest: { Key: { tool_id: toolId, version } } }));
       while (requests.length > 0) {
         const result = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.table]: requests } }));
         requests = (result.UnprocessedItems?.[this.table] ?? []) as typeof requests;
       }
     }
-    return items.filter((item) => item.version !== LATEST_SORT_KEY).map((item) => item.entry as PublishedEntry);
+  }
+
+  /** Removes the tombstone of deletion `deletionId` (a later deletion's tombstone stays). */
+  async endDeletion(toolId: string, deletionId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: { tool_id: toolId, version: LATEST_SORT_KEY },
+          ConditionExpression: "#deletion = :id",
+          ExpressionAttributeNames: { "#deletion": "deletion_id" },
+          ExpressionAttributeValues: { ":id": deletionId },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /** Every tool id with anything stored (for the doctor): one Scan of the keys. */
+  async listToolIds(): Promise<string[]> {
+    const ids = new Set<string>();
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({ TableName: this.table, ProjectionExpression: "tool_id", ExclusiveStartKey: startKey }),
+      );
+      for (const item of page.Items ?? []) if (isToolId(String(item.tool_id))) ids.add(String(item.tool_id));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return [...ids].sort();
   }
 
   /** Whether any published version uses the archive with this hash. */
@@ -192,9 +378,17 @@ export class EntryStore {
     return String(result.Attributes?.revision ?? 0);
   }
 
-  /** Bumps the revision and logs which tool it changed (see revision-log.ts); returns the new revision. */
-  async recordChange(change: CatalogChange): Promise<number> {
+  /**
+   * Bumps the revision and logs which tool it changed (see revision-log.ts); returns the new
+   * revision. `alongside` runs with the log write, once the bump is stored.
+   */
+  async recordChange(change: CatalogChange, alongside?: () => Promise<void>): Promise<number> {
     const revision = Number(await this.bumpRevision());
+    await Promise.all([this.logChange(revision, change), alongside?.()]);
+    return revision;
+  }
+
+  private async logChange(revision: number, change: CatalogChange): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
@@ -204,7 +398,6 @@ export class EntryStore {
         ExpressionAttributeValues: { ":change": { revision, tool_id: change.toolId } },
       }),
     );
-    return revision;
   }
 
   /** A string that changes on every catalog write (publish, update, delete). */
@@ -218,55 +411,11 @@ export class EntryStore {
     return new RevisionLog(result.Item);
   }
 
-  private versionItem(entry: PublishedEntry) {
-    return {
-      TableName: this.table,
-      Item: { tool_id: entry.tool_id, version: entry.version, entry, tool_archive_sha256: entry.tool_archive_sha256 },
-    };
-  }
-
   private async getEntry(toolId: string, sortKey: string): Promise<PublishedEntry | undefined> {
     const result = await this.db.send(
       new GetCommand({ TableName: this.table, Key: { tool_id: toolId, version: sortKey }, ConsistentRead: true }),
     );
     return result.Item?.entry as PublishedEntry | undefined;
-  }
-
-  private async getLatestPointer(toolId: string): Promise<{ latest_version: string } | undefined> {
-    const result = await this.db.send(
-      new GetCommand({
-        TableName: this.table,
-        Key: { tool_id: toolId, version: LATEST_SORT_KEY },
-        ProjectionExpression: "latest_version",
-        ConsistentRead: true,
-      }),
-    );
-    return result.Item as { latest_version: string } | undefined;
-  }
-
-  /** Writes the pointer if it still names `expectedVersion` (or is absent when undefined). */
-  private async writeLatest(entry: PublishedEntry, expectedVersion: string | undefined): Promise<boolean> {
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: {
-            tool_id: entry.tool_id,
-            version: LATEST_SORT_KEY,
-            catalog: LATEST_CATALOG,
-            latest_version: entry.version,
-            entry,
-          },
-          ConditionExpression:
-            expectedVersion === undefined ? "attribute_not_exists(tool_id)" : "latest_version = :expected",
-          ...(expectedVersion === undefined ? {} : { ExpressionAttributeValues: { ":expected": expectedVersion } }),
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
   }
 
   private async queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
@@ -312,6 +461,7 @@ function latestIndexKey(toolId: string): Record<string, string> {
   return { [LATEST_INDEX.partition]: LATEST_CATALOG, tool_id: toolId, version: LATEST_SORT_KEY };
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return (error as { name?: string }).name === "ConditionalCheckFailedException";
+/** Storage keys of tools must be tool ids: internal items (`#…`) are never reachable through them. */
+function assertToolId(toolId: string): void {
+  if (!isToolId(toolId)) throw new RangeError(`not a tool id: ${JSON.stringify(toolId.slice(0, 140))}`);
 }

@@ -2,15 +2,20 @@ import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
 
 /**
  * The one DynamoDB table. Items (key `tool_id` + `version`):
- * - a version item per published `(tool_id, version)`: `{ entry, tool_archive_sha256 }`;
+ * - a version item per published `(tool_id, version)`: `{ entry, tool_archive_sha256,
+ *   version_rank, release_digest }`, plus `state = "pending"` until its publish finished;
  * - a latest pointer per tool (`version = "#latest"`): a copy of the latest entry plus
- *   `latest_version` and `catalog`, which puts it in the listing index;
- * - one revision counter (`tool_id = "#catalog"`), bumped by every write.
- * `#` cannot start a tool id or a semver, so these sentinels never collide with real keys.
+ *   `latest_version`, `latest_rank` and `catalog`, which puts it in the listing index; while the
+ *   tool is being deleted, the same key holds a tombstone (`deleting`: the versions to remove)
+ *   that is in no index;
+ * - internal bookkeeping (the revision counter) under partition keys that start with `#`.
+ * No tool id or semver can start with `#`, and every route validates both before it reads storage,
+ * so no request can reach an internal item (docs/storage.md, "Key space").
  */
 export const TABLE_KEYS = { partition: "tool_id", sort: "version" } as const;
 export const LATEST_SORT_KEY = "#latest";
-export const REVISION_KEY = { tool_id: "#catalog", version: "#revision" } as const;
+export const INTERNAL_PARTITION_PREFIX = "#";
+export const REVISION_KEY = { tool_id: `${INTERNAL_PARTITION_PREFIX}catalog`, version: "#revision" } as const;
 
 /** Latest pointers only (sparse on `catalog`), sorted by tool id: listing with a cursor. */
 export const LATEST_INDEX = { name: "latest-by-tool-id", partition: "catalog", sort: "tool_id" } as const;
@@ -18,6 +23,9 @@ export const LATEST_CATALOG = "tools";
 
 /** Version items only (sparse on `tool_archive_sha256`): which entries reference an archive. */
 export const ARCHIVE_INDEX = { name: "by-archive-sha256", partition: "tool_archive_sha256" } as const;
+
+/** The value of `state` on a version item whose publish has not finished. */
+export const PENDING_STATE = "pending";
 
 export function createTableInput(tableName: string): CreateTableCommandInput {
   return {

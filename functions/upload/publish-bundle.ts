@@ -1,12 +1,15 @@
 import type { BundleLimitOverrides } from "../bundle/bundle-limits.js";
 import { validateBundle } from "../bundle/validate-bundle.js";
 import type { PublishedEntry } from "../catalog/published-entry.js";
-import { RegistryError } from "../http/registry-error.js";
-import type { RegistryDeps } from "../registry-deps.js";
-import { VersionExistsError } from "../storage/entry-store.js";
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
+import { RegistryError } from "../http/registry-error.js";
+import type { RegistryDeps } from "../registry-deps.js";
+import type { ArchiveWrite } from "../storage/archive-store.js";
+import { VersionExistsError } from "../storage/entry-store.js";
 import { archiveDigest } from "./archive-digest.js";
+import { finishDeletion } from "./delete-tool.js";
+import { releaseDigest } from "./release-digest.js";
 import { assertToolIdNotReserved } from "./reserved-tool-ids.js";
 
 export type PublishDeps = Pick<RegistryDeps, "entries" | "archives"> & Partial<Pick<RegistryDeps, "onCatalogChange">> & {
@@ -15,10 +18,18 @@ export type PublishDeps = Pick<RegistryDeps, "entries" | "archives"> & Partial<P
   now?: () => Date;
 };
 
+/** A publish meets a delete of the same tool at most this often before it asks the client to retry. */
+const MAX_DELETE_COLLISIONS = 3;
+
 /**
  * Validates a bundle and publishes it as a new immutable version. Independent of HTTP: the
  * upload route and the large-upload completion both call it. Every rejection is a RegistryError,
- * and a rejected upload leaves storage as it was (no entry, no unreferenced archive).
+ * and a rejected upload leaves storage as it was.
+ *
+ * Publishing is a sequence of idempotent steps, so a retry finishes what a crash interrupted
+ * (docs/storage.md, "Publishing"): archive written once → version item (pending) → pointer moved
+ * forward → revision recorded, and the version marked published beside the log write. Uploading
+ * the same release again completes a pending version (200); a finished one is 409.
  * Pass the app's `RegistryDeps`: their `onCatalogChange` also drops this process's read cache.
  */
 export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps): Promise<PublishedEntry> {
@@ -39,25 +50,79 @@ export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps):
     updated_at: now,
     ...(bundle.capabilities === undefined ? {} : { tool_capabilities: bundle.capabilities }),
   };
+  const release = releaseDigest(entry);
 
-  // Archive first, so no entry ever names a missing object; the conditional put decides
-  // uniqueness, and a loser removes its archive unless another version uses the same bytes.
-  await deps.archives.put(digest.sha256, bundle.toolZip);
-  try {
-    await deps.entries.putVersion(entry);
-  } catch (error) {
-    await removeArchiveIfUnreferenced(deps, digest.sha256);
-    if (error instanceof VersionExistsError) throw versionExists(bundle.toolId, bundle.version);
-    throw error;
+  for (let collision = 0; collision <= MAX_DELETE_COLLISIONS; collision++) {
+    // Archive first, so no version item ever names an object that was never written.
+    const archive = await deps.archives.putOnce(digest.sha256, bundle.toolZip);
+    try {
+      await deps.entries.putVersion(entry, release);
+    } catch (error) {
+      if (!(error instanceof VersionExistsError)) throw error;
+      const outcome = await publishAgain(deps, entry, release, archive, bundle.toolZip);
+      if (outcome === "retry") continue;
+      return outcome;
+    }
+    if (await completePublish(deps, entry, archive, bundle.toolZip)) return entry;
   }
-  await Promise.all([
-    // Another upload of the same bytes may have failed and removed the shared object meanwhile.
-    deps.archives.exists(digest.sha256).then((exists) => (exists ? undefined : deps.archives.put(digest.sha256, bundle.toolZip))),
-    deps.entries.promoteIfNewest(entry),
+  throw new RegistryError(409, "Update conflict", `Tool ${bundle.toolId} is being deleted while this upload runs; retry the upload.`);
+}
+
+/**
+ * The version item exists already. The same release whose publish did not finish is completed
+ * (its original entry is kept); a finished one, or another release under the same version, is 409.
+ */
+async function publishAgain(
+  deps: PublishDeps,
+  entry: PublishedEntry,
+  release: string,
+  archive: ArchiveWrite,
+  toolZip: Uint8Array,
+): Promise<PublishedEntry | "retry"> {
+  const partition = await deps.entries.readPartition(entry.tool_id);
+  if (partition.versions.some((version) => version.version === entry.version && version.doomed)) {
+    // A delete claimed the old version: finish it, then publish afresh.
+    await finishDeletion(deps, partition);
+    return "retry";
+  }
+  const stored = await deps.entries.getStoredVersion(entry.tool_id, entry.version);
+  if (stored === undefined) return "retry"; // deleted between the two reads
+  if (stored.releaseDigest !== release) {
+    // Only an archive this upload wrote itself may go; the stored version keeps its own.
+    if (archive === "written" && stored.entry.tool_archive_sha256 !== entry.tool_archive_sha256) {
+      await removeArchiveIfUnreferenced(deps, entry.tool_archive_sha256);
+    }
+    throw versionExists(entry.tool_id, entry.version);
+  }
+  const wasFinished = !stored.pending && archive === "present";
+  if (!(await completePublish(deps, stored.entry, archive, toolZip))) return "retry";
+  if (wasFinished) throw versionExists(entry.tool_id, entry.version);
+  return stored.entry;
+}
+
+/**
+ * The steps after the version item, each idempotent: verify a reused archive, move the pointer
+ * forward, record the revision and mark the version published. False when a delete holds the
+ * tool's pointer key (it was finished here; the caller publishes again).
+ */
+async function completePublish(deps: PublishDeps, entry: PublishedEntry, archive: ArchiveWrite, toolZip: Uint8Array): Promise<boolean> {
+  const [advanced] = await Promise.all([
+    deps.entries.advancePointer(entry),
+    // A reused object may have been removed by a delete that checked references just before ours.
+    archive === "written" ? undefined : deps.archives.putOnce(entry.tool_archive_sha256, toolZip),
   ]);
-  // Recorded last: a process that sees the new revision re-reads and finds the new latest pointer.
-  await recordCatalogChange(deps, { toolId: entry.tool_id, kind: "published" });
-  return entry;
+  if (!advanced) {
+    const partition = await deps.entries.readPartition(entry.tool_id);
+    if (partition.pointer?.kind === "tombstone") {
+      await finishDeletion(deps, partition);
+      return false;
+    }
+  }
+  // Recorded last: a process that sees the new revision re-reads and finds the new pointer.
+  await recordCatalogChange(deps, { toolId: entry.tool_id, kind: "published" }, () =>
+    deps.entries.markPublished(entry.tool_id, entry.version),
+  );
+  return true;
 }
 
 function versionExists(toolId: string, version: string): RegistryError {

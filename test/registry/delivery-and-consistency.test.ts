@@ -104,29 +104,45 @@ describe("one registry's storage", () => {
 });
 
 describe("unexpected failures", () => {
-  it("answer 500 JSON without internals when storage is unreachable", async () => {
-    const config = {
-      region: "us-east-1",
-      tableName: "agent-tools",
-      bucketName: "agent-tools-archives",
-      // Nothing listens on the discard port: every storage call fails after the SDK's retries.
-      dynamodbEndpoint: "http://127.0.0.1:9",
-      s3Endpoint: "http://127.0.0.1:9",
-      credentials: { accessKeyId: "x", secretAccessKey: "x" },
-      archiveDelivery: "proxy" as const,
-      presignExpiresSeconds: 60,
-      maxBundleBytes: 1024,
-      cacheRevalidateMs: 0,
-    };
-    const app = createRegistryApp(createRegistryDeps(config, rejectAllTokens));
+  const unreachable = {
+    region: "us-east-1",
+    tableName: "agent-tools",
+    bucketName: "agent-tools-archives",
+    // Nothing listens on the discard port: every storage call fails after the SDK's retries.
+    dynamodbEndpoint: "http://127.0.0.1:9",
+    s3Endpoint: "http://127.0.0.1:9",
+    credentials: { accessKeyId: "x", secretAccessKey: "x" },
+    archiveDelivery: "proxy" as const,
+    presignExpiresSeconds: 60,
+    maxBundleBytes: 1024,
+    cacheRevalidateMs: 0,
+    storageMaxAttempts: 2,
+  };
+
+  it("answer 503 with Retry-After, without internals, when storage is unreachable", async () => {
+    const app = createRegistryApp(createRegistryDeps(unreachable, rejectAllTokens));
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const response = await app.request("/tools/anything");
     const text = await response.text();
     // The cause goes to the server's log, not to the client.
     expect(String(log.mock.calls[0]?.[1])).toMatch(/ECONNREFUSED/);
     log.mockRestore();
-    expect(response.status).toBe(500);
-    expect(JSON.parse(text)).toEqual({ error: "Internal server error", detail: expect.stringMatching(/retry/) });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(JSON.parse(text)).toEqual({ error: "Storage unavailable", detail: expect.stringMatching(/Retry in 1 s/) });
     expect(text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack|at /);
+  });
+
+  it("answer 500 JSON without internals for a bug", async () => {
+    const app = createRegistryApp(createRegistryDeps(unreachable, rejectAllTokens), {
+      extraRoutes: [(routes) => routes.get("/boom", () => { throw new TypeError("secret internals at line 3"); })],
+    });
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const response = await app.request("/boom");
+    log.mockRestore();
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ error: "Internal server error", detail: expect.stringMatching(/retry/) });
+    expect(text).not.toMatch(/secret internals/);
   });
 });

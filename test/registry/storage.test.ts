@@ -1,5 +1,7 @@
 // EntryStore and ArchiveStore against the in-process emulators, through the AWS SDK.
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,11 +13,23 @@ import { provisionStorage } from "../../functions/local/provision-storage.js";
 import { ArchiveStore } from "../../functions/storage/archive-store.js";
 import { createDynamoDocumentClient, createS3Client } from "../../functions/storage/aws-clients.js";
 import { EntryStore, VersionExistsError } from "../../functions/storage/entry-store.js";
+import { highestVersion, summarisePartition } from "../../functions/storage/tool-partition.js";
 
 let dataDir: string;
 let emulators: Emulators;
 let entries: EntryStore;
 let archives: ArchiveStore;
+let s3: S3Client;
+let bucket: string;
+
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Puts raw bytes under an archive key, as a crash mid-write or a foreign writer would leave them. */
+async function plant(sha: string, bytes: Uint8Array): Promise<void> {
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: ArchiveStore.key(sha), Body: bytes, ContentLength: bytes.byteLength }));
+}
 
 function entry(toolId: string, version: string, fields: Partial<PublishedEntry> = {}): PublishedEntry {
   const { tool_source_code_link: _link, ...defaults } = entryFromSpec({ tool_id: toolId, tool_type: "demo" });
@@ -32,8 +46,9 @@ function entry(toolId: string, version: string, fields: Partial<PublishedEntry> 
 }
 
 async function publish(value: PublishedEntry): Promise<void> {
-  await entries.putVersion(value);
-  await entries.promoteIfNewest(value);
+  await entries.putVersion(value, `digest-of-${value.tool_id}@${value.version}`);
+  await entries.advancePointer(value);
+  await entries.markPublished(value.tool_id, value.version);
 }
 
 beforeAll(async () => {
@@ -54,7 +69,9 @@ beforeAll(async () => {
   await provisionStorage(config);
   await provisionStorage(config); // idempotent: a restart finds both in place
   entries = new EntryStore(createDynamoDocumentClient(config), config.tableName);
-  archives = new ArchiveStore(createS3Client(config), config.bucketName);
+  s3 = createS3Client(config);
+  bucket = config.bucketName;
+  archives = new ArchiveStore(s3, config.bucketName);
 });
 
 afterAll(async () => {
@@ -65,13 +82,13 @@ afterAll(async () => {
 describe("EntryStore", () => {
   it("refuses a second put of the same (tool_id, version)", async () => {
     await publish(entry("dup", "1.0.0"));
-    await expect(entries.putVersion(entry("dup", "1.0.0", { tool_type: "other" }))).rejects.toBeInstanceOf(VersionExistsError);
+    await expect(entries.putVersion(entry("dup", "1.0.0", { tool_type: "other" }), "other")).rejects.toBeInstanceOf(VersionExistsError);
     expect((await entries.getVersion("dup", "1.0.0"))?.tool_type).toBe("demo");
   });
 
   it("lets exactly one of many concurrent puts of a new pair succeed", async () => {
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, i) => entries.putVersion(entry("race", "1.0.0", { tool_type: `t${i}` }))),
+      Array.from({ length: 8 }, (_, i) => entries.putVersion(entry("race", "1.0.0", { tool_type: `t${i}` }), `d${i}`)),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.filter((r) => r.status === "rejected" && r.reason instanceof VersionExistsError)).toHaveLength(7);
@@ -128,7 +145,10 @@ describe("EntryStore", () => {
     await publish(entry("gone", "1.0.0", { tool_archive_sha256: sha }));
     await publish(entry("gone", "1.1.0", { tool_archive_sha256: sha }));
     expect(await entries.archiveReferenced(sha)).toBe(true);
-    expect((await entries.deleteTool("gone")).map((e) => e.version).sort()).toEqual(["1.0.0", "1.1.0"]);
+    await entries.beginDeletion("gone", ["1.0.0", "1.1.0"], "deletion-1");
+    expect(await entries.listVersions("gone")).toEqual([]); // claimed versions are hidden at once
+    await entries.deleteVersions("gone", ["1.0.0", "1.1.0"]);
+    await entries.endDeletion("gone", "deletion-1");
     expect(await entries.getLatest("gone")).toBeUndefined();
     expect(await entries.listVersions("gone")).toEqual([]);
     expect(await entries.archiveReferenced(sha)).toBe(false);
@@ -137,7 +157,8 @@ describe("EntryStore", () => {
 
   it("replaces a version's entry and the latest pointer that names it", async () => {
     await publish(entry("edit", "1.0.0"));
-    expect(await entries.replaceVersion(entry("edit", "1.0.0", { tool_search_description: "new" }))).toBe(true);
+    const edited = entry("edit", "1.0.0", { tool_search_description: "new", updated_at: "2026-02-01T00:00:00.000Z" });
+    expect(await entries.replaceVersion(edited)).toBe(true);
     expect((await entries.getLatest("edit"))?.tool_search_description).toBe("new");
     expect(await entries.replaceVersion(entry("edit", "9.9.9"))).toBe(false);
   });
@@ -146,8 +167,9 @@ describe("EntryStore", () => {
 describe("ArchiveStore", () => {
   it("stores, presigns, reads and deletes content-addressed archives byte for byte", async () => {
     const bytes = new Uint8Array(200_000).map((_, i) => (i * 31) % 256);
-    const sha = "b".repeat(64);
-    await archives.put(sha, bytes);
+    const sha = sha256(bytes);
+    expect(await archives.putOnce(sha, bytes)).toBe("written");
+    expect(await archives.putOnce(sha, bytes)).toBe("present");
     expect(await archives.exists(sha)).toBe(true);
     expect(Buffer.from((await archives.get(sha))!).equals(Buffer.from(bytes))).toBe(true);
     const presigned = await fetch(await archives.presignGet(sha, 60));
@@ -155,5 +177,84 @@ describe("ArchiveStore", () => {
     await archives.delete(sha);
     expect(await archives.exists(sha)).toBe(false);
     expect(await archives.get(sha)).toBeUndefined();
+  });
+});
+
+describe("write-once archives", () => {
+  const bytes = new Uint8Array(50_000).map((_, i) => (i * 7) % 251);
+  const sha = sha256(bytes);
+
+  it("rewrites an object that a crash left short, and then keeps it", async () => {
+    await plant(sha, bytes.subarray(0, 1_000));
+    expect(await archives.get(sha)).toBeUndefined(); // never served: the digest does not match
+    expect(await archives.putOnce(sha, bytes)).toBe("repaired");
+    expect(sha256((await archives.get(sha))!)).toBe(sha);
+    expect(await archives.putOnce(sha, bytes)).toBe("present");
+  });
+
+  it("rewrites an object of the right length whose bytes are wrong, and an empty one", async () => {
+    const damaged = Uint8Array.from(bytes);
+    damaged[123] = (damaged[123]! + 1) % 256;
+    await plant(sha, damaged);
+    expect(await archives.isValid(sha)).toBe(false);
+    expect(await archives.putOnce(sha, bytes)).toBe("repaired");
+    await plant(sha, new Uint8Array());
+    expect(await archives.putOnce(sha, bytes)).toBe("repaired");
+    expect(await archives.isValid(sha)).toBe(true);
+  });
+
+  it("lists archive objects with their sizes, skipping other keys", async () => {
+    const listed = [];
+    for await (const object of archives.list()) listed.push(object);
+    expect(listed).toContainEqual(expect.objectContaining({ sha256: sha, size: bytes.byteLength }));
+    expect(listed.every((object) => /^[0-9a-f]{64}$/.test(object.sha256))).toBe(true);
+  });
+});
+
+describe("convergent pointer", () => {
+  it("moves forward only: a lower version or an older edit never replaces a higher one", async () => {
+    await publish(entry("forward", "2.0.0"));
+    expect(await entries.advancePointer(entry("forward", "1.9.9"))).toBe(false);
+    expect(await entries.advancePointer(entry("forward", "2.0.0-rc.1"))).toBe(false);
+    expect(await entries.advancePointer(entry("forward", "2.0.0", { updated_at: "2025-01-01T00:00:00.000Z" }))).toBe(false);
+    expect(await entries.advancePointer(entry("forward", "2.0.0", { updated_at: "2027-01-01T00:00:00.000Z" }))).toBe(true);
+    expect(await entries.advancePointer(entry("forward", "10.0.0"))).toBe(true);
+    expect((await entries.getLatest("forward"))?.version).toBe("10.0.0");
+  });
+
+  it("ends on the highest of 20 versions advanced concurrently in any order", async () => {
+    const versions = Array.from({ length: 20 }, (_, i) => `3.${i % 7}.${i}`);
+    await Promise.all(versions.map((version) => entries.advancePointer(entry("swarm", version))));
+    expect((await entries.getLatest("swarm"))?.version).toBe("3.6.13");
+  });
+
+  it("does not recreate a pointer over a tombstone, and summarises the partition", async () => {
+    await publish(entry("doomed", "1.0.0"));
+    await entries.beginDeletion("doomed", ["1.0.0"], "d-1");
+    expect(await entries.advancePointer(entry("doomed", "5.0.0"))).toBe(false);
+    const partition = await entries.readPartition("doomed");
+    expect(partition.pointer).toEqual({ kind: "tombstone", deleting: ["1.0.0"], deletionId: "d-1" });
+    expect(partition.versions).toEqual([expect.objectContaining({ version: "1.0.0", doomed: true, pending: false })]);
+    await entries.endDeletion("doomed", "other-deletion"); // someone else's tombstone stays
+    expect((await entries.readPartition("doomed")).pointer?.kind).toBe("tombstone");
+    await entries.endDeletion("doomed", "d-1");
+    expect((await entries.readPartition("doomed")).pointer).toBeUndefined();
+  });
+
+  it("never reaches internal items through a tool id", async () => {
+    await expect(entries.readPartition("#catalog")).rejects.toBeInstanceOf(RangeError);
+    expect(await entries.listVersions("#catalog")).toEqual([]);
+    expect(await entries.getLatest("#catalog")).toBeUndefined();
+    await expect(entries.beginDeletion("#catalog", [], "x")).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it("picks the highest version from a partition summary", () => {
+    const partition = summarisePartition("p", [
+      { version: "1.2.0", entry: { updated_at: "a" } },
+      { version: "1.10.0", state: "pending", entry: { updated_at: "b" } },
+      { version: "#latest", latest_version: "1.2.0", entry: { updated_at: "a" } },
+    ]);
+    expect(highestVersion(partition.versions)).toMatchObject({ version: "1.10.0", pending: true });
+    expect(partition.pointer).toEqual({ kind: "pointer", version: "1.2.0", updatedAt: "a" });
   });
 });

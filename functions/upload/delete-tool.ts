@@ -1,0 +1,52 @@
+import { randomUUID } from "node:crypto";
+import { recordCatalogChange, type ChangeRecordingDeps } from "../catalog/record-catalog-change.js";
+import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
+import { resolveLatest } from "../catalog/resolve-latest.js";
+import type { RegistryDeps } from "../registry-deps.js";
+import type { ToolPartition } from "../storage/tool-partition.js";
+
+export type DeleteDeps = Pick<RegistryDeps, "entries" | "archives"> & ChangeRecordingDeps;
+
+/**
+ * `DELETE /tools/{id}` as a state machine that a retry (or the doctor) finishes:
+ * 1. a tombstone on the pointer key claims every version stored now (readers stop showing them,
+ *    nothing can recreate the pointer);
+ * 2. the claimed version items go, then their archives unless another version uses them;
+ * 3. the tombstone goes, the change is recorded;
+ * 4. versions uploaded while it ran were not claimed: they stay and get their pointer back.
+ * A crash anywhere leaves a tombstone, which the next DELETE, upload or `doctor --fix` completes.
+ * Returns false when there was nothing to delete.
+ */
+export async function deleteTool(toolId: string, deps: DeleteDeps): Promise<boolean> {
+  const partition = await deps.entries.readPartition(toolId);
+  if (partition.versions.length === 0 && partition.pointer === undefined) return false;
+  const claimed = partition.versions.map((version) => version.version);
+  const tombstone = { deleting: claimed, deletionId: randomUUID() };
+  await deps.entries.beginDeletion(toolId, tombstone.deleting, tombstone.deletionId);
+  await finishClaimedDeletion(deps, { ...partition, versions: partition.versions.map((v) => ({ ...v, doomed: true })) }, tombstone);
+  return claimed.length > 0 || partition.pointer?.kind === "tombstone";
+}
+
+/** Completes the deletion that the tombstone in `partition` describes (a crashed or concurrent one). */
+export async function finishDeletion(deps: DeleteDeps, partition: ToolPartition): Promise<void> {
+  const pointer = partition.pointer;
+  if (pointer?.kind !== "tombstone") return;
+  await finishClaimedDeletion(deps, partition, pointer);
+}
+
+async function finishClaimedDeletion(
+  deps: DeleteDeps,
+  partition: ToolPartition,
+  tombstone: { deleting: readonly string[]; deletionId: string },
+): Promise<void> {
+  const { toolId } = partition;
+  await deps.entries.deleteVersions(toolId, tombstone.deleting);
+  const claimed = new Set(tombstone.deleting);
+  const archives = new Set(partition.versions.filter((version) => claimed.has(version.version)).map((version) => version.archiveSha256));
+  for (const sha256 of archives) if (sha256 !== "") await removeArchiveIfUnreferenced(deps, sha256);
+  await deps.entries.endDeletion(toolId, tombstone.deletionId);
+  await recordCatalogChange(deps, { toolId, kind: "deleted" });
+  // Versions published while the delete ran were not claimed: they get their pointer back.
+  const survivors = await resolveLatest(deps.entries, toolId);
+  if (survivors.repaired) await recordCatalogChange(deps, { toolId, kind: "published" });
+}
