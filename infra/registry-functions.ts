@@ -50,8 +50,8 @@ const DEFINITIONS = [
     timeout: Duration.seconds(29),
     p99DurationAlarm: Duration.seconds(10),
     permissions: {
-      // Deleting a tool removes all its version items in BatchWriteItem deletes.
-      table: [...READ_TABLE, "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
+      // Deleting a tool removes all its version items in BatchWriteItem deletes; the doctor scans every key.
+      table: [...READ_TABLE, "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:Scan"],
       objects: {
         [ARCHIVES_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
         [UPLOADS_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
@@ -64,6 +64,7 @@ const DEFINITIONS = [
       { path: "/tools/uploads", methods: [HttpMethod.POST] },
       { path: "/tools/uploads/{uploadId}/complete", methods: [HttpMethod.POST] },
       { path: "/tools/{id}", methods: [HttpMethod.PUT, HttpMethod.DELETE] },
+      { path: "/registry/doctor", methods: [HttpMethod.POST] },
     ],
     environment: (settings) => ({ MAX_BUNDLE_BYTES: String(settings.maxBundleBytes) }),
     // Writes are rare and heavy (1 GB, whole bundles in memory): a flood of them must not take the

@@ -9,6 +9,8 @@ export interface VersionSummary {
   pending: boolean;
   updatedAt: string;
   archiveSha256: string;
+  /** `tool_archive_size` of the entry. */
+  archiveSize: number;
   /** Listed by a tombstone: a delete has started to remove it. */
   doomed: boolean;
 }
@@ -27,7 +29,7 @@ export interface ToolPartition {
 
 /** The attributes a partition summary reads (entries stay behind: they can be 300 KB each). */
 export const PARTITION_PROJECTION = {
-  expression: "#version, #rank, #state, #sha, #entry.#updated, #latest, #deleting, #deletion",
+  expression: "#version, #rank, #state, #sha, #entry.#updated, #entry.#size, #latest, #deleting, #deletion",
   names: {
     "#version": "version",
     "#rank": "version_rank",
@@ -35,6 +37,7 @@ export const PARTITION_PROJECTION = {
     "#sha": "tool_archive_sha256",
     "#entry": "entry",
     "#updated": "updated_at",
+    "#size": "tool_archive_size",
     "#latest": "latest_version",
     "#deleting": "deleting",
     "#deletion": "deletion_id",
@@ -55,6 +58,7 @@ export function summarisePartition(toolId: string, items: Record<string, unknown
         pending: item.state === PENDING_STATE,
         updatedAt: String((item.entry as { updated_at?: unknown } | undefined)?.updated_at ?? ""),
         archiveSha256: String(item.tool_archive_sha256 ?? ""),
+        archiveSize: Number((item.entry as { tool_archive_size?: unknown } | undefined)?.tool_archive_size ?? 0),
         doomed: doomed.has(version),
       };
     });

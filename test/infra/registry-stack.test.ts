@@ -176,7 +176,7 @@ describe("IAM least privilege", () => {
   it("grants each function exactly the actions its routes use", () => {
     const expected = {
       Upload: [
-        "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+        "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:Scan", "dynamodb:UpdateItem",
         "logs:CreateLogStream", "logs:PutLogEvents",
         "s3:DeleteObject", "s3:GetObject", "s3:ListBucket", "s3:PutObject",
         "secretsmanager:GetSecretValue",
@@ -259,6 +259,7 @@ describe("HTTP API", () => {
       "POST /tools/uploads/{uploadId}/complete": "Upload",
       "PUT /tools/{id}": "Upload",
       "DELETE /tools/{id}": "Upload",
+      "POST /registry/doctor": "Upload",
       "GET /tools/search": "Search",
       $default: "Fetch",
     });

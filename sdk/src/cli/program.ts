@@ -11,6 +11,7 @@ import { registerRunCommand } from "./commands/run-command.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { registerPolicyCommands } from "./policy-command.js";
+import { registerRegistryCommand } from "./registry-doctor.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -33,6 +34,7 @@ export function createProgram(io: CliIo): Command {
   registerDeleteCommand(program, context);
   registerPolicyCommands(program, io);
   registerMcpCommand(program, context.io, context.registryUrl);
+  registerRegistryCommand(program, context);
 
   return program;
 }

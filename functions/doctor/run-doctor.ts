@@ -1,0 +1,128 @@
+import { recordCatalogChange, type ChangeRecordingDeps } from "../catalog/record-catalog-change.js";
+import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
+import { resolveLatest } from "../catalog/resolve-latest.js";
+import type { RegistryDeps } from "../registry-deps.js";
+import { highestVersion, visibleVersions, type ToolPartition, type VersionSummary } from "../storage/tool-partition.js";
+import { finishDeletion } from "../upload/delete-tool.js";
+import type { DoctorFinding, DoctorReport } from "./doctor-report.js";
+
+export type DoctorDeps = Pick<RegistryDeps, "entries" | "archives"> & ChangeRecordingDeps;
+
+export interface DoctorOptions {
+  /** Repair what can be repaired (default: only report). */
+  fix?: boolean;
+  /** Leave objects and pending publishes younger than this alone: they may belong to an upload in flight. Default 3600. */
+  graceSeconds?: number;
+  /** Read every referenced archive and check its sha256 (default: sizes only, from the listing). */
+  verifyArchives?: boolean;
+  now?: () => Date;
+}
+
+export const DEFAULT_GRACE_SECONDS = 3600;
+
+/**
+ * Checks (and with `fix`, repairs) what crashes, timeouts and kills can leave behind, through the
+ * same idempotent steps the publish and delete pipelines use, so running it concurrently with
+ * live traffic is safe (docs/storage.md, "Doctor"):
+ * unfinished publishes and deletes, missing, stale or dangling latest pointers, archive objects no
+ * version references (orphans, past the grace period), referenced archives that are missing or
+ * damaged (reported: the same bundle uploaded again restores them), and a missing revision counter.
+ */
+export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): Promise<DoctorReport> {
+  const fix = options.fix ?? false;
+  const graceSeconds = options.graceSeconds ?? DEFAULT_GRACE_SECONDS;
+  const now = (options.now?.() ?? new Date()).getTime();
+  const isOld = (timestamp: string | Date) => now - new Date(timestamp).getTime() >= graceSeconds * 1000;
+  const findings: DoctorFinding[] = [];
+  const referenced = new Map<string, { size: number; by: string }>();
+
+  const toolIds = await deps.entries.listToolIds();
+  for (const toolId of toolIds) {
+    let partition = await deps.entries.readPartition(toolId);
+    if (await checkTool(deps, partition, fix, isOld, findings)) partition = await deps.entries.readPartition(toolId);
+    for (const version of visibleVersions(partition)) {
+      if (version.archiveSha256 !== "") referenced.set(version.archiveSha256, { size: version.archiveSize, by: `${toolId}@${version.version}` });
+    }
+  }
+
+  let archivesChecked = 0;
+  const listed = new Set<string>();
+  for await (const object of deps.archives.list()) {
+    archivesChecked++;
+    listed.add(object.sha256);
+    const reference = referenced.get(object.sha256);
+    if (reference === undefined) {
+      if (!isOld(object.lastModified)) continue;
+      const fixed = fix && (await removeArchiveIfUnreferenced(deps, object.sha256));
+      findings.push({ kind: "orphaned-archive", sha256: object.sha256, detail: `archives/${object.sha256} (${object.size} bytes, written ${object.lastModified.toISOString()}) is referenced by no version`, fixed });
+      continue;
+    }
+    const damaged = object.size !== reference.size || (options.verifyArchives === true && !(await deps.archives.isValid(object.sha256)));
+    if (damaged) {
+      const fixed = false;
+      findings.push({ kind: "damaged-archive", sha256: object.sha256, detail: `archives/${object.sha256} of ${reference.by} is damaged (${object.size} bytes stored, ${reference.size} expected); upload the same bundle again to restore it`, fixed });
+    }
+  }
+  for (const [sha256, reference] of referenced) {
+    if (!listed.has(sha256)) {
+      findings.push({ kind: "missing-archive", sha256, detail: `archives/${sha256} of ${reference.by} is missing; upload the same bundle again to restore it`, fixed: false });
+    }
+  }
+
+  if (toolIds.length > 0 && (await deps.entries.readRevisionLog()).revision === 0) {
+    if (fix) await deps.entries.bumpRevision();
+    findings.push({ kind: "revision-drift", detail: "the catalog revision counter is missing although tools are stored, so other instances cannot tell that anything changed", fixed: fix });
+  }
+  return { fix, graceSeconds, toolsChecked: toolIds.length, archivesChecked, findings };
+}
+
+/** One tool's items; returns whether anything was repaired (the caller re-reads the partition). */
+async function checkTool(
+  deps: DoctorDeps,
+  found: ToolPartition,
+  fix: boolean,
+  isOld: (timestamp: string) => boolean,
+  findings: DoctorFinding[],
+): Promise<boolean> {
+  const { toolId } = found;
+  if (found.pointer?.kind === "tombstone") {
+    if (fix) await finishDeletion(deps, found);
+    findings.push({ kind: "unfinished-delete", toolId, detail: `a delete of ${found.pointer.deleting.length} version(s) did not finish; the tool is hidden until it does`, fixed: fix });
+    return fix;
+  }
+  let repaired = false;
+  for (const version of found.versions.filter((candidate) => candidate.pending && isOld(candidate.updatedAt))) {
+    if (fix) await finishPublish(deps, toolId, version);
+    findings.push({ kind: "unfinished-publish", toolId, version: version.version, detail: `the publish of ${toolId}@${version.version} stopped before it finished`, fixed: fix });
+    repaired ||= fix;
+  }
+  // Finishing a publish moves the pointer too: judge the pointer as it is now.
+  const partition = repaired ? await deps.entries.readPartition(toolId) : found;
+  const best = highestVersion(visibleVersions(partition));
+  const pointer = partition.pointer?.kind === "pointer" ? partition.pointer : undefined;
+  const problem =
+    best === undefined
+      ? pointer === undefined
+        ? undefined
+        : ({ kind: "dangling-pointer", detail: `the latest pointer names ${pointer.version}, which is not stored` } as const)
+      : pointer === undefined
+        ? ({ kind: "missing-pointer", detail: `no latest pointer: the tool is not listed although ${best.version} is stored` } as const)
+        : pointer.version !== best.version || pointer.updatedAt !== best.updatedAt
+          ? ({ kind: "stale-pointer", detail: `the latest pointer names ${pointer.version} (edited ${pointer.updatedAt}), the highest version is ${best.version} (edited ${best.updatedAt})` } as const)
+          : undefined;
+  if (problem !== undefined) {
+    const fixed = fix && (await resolveLatest(deps.entries, toolId)).repaired;
+    if (fixed) await recordCatalogChange(deps, { toolId, kind: "updated" });
+    findings.push({ ...problem, toolId, fixed });
+    repaired ||= fixed;
+  }
+  return repaired;
+}
+
+/** The steps a publish runs after its version item, for a version whose publisher is gone. */
+async function finishPublish(deps: DoctorDeps, toolId: string, version: VersionSummary): Promise<void> {
+  const stored = await deps.entries.getStoredVersion(toolId, version.version);
+  if (stored === undefined) return;
+  await deps.entries.advancePointer(stored.entry);
+  await recordCatalogChange(deps, { toolId, kind: "published" }, () => deps.entries.markPublished(toolId, version.version));
+}
