@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Ajv, type ErrorObject } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -22,13 +23,31 @@ export function checkInputSchema(apiSpec: Record<string, unknown>): void {
   if (schema.type !== undefined && schema.type !== "object") {
     fail(`must describe an object (LLM function parameters are always an object), but its type is ${JSON.stringify(schema.type)}. Wrap the value: {"type": "object", "properties": {"value": ...}}`);
   }
+  // New versions of a tool mostly keep its schema: judge each distinct schema once.
+  const key = createHash("sha256").update(JSON.stringify(schema)).digest("hex");
+  const known = verdicts.get(key);
+  if (known === undefined) {
+    const verdict = judge(schema);
+    if (verdicts.size >= MAX_REMEMBERED_SCHEMAS) verdicts.delete(verdicts.keys().next().value!);
+    verdicts.set(key, verdict);
+    if (verdict !== OK) fail(verdict);
+  } else if (known !== OK) fail(known);
+}
+
+const OK = "";
+const MAX_REMEMBERED_SCHEMAS = 1_000;
+/** Schema JSON's sha256 → "" (valid) or the problem; compiling with Ajv costs milliseconds per upload. */
+const verdicts = new Map<string, string>();
+
+function judge(schema: Record<string, unknown>): string {
   const dialect = String(schema.$schema ?? "");
   const ajv = dialect.includes("2020-12") ? dialects.draft2020 : dialect.includes("2019-09") ? dialects.draft2019 : dialects.draft7;
-  if (!ajv.validateSchema(schema)) fail(`is not a valid JSON Schema: ${explain(ajv.errors ?? [])}.`);
+  if (!ajv.validateSchema(schema)) return `is not a valid JSON Schema: ${explain(ajv.errors ?? [])}.`;
   try {
     ajv.compile(schema);
+    return OK;
   } catch (error) {
-    fail(`is not a usable JSON Schema: ${(error as Error).message}.`);
+    return `is not a usable JSON Schema: ${(error as Error).message}.`;
   } finally {
     // Ajv keeps every compiled schema object in its cache: drop it, or a long-running registry grows with each upload.
     ajv.removeSchema(schema);

@@ -6,7 +6,7 @@ const IDENTIFIER_SEPARATOR = "!";
 
 /**
  * A string whose plain (byte-wise) order is semver precedence, so DynamoDB can compare versions
- * in a ConditionExpression (`latest_rank < :rank`): the latest pointer then moves forward in one
+ * in a ConditionExpression (see `pointerOrder`): the latest pointer then moves forward in one
  * conditional write, with no read first and no retry loop.
  *
  * - `MAJOR.MINOR.PATCH` as zero-padded numbers;
@@ -34,4 +34,18 @@ export function versionRank(version: string): string {
 
 function pad(digits: string): string {
   return digits.length >= NUMBER_WIDTH ? digits : digits.padStart(NUMBER_WIDTH, "0");
+}
+
+/** Sorts below every character a rank uses, so a rank that is a prefix of another orders first. */
+const ORDER_SEPARATOR = " ";
+/** Above every order (ranks start with a digit): what a tombstone holds, so no pointer write passes it. */
+export const TOMBSTONE_ORDER = "~";
+
+/**
+ * The pointer's position: the version's rank, then the edit time of that version, in one string,
+ * so the forward-only pointer write is the single comparison `latest_order < :order` (dynalite
+ * parses every expression on every call: a compound condition cost five times a simple one).
+ */
+export function pointerOrder(version: string, updatedAt: string): string {
+  return `${versionRank(version)}${ORDER_SEPARATOR}${updatedAt}`;
 }

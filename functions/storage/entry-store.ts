@@ -11,7 +11,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import type { CatalogChange } from "../catalog/catalog-change.js";
 import type { PublishedEntry } from "../catalog/published-entry.js";
-import { versionRank } from "../catalog/version-rank.js";
+import { pointerOrder, TOMBSTONE_ORDER, versionRank } from "../catalog/version-rank.js";
 import { isToolId } from "../bundle/tool-id.js";
 import { indexQueryInput } from "./index-query.js";
 import { changeSlot, RevisionLog } from "./revision-log.js";
@@ -60,13 +60,11 @@ export interface LatestPage {
 }
 
 /**
- * The pointer moves only forward, by (semver rank, then `updated_at` of the same version), and
- * never over a tombstone; legacy pointers without a rank may be overwritten (readers then
- * settle on the highest version again).
+ * The pointer moves only forward, by `latest_order` (semver rank, then `updated_at` of the same
+ * version); a tombstone's order is above every other, and a legacy pointer without one may be
+ * overwritten (readers then settle on the highest version again).
  */
-const POINTER_ADVANCES =
-  "attribute_not_exists(tool_id) OR (attribute_not_exists(#deleting) AND " +
-  "(attribute_not_exists(#rank) OR #rank < :rank OR (#latest = :version AND #entry.#updated < :updated)))";
+const POINTER_ADVANCES = "attribute_not_exists(#order) OR #order < :order";
 
 /**
  * ToolEntries in DynamoDB (layout in `table-schema.ts`). No transactions (dynalite has none):
@@ -180,18 +178,12 @@ export class EntryStore {
             version: LATEST_SORT_KEY,
             catalog: LATEST_CATALOG,
             latest_version: entry.version,
-            latest_rank: versionRank(entry.version),
+            latest_order: pointerOrder(entry.version, entry.updated_at),
             entry,
           },
           ConditionExpression: POINTER_ADVANCES,
-          ExpressionAttributeNames: {
-            "#deleting": "deleting",
-            "#rank": "latest_rank",
-            "#latest": "latest_version",
-            "#entry": "entry",
-            "#updated": "updated_at",
-          },
-          ExpressionAttributeValues: { ":rank": versionRank(entry.version), ":version": entry.version, ":updated": entry.updated_at },
+          ExpressionAttributeNames: { "#order": "latest_order" },
+          ExpressionAttributeValues: { ":order": pointerOrder(entry.version, entry.updated_at) },
         }),
       );
       return true;
@@ -310,7 +302,7 @@ export class EntryStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { tool_id: toolId, version: LATEST_SORT_KEY, deleting: [...versions], deletion_id: deletionId },
+        Item: { tool_id: toolId, version: LATEST_SORT_KEY, deleting: [...versions], deletion_id: deletionId, latest_order: TOMBSTONE_ORDER },
       }),
     );
   }

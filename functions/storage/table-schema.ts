@@ -5,7 +5,7 @@ import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
  * - a version item per published `(tool_id, version)`: `{ entry, tool_archive_sha256,
  *   version_rank, release_digest }`, plus `state = "pending"` until its publish finished;
  * - a latest pointer per tool (`version = "#latest"`): a copy of the latest entry plus
- *   `latest_version`, `latest_rank` and `catalog`, which puts it in the listing index; while the
+ *   `latest_version`, `latest_order` (see `pointerOrder`) and `catalog`, which puts it in the listing index; while the
  *   tool is being deleted, the same key holds a tombstone (`deleting`: the versions to remove)
  *   that is in no index;
  * - internal bookkeeping (the revision counter) under partition keys that start with `#`.

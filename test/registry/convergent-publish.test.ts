@@ -8,7 +8,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PublishedEntry } from "../../functions/catalog/published-entry.js";
 import { ArchiveStore } from "../../functions/storage/archive-store.js";
-import { versionRank } from "../../functions/catalog/version-rank.js";
+import { pointerOrder } from "../../functions/catalog/version-rank.js";
 import { createDynamoDocumentClient, createS3Client } from "../../functions/storage/aws-clients.js";
 import { LATEST_CATALOG, LATEST_SORT_KEY } from "../../functions/storage/table-schema.js";
 import { buildBundle, FIXTURE_TOOLS_DIR, fixtureBundle, readFixtureSpec, zipFiles, type FixtureBundle } from "../support/bundles.js";
@@ -48,7 +48,7 @@ async function rewind(toolId: string, version: string, pointerTo?: PublishedEntr
   if (pointerTo === undefined) {
     await db.send(new DeleteCommand({ TableName: table, Key: { tool_id: toolId, version: LATEST_SORT_KEY } }));
   } else {
-    await db.send(new PutCommand({ TableName: table, Item: { tool_id: toolId, version: LATEST_SORT_KEY, catalog: LATEST_CATALOG, latest_version: pointerTo.version, latest_rank: versionRank(pointerTo.version), entry: pointerTo } }));
+    await db.send(new PutCommand({ TableName: table, Item: { tool_id: toolId, version: LATEST_SORT_KEY, catalog: LATEST_CATALOG, latest_version: pointerTo.version, latest_order: pointerOrder(pointerTo.version, pointerTo.updated_at), entry: pointerTo } }));
   }
   db.destroy();
   registry.local.deps.reader.invalidate();
