@@ -1,6 +1,6 @@
 import { Duration } from "aws-cdk-lib";
 import { HttpMethod } from "aws-cdk-lib/aws-apigatewayv2";
-import type { Schedule } from "aws-cdk-lib/aws-events";
+import { Schedule } from "aws-cdk-lib/aws-events";
 import { ARCHIVES_PREFIX } from "../functions/storage/archive-store.js";
 import { UPLOADS_PREFIX } from "../functions/uploads/upload-keys.js";
 import type { FunctionPermissions } from "./function-permissions.js";
@@ -88,6 +88,21 @@ const DEFINITIONS = [
     p99DurationAlarm: Duration.seconds(3),
     permissions: { table: READ_TABLE, objects: {}, listBucket: false, readsTokenSecret: false },
     routes: [{ path: "/tools/search", methods: [HttpMethod.GET] }],
+  },
+  {
+    name: "sweeper",
+    description: "Agent Tools registry: hourly doctor --fix (orphaned archives, unfinished publishes and deletes, stale pointers)",
+    memorySize: 512,
+    timeout: Duration.minutes(5),
+    p99DurationAlarm: Duration.minutes(2),
+    permissions: {
+      // The doctor scans every key, finishes publishes (pointer, revision, marker) and deletes, and removes orphans.
+      table: [...READ_TABLE, "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:Scan"],
+      objects: { [ARCHIVES_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"] },
+      listBucket: true,
+      readsTokenSecret: false,
+    },
+    schedule: Schedule.rate(Duration.hours(1)),
   },
 ] as const satisfies readonly RegistryFunctionDefinition[];
 

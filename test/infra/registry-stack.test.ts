@@ -134,7 +134,7 @@ describe("functions", () => {
       expect(fn.Architectures).toEqual(["arm64"]);
       expect(fn.Handler).toBe("index.handler");
       expect(fn.MemorySize).toBeGreaterThanOrEqual(256);
-      expect(fn.Timeout).toBeLessThanOrEqual(29); // API Gateway gives up after 30 s
+      if (definition.routes !== undefined) expect(fn.Timeout, name).toBeLessThanOrEqual(29); // API Gateway gives up after 30 s
       expect(fn.LoggingConfig.LogGroup).toBeDefined();
     }
   });
@@ -183,6 +183,11 @@ describe("IAM least privilege", () => {
       ],
       Fetch: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:GetObject"],
       Search: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents"],
+      Sweeper: [
+        "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:Scan", "dynamodb:UpdateItem",
+        "logs:CreateLogStream", "logs:PutLogEvents",
+        "s3:DeleteObject", "s3:GetObject", "s3:ListBucket", "s3:PutObject",
+      ],
     };
     for (const [name, actions] of Object.entries(expected)) {
       expect([...roleOf(name as FunctionName).actions].sort(), name).toEqual(actions);
@@ -286,9 +291,18 @@ describe("HTTP API", () => {
 
   it("lets API Gateway invoke each function", () => {
     const permissions = ofType("AWS::Lambda::Permission").map(([, permission]) => permission.Properties);
-    for (const name of FUNCTION_NAMES) {
-      expect(permissions.some((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name) && permission.Principal === "apigateway.amazonaws.com")).toBe(true);
+    for (const [index, name] of FUNCTION_NAMES.entries()) {
+      const invoked = permissions.some((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name) && permission.Principal === "apigateway.amazonaws.com");
+      expect(invoked, name).toBe(REGISTRY_FUNCTIONS[index]!.routes !== undefined);
     }
+  });
+
+  it("runs the sweeper (doctor --fix) every hour from an EventBridge schedule, outside the API", () => {
+    const [, rule] = onlyOne("AWS::Events::Rule");
+    expect(rule.Properties.ScheduleExpression).toBe("rate(1 hour)");
+    expect(rule.Properties.Targets).toEqual([expect.objectContaining({ Arn: { "Fn::GetAtt": [functionId("Sweeper"), "Arn"] } })]);
+    const permissions = ofType("AWS::Lambda::Permission").map(([, permission]) => permission.Properties);
+    expect(permissions.filter((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId("Sweeper")).map((permission) => permission.Principal)).toEqual(["events.amazonaws.com"]);
   });
 });
 
