@@ -1,3 +1,4 @@
+import { isToolId } from "../bundle/tool-id.js";
 import type { EntryStore } from "../storage/entry-store.js";
 import { highestVersion, visibleVersions } from "../storage/tool-partition.js";
 import type { PublishedEntry } from "./published-entry.js";
@@ -16,6 +17,8 @@ export interface ResolvedLatest {
  * one round trip.
  */
 export async function resolveLatest(entries: EntryStore, toolId: string): Promise<ResolvedLatest> {
+  // No tool can have an id outside the rule (routes answer 400 before; other callers get "none").
+  if (!isToolId(toolId)) return { repaired: false };
   const [partition, pointerEntry] = await Promise.all([entries.readPartition(toolId), entries.getLatest(toolId)]);
   const best = highestVersion(visibleVersions(partition));
   if (partition.pointer?.kind === "tombstone") {

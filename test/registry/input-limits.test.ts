@@ -58,6 +58,9 @@ describe("internal items", () => {
     }
     expect(await revision()).toBe(before);
     expect(await storageSnapshot(registry.local)).toEqual(snapshot);
+    // Other readers (the web pages) get "no such tool" for a non-id, not an error.
+    expect(await registry.local.deps.reader.latest("<script>x</script>")).toBeUndefined();
+    expect(await registry.local.deps.reader.versions("#catalog")).toEqual([]);
   });
 
   it("validates versions in paths before storage, and normalises a leading v", async () => {
