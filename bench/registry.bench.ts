@@ -7,12 +7,10 @@
  *
  *   npx tsx bench/registry.bench.ts      (or: npm run bench registry)
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import autocannon from "autocannon";
@@ -21,6 +19,7 @@ import { createDynamoDocumentClient, createS3Client } from "../functions/storage
 import { indexQueryInput } from "../functions/storage/index-query.js";
 import { LATEST_CATALOG, LATEST_INDEX, LATEST_SORT_KEY } from "../functions/storage/table-schema.js";
 import { buildBundle, buildPythonToolZip, FIXTURE_TOOLS_DIR, readFixtureSpec, zipFiles } from "../test/support/bundles.js";
+import { withChildServer } from "./child-server.js";
 import { p50p99 } from "./percentiles.js";
 
 const CONNECTIONS = 10;
@@ -70,20 +69,8 @@ async function serve(): Promise<void> {
   });
 }
 
-async function main(): Promise<void> {
-  const server = fork(fileURLToPath(import.meta.url), ["--serve"], {
-    execArgv: ["--openssl-legacy-provider", "--import", "tsx"],
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
-  });
-  try {
-    const ready = await new Promise<ServerReady>((resolve, reject) => {
-      server.once("message", (message) => resolve(message as ServerReady));
-      server.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
-    });
-    await run(ready);
-  } finally {
-    await stopServer(server);
-  }
+function main(): Promise<void> {
+  return withChildServer<ServerReady>(import.meta.url, run);
 }
 
 async function run({ url, token, config }: ServerReady): Promise<void> {
@@ -222,16 +209,4 @@ function fmt(ms: number): string {
 
 function ratio(a: number, b: number): string {
   return `${(a / b).toFixed(2)}×`;
-}
-
-function stopServer(server: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (server.exitCode !== null) return resolve();
-    const timer = setTimeout(() => server.kill("SIGKILL"), 5000);
-    server.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.disconnect();
-  });
 }

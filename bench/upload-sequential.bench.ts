@@ -6,17 +6,16 @@
  *
  *   npx tsx bench/upload-sequential.bench.ts      (or: npm run bench upload-sequential)
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { RegistryConfig } from "../functions/config.js";
 import { createDynamoDocumentClient, createS3Client } from "../functions/storage/aws-clients.js";
 import { buildBundle, FIXTURE_TOOLS_DIR, readFixtureSpec, zipFiles } from "../test/support/bundles.js";
+import { withChildServer } from "./child-server.js";
 import { p50p99 } from "./percentiles.js";
 
 const ROUNDS = 10;
@@ -46,17 +45,8 @@ async function serve(): Promise<void> {
   });
 }
 
-async function main(): Promise<void> {
-  const server = fork(fileURLToPath(import.meta.url), ["--serve"], { execArgv: ["--openssl-legacy-provider", "--import", "tsx"] });
-  try {
-    const ready = await new Promise<ServerReady>((resolve, reject) => {
-      server.once("message", (message) => resolve(message as ServerReady));
-      server.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
-    });
-    await run(ready);
-  } finally {
-    await stop(server);
-  }
+function main(): Promise<void> {
+  return withChildServer<ServerReady>(import.meta.url, run);
 }
 
 async function run({ url, token, config }: ServerReady): Promise<void> {
@@ -118,16 +108,4 @@ async function timed(operation: () => Promise<void>): Promise<number> {
   const start = performance.now();
   await operation();
   return performance.now() - start;
-}
-
-function stop(server: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (server.exitCode !== null) return resolve();
-    const timer = setTimeout(() => server.kill("SIGKILL"), 5000);
-    server.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.disconnect();
-  });
 }
