@@ -59,11 +59,25 @@ export interface BashAnalysis {
   scriptProblem: string | undefined;
   /** Directories commands may run in: the tool's cwd plus every `cd` target (undefined if unknown). */
   directories: (string | undefined)[];
+  /**
+   * Scripts the commands hand to a shell (`bash -c '…'`, `eval …`), analysed in turn so deny rules
+   * see their commands; undefined entries are scripts only known at run time.
+   */
+  nestedScripts?: (BashAnalysis | undefined)[];
 }
 
-export async function analyseBash(command: string, cwd: string): Promise<BashAnalysis> {
+/** Shells whose `-c` argument is a script, and how deep nested scripts are followed. */
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"]);
+const MAX_SCRIPT_DEPTH = 3;
+
+export async function analyseBash(command: string, cwd: string, depth = 0): Promise<BashAnalysis> {
   try {
-    return await analyse(command, cwd);
+    const analysis = await analyse(command, cwd);
+    if (depth < MAX_SCRIPT_DEPTH) {
+      const scripts = analysis.commands.flatMap((entry) => shellScripts(entry.resolved));
+      if (scripts.length > 0) analysis.nestedScripts = await Promise.all(scripts.map((script) => (script === undefined ? undefined : analyseBash(script, cwd, depth + 1))));
+    }
+    return analysis;
   } catch (error) {
     // Defence in depth: an input the analysis trips over is never auto-allowed.
     const empty: BashAnalysis = { command, script: undefined, commands: [], unanalysable: undefined, dangerous: undefined, scriptProblem: undefined, directories: [cwd] };
@@ -123,6 +137,17 @@ function analyseCommand(resolved: ResolvedCommand, cwd: string, context: ParseCo
     recursiveRoots: recursiveRoots(resolved, verdict.parsed),
     treeReading: treeReading(resolved, verdict.parsed),
   };
+}
+
+/** The scripts a command runs in a shell: `bash -c 'x'`, `sh -ec 'x'`, `eval x y`; undefined when only known at run time. */
+function shellScripts(resolved: ResolvedCommand): (string | undefined)[] {
+  const { name, args } = resolved;
+  if (name === "eval") return [args.some((word) => word.value === undefined) ? undefined : args.map((word) => word.value).join(" ")];
+  if (name === undefined || !SHELLS.has(name)) return [];
+  const flag = args.findIndex((word) => /^-[A-Za-z]*c[A-Za-z]*$/.test(word.value ?? "") && !(word.value ?? "").startsWith("--"));
+  if (flag < 0) return [];
+  const script = args[flag + 1];
+  return [script?.value];
 }
 
 /** A command fed by `xargs` reads names from the previous pipeline stage: bound them, or say why not. */

@@ -226,7 +226,10 @@ function fallbackForms(analysis: BashAnalysis): string[] {
 
 /** Deny/ask semantics: the rule may match some command of the string. */
 export function ruleMatchesAnyCommand(content: string, analysis: BashAnalysis): boolean {
-  return analysis.commands.some((command) => denyForms(command).some((form) => mayMatchRule(content, form))) || fallbackForms(analysis).some((form) => matchesRuleContent(content, form));
+  if (analysis.commands.some((command) => denyForms(command).some((form) => mayMatchRule(content, form)))) return true;
+  if (fallbackForms(analysis).some((form) => matchesRuleContent(content, form))) return true;
+  // `bash -c 'rm -rf x'`, `eval "git push"`: the script's own commands count; one only known at run time may be anything.
+  return (analysis.nestedScripts ?? []).some((nested) => nested === undefined || ruleMatchesAnyCommand(content, nested));
 }
 
 export interface AllowCoverage {
