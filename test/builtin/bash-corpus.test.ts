@@ -20,6 +20,12 @@ beforeAll(async () => {
 });
 afterAll(() => project.remove());
 
+async function countProtected(commands: string[]): Promise<number> {
+  let count = 0;
+  for (const command of commands) if ((await decide(PermissionMode.BYPASS, command)).reason?.includes("fact.protected-config")) count += 1;
+  return count;
+}
+
 async function decide(mode: PermissionMode, command: string) {
   return new PermissionEngine({ mode, workingDirectories: [project.path] }).checkPermission(bash, { command });
 }
@@ -44,7 +50,7 @@ describe("bash corpus", () => {
     expect(await bash.checkReadOnly({ command })).toBe(true);
   });
 
-  it("gives these totals per mode (the README table)", async () => {
+  it("gives these totals per mode (the docs table)", { timeout: 180_000 }, async () => {
     const totals: Record<string, Record<string, number>> = {};
     const acceptEditsAllowed: string[] = [];
     for (const mode of Object.values(PermissionMode)) {
@@ -63,7 +69,9 @@ describe("bash corpus", () => {
     const s = safe.length;
     expect(totals["default unsafe"]).toEqual({ allow: 0, ask: n, deny: 0 });
     expect(totals["explore unsafe"]).toEqual({ allow: 0, ask: 0, deny: n });
-    expect(totals["bypass unsafe"]).toEqual({ allow: n, ask: 0, deny: 0 });
+    // BYPASS asks only for writes to configuration that runs code (asked in every mode).
+    const protectedWrites = await countProtected(unsafe);
+    expect(totals["bypass unsafe"]).toEqual({ allow: n - protectedWrites, ask: protectedWrites, deny: 0 });
     expect(totals["dont_ask unsafe"]).toEqual({ allow: acceptEditsAllowed.length, ask: 0, deny: n - acceptEditsAllowed.length });
     for (const mode of Object.values(PermissionMode)) expect(totals[`${mode} safe`]).toEqual({ allow: s, ask: 0, deny: 0 });
     // ACCEPT_EDITS auto-allows only file commands (and read-only ones) whose paths stay inside the project.

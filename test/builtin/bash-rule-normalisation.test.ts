@@ -128,6 +128,15 @@ describe("suggestions never widen into code execution", () => {
   });
 });
 
+describe("writes to configuration that runs code ask in every mode", () => {
+  it.each(["echo '{}' > .agent-tools/settings.json", "cp a.json .agent-tools/settings.local.json", "echo x > .yarnrc.yml", "echo x >> .npmrc", "mkdir -p .git/hooks", "tee .envrc < a"])("asks for %j in BYPASS and ACCEPT_EDITS", async (command) => {
+    for (const mode of [PermissionMode.BYPASS, PermissionMode.ACCEPT_EDITS]) {
+      const decision = await decide(command, { mode, allow: ["Bash"] });
+      expect(decision.behavior, `${mode}: ${decision.message}`).toBe("ask");
+    }
+  });
+});
+
 describe("ACCEPT_EDITS file commands are parsed like everything else", () => {
   const acceptEdits = (command: string) => decide(command, { mode: PermissionMode.ACCEPT_EDITS });
   it.each(["cp --target=.. a.txt", "cp -vt.. a.txt", "mv -t /tmp a.txt", "cp --target-directory=../x a.txt", "rm -rf ?*", "rm -rf *", "toString > out.txt", "constructor > out.txt", "__proto__ x"])(

@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision } from "../../permission/types.js";
 import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
 import { expandTilde, isDangerousPath, mayContainDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
+import { protectedConfigProblem } from "../paths/protected-config.js";
 import { treeSecret, type TreeReading } from "../paths/tree-secrets.js";
 import { gitRepositoryProblem } from "./git-config-hazards.js";
 import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
@@ -29,6 +30,8 @@ const immuneAsk = (message: string, reason: string): PermissionDecision => ({ be
 interface SensitivePaths {
   written: string[];
   read: string[];
+  /** Writes to configuration that runs code (`.agent-tools/`, `.git/hooks/`, `.npmrc`, rc files): asked in every mode. */
+  protectedWrites: string[];
   /** Why a read-only git command may run a program its repository configures. */
   gitConfig: string | undefined;
 }
@@ -52,6 +55,7 @@ export function sensitivePaths(analysis: BashAnalysis, options: BashPermissionOp
 function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptions): SensitivePaths {
   const written = new Set<string>();
   const read = new Set<string>();
+  const protectedWrites = new Set<string>();
   const check = (word: ShellWord | undefined, access: "read" | "write", knownPath = true) => {
     if (word === undefined) return;
     const found = access === "write" ? written : read;
@@ -62,6 +66,12 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
     }
     const value = word.value ?? word.pattern;
     if (value === undefined || value.length === 0) return;
+    if (access === "write" && word.value !== undefined) {
+      for (const directory of analysis.directories) {
+        const problem = directory === undefined ? undefined : protectedConfigProblem(resolve(directory, expandTilde(word.value)), directory);
+        if (problem) protectedWrites.add(problem);
+      }
+    }
     for (const directory of analysis.directories) {
       // After `cd $X` or `env -C dir`, a relative path may name anything.
       if (directory === undefined) {
@@ -100,7 +110,7 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
     if (redirect.kind === "write" || redirect.kind === "read") check(redirect.target, redirect.kind);
   }
   for (const item of loopItems) check(item, "read");
-  return { written: [...written], read: [...read], gitConfig: gitConfigProblem(analysis) };
+  return { written: [...written], read: [...read], protectedWrites: [...protectedWrites], gitConfig: gitConfigProblem(analysis) };
 }
 
 /** `$f` in `for f in *.ts; do wc -l $f; done`: its values are the loop's items, which are checked themselves. */
@@ -177,6 +187,9 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
   if (analysis.unanalysable) return immuneAsk(analysis.unanalysable, "fact.unanalysable: command contains dynamic expansion or syntax that cannot be statically analyzed");
   if (isReadOnlyBash(analysis, options)) return { behavior: PermissionBehavior.ALLOW, message: "Permission granted for read-only command", reason: `Read-only command (${analysis.commands.map((command) => command.readOnlyRule).join(", ")})` };
   const paths = sensitivePaths(analysis, options);
+  if (paths.protectedWrites.length > 0) {
+    return { ...immuneAsk(`Command writes protected configuration: ${paths.protectedWrites.join("; ")}`, "fact.protected-config: configuration that runs code is asked for in every mode"), alwaysAsk: true };
+  }
   if (paths.read.length > 0) return immuneAsk(`Command reads sensitive paths: ${paths.read.join(", ")}`, "fact.secret-read: the command reads a secret");
   if (paths.gitConfig) return immuneAsk(`git would run a program the repository configures: ${paths.gitConfig}`, "fact.repository-config: repository configuration runs programs");
 
