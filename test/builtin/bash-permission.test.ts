@@ -145,7 +145,12 @@ describe("Bash permission: modes and suggestions", () => {
   });
 
   it("BYPASS allows safety asks; DONT_ASK denies them", async () => {
-    expect((await decide("echo x > ~/.bashrc", { mode: PermissionMode.BYPASS })).behavior).toBe("allow");
+    expect((await decide("chmod 777 src", { mode: PermissionMode.BYPASS })).behavior).toBe("allow");
+    expect((await decide("chmod 777 src", { mode: PermissionMode.DONT_ASK })).behavior).toBe("deny");
+  });
+
+  it("asks for writes to configuration that runs code even in BYPASS; DONT_ASK denies them", async () => {
+    expect((await decide("echo x > ~/.bashrc", { mode: PermissionMode.BYPASS })).behavior).toBe("ask");
     expect((await decide("echo x > ~/.bashrc", { mode: PermissionMode.DONT_ASK })).behavior).toBe("deny");
   });
 

@@ -115,9 +115,11 @@ describe("the search Lambda", () => {
     // A change the revision does not announce is invisible to a snapshot-loaded instance: proof it did not scan.
     const { entries } = registry.local.deps;
     const latest = (await entries.getLatest("barcode-decoder"))!;
-    await entries.replaceVersion({ ...latest, tool_search_description: "Unannounced edit about walruses" });
+    // A newer edit (updated_at moves), as a PUT makes it, so the latest pointer follows it.
+    await entries.replaceVersion({ ...latest, tool_search_description: "Unannounced edit about walruses", updated_at: new Date(Date.parse(latest.updated_at) + 1000).toISOString() });
 
-    const search = createLambdaHandler("search", { env: storageEnv(registry) }) as unknown as Handler;
+    // Revalidate on every request, so the test does not depend on how long the steps above took.
+    const search = createLambdaHandler("search", { env: { ...storageEnv(registry), CACHE_REVALIDATE_MS: "0" } }) as unknown as Handler;
     const answer = async (q: string) => {
       const result = await search(apiGatewayEvent({ method: "GET", url: `/tools/search?q=${encodeURIComponent(q)}` }), {});
       expect(result.statusCode).toBe(200);
