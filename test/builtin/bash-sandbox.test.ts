@@ -7,10 +7,9 @@ import { processesMatching } from "../sdk/support/process-state.js";
 import { runTool, temporaryDirectory } from "./support.js";
 
 const project = temporaryDirectory("builtin-bash-sandbox-");
-// Outside the working directory and outside /tmp (which the sandbox replaces with a private one).
-const ignoredCache = join(process.cwd(), "node_modules", ".cache");
-mkdirSync(ignoredCache, { recursive: true });
-const outside = mkdtempSync(join(ignoredCache, "bash-sandbox-outside-"));
+// Outside the working directory and outside /tmp (which the sandbox replaces with a private one),
+// wherever the repository itself lives (a checkout under /tmp would be hidden too).
+const outside = mkdtempSync("/var/tmp/bash-sandbox-outside-");
 let listener: Server;
 let port: number;
 
