@@ -34,7 +34,11 @@ export async function provisionStorage(config: RegistryConfig): Promise<void> {
     try {
       await s3.send(new HeadBucketCommand({ Bucket: config.bucketName }));
     } catch {
-      await s3.send(new CreateBucketCommand({ Bucket: config.bucketName }));
+      // A HEAD can fail on a folder a killed server left behind while the bucket is there: creating it again is then done.
+      await s3.send(new CreateBucketCommand({ Bucket: config.bucketName })).catch((error: unknown) => {
+        const name = (error as { name?: string }).name;
+        if (name !== "BucketAlreadyExists" && name !== "BucketAlreadyOwnedByYou") throw error;
+      });
     }
     for (const key of FOLDER_MARKER_KEYS) {
       await s3.send(new PutObjectCommand({ Bucket: config.bucketName, Key: key, Body: "", ContentLength: 0 }));
