@@ -8,7 +8,7 @@ import { treeSecret, type TreeReading } from "../paths/tree-secrets.js";
 import { gitRepositoryProblem } from "./git-config-hazards.js";
 import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
 import { allowCoverage, ruleMatchesAnyCommand } from "./bash-rules.js";
-import { parseArguments } from "./policy/argument-parser.js";
+import { parseArguments, STRICT_PARSE_CONTEXT } from "./policy/argument-parser.js";
 import { editSpec } from "./policy/spec-registry.js";
 import type { ShellWord } from "./shell-word.js";
 
@@ -253,6 +253,6 @@ function fileCommandPaths(command: AnalysedCommand): ShellWord[] | undefined {
   const { name, args, wrappers, assignments, privileged, appendsArguments } = command.resolved;
   const spec = name === undefined ? undefined : editSpec(name);
   if (!spec || privileged || appendsArguments || assignments.length > 0 || wrappers.length > 0) return undefined;
-  const result = parseArguments(spec, args, { mayBecomeOption: (word) => word.value === undefined || word.expands });
+  const result = parseArguments(spec, args, STRICT_PARSE_CONTEXT);
   return result.parsed?.paths;
 }

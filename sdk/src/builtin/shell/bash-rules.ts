@@ -4,6 +4,7 @@ import { programName, resolveCommand } from "./command-wrappers.js";
 import { withoutGitGlobalOptions } from "./git-global-options.js";
 import { EQUIVALENT_FORMS, INTERPRETERS, MULTI_CALL_BINARIES, PROGRAM_VALUE_OPTIONS, SUBCOMMAND_ALIASES } from "./policy/command-aliases.js";
 import { GIT_SUBCOMMANDS } from "./policy/git-subcommands.js";
+import { STRICT_PARSE_CONTEXT } from "./policy/argument-parser.js";
 import { readOnlyVerdict } from "./policy/read-only-verdict.js";
 import type { ShellWord } from "./shell-word.js";
 
@@ -245,7 +246,7 @@ export interface AllowCoverage {
 function nestedCovered(words: ShellWord[], contents: readonly string[], used: Set<string>): boolean {
   if (words.length === 0) return true;
   const resolved = resolveCommand({ text: words.map((word) => word.text).join(" "), assignments: [], words });
-  if (readOnlyVerdict(resolved, { mayBecomeOption: (word) => word.value === undefined || word.expands }).problem === undefined) return true;
+  if (readOnlyVerdict(resolved, STRICT_PARSE_CONTEXT).problem === undefined) return true;
   const form = joinWords(words);
   const rule = contents.find((content) => matchesRuleContent(content, form));
   if (rule !== undefined) used.add(rule);

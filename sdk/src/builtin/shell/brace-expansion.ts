@@ -20,12 +20,6 @@ interface Unit {
 
 const UNKNOWN = (text: string): ShellWord => ({ text, value: undefined, expands: false, pattern: "*" });
 
-/** True when `text` has an unquoted `{…,…}` or `{x..y}` that bash would expand. */
-export function hasBraceExpansion(text: string): boolean {
-  const units = scan(text);
-  return units !== undefined && expand(units) !== undefined;
-}
-
 /** The words a brace-expanded word becomes, or undefined when it has no brace expansion. */
 export function expandBraceWord(text: string): ShellWord[] | undefined {
   if (/\$\(|`/.test(text)) return /[{}]/.test(text) ? [UNKNOWN(text)] : undefined;

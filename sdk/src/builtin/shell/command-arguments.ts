@@ -1,25 +1,4 @@
-import { shellGlobToRegExp } from "./shell-glob.js";
 import type { ShellWord } from "./shell-word.js";
-
-/**
- * Argument inspection shared by the per-command checks. Words whose value is unknown, or whose
- * glob or brace expansion could start with `-`, may become options at run time.
- */
-export function mayBecomeOption(word: ShellWord): boolean {
-  return word.value === undefined || (word.expands && /^[*?[{]/.test(word.value));
-}
-
-/**
- * True when the word may expand into one of `options` (or `option=value`): unknown words always
- * may; a glob such as `*.ts` cannot become `-delete`, but `*` or `-[d]elete` can.
- */
-export function mayBecomeOneOf(word: ShellWord, options: readonly string[]): boolean {
-  if (word.value === undefined) return true;
-  if (!word.expands) return false;
-  const pattern = shellGlobToRegExp(word.value, { crossesSlashes: true });
-  return options.some((option) => pattern.test(option) || pattern.test(`${option}=x`));
-}
-
 
 /** The option name of a word: `--output=x` → `--output`, `-o` → `-o`; undefined for operands. */
 export function optionName(value: string): string | undefined {

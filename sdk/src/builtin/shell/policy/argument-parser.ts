@@ -14,6 +14,9 @@ export interface ParseContext {
   mayBecomeOption(word: ShellWord): boolean;
 }
 
+/** For a command found inside another (`find -exec`, an ACCEPT_EDITS edit): any unknown or globbed word may be an option. */
+export const STRICT_PARSE_CONTEXT: ParseContext = { mayBecomeOption: (word) => word.value === undefined || word.expands };
+
 interface OptionTable {
   accepted: Map<string, OptionSpec>;
   forbidden: Map<string, ForbiddenOption>;
