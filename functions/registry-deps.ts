@@ -4,17 +4,26 @@ import { createCatalogDeps, type CatalogDeps, type CatalogDepsOptions } from "./
 import type { RegistryConfig } from "./config.js";
 import { ArchiveStore } from "./storage/archive-store.js";
 import { createS3Client } from "./storage/aws-clients.js";
+import { IncomingUploadStore } from "./storage/incoming-upload-store.js";
 
 /** Everything the routes and the upload pipeline use; built once per process. */
 export interface RegistryDeps extends CatalogDeps {
   archives: ArchiveStore;
   /** Archive bytes by sha256, cached in process (content-addressed, so never stale). */
   archiveBytes: ArchiveBytesCache;
+  /** Large bundles waiting under `uploads/` until `POST /tools/uploads/{id}/complete` publishes them. */
+  incomingUploads: IncomingUploadStore;
 }
 
 export type RegistryDepsOptions = CatalogDepsOptions;
 
 export function createRegistryDeps(config: RegistryConfig, verifyToken: TokenVerifier, options: RegistryDepsOptions = {}): RegistryDeps {
-  const archives = new ArchiveStore(createS3Client(config), config.bucketName, { conditionalWrites: config.s3ConditionalWrites });
-  return { ...createCatalogDeps(config, verifyToken, options), archives, archiveBytes: new ArchiveBytesCache(archives) };
+  const s3 = createS3Client(config);
+  const archives = new ArchiveStore(s3, config.bucketName, { conditionalWrites: config.s3ConditionalWrites });
+  return {
+    ...createCatalogDeps(config, verifyToken, options),
+    archives,
+    archiveBytes: new ArchiveBytesCache(archives),
+    incomingUploads: new IncomingUploadStore(s3, config.bucketName),
+  };
 }

@@ -2,7 +2,7 @@ import { Duration } from "aws-cdk-lib";
 import { HttpMethod } from "aws-cdk-lib/aws-apigatewayv2";
 import { Schedule } from "aws-cdk-lib/aws-events";
 import { ARCHIVES_PREFIX } from "../functions/storage/archive-store.js";
-import { UPLOADS_PREFIX } from "../functions/uploads/upload-keys.js";
+import { UPLOADS_PREFIX } from "../functions/storage/upload-keys.js";
 import type { FunctionPermissions } from "./function-permissions.js";
 import type { RegistrySettings } from "./registry-settings.js";
 

@@ -3,7 +3,7 @@ import { AttributeType, Billing, ProjectionType, TableV2, type Attribute } from 
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
 import { createTableInput } from "../functions/storage/table-schema.js";
-import { UPLOADS_PREFIX } from "../functions/uploads/upload-keys.js";
+import { UPLOADS_PREFIX } from "../functions/storage/upload-keys.js";
 
 export interface RegistryStorageProps {
   readonly bucketName?: string;

@@ -1,4 +1,4 @@
-import { isToolId } from "../bundle/tool-id.js";
+import { isToolId } from "../validate/tool-id.js";
 import type { EntryStore } from "../storage/entry-store.js";
 import { highestVersion, visibleVersions } from "../storage/tool-partition.js";
 import type { PublishedEntry } from "./published-entry.js";

@@ -3,7 +3,7 @@ import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-arch
 import { resolveLatest } from "../catalog/resolve-latest.js";
 import type { RegistryDeps } from "../registry-deps.js";
 import { highestVersion, visibleVersions, type ToolPartition, type VersionSummary } from "../storage/tool-partition.js";
-import { finishDeletion } from "../upload/delete-tool.js";
+import { finishDeletion } from "../publish/delete-tool.js";
 import type { DoctorFinding, DoctorReport } from "./doctor-report.js";
 
 export type DoctorDeps = Pick<RegistryDeps, "entries" | "archives"> & ChangeRecordingDeps;

@@ -4,7 +4,7 @@ import type { RegistryConfig } from "../config.js";
 import { ARCHIVES_PREFIX } from "../storage/archive-store.js";
 import { createS3Client } from "../storage/aws-clients.js";
 import { createTableInput } from "../storage/table-schema.js";
-import { UPLOADS_PREFIX } from "../uploads/upload-keys.js";
+import { UPLOADS_PREFIX } from "../storage/upload-keys.js";
 
 /**
  * s3rver removes a folder as soon as its last object is deleted, racing any concurrent put into

@@ -1,5 +1,5 @@
 import { requireWriteToken } from "../auth/require-write-token.js";
-import { deleteTool } from "../upload/delete-tool.js";
+import { deleteTool } from "../publish/delete-tool.js";
 import { toolIdParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";

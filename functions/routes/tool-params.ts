@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import semver from "semver";
-import { idProblem } from "../bundle/tool-id.js";
-import { MAX_VERSION_LENGTH } from "../bundle/tool-version.js";
+import { idProblem } from "../validate/tool-id.js";
+import { MAX_VERSION_LENGTH } from "../validate/tool-version.js";
 import { RegistryError } from "../http/registry-error.js";
 
 

@@ -1,7 +1,7 @@
 import { requireWriteToken } from "../auth/require-write-token.js";
 import { readBundleUpload } from "../http/read-bundle-upload.js";
-import { publishBundle } from "../upload/publish-bundle.js";
-import { uploadAnswer } from "../upload/upload-answer.js";
+import { publishBundle } from "../publish/publish-bundle.js";
+import { uploadAnswer } from "../publish/upload-answer.js";
 import type { RouteModule } from "./route-module.js";
 
 /** `POST /tools/upload`: multipart field `file` = bundle zip (seed-compatible). */

@@ -3,11 +3,9 @@ import { requireWriteToken } from "../auth/require-write-token.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { RegistryError } from "../http/registry-error.js";
 import { requestOrigin } from "../http/request-origin.js";
-import { createS3Client } from "../storage/aws-clients.js";
-import { publishBundle } from "../upload/publish-bundle.js";
-import { uploadAnswer } from "../upload/upload-answer.js";
-import { IncomingUploadStore } from "../uploads/incoming-upload-store.js";
-import { isUploadId } from "../uploads/upload-keys.js";
+import { publishBundle } from "../publish/publish-bundle.js";
+import { uploadAnswer } from "../publish/upload-answer.js";
+import { isUploadId } from "../storage/upload-keys.js";
 import type { RouteModule } from "./route-module.js";
 
 /** How long the presigned PUT stays valid; the object itself is kept a day (bucket lifecycle). */
@@ -19,7 +17,7 @@ export const UPLOAD_URL_EXPIRES_SECONDS = 15 * 60;
  * `POST /tools/uploads/{uploadId}/complete` publishes what arrived exactly like `/tools/upload`.
  */
 export const uploadsRoute: RouteModule = (app, deps) => {
-  const store = new IncomingUploadStore(createS3Client(deps.config), deps.config.bucketName);
+  const store = deps.incomingUploads;
   const maxBytes = deps.config.maxBundleBytes;
 
   app.post("/tools/uploads", requireWriteToken(deps.verifyToken), async (c) => {

@@ -12,7 +12,7 @@ import {
 import type { CatalogChange } from "../catalog/catalog-change.js";
 import type { PublishedEntry } from "../catalog/published-entry.js";
 import { pointerOrder, TOMBSTONE_ORDER, versionRank } from "../catalog/version-rank.js";
-import { isToolId } from "../bundle/tool-id.js";
+import { isToolId } from "../validate/tool-id.js";
 import { indexQueryInput } from "./index-query.js";
 import { changeSlot, RevisionLog } from "./revision-log.js";
 import {

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { uploadKey } from "../../functions/uploads/upload-keys.js";
+import { uploadKey } from "../../functions/storage/upload-keys.js";
 import { buildBundle, fixtureBundle, zipFiles } from "../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
 

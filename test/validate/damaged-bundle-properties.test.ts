@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { validateBundle } from "../../functions/bundle/validate-bundle.js";
+import { validateBundle } from "../../functions/validate/validate-bundle.js";
 import { RegistryError } from "../../functions/http/registry-error.js";
 import { fixtureBundle } from "../support/bundles.js";
 

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { validateBundle } from "../../functions/bundle/validate-bundle.js";
+import { validateBundle } from "../../functions/validate/validate-bundle.js";
 import { RegistryError } from "../../functions/http/registry-error.js";
 import {
   buildBinaryToolArchive,

@@ -1,5 +1,5 @@
-import type { BundleLimitOverrides } from "../bundle/bundle-limits.js";
-import { validateBundle } from "../bundle/validate-bundle.js";
+import type { BundleLimitOverrides } from "../validate/bundle-limits.js";
+import { validateBundle } from "../validate/validate-bundle.js";
 import type { PublishedEntry } from "../catalog/published-entry.js";
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
