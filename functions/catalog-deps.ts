@@ -1,5 +1,5 @@
 import type { TokenVerifier } from "./auth/token-verifier.js";
-import type { RecordedCatalogChange } from "./catalog/catalog-change.js";
+import type { RecordedCatalogChange } from "./entry/catalog-change.js";
 import { CatalogReader } from "./catalog/catalog-reader.js";
 import { recordCatalogChange } from "./catalog/record-catalog-change.js";
 import type { RegistryConfig } from "./config.js";

@@ -1,7 +1,7 @@
 import type { EntryStore, LatestFilter, LatestPage } from "../storage/entry-store.js";
-import type { RecordedCatalogChange } from "./catalog-change.js";
+import type { RecordedCatalogChange } from "../entry/catalog-change.js";
 import { LatestCatalog, type LatestDelta } from "./latest-catalog.js";
-import type { PublishedEntry } from "./published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 import { resolveLatest } from "./resolve-latest.js";
 import { RevisionCache } from "./revision-cache.js";
 

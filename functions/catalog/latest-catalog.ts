@@ -1,7 +1,7 @@
 import type { EntryStore } from "../storage/entry-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";
-import type { RecordedCatalogChange } from "./catalog-change.js";
-import type { PublishedEntry } from "./published-entry.js";
+import type { RecordedCatalogChange } from "../entry/catalog-change.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 
 /** How one array of latest entries differs from the one it was derived from. */
 export interface LatestDelta {

@@ -1,4 +1,4 @@
-import type { PublishedEntry } from "./published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 
 /** The stable download URL of one version's archive, under the origin the client reached. */
 export function archiveLink(origin: string, toolId: string, version: string): string {

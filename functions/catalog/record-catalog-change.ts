@@ -1,7 +1,11 @@
-import type { RegistryDeps } from "../registry-deps.js";
-import type { CatalogChange } from "./catalog-change.js";
+import type { EntryStore } from "../storage/entry-store.js";
+import type { CatalogChange, RecordedCatalogChange } from "../entry/catalog-change.js";
 
-export type ChangeRecordingDeps = Pick<RegistryDeps, "entries"> & Partial<Pick<RegistryDeps, "onCatalogChange">>;
+/** The parts of `RegistryDeps` a write needs to record what it changed. */
+export interface ChangeRecordingDeps {
+  entries: EntryStore;
+  onCatalogChange?: (change: RecordedCatalogChange) => Promise<void>;
+}
 
 /**
  * The last step of every catalog write, once the entries are stored: bump the revision with a log

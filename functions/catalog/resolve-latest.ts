@@ -1,7 +1,7 @@
 import { isToolId } from "../validate/tool-id.js";
 import type { EntryStore } from "../storage/entry-store.js";
 import { highestVersion, visibleVersions } from "../storage/tool-partition.js";
-import type { PublishedEntry } from "./published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 
 export interface ResolvedLatest {
   entry?: PublishedEntry;

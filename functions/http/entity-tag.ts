@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 
 /**
  * An entry's validator: its archive hash and last change. A version re-published after a delete

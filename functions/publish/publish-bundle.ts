@@ -1,6 +1,6 @@
 import type { BundleLimitOverrides } from "../validate/bundle-limits.js";
 import { validateBundle } from "../validate/validate-bundle.js";
-import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
 import { RegistryError } from "../http/registry-error.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 
 /**
  * What identifies an uploaded release: the sha256 of its entry as the bundle defined it, with

@@ -1,5 +1,5 @@
 import { MISSING_VERSION_WARNING } from "@agent-tools/sdk/tool-spec";
-import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 
 /**
  * The 200 body of both upload paths: the Python registry's message and id, the version, and

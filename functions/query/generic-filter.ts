@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 import { TOOL_ENTRY_FIELDS, TOOL_ENTRY_FIELD_NAMES } from "../entry/tool-entry.js";
 import { RegistryError } from "../http/registry-error.js";
 

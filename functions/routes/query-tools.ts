@@ -1,5 +1,5 @@
 import { presentEntryJson } from "../catalog/present-entry.js";
-import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 import { jsonText } from "../http/json-text.js";
 import { RegistryError } from "../http/registry-error.js";
 import { requestOrigin } from "../http/request-origin.js";

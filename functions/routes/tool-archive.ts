@@ -1,6 +1,6 @@
 import { detectArchiveFormat } from "@agent-tools/sdk/archive";
 import type { Context } from "hono";
-import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 import { notModified } from "../http/entity-tag.js";
 import { RegistryError } from "../http/registry-error.js";
 import type { RegistryDeps } from "../registry-deps.js";

@@ -1,6 +1,6 @@
 import { requireWriteToken } from "../auth/require-write-token.js";
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
-import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 import { resolveLatest } from "../catalog/resolve-latest.js";
 import { depthProblems, entrySizeProblem } from "../entry/entry-limits.js";
 import { isPlainObject } from "../entry/field-types.js";

@@ -1,4 +1,4 @@
-import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 import type { IndexSnapshot } from "../storage/index-snapshot-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";
 import { ToolSearchIndex, type SearchHit, type SearchQuery } from "./tool-search-index.js";

@@ -9,9 +9,9 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from "@aws-sdk/lib-dynamodb";
-import type { CatalogChange } from "../catalog/catalog-change.js";
-import type { PublishedEntry } from "../catalog/published-entry.js";
-import { pointerOrder, TOMBSTONE_ORDER, versionRank } from "../catalog/version-rank.js";
+import type { CatalogChange } from "../entry/catalog-change.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
+import { pointerOrder, TOMBSTONE_ORDER, versionRank } from "../entry/version-rank.js";
 import { isToolId } from "../validate/tool-id.js";
 import { indexQueryInput } from "./index-query.js";
 import { changeSlot, RevisionLog } from "./revision-log.js";

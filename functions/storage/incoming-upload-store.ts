@@ -1,5 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { isMissingObject } from "./storage-errors.js";
 import { uploadKey } from "./upload-keys.js";
 
 /**
@@ -31,7 +32,7 @@ export class IncomingUploadStore {
       const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: uploadKey(uploadId) }));
       return head.ContentLength ?? 0;
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      if (isMissingObject(error)) return undefined;
       throw error;
     }
   }
@@ -41,7 +42,7 @@ export class IncomingUploadStore {
       const result = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: uploadKey(uploadId) }));
       return result.Body ? await result.Body.transformToByteArray() : new Uint8Array();
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      if (isMissingObject(error)) return undefined;
       throw error;
     }
   }
@@ -49,9 +50,4 @@ export class IncomingUploadStore {
   async delete(uploadId: string): Promise<void> {
     await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: uploadKey(uploadId) }));
   }
-}
-
-function isMissing(error: unknown): boolean {
-  const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return name === "NoSuchKey" || name === "NotFound" || $metadata?.httpStatusCode === 404;
 }

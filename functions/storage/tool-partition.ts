@@ -1,4 +1,4 @@
-import { versionRank } from "../catalog/version-rank.js";
+import { versionRank } from "../entry/version-rank.js";
 import { LATEST_SORT_KEY, PENDING_STATE } from "./table-schema.js";
 
 /** One version item, without its entry (what state decisions need). */

@@ -1,4 +1,4 @@
-import type { PublishedEntry } from "../catalog/published-entry.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 
 export interface CatalogueFacets {
   /** Every tool type, sorted. */

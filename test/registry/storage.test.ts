@@ -5,7 +5,7 @@ import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PublishedEntry } from "../../functions/catalog/published-entry.js";
+import type { PublishedEntry } from "../../functions/entry/published-entry.js";
 import type { RegistryConfig } from "../../functions/config.js";
 import { entryFromSpec } from "../../functions/entry/tool-entry.js";
 import { startEmulators, type Emulators } from "../../functions/local/emulators.js";

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import semver from "semver";
 import { describe, expect, it } from "vitest";
-import { versionRank } from "../../functions/catalog/version-rank.js";
+import { versionRank } from "../../functions/entry/version-rank.js";
 
 const identifier = fc.oneof(
   fc.nat({ max: 100_000 }).map(String),

@@ -1,4 +1,4 @@
-import type { PublishedEntry } from "../../functions/catalog/published-entry.js";
+import type { PublishedEntry } from "../../functions/entry/published-entry.js";
 import { EntryStore } from "../../functions/storage/entry-store.js";
 
 /** The real store, counting the calls that say whether a reader scanned or re-read single tools. */

@@ -1,5 +1,5 @@
 import { archiveLink } from "../../catalog/present-entry.js";
-import type { PublishedEntry } from "../../catalog/published-entry.js";
+import type { PublishedEntry } from "../../entry/published-entry.js";
 import { exampleInput, inputSchemaOf } from "../input-fields.js";
 import { toolSnippets } from "../tool-snippets.js";
 import { cataloguePath, toolPath } from "../web-paths.js";

@@ -1,16 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { KNOWN_MODE_NAMES } from "../permission/settings/mode-names.js";
 import type { CliIo } from "./cli-io.js";
-
-export interface McpCommandOptions {
-  allow: string[];
-  ask: string[];
-  deny: string[];
-  mode?: string;
-  builtin: string[];
-  http?: boolean;
-  port: number;
-}
+import type { McpCommandOptions } from "./serve-mcp.js";
 
 /**
  * `agent-tools mcp`: serves registry tools (or local tool folders) and chosen built-ins to any MCP

@@ -9,8 +9,18 @@ import { KNOWN_MODE_NAMES, parseModeName } from "../permission/settings/mode-nam
 import { registryTools } from "../registry-tool/registry-tool.js";
 import { Toolkit } from "../toolkit/toolkit.js";
 import type { CliIo } from "./cli-io.js";
-import type { McpCommandOptions } from "./mcp-command.js";
 import { UsageError } from "./report-error.js";
+
+/** The options of `agent-tools mcp` (`mcp-command.ts`). */
+export interface McpCommandOptions {
+  allow: string[];
+  ask: string[];
+  deny: string[];
+  mode?: string;
+  builtin: string[];
+  http?: boolean;
+  port: number;
+}
 
 /** `agent-tools mcp`'s work: builds the governed Toolkit, then serves it until the client leaves or a signal arrives. */
 export async function serveMcp(refs: string[], options: McpCommandOptions, io: CliIo, registryUrl: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ExitCleanup } from "./exit-cleanup.js";
 
 /**
  * A cgroup `pids` group capping how many processes a sandbox holds at once. Needed when the agent
@@ -28,7 +29,6 @@ export class ProcessCountGroup {
       return undefined;
     }
     live.add(dir);
-    installExitHook();
     return new ProcessCountGroup(dir);
   }
 
@@ -51,8 +51,7 @@ export class ProcessCountGroup {
 
 let created = 0;
 let parentDir: string | null | undefined;
-const live = new Set<string>();
-let exitHookInstalled = false;
+const live = new ExitCleanup<string>(removeQuietly);
 
 const V1_ROOT = "/sys/fs/cgroup/pids";
 const V2_ROOT = "/sys/fs/cgroup";
@@ -100,10 +99,3 @@ function sweepAbandoned(dir: string): void {
   }
 }
 
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const dir of live) removeQuietly(dir);
-  });
-}

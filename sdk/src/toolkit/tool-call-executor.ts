@@ -17,7 +17,7 @@ import {
   type ToolCall,
   type ToolExecutionEvent,
 } from "./tool-call.js";
-import { INTERRUPTED_MESSAGE, describeError, type Toolkit } from "./toolkit.js";
+import { INTERRUPTED_MESSAGE, describeError, type ToolRunner } from "./tool-runner.js";
 
 /** How `runToCompletion` gets the answers an agent loop would otherwise collect itself. */
 export interface ExecutionHandlers {
@@ -67,7 +67,7 @@ export class ToolCallExecutor {
   private readonly engine: PermissionEngine;
   private readonly signal: AbortSignal | undefined;
 
-  constructor(private readonly toolkit: Toolkit, options: ToolCallExecutorOptions = {}) {
+  constructor(private readonly toolkit: ToolRunner, options: ToolCallExecutorOptions = {}) {
     this.engine = options.engine ?? toolkit.engine;
     this.signal = options.signal;
   }

@@ -53,8 +53,6 @@ export type ToolExecutionEvent =
   /** The call could not start: unknown tool, inactive group, bad input, a failing permission check or rule. */
   | { type: "tool_error"; toolCallId: string; name: string; response: ToolResponse; error: AgentToolsError };
 
-/** Events that end a call; each carries the ToolResponse to give back to the LLM. */
-export type ToolCallOutcome = Extract<ToolExecutionEvent, { response: ToolResponse }>;
 
 /** The user's answer to one confirmation request. */
 export interface ConfirmResult {

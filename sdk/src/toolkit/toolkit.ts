@@ -13,6 +13,7 @@ import { InputValidator } from "./input-validator.js";
 import { ResetTools, type GroupSwitchboard } from "./reset-tools.js";
 import { ToolCallExecutor, type ToolCallExecutorOptions } from "./tool-call-executor.js";
 import { BASIC_GROUP, checkGroups, type ToolGroup } from "./tool-group.js";
+import { INTERRUPTED_MESSAGE, describeError, type ToolRunner } from "./tool-runner.js";
 
 type AnyTool = ToolBase<any>;
 
@@ -40,14 +41,12 @@ export interface FunctionToolSchema {
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
-export const INTERRUPTED_MESSAGE = "<system-reminder>The tool call has been interrupted by the user.</system-reminder>";
-
 /**
  * The tools an agent can use: the basic ones, switchable groups (with the `reset_tools` meta tool),
  * their schemas for an LLM, direct calls (`callTool`, no permission check), and executors
  * (`createExecutor`) that run an LLM's tool calls through the permission engine.
  */
-export class Toolkit implements GroupSwitchboard {
+export class Toolkit implements GroupSwitchboard, ToolRunner {
   readonly engine: PermissionEngine;
   readonly state: AgentState;
   private readonly basicTools: AnyTool[];
@@ -216,7 +215,3 @@ export class Toolkit implements GroupSwitchboard {
   }
 }
 
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return `Error: ${String(error)}`;
-}

@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve, sep } from "node:path";
-import { resolveRealPath } from "../../permission/working-directories.js";
-import { shellGlobToRegExp } from "../shell/shell-glob.js";
+import { expandHome, resolveRealPath } from "../../permission/working-directories.js";
+import { shellGlobToRegExp } from "./shell-glob.js";
 import { SECRET_LOCATIONS, SECRET_NAME_EXCEPTIONS, SECRET_NAME_PATTERNS, SECRET_SYSTEM_PATHS } from "./secret-locations.js";
 
 /** AgentScope's defaults (spec §3): shell start-up files, credentials and tool configuration. */
@@ -34,7 +34,6 @@ export interface DangerousPathLists {
   directories: readonly string[];
 }
 
-export const DEFAULT_DANGEROUS_PATHS: DangerousPathLists = { files: DEFAULT_DANGEROUS_FILES, directories: DEFAULT_DANGEROUS_DIRECTORIES };
 
 /** A tool's dangerous-path options: replacements for the defaults, or additions to them. */
 export interface DangerousPathOptions {
@@ -68,7 +67,7 @@ export function isDangerousPath(path: string, lists: DangerousPathLists, cwd: st
 export function dangerousPathReason(path: string, lists: DangerousPathLists, cwd: string, access: PathAccess): string | undefined {
   // `~user/...` is another account's home: its contents are not the project's to read or write.
   if (isOtherUsersHome(path)) return "another user's home directory";
-  const written = resolve(cwd, expandTilde(path));
+  const written = resolve(cwd, expandHome(path));
   const real = resolveRealPath(written, cwd);
   const relevant = listsFor(lists, access);
   for (const candidate of new Set([written, real])) {
@@ -120,7 +119,7 @@ function isOtherUsersHome(path: string): boolean {
  * secret system files; leading `*` and `?` do not match dot-files, as in bash.
  */
 export function mayExpandToDangerousPath(pattern: string, lists: DangerousPathLists, cwd: string, access: PathAccess): boolean {
-  const absolute = resolve(cwd, expandTilde(pattern));
+  const absolute = resolve(cwd, expandHome(pattern));
   if (isDangerousPath(absolute, lists, cwd, access)) return true;
   const segments = absolute.split(sep).filter(Boolean);
   // Key files without a leading dot (id_rsa) are left out: `cat *` in a project is everyday work.
@@ -188,7 +187,7 @@ function existingMatches(absolutePattern: string): string[] | undefined {
  */
 export function mayContainDangerousPath(directory: string, lists: DangerousPathLists, cwd: string): boolean {
   if (isDangerousPath(directory, lists, cwd, "read")) return true;
-  const absolute = resolve(cwd, expandTilde(directory));
+  const absolute = resolve(cwd, expandHome(directory));
   const candidates = [absolute, resolveRealPath(absolute, cwd)];
   const relevant = listsFor(lists, "read");
   const secrets = [...relevant.files, ...relevant.directories].map((entry) => resolve(homedir(), entry));
@@ -266,10 +265,4 @@ function systemPathReason(path: string, access: PathAccess): string | undefined 
   return SYSTEM_WRITE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? "a system location" : undefined;
 }
 
-/** `~` and `~/x` expand to the home directory; `~user` is left alone (not resolved). */
-export function expandTilde(path: string): string {
-  if (path === "~") return homedir();
-  if (path.startsWith("~/")) return `${homedir()}${path.slice(1)}`;
-  return path;
-}
 

@@ -1,7 +1,7 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { dirname, join } from "node:path";
-import { holdsCredential, readGitConfig } from "../shell/git-config-file.js";
-import { findGitRepository } from "../shell/git-repository.js";
+import { holdsCredential, readGitConfig } from "./git-config-file.js";
+import { findGitRepository } from "./git-repository.js";
 import { hardLinkCount, isSecretEntry, type DangerousPathLists } from "./dangerous-paths.js";
 import { directoryIgnores, IGNORE_FILE_NAMES, isIgnored, readIgnoreFile, type IgnoreRule } from "./gitignore-rules.js";
 

@@ -12,7 +12,7 @@ import { globMayStartWithDash } from "./glob-options.js";
 import { withStaticSubstitutions } from "./static-substitutions.js";
 import { parseShellScript, type Assignment, type ShellScript } from "./shell-script.js";
 import type { ShellWord } from "./shell-word.js";
-import { expandTilde } from "../paths/dangerous-paths.js";
+import { expandHome } from "../../permission/working-directories.js";
 import { widerReading, type TreeReading } from "../paths/tree-secrets.js";
 
 /** Longer commands are not analysed (a person should read them); Claude Code uses the same cap. */
@@ -228,7 +228,7 @@ function directoriesOf(commands: AnalysedCommand[], cwd: string): (string | unde
     const otherHome = target?.value !== undefined && /^~[^/]/.test(target.value);
     if (resolved.name === "popd" || target?.value === "-" || otherHome || (target && (target.value === undefined || target.expands))) current = undefined;
     else if (!target) current = homedir();
-    else current = current === undefined ? undefined : resolve(current, expandTilde(target.value!));
+    else current = current === undefined ? undefined : resolve(current, expandHome(target.value!));
     directories.push(current);
   }
   return directories;

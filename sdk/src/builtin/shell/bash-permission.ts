@@ -2,7 +2,8 @@ import { isAbsolute, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision } from "../../permission/types.js";
 import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
-import { expandTilde, isDangerousPath, mayContainDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
+import { expandHome } from "../../permission/working-directories.js";
+import { isDangerousPath, mayContainDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
 import { protectedConfigProblem } from "../paths/protected-config.js";
 import { treeSecret, type TreeReading } from "../paths/tree-secrets.js";
 import { gitRepositoryProblem } from "./git-config-hazards.js";
@@ -68,7 +69,7 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
     if (value === undefined || value.length === 0) return;
     if (access === "write" && word.value !== undefined) {
       for (const directory of analysis.directories) {
-        const problem = directory === undefined ? undefined : protectedConfigProblem(resolve(directory, expandTilde(word.value)), directory);
+        const problem = directory === undefined ? undefined : protectedConfigProblem(resolve(directory, expandHome(word.value)), directory);
         if (problem) protectedWrites.add(problem);
       }
     }
@@ -91,7 +92,7 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
         continue;
       }
       // Below the root: a project's `.env`, `certs/server.pem`, a symlink to `~/.ssh` (as the command walks).
-      const secret = treeSecret(resolve(directory, expandTilde(staticRoot(word))), options.dangerousPaths, reading);
+      const secret = treeSecret(resolve(directory, expandHome(staticRoot(word))), options.dangerousPaths, reading);
       if (secret !== undefined) read.add(`${word.text} (searched recursively: ${secret})`);
     }
   };
@@ -244,7 +245,7 @@ function editsStayInside(analysis: BashAnalysis, roots: readonly string[]): bool
     const value = word.value;
     if (value === undefined || (word.expands && value.includes(".."))) return false;
     if (value.startsWith("~") && !value.startsWith("~/") && value !== "~") return false;
-    return isPathInWorkingDirectories(resolve(cwd, expandTilde(value)), roots, roots[0]);
+    return isPathInWorkingDirectories(resolve(cwd, expandHome(value)), roots, roots[0]);
   });
 }
 

@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import { hasOption, operands } from "./command-arguments.js";
 import type { ResolvedCommand } from "./command-wrappers.js";
 import type { ShellScript, SimpleCommand } from "./shell-script.js";
-import { expandTilde } from "../paths/dangerous-paths.js";
+import { expandHome } from "../../permission/working-directories.js";
 
 /**
  * Commands that destroy data or the system, judged on parsed arguments after wrappers are peeled
@@ -47,7 +47,7 @@ function dangerousRemoval(name: string, args: ResolvedCommand["args"], cwd: stri
     const value = word.value;
     if (value === "*" || value === "./*" || value === ".*") return `${name} ${value} removes everything in the working directory`;
     if (/\/\*$/.test(value) && isCriticalPath(value.slice(0, -2) || "/", cwd)) return `${name} ${value} removes everything in a critical directory`;
-    const path = resolve(cwd, expandTilde(value));
+    const path = resolve(cwd, expandHome(value));
     if (isCriticalPath(value, cwd) || cwd === path || cwd.startsWith(`${path}/`)) {
       return `Dangerous removal operation detected: '${value}'. This command would remove a critical system directory or the working directory.`;
     }
@@ -59,7 +59,7 @@ function dangerousRemoval(name: string, args: ResolvedCommand["args"], cwd: stri
 function isCriticalPath(value: string | undefined, cwd: string): boolean {
   if (value === undefined) return false;
   if (value.startsWith("~") && !value.startsWith("~/") && value !== "~") return true;
-  const path = resolve(cwd, expandTilde(value));
+  const path = resolve(cwd, expandHome(value));
   if (path === "/" || dirname(path) === "/") return true;
   const home = homedir();
   return home === path || home.startsWith(`${path}/`);

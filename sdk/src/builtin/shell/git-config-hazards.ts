@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { readGitConfig, isGitBoolean, type GitConfigEntry } from "./git-config-file.js";
-import { findGitRepository, repositoryConfig, type GitRepository } from "./git-repository.js";
+import { readGitConfig, isGitBoolean, type GitConfigEntry } from "../paths/git-config-file.js";
+import { findGitRepository, repositoryConfig, type GitRepository } from "../paths/git-repository.js";
 import type { ShellWord } from "./shell-word.js";
-import { expandTilde } from "../paths/dangerous-paths.js";
+import { expandHome } from "../../permission/working-directories.js";
 
 /**
  * A repository's own config can make read-only git subcommands run programs (`core.fsmonitor`
@@ -79,7 +79,7 @@ export function gitInvocation(args: ShellWord[], cwd: string): GitInvocation {
     const option = args[index]!.value!;
     if (option === "-C") {
       const target = args[index + 1];
-      directory = directory === undefined || target?.value === undefined || target.expands ? undefined : target.value === "" ? directory : resolve(directory, expandTilde(target.value));
+      directory = directory === undefined || target?.value === undefined || target.expands ? undefined : target.value === "" ? directory : resolve(directory, expandHome(target.value));
       index += 2;
       continue;
     }
@@ -127,7 +127,7 @@ function hooksDirectory(repository: GitRepository, entries: GitConfigEntry[]): s
   const setting = entries.filter((entry) => entry.section === "core" && entry.name === "hookspath").at(-1)?.value;
   if (setting === undefined || setting === "") return join(repository.commonDir, "hooks");
   if (setting.startsWith("%(") || /^~[^/]/.test(setting)) return undefined;
-  const expanded = expandTilde(setting);
+  const expanded = expandHome(setting);
   return isAbsolute(expanded) ? expanded : resolve(repository.workTree ?? repository.gitDir, expanded);
 }
 

@@ -1,4 +1,4 @@
-import { shellGlobToRegExp } from "./shell-glob.js";
+import { shellGlobToRegExp } from "../paths/shell-glob.js";
 
 /**
  * Whether an unquoted glob can expand to a word that starts with `-`, which the program would

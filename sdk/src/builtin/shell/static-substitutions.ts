@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { findGitRepository } from "./git-repository.js";
+import { findGitRepository } from "../paths/git-repository.js";
 import type { SimpleCommand } from "./shell-script.js";
 import type { ShellWord } from "./shell-word.js";
 

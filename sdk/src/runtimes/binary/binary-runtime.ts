@@ -16,6 +16,7 @@ import {
 import { SandboxDeniedError } from "../../sandbox/sandbox-errors.js";
 import { processEnd, type ToolLauncher } from "../tool-launcher.js";
 import type { ToolOutputListener, ToolRuntime } from "../tool-runtime.js";
+import { ExitCleanup } from "../../sandbox/exit-cleanup.js";
 
 export interface BinaryToolOptions {
   toolId: string;
@@ -37,8 +38,8 @@ export const BINARY_COMMAND_REPLY = Object.freeze({
   message: "management commands not available for binaries",
 });
 
-const privateDirs = new Set<string>();
-let exitHookInstalled = false;
+/** Output folders left by a process that never called `close()` are removed as it exits. */
+const privateDirs = new ExitCleanup<string>((dir) => rmSync(dir, { recursive: true, force: true }));
 
 /**
  * A binary tool under the seed contract: `code/<exe> '<request-json>' <output-file>`, where the
@@ -116,7 +117,6 @@ export class BinaryToolRuntime implements ToolRuntime {
   private privateDir(): Promise<string> {
     this.outputDir ??= mkdtemp(join(tmpdir(), "agent-tools-binary-")).then((dir) => {
       privateDirs.add(dir);
-      installExitHook();
       return dir;
     });
     return this.outputDir;
@@ -137,11 +137,3 @@ async function readResult(toolId: string, outputFile: string): Promise<unknown> 
   }
 }
 
-/** Output folders left by a process that never called `close()` are removed as it exits. */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const dir of privateDirs) rmSync(dir, { recursive: true, force: true });
-  });
-}

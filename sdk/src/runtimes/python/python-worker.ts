@@ -6,6 +6,7 @@ import { ToolCrashedError, ToolEnvironmentError, ToolLoadError, ToolTimeoutError
 import type { ToolOutputListener } from "../tool-runtime.js";
 import { processEnd, type ToolLauncher } from "../tool-launcher.js";
 import { spawnWorkerProcess } from "./worker-process.js";
+import { ExitCleanup } from "../../sandbox/exit-cleanup.js";
 
 /** The first message: what to import and how to construct it (see agent_tools_worker.py). */
 export interface WorkerInit {
@@ -47,8 +48,8 @@ const EXIT_FLUSH_MS = 100;
 /** How long `close()` waits for a worker to leave on its own (its fd 3 closed) before killing it. */
 const GRACEFUL_EXIT_MS = 1_000;
 
-const live = new Set<PythonWorker>();
-let exitHookInstalled = false;
+/** Workers are detached (own process group), so they are killed explicitly when the agent exits. */
+const live = new ExitCleanup<PythonWorker>((worker) => worker.kill());
 
 /**
  * One persistent Python process hosting one tool. Requests go out on fd 3 and replies come back on
@@ -87,7 +88,6 @@ export class PythonWorker {
     this.child.unref();
     for (const stream of this.child.stdio) (stream as unknown as { unref?: () => void } | null)?.unref?.();
     live.add(this);
-    installExitHook();
   }
 
   /** Starts the process and constructs the tool; load failures reject with `ToolLoadError`. */
@@ -212,11 +212,3 @@ export class PythonWorker {
   }
 }
 
-/** Workers are detached (own process group), so they are killed explicitly when the agent exits. */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const worker of live) worker.kill();
-  });
-}

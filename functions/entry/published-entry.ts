@@ -1,5 +1,5 @@
 import type { ToolCapabilities } from "@agent-tools/sdk/capabilities";
-import type { ToolEntry } from "../entry/tool-entry.js";
+import type { ToolEntry } from "./tool-entry.js";
 
 /**
  * A ToolEntry as the registry stores and publishes it: the original fields (defaults filled)

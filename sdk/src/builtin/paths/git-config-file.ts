@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, resolve } from "node:path";
-import { expandTilde } from "../paths/dangerous-paths.js";
-import { ParsedFileCache } from "../paths/parsed-file-cache.js";
+import { expandHome } from "../../permission/working-directories.js";
+import { ParsedFileCache } from "./parsed-file-cache.js";
 
 /**
  * A small reader for git's config syntax (`[section]`, `[section "Sub"]`, `[section.sub]`,
@@ -57,7 +57,7 @@ function collect(path: string, result: GitConfig, depth: number): void {
 
 function includeTarget(value: string | undefined, from: string): string | undefined {
   if (value === undefined || value === "" || value.startsWith("%(") || /^~[^/]/.test(value)) return undefined;
-  const expanded = expandTilde(value);
+  const expanded = expandHome(value);
   return isAbsolute(expanded) ? expanded : resolve(dirname(from), expanded);
 }
 
