@@ -5,7 +5,7 @@ export function archiveLink(origin: string, toolId: string, version: string): st
   return `${origin}/tools/${encodeURIComponent(toolId)}/versions/${encodeURIComponent(version)}/archive`;
 }
 
-/** An entry as served: its archive link filled in for this origin, keys sorted like the original registry. */
+/** An entry as served: its archive link filled in for this origin, keys sorted as the Python registry sorted them (docs/design/compatibility.md). */
 export function presentEntry(entry: PublishedEntry, origin: string): Record<string, unknown> {
   const withLink: Record<string, unknown> = {
     ...entry,

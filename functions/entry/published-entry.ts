@@ -2,7 +2,7 @@ import type { ToolCapabilities } from "@agent-tools/sdk/capabilities";
 import type { ToolEntry } from "./tool-entry.js";
 
 /**
- * A ToolEntry as the registry stores and publishes it: the original fields (defaults filled)
+ * A ToolEntry as the registry stores and publishes it: the 19 ToolEntry fields (defaults filled)
  * plus the fields the registry owns. `tool_source_code_link` is not stored: it is computed per
  * request from the origin the client reached (`present-entry.ts`).
  */

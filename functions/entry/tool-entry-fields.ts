@@ -1,5 +1,5 @@
 /**
- * The ToolEntry schema of the original registry (`core/schema.py`): 19 fields, every one
+ * The ToolEntry schema of the Python registry (docs/design/compatibility.md#entry): 19 fields, every one
  * optional with a default. Only these keys are stored from `spec.json`; others are dropped.
  */
 export const TOOL_ENTRY_FIELDS = {

@@ -6,8 +6,8 @@ export { TOOL_ENTRY_FIELDS, TOOL_ENTRY_FIELD_NAMES, isToolEntryField, type ToolE
 export { validateEntryUpdate, UPDATABLE_FIELDS } from "./entry-update.js";
 
 /**
- * The ToolEntry a spec describes, as the original `ToolEntry.from_dict` builds it: only schema
- * fields kept, missing (or null) ones filled with their defaults. Unlike the original, field
+ * The ToolEntry a spec describes, as the Python registry builds it (docs/design/compatibility.md#entry): only schema
+ * fields kept, missing (or null) ones filled with their defaults. Unlike the Python registry, field
  * types are checked: a 422 lists every field of the wrong type.
  */
 export function entryFromSpec(spec: Record<string, unknown>): ToolEntry {

@@ -10,7 +10,7 @@ export interface BundleUpload {
 const HOW_TO = 'Send the bundle zip as multipart/form-data field "file", e.g. curl -F "file=@my-tool-bundle.zip".';
 
 /**
- * The bundle from a `multipart/form-data` upload (field `file`), with the original error strings.
+ * The bundle from a `multipart/form-data` upload (field `file`), with the Python registry's error strings (docs/design/compatibility.md).
  * The body may hold `maxBytes`, and never more than fits a Lambda event (`direct-upload-limit.ts`).
  */
 export async function readBundleUpload(request: Request, maxBytes: number): Promise<BundleUpload> {

@@ -2,7 +2,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /**
  * A client-facing failure. Serialised as `{"error": error, "detail": detail}` with `status`.
- * `error` keeps the original registry's string where one exists (clients match on it);
+ * `error` keeps the Python registry's string where one exists (clients match on it, docs/design/compatibility.md);
  * `detail` says exactly what is wrong and how to fix it.
  */
 export class RegistryError extends Error {

@@ -2,7 +2,7 @@ import { RegistryError } from "../http/registry-error.js";
 
 /**
  * Every listing answers at most this many items by default and at most: enough for a client that
- * reads one `GET /tools` without parameters (the original Python client's `list_all_tools()`) to
+ * reads one `GET /tools` without parameters (the Python client's `list_all_tools()`, docs/design/compatibility.md) to
  * see a catalogue of 1,000 tools, yet bounded so a page is one reasonable response.
  */
 export const MAX_PAGE_ITEMS = 1000;

@@ -10,7 +10,7 @@ import type { RouteModule } from "./route-module.js";
 
 /**
  * `GET /tools?limit=&cursor=&type=&tag=&updated_since=`: latest entries sorted by tool id, as a bare
- * array (like the original); the next page is in `Link: <…>; rel="next"`. A page holds at most
+ * array (as the Python registry answered, docs/design/compatibility.md#wire); the next page is in `Link: <…>; rel="next"`. A page holds at most
  * `limit` entries (default and maximum 1,000) and stays within Lambda's response limit by bytes.
  */
 export const listToolsRoute: RouteModule = (app, deps) => {

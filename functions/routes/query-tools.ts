@@ -16,7 +16,7 @@ const QUERIES: { path: string; parameter: string; matches: (entry: PublishedEntr
   {
     path: "by-keyword",
     parameter: "keyword",
-    // A plain case-insensitive substring (the original passed the keyword to Mongo as a regex).
+    // A plain case-insensitive substring (the Python registry passed it to Mongo as a regex: docs/design/compatibility.md#upload-path).
     matches: (entry, value) => entry.tool_search_description.toLowerCase().includes(value.toLowerCase()),
   },
   { path: "by-execution-mode", parameter: "mode", matches: (entry, value) => entry.tool_execution_mode === value },
@@ -25,7 +25,7 @@ const QUERIES: { path: string; parameter: string; matches: (entry: PublishedEntr
 
 /**
  * `GET /tools/query/by-{type,tag,keyword,execution-mode,policy-uri}`: bare arrays of latest entries
- * sorted by tool id, as the original, bounded like `GET /tools` (`limit`, `cursor`); the next page
+ * sorted by tool id, as the Python registry did, bounded like `GET /tools` (`limit`, `cursor`); the next page
  * is in `Link: <…>; rel="next"`.
  */
 export const queryToolsRoute: RouteModule = (app, deps) => {

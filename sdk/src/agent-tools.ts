@@ -111,7 +111,7 @@ const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 /**
  * Adds registry (or local) tools and runs them on this host: Python tools in a persistent worker
- * per tool, binary tools per the seed contract. Every failure is a typed `AgentToolsError` naming
+ * per tool, binary tools per the binary contract (docs/design/compatibility.md#binary-contract). Every failure is a typed `AgentToolsError` naming
  * the tool, and the instance stays usable afterwards.
  */
 export class AgentTools implements SkillSource {
@@ -180,7 +180,7 @@ export class AgentTools implements SkillSource {
   /**
    * Downloads (or takes from the cache), verifies, unpacks and starts a tool, constructing it with
    * its record and `parameters` merged shallowly into `tool_parameters`. Adding an added tool again
-   * with other parameters or another version restarts it with the new record (B6); the same again
+   * with other parameters or another version restarts it with the new record (docs/design/compatibility.md#add-again); the same again
    * is a no-op (a local folder, which may have been edited, always restarts). If the new one fails
    * to start, the previous one keeps running.
    */
@@ -199,7 +199,7 @@ export class AgentTools implements SkillSource {
     }
   }
 
-  /** Runs a tool (Python or binary, B1), adding it with no parameters first if needed (B4). */
+  /** Runs a tool (Python or binary), adding it with no parameters first if needed (docs/design/compatibility.md#execute-without-add). */
   async executeToolById(toolId: string, input: unknown = {}): Promise<unknown> {
     const ready = this.tools.get(toolId); // the hot path: one lookup, straight to the runtime
     if (ready !== undefined && !this.loading.has(toolId)) return ready.runtime.execute(input);
@@ -208,7 +208,7 @@ export class AgentTools implements SkillSource {
 
   /**
    * Runs a management command: a Python tool's `execute_command(name, data)` and its return value
-   * (B5); for binaries the seed's fixed `{"success": false, "message": …}`.
+   * (docs/design/compatibility.md#management-commands); for binaries the fixed `{"success": false, "message": …}`.
    */
   async executeCommand(toolId: string, command: string, data: unknown = {}): Promise<unknown> {
     return (await this.loaded(toolId)).runtime.executeCommand(command, data);
@@ -262,7 +262,7 @@ export class AgentTools implements SkillSource {
   }
 
   /**
-   * Asks the LLM which tool fits `prompt` (the original's `search_tool`) and returns its id; nothing
+   * Asks the LLM which tool fits `prompt` (the Python SDK's `search_tool`) and returns its id; nothing
    * runs. Candidates: the added tools, or `{ from: "registry", limit }` for the registry's best matches.
    */
   searchTool(prompt: string, options?: ToolSearchOptions): Promise<string> {

@@ -1,7 +1,7 @@
 export type ArchiveFormat = "zip" | "tar.gz" | "tar";
 
 /**
- * The archive format judged by content (magic bytes), never by file name: the seed ships
+ * The archive format judged by content (magic bytes), never by file name (docs/design/compatibility.md#layout): the Python tools shipped
  * binary tools as a tar.gz named `tool.zip`.
  */
 export function detectArchiveFormat(bytes: Uint8Array): ArchiveFormat | undefined {

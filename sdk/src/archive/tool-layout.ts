@@ -18,7 +18,7 @@ export function findPythonEntry(archive: ToolArchive): ArchiveEntry {
 
 /**
  * The single executable of a binary tool: `code/` must hold exactly one entry, a regular file
- * with the executable bit (the seed's runtime runs "the first file it finds" there).
+ * with the executable bit (the binary contract runs "the first file it finds" there, docs/design/compatibility.md#binary-contract).
  */
 export function findBinaryExecutable(archive: ToolArchive): ArchiveEntry {
   const contents = archive.entries.filter((entry) => entry.path !== "code");

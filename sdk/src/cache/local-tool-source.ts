@@ -8,7 +8,7 @@ import { treeAt, unpackIntoCache } from "./registry-tool-tree.js";
 import type { ToolCache } from "./tool-cache.js";
 import type { ToolTree } from "./tool-tree.js";
 
-/** The seed's "test it locally": a tool folder (with `code/`), its `code/` folder, or a `tool.zip`. */
+/** "Test it locally" (docs/authoring.md): a tool folder (with `code/`), its `code/` folder, or a `tool.zip`. */
 export interface LocalToolSource {
   path: string;
   /** Defaults to spec.json's `tool_id`, else the tool folder's name. */
@@ -45,7 +45,7 @@ export async function readLocalTool(
     tree = { toolDir: path, codeDir: join(path, "code"), archiveSha256: undefined, downloaded: false };
     specDir = path;
   } else {
-    // Seed compatibility (B13): the original accepted only the code/ folder itself.
+    // The Python SDK accepted only the code/ folder itself (docs/design/compatibility.md#local-code-folder).
     tree = { toolDir: dirname(path), codeDir: path, archiveSha256: undefined, downloaded: false };
     specDir = dirname(path);
   }

@@ -48,7 +48,7 @@ const RULE_LISTS = {
 type AnyTool = ToolBase<any>;
 
 /**
- * Decides for each call whether it may run, must ask the user, or is refused, with AgentScope's
+ * Decides for each call whether it may run, must ask the user, or is refused, with the
  * per-mode step order: deny rule > ask rule > read-only fast path > the tool's own check
  * (ALLOW / DENY / protected-config ASK in every mode / safety ASK) > allow rule > the mode's default. Rules are matched by the tool's
  * `matchRule`; an MCP tool is also covered by whole-server rules (`mcp__server`, `mcp__server__*`).
@@ -96,7 +96,7 @@ export class PermissionEngine {
 
   /**
    * Remembers a rule (e.g. one the user accepted when confirming). A string needs its behavior; a
-   * PASSTHROUGH rule is dropped, as in AgentScope; an identical rule is not added twice.
+   * PASSTHROUGH rule is dropped (docs/design/permission-model.md); an identical rule is not added twice.
    */
   addRule(rule: PermissionRuleInput, behavior?: PermissionBehavior): void {
     const resolvedBehavior = behavior ?? (typeof rule === "string" ? undefined : rule.behavior);

@@ -1,9 +1,8 @@
 /**
- * The permission system's data types (AgentScope `permission/_types.py`, `_rule.py`, `_decision.py`,
- * `_context.py`) in TypeScript idiom: string-valued const objects double as enums and as types.
+ * The permission system's data types (docs/design/permission-model.md, "Data") in TypeScript idiom: string-valued const objects double as enums and as types.
  */
 
-/** How the engine treats calls that no rule and no tool check settles (spec §3, step 6). */
+/** How the engine treats calls that no rule and no tool check settles (docs/design/permission-model.md#steps, step 6). */
 export const PermissionMode = {
   DEFAULT: "default",
   ACCEPT_EDITS: "accept_edits",
@@ -39,7 +38,7 @@ export interface PermissionDecision {
   message: string;
   /** Why: "Rule: ...", "Mode: ...", "Safety check: ..." */
   reason?: string | undefined;
-  /** Set by the allow-rule path to the (unchanged) input, as AgentScope does. */
+  /** Set by the allow-rule path to the (unchanged) input, as docs/design/permission-model.md describes. */
   updatedInput?: Record<string, unknown> | undefined;
   /** Rules the user may accept to avoid being asked again; only on ASK (or a DONT_ASK conversion). */
   suggestions?: PermissionRule[] | undefined;

@@ -23,7 +23,7 @@ const ZIP_MTIME = new Date("1980-01-02T00:00:00Z");
 const SKIPPED_NAMES = new Set(["__pycache__", ".DS_Store"]);
 
 /**
- * Builds the upload bundle from a tool folder laid out as the seed describes:
+ * Builds the upload bundle from a tool folder laid out as docs/authoring.md describes (docs/design/compatibility.md#layout):
  * `spec.json`, `tool.md` and `code/` (or a ready `tool.zip` when there is no `code/`).
  */
 export async function packTool(toolDir: string): Promise<PackedTool> {

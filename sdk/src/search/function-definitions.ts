@@ -1,6 +1,6 @@
 import type { ToolRecord } from "../registry-client/tool-record.js";
 
-/** One entry of the request's `tools` array, exactly as the original SDK built it. */
+/** One entry of the request's `tools` array, exactly as the Python SDK built it (docs/design/compatibility.md#search-request). */
 export interface FunctionDefinition {
   type: "function";
   function: { name: string; description: string; parameters: Record<string, unknown> };
@@ -44,7 +44,7 @@ export function sanitiseFunctionName(toolId: string): string {
 }
 
 /**
- * `name`, or `name_2`, `name_3`… when taken. Unlike the original, a suffix never pushes the name
+ * `name`, or `name_2`, `name_3`… when taken. Unlike the Python SDK, a suffix never pushes the name
  * past 64 characters (OpenAI rejects longer names): the base is shortened to make room.
  */
 function uniqueName(name: string, taken: ReadonlyMap<string, string>): string {
@@ -57,7 +57,7 @@ function uniqueName(name: string, taken: ReadonlyMap<string, string>): string {
 }
 
 function describe(record: ToolRecord): string {
-  // The original's default applies only when the field is missing; the registry always sends it.
+  // The Python SDK's default applies only when the field is missing; the registry always sends it.
   const description = typeof record.tool_search_description === "string" ? record.tool_search_description : "No description provided.";
   const tags = Array.isArray(record.tool_tags) ? record.tool_tags : [];
   return tags.length > 0 ? `${description} Tags: ${tags.join(", ")}.` : description;

@@ -16,7 +16,7 @@ export interface OpenAISearchOptions {
   openaiApiKey?: string;
   /** Any OpenAI-compatible server, e.g. `http://127.0.0.1:8080/v1`. Default: env `OPENAI_BASE_URL`, else OpenAI. */
   openaiBaseUrl?: string;
-  /** Default `gpt-4o-mini`, as the original. */
+  /** Default `gpt-4o-mini`, as the Python SDK (docs/design/compatibility.md#search-request). */
   model?: string;
   /** Retries of 408/409/429/5xx and connection failures (the openai package's default is 2). */
   openaiMaxRetries?: number;
@@ -33,7 +33,7 @@ export interface ToolSelection {
 export const DEFAULT_SEARCH_MODEL = "gpt-4o-mini";
 
 /**
- * Asks an OpenAI-compatible chat model to pick one of the candidate tools, with the original SDK's
+ * Asks an OpenAI-compatible chat model to pick one of the candidate tools, with the Python SDK's
  * request: one function per tool, the prompt (plus input JSON) as the only message, no system
  * prompt, `tool_choice: "required"`; the first tool call is the answer.
  */

@@ -4,7 +4,7 @@ import type { ToolRecord } from "../registry-client/tool-record.js";
 import { NoSearchCandidatesError, ToolSearchError } from "./search-errors.js";
 
 /**
- * Which tools the model chooses from: the added tools (default, as the original), or the best
+ * Which tools the model chooses from: the added tools (default, as the Python SDK), or the best
  * `limit` matches of the registry's ranked search for the prompt (no `add` needed beforehand).
  */
 export type SearchCandidates =

@@ -3,7 +3,7 @@ import { AgentToolsError, asSentence } from "../errors.js";
 /** The base of every failure of `searchTool` / `searchAndExecuteTool`. */
 export class ToolSearchError extends AgentToolsError {}
 
-/** No OpenAI key: neither `openaiApiKey` nor `OPENAI_API_KEY`. Starts with the original SDK's message. */
+/** No OpenAI key: neither `openaiApiKey` nor `OPENAI_API_KEY`. Starts with the Python SDK's message. */
 export class MissingOpenAIKeyError extends ToolSearchError {
   constructor() {
     super(
@@ -32,7 +32,7 @@ export class NoToolCallError extends ToolSearchError {
   }
 }
 
-/** The model called a function that was not offered (the original raised the same ValueError text). */
+/** The model called a function that was not offered (the Python SDK raised the same ValueError text). */
 export class UnknownFunctionNameError extends ToolSearchError {
   readonly functionName: string;
 

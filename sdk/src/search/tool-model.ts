@@ -1,6 +1,6 @@
 /**
  * `tool_model` (a tool's LLM settings, e.g. `{llm_block_id: "openai:gpt-4o"}`) is not for the
- * selecting model: the original popped it from the input before the request and put it back into
+ * selecting model: the Python SDK popped it from the input before the request and put it back into
  * the model's arguments afterwards (when truthy, in Python's sense). Here the caller's object is
  * never mutated.
  */

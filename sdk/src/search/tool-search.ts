@@ -16,7 +16,7 @@ export interface ToolSearchHost {
 
 export type ToolSearchOptions = SearchCandidates;
 
-/** `searchTool` and `searchAndExecuteTool` (the original's `search_tool` / `search_and_execute_tool`). */
+/** `searchTool` and `searchAndExecuteTool` (the Python SDK's `search_tool` / `search_and_execute_tool`, docs/design/compatibility.md#search-request). */
 export class ToolSearch {
   constructor(
     private readonly host: ToolSearchHost,

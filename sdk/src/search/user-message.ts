@@ -1,6 +1,6 @@
 /**
  * The single user message of the request: the prompt, and when there is input,
- * `"\n\nInput data (JSON):\n" + json.dumps(input_dict, indent=2)` as the original wrote it.
+ * `"\n\nInput data (JSON):\n" + json.dumps(input_dict, indent=2)` as the Python SDK wrote it (docs/design/compatibility.md#search-request).
  */
 export function buildUserMessage(prompt: string, input?: Record<string, unknown>): string {
   if (input === undefined || Object.keys(input).length === 0) return prompt;

@@ -10,7 +10,7 @@ export interface FunctionToolOptions extends ToolBaseOptions {
   description?: string;
   /** A JSON Schema for the input object, or a zod object schema (converted with `z.toJSONSchema`, and used to parse the input). */
   inputSchema?: ToolInputSchema | z.ZodType;
-  /** Default true, as AgentScope: plain functions rarely share state. */
+  /** Default true: plain functions rarely share state. */
   isConcurrencySafe?: boolean;
   isReadOnly?: boolean;
   isStateInjected?: boolean;

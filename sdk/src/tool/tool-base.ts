@@ -26,7 +26,7 @@ export type ToolCallResult = Awaitable<ToolChunk | AsyncIterable<ToolChunk>>;
 
 /** Per-call extras the framework passes beside the input. */
 export interface ToolCallContext {
-  /** The agent state, given to tools with `isStateInjected` (AgentScope's `_agent_state`). */
+  /** The agent state, given to tools with `isStateInjected`. */
   state?: AgentState | undefined;
   /** Aborted when the user interrupts the call. */
   signal?: AbortSignal | undefined;
@@ -40,7 +40,7 @@ export interface ToolBaseOptions {
 }
 
 /**
- * The interface every tool satisfies (AgentScope `ToolBase`). Subclasses declare the descriptive
+ * The interface every tool satisfies (docs/design/permission-model.md). Subclasses declare the descriptive
  * attributes, implement `checkPermissions` and `call`, and optionally refine `checkReadOnly`,
  * `matchRule` and `generateSuggestions`. The framework runs tools through `invoke()`.
  */
@@ -117,7 +117,7 @@ export abstract class ToolBase<Input = Record<string, unknown>> {
     return chain(input as Record<string, unknown>);
   }
 
-  /** AgentScope's `_path_in_allowed_working_path`: inside a configured working directory (the host cwd when none is). */
+  /** Inside a configured working directory (docs/design/permission-model.md, "Working directories and paths") (the host cwd when none is). */
   protected isInWorkingDirectory(path: string, context: PermissionContext): boolean {
     return isPathInWorkingDirectories(path, effectiveWorkingDirectories(context));
   }

@@ -1,7 +1,7 @@
 import { ToolResultState, type DataBlock, type ToolChunk, type ToolContentBlock } from "./tool-chunk.js";
 import { ToolError } from "./errors.js";
 
-/** Higher wins when chunks disagree: ERROR beats INTERRUPTED, which beats DENIED (spec §2). */
+/** Higher wins when chunks disagree: ERROR beats INTERRUPTED, which beats DENIED (docs/design/permission-model.md#results). */
 const STATE_PRIORITY: Partial<Record<ToolResultState, number>> = {
   [ToolResultState.DENIED]: 1,
   [ToolResultState.INTERRUPTED]: 2,
@@ -10,7 +10,7 @@ const STATE_PRIORITY: Partial<Record<ToolResultState, number>> = {
 
 /**
  * The accumulated result of one tool call (`id` = the tool call's id). Chunks are merged as
- * AgentScope's ToolResponse does: a block whose id is already known is extended, a new block is
+ * docs/design/permission-model.md#results describes: a block whose id is already known is extended, a new block is
  * appended, and consecutive text blocks merge into one.
  */
 export class ToolResponse {

@@ -14,7 +14,7 @@ export interface GroupSwitchboard {
 /**
  * The meta tool the Toolkit registers when it has switchable groups. Its arguments are the final
  * state: exactly the groups set to true are active afterwards. Always allowed by its own check, but
- * not read-only, so EXPLORE mode denies it (as in AgentScope).
+ * not read-only, so EXPLORE mode denies it (docs/design/builtin-tools.md#task-tools).
  */
 export class ResetTools extends ToolBase {
   readonly name = RESET_TOOLS_NAME;

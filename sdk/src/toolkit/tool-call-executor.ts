@@ -50,7 +50,7 @@ type Evaluation = { kind: "finished"; event: ToolExecutionEvent } | { kind: "ask
 const USER_DENIED = (name: string) => `<system-reminder>The execution of tool "${name}" is denied by user!</system-reminder>`;
 
 /**
- * Runs an LLM's tool calls the way AgentScope's agent does (spec §3, "Agent integration"): each call
+ * Runs an LLM's tool calls as docs/design/permission-model.md#call-states describes: each call
  * is looked up, its input validated against the tool's JSON Schema and checked by the engine; DENY
  * ends it, ALLOW runs it (or hands it out when external), ASK parks it until the user answers.
  * Consecutive concurrency-safe calls run in parallel; an unsafe call runs alone and, if it must wait,

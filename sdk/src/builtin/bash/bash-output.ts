@@ -1,14 +1,14 @@
 import { ToolChunk } from "../../tool/tool-chunk.js";
 import type { ExecResult } from "../workspace/workspace-backend.js";
 
-/** Output cap of spec §4.13: the model sees at most this many characters. */
+/** Output cap (docs/design/builtin-tools.md#bash-output): the model sees at most this many characters. */
 export const MAX_OUTPUT_CHARACTERS = 30_000;
 
 function capped(text: string): string {
   return text.length > MAX_OUTPUT_CHARACTERS ? `${text.slice(0, MAX_OUTPUT_CHARACTERS)}\n... (output truncated)` : text;
 }
 
-/** A finished command as one chunk, with the messages of spec §4.13. */
+/** A finished command as one chunk, with the messages of docs/design/builtin-tools.md#bash-output. */
 export function bashResultChunk(command: string, timeoutMs: number, result: ExecResult): ToolChunk {
   const metadata = { exitCode: result.exitCode, timedOut: result.timedOut };
   if (result.timedOut) return ToolChunk.error(`Command timed out after ${timeoutMs}ms: ${command}`, { metadata });

@@ -25,7 +25,7 @@ export interface BashOptions extends ToolBaseOptions {
   /** Replace the default dangerous file names / directory names (`[]` turns a check off). */
   dangerousFiles?: string[];
   dangerousDirectories?: string[];
-  /** Added to the defaults (the seed's constructor arguments). */
+  /** Added to the defaults (the constructor's `additional*` lists). */
   additionalDangerousFiles?: string[];
   additionalDangerousDirectories?: string[];
   /**

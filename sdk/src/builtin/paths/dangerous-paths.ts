@@ -5,7 +5,7 @@ import { expandHome, resolveRealPath } from "../../permission/working-directorie
 import { shellGlobToRegExp } from "./shell-glob.js";
 import { SECRET_LOCATIONS, SECRET_NAME_EXCEPTIONS, SECRET_NAME_PATTERNS, SECRET_SYSTEM_PATHS } from "./secret-locations.js";
 
-/** AgentScope's defaults (spec §3): shell start-up files, credentials and tool configuration. */
+/** The default lists (docs/design/permission-model.md#dangerous-paths): shell start-up files, credentials and tool configuration. */
 export const DEFAULT_DANGEROUS_FILES: readonly string[] = [
   ".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".zshrc", ".zshenv", ".zprofile",
   ".zlogin", ".profile", ".ssh/config", ".ssh/authorized_keys", ".netrc", ".npmrc", ".pypirc", ".env", ".envrc", ".env.local",
@@ -43,7 +43,7 @@ export interface DangerousPathOptions {
   additionalDangerousDirectories?: readonly string[] | undefined;
 }
 
-/** The defaults plus additional entries (the seed's `additionalDangerousFiles/Directories`), or replacements. */
+/** The defaults plus additional entries (`additionalDangerousFiles`/`additionalDangerousDirectories`), or replacements. */
 export function dangerousPathLists(options: DangerousPathOptions): DangerousPathLists {
   return {
     files: [...(options.dangerousFiles ?? DEFAULT_DANGEROUS_FILES), ...(options.additionalDangerousFiles ?? [])],

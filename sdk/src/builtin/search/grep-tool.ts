@@ -90,7 +90,7 @@ export class Grep extends SearchToolBase<GrepInput> {
   }
 }
 
-/** The ripgrep command line of spec §5, plus a stable file order. */
+/** The ripgrep command line of docs/design/builtin-tools.md#grep-command-line. */
 export function ripgrepArguments(input: GrepInput, root: string): string[] {
   const mode = input.output_mode ?? "files_with_matches";
   const args = ["--hidden", ...VCS_DIRECTORIES.flatMap((name) => ["--glob", `!${name}`]), "--max-columns", "500", "--sort", "path", "--no-config"];

@@ -17,7 +17,7 @@ export interface Task {
 
 const STATE_SLOT = "builtin.tasks";
 
-/** The agent's task list (AgentScope `state.tasks_context`), shared by the four task tools. */
+/** The agent's task list (kept in the agent's state), shared by the four task tools. */
 export class TaskStore {
   readonly tasks: Task[] = [];
 

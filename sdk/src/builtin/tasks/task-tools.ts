@@ -9,7 +9,7 @@ export interface TaskToolOptions extends ToolBaseOptions {
 }
 
 /**
- * The plan tools (spec §6): state-injected, concurrency-safe, always allowed. Like AgentScope they
+ * The plan tools (docs/design/builtin-tools.md#task-tools): state-injected, concurrency-safe, always allowed. They
  * are not read-only, so EXPLORE mode denies them.
  */
 abstract class TaskToolBase<Input> extends ToolBase<Input> {

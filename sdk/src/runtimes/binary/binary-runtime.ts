@@ -32,7 +32,7 @@ export interface BinaryToolOptions {
   launcher: () => Promise<ToolLauncher>;
 }
 
-/** The seed's fixed answer: binaries have no management commands. */
+/** The fixed answer: binaries have no management commands (docs/design/compatibility.md#binary-contract). */
 export const BINARY_COMMAND_REPLY = Object.freeze({
   success: false,
   message: "management commands not available for binaries",
@@ -42,7 +42,7 @@ export const BINARY_COMMAND_REPLY = Object.freeze({
 const privateDirs = new ExitCleanup<string>((dir) => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * A binary tool under the seed contract: `code/<exe> '<request-json>' <output-file>`, where the
+ * A binary tool under the binary contract (docs/design/compatibility.md#binary-contract): `code/<exe> '<request-json>' <output-file>`, where the
  * request is `{"tool_id", "tool_data", "mode": "input", "input"}` and the result is the JSON the
  * binary writes to the output file. Each call gets a fresh output file in a private folder.
  */

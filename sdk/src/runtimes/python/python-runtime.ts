@@ -177,7 +177,7 @@ export class PythonToolRuntime implements ToolRuntime {
   }
 }
 
-/** Unique per tool and folder, a valid identifier, never the seed's shared "function" (B14). */
+/** Unique per tool and folder, a valid identifier, never one shared "function" (docs/design/compatibility.md#module-names). */
 function moduleNameFor(toolId: string, codeDir: string): string {
   const readable = toolId.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 40);
   const digest = createHash("sha256").update(`${toolId}\0${codeDir}`).digest("hex").slice(0, 8);

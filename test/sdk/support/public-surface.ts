@@ -1,0 +1,51 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const SDK = new URL("../../../sdk/", import.meta.url);
+
+export interface PackageEntry {
+  /** The subpath of `exports` (`.`, `./toolkit`, …). */
+  subpath: string;
+  /** The TypeScript source the built entry comes from. */
+  source: string;
+}
+
+export interface EntrySurface {
+  /** Runtime names (classes, functions, constants). */
+  values: string[];
+  /** Type-only names (interfaces, type aliases). */
+  types: string[];
+  /** `export *` lines: not allowed in an entry point (its surface would follow its modules silently). */
+  starExports: string[];
+}
+
+/** `exports` of `sdk/package.json`, each mapped from `dist/*.js` back to its `src/*.ts`. */
+export function packageEntries(): PackageEntry[] {
+  const manifest = JSON.parse(readFileSync(new URL("package.json", SDK), "utf8")) as { exports: Record<string, { default: string }> };
+  return Object.entries(manifest.exports).map(([subpath, target]) => ({
+    subpath,
+    source: fileURLToPath(new URL(target.default.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"), SDK)),
+  }));
+}
+
+const EXPORT_LIST = /export\s+(type\s+)?\{([^}]*)\}\s*from\s*["'][^"']+["'];?/g;
+const STAR_EXPORT = /export\s+\*[^;]*;/g;
+
+/**
+ * What one entry file exports, read from its `export { … } from` statements. Entry points hold
+ * nothing else, so this is their whole surface; the public-API test checks the value names
+ * against what the module really exports at run time.
+ */
+export function entrySurface(source: string): EntrySurface {
+  const text = readFileSync(source, "utf8").replace(/\/\/[^\n]*/g, "");
+  const values: string[] = [];
+  const types: string[] = [];
+  for (const [, typeOnly, list] of text.matchAll(EXPORT_LIST)) {
+    for (const item of list!.split(",").map((part) => part.trim()).filter(Boolean)) {
+      const isType = typeOnly !== undefined || item.startsWith("type ");
+      const name = item.replace(/^type\s+/, "").split(/\s+as\s+/).pop()!.trim();
+      (isType ? types : values).push(name);
+    }
+  }
+  return { values: values.sort(), types: types.sort(), starExports: [...text.matchAll(STAR_EXPORT)].map((match) => match[0]) };
+}
