@@ -1,19 +1,20 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const sdkSource = (path: string) => fileURLToPath(new URL(`./sdk/src/${path}`, import.meta.url));
+/**
+ * Tests run the SDK's TypeScript source: each subpath of the package's `exports` maps to the
+ * source of its built entry (`./dist/x.js` → `sdk/src/x.ts`). A separate test checks the built
+ * package with plain node.
+ */
+const sdkExports = (JSON.parse(readFileSync(new URL("./sdk/package.json", import.meta.url), "utf8")) as { exports: Record<string, { default: string }> }).exports;
+const sdkAliases = Object.entries(sdkExports).map(([subpath, target]) => ({
+  find: new RegExp(`^@agent-tools/sdk${subpath.slice(1).replace(/[/-]/g, "\\$&")}$`),
+  replacement: fileURLToPath(new URL(target.default.replace(/^\.\/dist\//, "./sdk/src/").replace(/\.js$/, ".ts"), import.meta.url)),
+}));
 
 export default defineConfig({
-  resolve: {
-    // Tests run the SDK's TypeScript source; a separate test checks the built package with plain node.
-    alias: [
-      { find: /^@agent-tools\/sdk\/archive$/, replacement: sdkSource("archive/index.ts") },
-      { find: /^@agent-tools\/sdk\/skill-manifest$/, replacement: sdkSource("skills/skill-manifest.ts") },
-      { find: /^@agent-tools\/sdk\/capabilities$/, replacement: sdkSource("sandbox/capabilities/index.ts") },
-      { find: /^@agent-tools\/sdk\/tool-spec$/, replacement: sdkSource("tool-spec/index.ts") },
-      { find: /^@agent-tools\/sdk$/, replacement: sdkSource("index.ts") },
-    ],
-  },
+  resolve: { alias: sdkAliases },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,

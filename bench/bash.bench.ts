@@ -10,7 +10,9 @@
  */
 import { performance } from "node:perf_hooks";
 import { cpus } from "node:os";
-import { Bash, loadBashParser, PermissionEngine } from "../sdk/src/index.js";
+import { Bash } from "../sdk/src/builtin/bash/bash-tool.js";
+import { loadBashParser } from "../sdk/src/builtin/shell/bash-parser.js";
+import { PermissionEngine } from "../sdk/src/permission/permission-engine.js";
 import { loadCorpus } from "../test/builtin/support.js";
 import { p50p99 } from "./percentiles.js";
 

@@ -5,12 +5,10 @@
  *
  *   npx tsx bench/permission.bench.ts      (or: npm run bench permission)
  */
-import {
-  FunctionTool,
-  PermissionEngine,
-  PermissionMode,
-  Toolkit,
-} from "../sdk/src/index.js";
+import { PermissionEngine } from "../sdk/src/permission/permission-engine.js";
+import { PermissionMode } from "../sdk/src/permission/types.js";
+import { FunctionTool } from "../sdk/src/tool/function-tool.js";
+import { Toolkit } from "../sdk/src/toolkit/toolkit.js";
 import { p50p99 } from "./percentiles.js";
 
 const SECONDS_PER_CASE = 1.5;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Bash, PermissionEngine, PermissionMode, loadBashParser } from "@agent-tools/sdk";
+import { Bash, PermissionEngine, PermissionMode } from "@agent-tools/sdk";
+import { loadBashParser } from "../../sdk/src/builtin/shell/bash-parser.js";
 import { loadCorpus, temporaryDirectory } from "./support.js";
 
 /**

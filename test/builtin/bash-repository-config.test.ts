@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Bash, loadBashParser, PermissionEngine, PermissionMode, type PermissionEngineOptions } from "@agent-tools/sdk";
+import { Bash, PermissionEngine, PermissionMode, type PermissionEngineOptions } from "@agent-tools/sdk";
+import { loadBashParser } from "../../sdk/src/builtin/shell/bash-parser.js";
 import { temporaryDirectory } from "./support.js";
 
 /**

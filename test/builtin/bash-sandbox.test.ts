@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Bash, BubblewrapPlatform, SandboxUnavailableError, Toolkit } from "@agent-tools/sdk";
+import { Bash, SandboxUnavailableError, Toolkit } from "@agent-tools/sdk";
+import { BubblewrapPlatform } from "../../sdk/src/sandbox/bubblewrap-platform.js";
 import { processesMatching } from "../sdk/support/process-state.js";
 import { runTool, temporaryDirectory } from "./support.js";
 

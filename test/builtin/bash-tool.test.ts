@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Bash, MAX_OUTPUT_CHARACTERS, Toolkit } from "@agent-tools/sdk";
+import { Bash, Toolkit } from "@agent-tools/sdk";
+import { MAX_OUTPUT_CHARACTERS } from "../../sdk/src/builtin/bash/bash-output.js";
 import { runTool, temporaryDirectory } from "./support.js";
 
 const project = temporaryDirectory("builtin-bash-tool-");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PermissionEngine, PermissionMode, TaskCreate, TaskGet, TaskList, TaskStore, TaskUpdate, Toolkit } from "@agent-tools/sdk";
+import { PermissionEngine, PermissionMode, TaskCreate, TaskGet, TaskList, TaskUpdate, Toolkit } from "@agent-tools/sdk";
+import { TaskStore } from "../../sdk/src/builtin/tasks/task-store.js";
 import { runTool } from "./support.js";
 
 const tools = () => [new TaskCreate(), new TaskGet(), new TaskList(), new TaskUpdate()];

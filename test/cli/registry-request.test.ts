@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { registryRequest, RegistryError } from "@agent-tools/sdk";
+import { RegistryError } from "@agent-tools/sdk";
+import { registryRequest } from "../../sdk/src/publish/registry-request.js";
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));

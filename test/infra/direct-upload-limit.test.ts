@@ -8,7 +8,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIRECT_UPLOAD_MAX_BYTES, LARGE_UPLOAD_HINT as SDK_HINT, RegistryError, uploadBundle as sdkUpload } from "@agent-tools/sdk";
+import { RegistryError } from "@agent-tools/sdk";
+import { DIRECT_UPLOAD_MAX_BYTES, LARGE_UPLOAD_HINT as SDK_HINT, uploadBundle as sdkUpload } from "../../sdk/src/publish/upload-bundle.js";
 import {
   DIRECT_UPLOAD_MAX_BODY_BYTES,
   EVENT_ENVELOPE_BYTES,

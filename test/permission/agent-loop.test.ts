@@ -1,16 +1,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ExternalTool,
-  FunctionTool,
-  PermissionEngine,
-  Toolkit,
-  toolCallsFromOpenAI,
-  toolMessagesForOpenAI,
-  type ConfirmationRequest,
-  type ConfirmResult,
-} from "@agent-tools/sdk";
+import { ExternalTool, FunctionTool, PermissionEngine, Toolkit, toolCallsFromOpenAI, toolMessagesForOpenAI, type ConfirmationRequest, type ConfirmResult } from "@agent-tools/sdk";
 import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai.js";
 import { addTool } from "./support/add-tool.js";
 

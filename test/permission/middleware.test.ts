@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  FunctionTool,
-  ToolChunk,
-  ToolMiddlewareBase,
-  ToolResponse,
-  type ToolBase,
-  type ToolNextHandler,
-} from "@agent-tools/sdk";
+import { FunctionTool, ToolChunk, ToolMiddlewareBase, ToolResponse, type ToolBase, type ToolNextHandler } from "@agent-tools/sdk";
 
 async function collect(stream: AsyncIterable<ToolChunk>): Promise<ToolResponse> {
   const chunks: ToolChunk[] = [];

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { Edit, PermissionEngine, PermissionMode, protectedConfigProblem, Toolkit, Write, type ToolBase } from "@agent-tools/sdk";
+import { Edit, PermissionEngine, PermissionMode, Toolkit, Write, type ToolBase } from "@agent-tools/sdk";
+import { protectedConfigProblem } from "../../sdk/src/builtin/paths/protected-config.js";
 import { loadCorpus, temporaryDirectory } from "../builtin/support.js";
 
 /**

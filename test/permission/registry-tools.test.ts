@@ -2,17 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AgentTools,
-  PermissionEngine,
-  PermissionMode,
-  RegistryTool,
-  Toolkit,
-  registryTool,
-  registryTools,
-  toolNameFromId,
-  type ToolExecutionEvent,
-} from "@agent-tools/sdk";
+import { AgentTools, PermissionEngine, PermissionMode, RegistryTool, Toolkit, registryTool, registryTools, type ToolExecutionEvent } from "@agent-tools/sdk";
+import { toolNameFromId } from "../../sdk/src/registry-tool/registry-tool-record.js";
 import { fixtureBundle } from "../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
 import { collect, find, summary } from "./support/events.js";

@@ -1,18 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import {
-  Edit,
-  Glob,
-  Grep,
-  isPathInWorkingDirectories,
-  PermissionEngine,
-  PermissionMode,
-  Read,
-  ruleBaseDirectory,
-  type PermissionEngineOptions,
-  type ToolBase,
-} from "@agent-tools/sdk";
+import { Edit, Glob, Grep, PermissionEngine, PermissionMode, Read, type PermissionEngineOptions, type ToolBase } from "@agent-tools/sdk";
+import { isPathInWorkingDirectories, ruleBaseDirectory } from "../../sdk/src/permission/working-directories.js";
 import { temporaryDirectory } from "../builtin/support.js";
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PermissionEngine, PermissionRuleError, formatRule, parseRule } from "@agent-tools/sdk";
+import { PermissionEngine, PermissionRuleError } from "@agent-tools/sdk";
+import { formatRule, parseRule } from "../../sdk/src/permission/rule-syntax.js";
 import { ProbeTool } from "./support/probe-tool.js";
 
 describe("parseRule / formatRule", () => {

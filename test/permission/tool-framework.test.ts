@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  ExternalTool,
-  FunctionTool,
-  PermissionEngine,
-  ToolChunk,
-  ToolError,
-  ToolResponse,
-  ToolResultState,
-} from "@agent-tools/sdk";
+import { ExternalTool, FunctionTool, PermissionEngine, ToolChunk, ToolError, ToolResponse, ToolResultState } from "@agent-tools/sdk";
 import { addTool } from "./support/add-tool.js";
 
 async function run(tool: { invoke(input: any): AsyncIterable<ToolChunk> }, input: Record<string, unknown>) {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  FunctionTool,
-  PermissionEngine,
-  Toolkit,
-  ToolChunk,
-  ToolkitError,
-  type ToolCall,
-} from "@agent-tools/sdk";
+import { FunctionTool, PermissionEngine, Toolkit, ToolChunk, ToolkitError, type ToolCall } from "@agent-tools/sdk";
 import { addTool } from "./support/add-tool.js";
 import { collect, find, summary } from "./support/events.js";
 import { ProbeTool } from "./support/probe-tool.js";

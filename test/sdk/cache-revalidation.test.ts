@@ -7,7 +7,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentTools, RegistryUnavailableError, deleteTool } from "@agent-tools/sdk";
+import { AgentTools, RegistryUnavailableError } from "@agent-tools/sdk";
+import { deleteTool } from "../../sdk/src/publish/delete-tool.js";
 import { buildBundle, readFixtureSpec, zipFiles } from "../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
 

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { resolveCacheDir } from "@agent-tools/sdk";
+import { resolveCacheDir } from "../../sdk/src/cache/cache-dir.js";
 
 const saved = process.env.AGENT_TOOLS_CACHE_DIR;
 

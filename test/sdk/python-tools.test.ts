@@ -1,16 +1,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AgentTools,
-  ToolCrashedError,
-  ToolEnvironmentError,
-  ToolExecutionError,
-  ToolInputError,
-  ToolLoadError,
-  ToolOutputError,
-  ToolTimeoutError,
-} from "@agent-tools/sdk";
+import { AgentTools, ToolCrashedError, ToolEnvironmentError, ToolExecutionError, ToolInputError, ToolLoadError, ToolOutputError, ToolTimeoutError } from "@agent-tools/sdk";
 import { buildPythonToolZip, FIXTURE_TOOLS_DIR } from "../support/bundles.js";
 import { toolWithExecute, writePythonTool } from "./support/python-tool-folder.js";
 import { TempDirs } from "./support/temp-dirs.js";

@@ -4,16 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  AgentTools,
-  InvalidToolArgumentsError,
-  MissingOpenAIKeyError,
-  NoSearchCandidatesError,
-  NoToolCallError,
-  OpenAIRequestError,
-  UnknownFunctionNameError,
-  type AgentToolsOptions,
-} from "@agent-tools/sdk";
+import { AgentTools, InvalidToolArgumentsError, MissingOpenAIKeyError, NoSearchCandidatesError, NoToolCallError, OpenAIRequestError, UnknownFunctionNameError, type AgentToolsOptions } from "@agent-tools/sdk";
 import { fixtureBundle, readFixtureSpec } from "../support/bundles.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai.js";
 import { startTestRegistry, type TestRegistry } from "../support/registry.js";

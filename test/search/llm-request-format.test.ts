@@ -2,7 +2,8 @@
 // for the input JSON, against real python3's json.dumps).
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { buildFunctionCatalog, buildUserMessage, pythonJsonDumps, sanitiseFunctionName } from "@agent-tools/sdk";
+import { buildFunctionCatalog, sanitiseFunctionName } from "../../sdk/src/search/function-definitions.js";
+import { buildUserMessage, pythonJsonDumps } from "../../sdk/src/search/user-message.js";
 
 const pythonDumps = (value: unknown) =>
   execFileSync("python3", ["-c", "import json,sys; sys.stdout.write(json.dumps(json.loads(sys.stdin.read()), indent=2))"], {

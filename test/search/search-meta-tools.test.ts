@@ -7,16 +7,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  addSearchMetaTools,
-  AgentTools,
-  PermissionEngine,
-  Toolkit,
-  toolCallsFromOpenAI,
-  toolMessagesForOpenAI,
-  type ConfirmationRequest,
-  type ConfirmResult,
-} from "@agent-tools/sdk";
+import { addSearchMetaTools, AgentTools, PermissionEngine, Toolkit, toolCallsFromOpenAI, toolMessagesForOpenAI, type ConfirmationRequest, type ConfirmResult } from "@agent-tools/sdk";
 import { fixtureBundle } from "../support/bundles.js";
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from "../support/fake-openai.js";
 import { startTestRegistry, type TestRegistry } from "../support/registry.js";

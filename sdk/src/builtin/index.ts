@@ -1,23 +1,31 @@
-export * from "./bash/bash-tool.js";
+// `@agent-tools/sdk/builtin`: the built-in tools and what configures them (docs/builtin-tools.md).
+export { Bash, DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS, type BashInput, type BashOptions } from "./bash/bash-tool.js";
 export { MAX_OUTPUT_CHARACTERS } from "./bash/bash-output.js";
 export type { BashSandboxOptions, BashSandboxStatus } from "./bash/bash-sandbox.js";
-export * from "./files/read-tool.js";
-export * from "./files/write-tool.js";
-export * from "./files/edit-tool.js";
+export { MAX_LINE_LENGTH, MAX_READ_LINES, Read, type ReadInput } from "./files/read-tool.js";
+export { Write, type WriteInput } from "./files/write-tool.js";
+export { Edit, type EditInput } from "./files/edit-tool.js";
 export { ReadCache, type ReadRecord } from "./files/read-cache.js";
 export type { FileToolOptions } from "./files/file-tool-base.js";
-export * from "./search/glob-tool.js";
-export * from "./search/grep-tool.js";
+export { Glob, MAX_GLOB_RESULTS, type GlobInput } from "./search/glob-tool.js";
+export { DEFAULT_HEAD_LIMIT, Grep, type GrepInput, type GrepOutputMode } from "./search/grep-tool.js";
 export type { SearchToolOptions } from "./search/search-tool-base.js";
-export * from "./tasks/task-store.js";
-export * from "./tasks/task-tools.js";
-export * from "./workspace/index.js";
+export { TaskStatus, TaskStore, type Task } from "./tasks/task-store.js";
+export { TaskCreate, TaskGet, TaskList, TaskUpdate, type TaskCreateInput, type TaskGetInput, type TaskToolOptions, type TaskUpdateInput } from "./tasks/task-tools.js";
+export { LocalWorkspaceBackend } from "./workspace/local-workspace-backend.js";
+export { SandboxedWorkspaceBackend } from "./workspace/sandboxed-workspace-backend.js";
+export type { BackgroundProcess, ExecOptions, ExecResult, FileStat, GlobOptions, WorkspaceBackend } from "./workspace/workspace-backend.js";
 export { DEFAULT_DANGEROUS_DIRECTORIES, DEFAULT_DANGEROUS_FILES, isDangerousPath, type DangerousPathLists } from "./paths/dangerous-paths.js";
-export { matchesPathRule, suggestPathRule } from "./paths/path-rules.js";
-export { dangerousPathReason } from "./paths/dangerous-paths.js";
-export { protectedConfigProblem, PROTECTED_CONFIG, type ProtectedConfigEntry } from "./paths/protected-config.js";
-export * from "./paths/secret-locations.js";
-export { pathReadProblem, treeReadProblem, type ReadProblem, type ReadScope } from "./paths/read-confinement.js";
+export { PROTECTED_CONFIG, type ProtectedConfigEntry } from "./paths/protected-config.js";
+export {
+  SECRET_LOCATIONS,
+  SECRET_NAME_EXCEPTIONS,
+  SECRET_NAME_PATTERNS,
+  SECRET_SYSTEM_PATHS,
+  type SecretCategory,
+  type SecretLocation,
+  type SecretNamePattern,
+  type SecretSystemPath,
+} from "./paths/secret-locations.js";
 export { analyseBash, MAX_COMMAND_COUNT, MAX_COMMAND_LENGTH, type BashAnalysis } from "./shell/bash-analysis.js";
-export { loadBashParser } from "./shell/bash-parser.js";
 export { BUILTIN_TOOL_NAMES, createBuiltinTools } from "./builtin-tools.js";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { RegistryClient } from "../registry-client/index.js";
+import { RegistryClient } from "../registry-client/registry-client.js";
 import type { CliIo } from "./cli-io.js";
 import { UsageError } from "./report-error.js";
 

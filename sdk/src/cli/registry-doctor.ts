@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
 import { AgentToolsError } from "../errors.js";
-import { registryRequest } from "../publish/index.js";
+import { registryRequest } from "../publish/registry-request.js";
 import type { CliContext } from "./cli-context.js";
 import { tokenOption } from "./commands/token-option.js";
 

@@ -1,7 +1,7 @@
 import { CommanderError } from "commander";
 import { AgentToolsError } from "../errors.js";
-import { BundleTransferError } from "../publish/index.js";
-import { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "../registry-client/index.js";
+import { BundleTransferError } from "../publish/publish-errors.js";
+import { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "../registry-client/registry-errors.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT } from "./exit-codes.js";
 

@@ -1,7 +1,23 @@
-export * from "./errors.js";
-export * from "./permission-engine.js";
-export * from "./rule-input.js";
-export * from "./rule-syntax.js";
-export * from "./types.js";
-export * from "./working-directories.js";
-export * from "./settings/index.js";
+// `@agent-tools/sdk/permission`: the permission engine, its rules and settings files (docs/permissions.md).
+export { PermissionModeError, PermissionRuleError, PermissionSettingsError } from "./errors.js";
+export { PermissionEngine, type PermissionEngineOptions, type PermissionResult } from "./permission-engine.js";
+export { toPermissionRule, type PermissionRuleInput } from "./rule-input.js";
+export { formatRule, parseRule } from "./rule-syntax.js";
+export {
+  PermissionBehavior,
+  PermissionMode,
+  type PermissionContext,
+  type PermissionDecision,
+  type PermissionRule,
+  type RuleMatchContext,
+  type RulesByTool,
+} from "./types.js";
+export {
+  loadPermissionSettings,
+  type CodePermissionSettings,
+  type LoadPermissionSettingsOptions,
+  type PermissionSettings,
+  type PermissionSettingsIssue,
+} from "./settings/load-permission-settings.js";
+export { KNOWN_MODE_NAMES, parseModeName } from "./settings/mode-names.js";
+export { LAYER_SOURCE, SETTINGS_LAYERS, settingsFiles, type SettingsFile, type SettingsLayer, type SettingsLocations } from "./settings/settings-layers.js";

@@ -2,7 +2,7 @@ import { gzipSync, zipSync, type Zippable } from "fflate";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { detectArchiveFormat, writeTar, type TarInputEntry } from "../archive/index.js";
-import { isPythonRuntime } from "../registry-client/index.js";
+import { isPythonRuntime } from "../registry-client/tool-record.js";
 import { MISSING_VERSION_WARNING } from "../tool-spec/index.js";
 import { PackError } from "./publish-errors.js";
 

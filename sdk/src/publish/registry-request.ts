@@ -1,4 +1,5 @@
-import { RegistryError, RegistryUnavailableError, registryFetch } from "../registry-client/index.js";
+import { RegistryError, RegistryUnavailableError } from "../registry-client/registry-errors.js";
+import { registryFetch } from "../registry-client/registry-fetch.js";
 import { describeFetchFailure, errorBody } from "../registry-client/registry-errors.js";
 
 /** Which registry to talk to, and the write token for routes that need one. */

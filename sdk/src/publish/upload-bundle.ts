@@ -1,5 +1,6 @@
 import { asSentence } from "../errors.js";
-import { RegistryError, registryFetch } from "../registry-client/index.js";
+import { RegistryError } from "../registry-client/registry-errors.js";
+import { registryFetch } from "../registry-client/registry-fetch.js";
 import { BundleTransferError } from "./publish-errors.js";
 import { putWithProgress } from "./put-with-progress.js";
 import { registryRequest, type RegistryWriteOptions } from "./registry-request.js";

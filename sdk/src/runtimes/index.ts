@@ -1,4 +1,5 @@
-export { BinaryToolRuntime, BINARY_COMMAND_REPLY, type BinaryToolOptions } from "./binary/binary-runtime.js";
+// `@agent-tools/sdk/runtimes`: the Python and binary runtimes that run a tool's code (docs/sdk.md).
+export { BinaryToolRuntime, type BinaryToolOptions } from "./binary/binary-runtime.js";
 export { resolvePythonInterpreter, type PythonInterpreter } from "./python/python-interpreter.js";
 export { PythonToolRuntime, type PythonToolOptions } from "./python/python-runtime.js";
 export {

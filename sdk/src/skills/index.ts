@@ -1,7 +1,7 @@
-export * from "./skill.js";
-export * from "./skill-error.js";
-export * from "./skill-manifest.js";
-export * from "./load-skills.js";
-export * from "./skill-catalog.js";
-export * from "./skill-viewer.js";
-export { SkillRuntime, isSkillRecord } from "./skill-runtime.js";
+// `@agent-tools/sdk/skills`: skills (instructions and resources) for an agent (docs/skills.md).
+export type { Skill, SkillInput, SkillSource } from "./skill.js";
+export { SkillError } from "./skill-error.js";
+export { parseSkillManifest, SKILL_FILE, SKILL_LIMITS, type SkillManifest } from "./skill-manifest.js";
+export { loadSkill, loadSkills } from "./load-skills.js";
+export { SkillCatalog } from "./skill-catalog.js";
+export { SKILL_VIEWER_NAME, SkillViewer } from "./skill-viewer.js";

@@ -28,13 +28,14 @@ export function packageEntries(): PackageEntry[] {
   }));
 }
 
-const EXPORT_LIST = /export\s+(type\s+)?\{([^}]*)\}\s*from\s*["'][^"']+["'];?/g;
+const EXPORT_LIST = /export\s+(type\s+)?\{([^}]*)\}(?:\s*from\s*["'][^"']+["'])?;?/g;
+const DECLARATION = /^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(class|function\*?|const|let|enum|interface|type)\s+([A-Za-z_$][\w$]*)/gm;
 const STAR_EXPORT = /export\s+\*[^;]*;/g;
 
 /**
- * What one entry file exports, read from its `export { … } from` statements. Entry points hold
- * nothing else, so this is their whole surface; the public-API test checks the value names
- * against what the module really exports at run time.
+ * What one entry file exports, read from its `export { … }` statements and exported declarations;
+ * the public-API test checks the value names against what the module really exports at run time,
+ * so nothing the reading misses can slip through.
  */
 export function entrySurface(source: string): EntrySurface {
   const text = readFileSync(source, "utf8").replace(/\/\/[^\n]*/g, "");
@@ -47,5 +48,6 @@ export function entrySurface(source: string): EntrySurface {
       (isType ? types : values).push(name);
     }
   }
-  return { values: values.sort(), types: types.sort(), starExports: [...text.matchAll(STAR_EXPORT)].map((match) => match[0]) };
+  for (const [, kind, name] of text.matchAll(DECLARATION)) (kind === "interface" || kind === "type" ? types : values).push(name!);
+  return { values: [...new Set(values)].sort(), types: [...new Set(types)].sort(), starExports: [...text.matchAll(STAR_EXPORT)].map((match) => match[0]) };
 }

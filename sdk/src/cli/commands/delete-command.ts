@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { deleteTool } from "../../publish/index.js";
+import { deleteTool } from "../../publish/delete-tool.js";
 import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
 import { AgentToolsError } from "../../errors.js";
 import { tokenOption } from "./token-option.js";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { packTool } from "../../publish/index.js";
+import { packTool } from "../../publish/pack-tool.js";
 import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
 import { existingPath } from "./local-path.js";
 import { printWarnings } from "./warnings.js";

@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
 import { readFile } from "node:fs/promises";
-import { packTool, uploadBundle, type UploadBundleOptions } from "../../publish/index.js";
+import { packTool } from "../../publish/pack-tool.js";
+import { uploadBundle, type UploadBundleOptions } from "../../publish/upload-bundle.js";
 import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
 import { progressBar } from "../progress-bar.js";
 import { existingPath } from "./local-path.js";

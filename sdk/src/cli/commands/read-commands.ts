@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
-import type { ToolRecord } from "../../registry-client/index.js";
+import type { ToolRecord } from "../../registry-client/tool-record.js";
 import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
 import { UsageError } from "../report-error.js";
 import { noToolsLine, printToolLines } from "./tool-lines.js";

@@ -1,4 +1,5 @@
-import type { ToolRecord, ToolSearchResult } from "../../registry-client/index.js";
+import type { ToolSearchResult } from "../../registry-client/registry-client.js";
+import type { ToolRecord } from "../../registry-client/tool-record.js";
 import { printJson } from "../cli-context.js";
 import type { CliIo } from "../cli-io.js";
 

@@ -1,3 +1,0 @@
-export * from "./tool-server.js";
-export * from "./http-host.js";
-export { toCallToolResult } from "./call-tool-result.js";

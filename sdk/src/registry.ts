@@ -1,0 +1,22 @@
+// `@agent-tools/sdk/registry`: talking to a registry: read, publish, delete, cache, and registry tools in a Toolkit (docs/sdk.md, docs/cli.md).
+export {
+  RegistryClient,
+  type EntryWithTag,
+  type ListToolsQuery,
+  type RegistryClientOptions,
+  type SearchToolsQuery,
+  type ToolPage,
+  type ToolSearchResult,
+} from "./registry-client/registry-client.js";
+export { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-client/registry-errors.js";
+export type { ToolRecord } from "./registry-client/tool-record.js";
+export { packTool, type PackedTool } from "./publish/pack-tool.js";
+export { DIRECT_UPLOAD_MAX_BYTES, uploadBundle, type PublishedTool, type UploadBundleOptions } from "./publish/upload-bundle.js";
+export { deleteTool } from "./publish/delete-tool.js";
+export type { RegistryRequestOptions, RegistryWriteOptions } from "./publish/registry-request.js";
+export { BundleTransferError, PackError } from "./publish/publish-errors.js";
+export { resolveCacheDir } from "./cache/cache-dir.js";
+export { ToolCache } from "./cache/tool-cache.js";
+export type { LocalToolSource } from "./cache/local-tool-source.js";
+export { RegistryTool, registryTool, registryTools, type RegistryToolOptions } from "./registry-tool/registry-tool.js";
+export type { RegistryToolSource } from "./registry-tool/registry-tool-source.js";
