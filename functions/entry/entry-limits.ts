@@ -1,8 +1,10 @@
 /**
  * What a stored entry may hold. One entry is one DynamoDB item (twice: the version item and the
- * latest pointer's copy), and DynamoDB refuses items over 400 KB and attributes nested more than
- * 32 levels deep; the registry refuses such entries itself, up front, with a 4xx that names the
- * field, instead of letting the write fail (docs/storage.md, "Limits").
+ * latest pointer's copy), and DynamoDB refuses items over 400 KB, attributes nested more than 32
+ * levels deep, empty attribute names and numbers outside its range; the AWS SDK refuses numbers it
+ * cannot round-trip exactly. The registry refuses such entries itself, up front, with a 4xx that
+ * names the field, instead of letting the write fail (docs/durability.md, "Limits"). These are the
+ * rules the DynamoDB Local conformance suite checks against AWS's own implementation.
  */
 
 /** DynamoDB's item size limit, in bytes. */
@@ -14,6 +16,15 @@ export const MAX_ENTRY_BYTES = 300 * 1024;
  * lists from level 3, so a field value may nest 30 levels to stay within DynamoDB's 32.
  */
 export const MAX_FIELD_DEPTH = 30;
+
+/** Longest object key in stored JSON, in UTF-8 bytes (DynamoDB Local already fails on names over 50,000). */
+export const MAX_KEY_BYTES = 1024;
+/**
+ * Stored numbers: 0, or a magnitude from DynamoDB's smallest (1e-130) to the largest integer a
+ * JavaScript number holds exactly (the SDK refuses larger ones rather than round them).
+ */
+export const MIN_NUMBER_MAGNITUDE = 1e-130;
+export const MAX_NUMBER_MAGNITUDE = Number.MAX_SAFE_INTEGER;
 
 /** Size and depth of a JSON value as DynamoDB counts them. */
 export interface StoredShape {
@@ -57,16 +68,44 @@ export function storedShape(value: unknown, maxDepth = Number.POSITIVE_INFINITY)
   return { bytes, depth };
 }
 
-/** Every field of `fields` nested deeper than MAX_FIELD_DEPTH, as sentences naming it. */
-export function depthProblems(fields: Record<string, unknown>): string[] {
+/**
+ * Every field of `fields` the database cannot store as it is, as sentences naming the field: nested
+ * deeper than MAX_FIELD_DEPTH, an empty or over-long object key, or a number out of range. Walks
+ * without recursion and stops at a field's first problem.
+ */
+export function storageProblems(fields: Record<string, unknown>): string[] {
   const problems: string[] = [];
   for (const [field, value] of Object.entries(fields)) {
-    const { depth } = storedShape(value, MAX_FIELD_DEPTH);
-    if (depth > MAX_FIELD_DEPTH) {
-      problems.push(`${field} nests more than ${MAX_FIELD_DEPTH} levels deep (stored JSON may nest at most ${MAX_FIELD_DEPTH}: the database allows 32 and the entry uses 2)`);
-    }
+    const problem = valueProblem(value);
+    if (problem !== undefined) problems.push(`${field} ${problem}`);
   }
   return problems;
+}
+
+function valueProblem(value: unknown): string | undefined {
+  const pending: { value: unknown; level: number }[] = [{ value, level: 0 }];
+  while (pending.length > 0) {
+    const { value: current, level } = pending.pop()!;
+    if (typeof current === "number") {
+      const magnitude = Math.abs(current);
+      if (magnitude !== 0 && (magnitude < MIN_NUMBER_MAGNITUDE || magnitude > MAX_NUMBER_MAGNITUDE)) {
+        return `holds the number ${current}, which cannot be stored exactly (numbers must be 0 or between ${MIN_NUMBER_MAGNITUDE} and ${MAX_NUMBER_MAGNITUDE} in magnitude; write it as a string)`;
+      }
+    } else if (typeof current === "object" && current !== null) {
+      if (level + 1 > MAX_FIELD_DEPTH) {
+        return `nests more than ${MAX_FIELD_DEPTH} levels deep (stored JSON may nest at most ${MAX_FIELD_DEPTH}: the database allows 32 and the entry uses 2)`;
+      }
+      if (!Array.isArray(current)) {
+        for (const key of Object.keys(current)) {
+          if (key === "") return 'has an empty object key (""), which the database cannot store: give every key a name';
+          const bytes = Buffer.byteLength(key);
+          if (bytes > MAX_KEY_BYTES) return `has an object key of ${bytes} bytes, over the ${MAX_KEY_BYTES}-byte limit for keys`;
+        }
+      }
+      for (const item of Object.values(current)) pending.push({ value: item, level: level + 1 });
+    }
+  }
+  return undefined;
 }
 
 /**

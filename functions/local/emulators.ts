@@ -14,36 +14,46 @@ export interface Emulators {
   close(): Promise<void>;
 }
 
-export async function startEmulators(dataDir: string): Promise<Emulators> {
-  const dynamoDir = join(dataDir, "dynamodb");
-  const s3Dir = join(dataDir, "s3");
-  await mkdir(dynamoDir, { recursive: true });
-  await mkdir(s3Dir, { recursive: true });
+export interface EmulatorOptions {
+  /**
+   * Use this DynamoDB instead of starting dynalite: one that accepts the emulator credentials
+   * (DynamoDB Local does), e.g. for the conformance suite (docs/durability.md).
+   */
+  dynamodbEndpoint?: string;
+}
 
-  const dynamo = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve, reject) => {
-    dynamo.once("error", reject);
-    dynamo.listen(0, "127.0.0.1", () => resolve());
-  });
-  const dynamoPort = (dynamo.address() as AddressInfo).port;
+export async function startEmulators(dataDir: string, options: EmulatorOptions = {}): Promise<Emulators> {
+  const s3Dir = join(dataDir, "s3");
+  await mkdir(s3Dir, { recursive: true });
+  const dynamo = options.dynamodbEndpoint === undefined ? await startDynalite(join(dataDir, "dynamodb")) : undefined;
 
   const s3 = new S3rver({ address: "127.0.0.1", port: 0, directory: s3Dir, silent: true });
   let s3Address: AddressInfo;
   try {
     s3Address = await s3.run();
   } catch (error) {
-    await closeServer(dynamo);
+    if (dynamo) await closeServer(dynamo);
     throw error;
   }
 
   return {
-    dynamodbEndpoint: `http://127.0.0.1:${dynamoPort}`,
+    dynamodbEndpoint: options.dynamodbEndpoint ?? `http://127.0.0.1:${(dynamo!.address() as AddressInfo).port}`,
     s3Endpoint: `http://127.0.0.1:${s3Address.port}`,
     credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
     async close() {
-      await Promise.allSettled([s3.close(), closeServer(dynamo)]);
+      await Promise.allSettled([s3.close(), dynamo && closeServer(dynamo)]);
     },
   };
+}
+
+async function startDynalite(dir: string): Promise<Server> {
+  await mkdir(dir, { recursive: true });
+  const dynamo = dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    dynamo.once("error", reject);
+    dynamo.listen(0, "127.0.0.1", () => resolve());
+  });
+  return dynamo;
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { DEFAULT_MAX_BUNDLE_BYTES, type RegistryConfig } from "../config.js";
 import { lockDataDir } from "./data-dir-lock.js";
-import { startEmulators } from "./emulators.js";
+import { startEmulators, type EmulatorOptions } from "./emulators.js";
 import { provisionStorage } from "./provision-storage.js";
 
 export interface LocalStorage {
@@ -15,13 +15,14 @@ export interface LocalStorage {
 
 /**
  * The embedded store of one data folder, locked for this process: dynalite and s3rver on
- * loopback, table and bucket provisioned. `npm start` and `npm run doctor -- --data-dir` share it.
+ * loopback, table and bucket provisioned. `npm start` (`startLocalRegistry`) and
+ * `npm run doctor -- --data-dir` share it.
  */
-export async function openLocalStorage(dataDirOption: string): Promise<LocalStorage> {
+export async function openLocalStorage(dataDirOption: string, options: EmulatorOptions = {}): Promise<LocalStorage> {
   const dataDir = resolve(dataDirOption);
   const unlock = await lockDataDir(dataDir);
   try {
-    const emulators = await startEmulators(dataDir);
+    const emulators = await startEmulators(dataDir, options);
     const close = async () => {
       await emulators.close();
       await unlock();
@@ -42,7 +43,7 @@ export async function openLocalStorage(dataDirOption: string): Promise<LocalStor
       await provisionStorage(config);
       return { dataDir, config, close };
     } catch (error) {
-      await close();
+      await emulators.close();
       throw error;
     }
   } catch (error) {

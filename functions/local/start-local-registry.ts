@@ -1,9 +1,8 @@
 import type { AddressInfo } from "node:net";
-import { resolve } from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
 import { createRegistryApp } from "../app.js";
 import { loadLocalToken } from "../auth/local-token.js";
-import { DEFAULT_MAX_BUNDLE_BYTES, type ArchiveDelivery, type RegistryConfig } from "../config.js";
+import type { ArchiveDelivery, RegistryConfig } from "../config.js";
 import { createRegistryDeps, type RegistryDeps, type RegistryDepsOptions } from "../registry-deps.js";
 import type { RouteModule } from "../routes/route-module.js";
 import { IndexerSchedule } from "../search/indexer-schedule.js";
@@ -11,11 +10,10 @@ import { createDynamoDocumentClient } from "../storage/aws-clients.js";
 import { EntryStore } from "../storage/entry-store.js";
 import { SearchIndexer } from "../search/search-indexer.js";
 import { searchSources } from "../search/search-sources.js";
-import { lockDataDir } from "./data-dir-lock.js";
-import { startEmulators, type Emulators } from "./emulators.js";
-import { provisionStorage } from "./provision-storage.js";
+import type { EmulatorOptions } from "./emulators.js";
+import { openLocalStorage } from "./open-local-storage.js";
 
-export interface LocalRegistryOptions {
+export interface LocalRegistryOptions extends EmulatorOptions {
   /** Where dynalite and s3rver persist, and where the write-token hash lives. */
   dataDir: string;
   /** 0 picks a free port. Default 6000. */
@@ -55,33 +53,18 @@ export interface LocalRegistry {
 
 /** The embedded default: emulators on loopback, storage provisioned, the whole app served by Node. */
 export async function startLocalRegistry(options: LocalRegistryOptions): Promise<LocalRegistry> {
-  const dataDir = resolve(options.dataDir);
   const host = options.host ?? "127.0.0.1";
-  const unlock = await lockDataDir(dataDir);
-  let emulators: Emulators;
-  try {
-    emulators = await startEmulators(dataDir);
-  } catch (error) {
-    await unlock();
-    throw error;
-  }
+  const storage = await openLocalStorage(options.dataDir, { dynamodbEndpoint: options.dynamodbEndpoint });
   try {
     const config: RegistryConfig = {
-      region: "us-east-1",
-      tableName: "agent-tools",
-      bucketName: "agent-tools-archives",
-      s3Endpoint: emulators.s3Endpoint,
-      dynamodbEndpoint: emulators.dynamodbEndpoint,
-      credentials: emulators.credentials,
+      ...storage.config,
       publicUrl: options.publicUrl?.replace(/\/+$/, ""),
       trustedProxies: options.trustedProxies ?? [],
-      archiveDelivery: options.archiveDelivery ?? "proxy",
-      presignExpiresSeconds: 300,
-      maxBundleBytes: options.maxBundleBytes ?? DEFAULT_MAX_BUNDLE_BYTES,
-      cacheRevalidateMs: options.cacheRevalidateMs ?? 1000,
+      archiveDelivery: options.archiveDelivery ?? storage.config.archiveDelivery,
+      maxBundleBytes: options.maxBundleBytes ?? storage.config.maxBundleBytes,
+      cacheRevalidateMs: options.cacheRevalidateMs ?? storage.config.cacheRevalidateMs,
     };
-    await provisionStorage(config);
-    const token = await loadLocalToken(dataDir, options.token);
+    const token = await loadLocalToken(storage.dataDir, options.token);
     const deps = createRegistryDeps(config, token.verify, { onCatalogChange: options.onCatalogChange });
     const app = createRegistryApp(deps, { extraRoutes: options.extraRoutes });
     // What the indexer Lambda does on AWS, here in process with its own storage client (docs/search.md).
@@ -114,15 +97,13 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
             server.close(() => done());
             if ("closeAllConnections" in server) server.closeAllConnections();
           });
-          await emulators.close();
-          await unlock();
+          await storage.close();
         })();
         return closing;
       },
     };
   } catch (error) {
-    await emulators.close();
-    await unlock();
+    await storage.close();
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { requireWriteToken } from "../auth/require-write-token.js";
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { resolveLatest } from "../catalog/resolve-latest.js";
-import { depthProblems, entrySizeProblem } from "../entry/entry-limits.js";
+import { entrySizeProblem, storageProblems } from "../entry/entry-limits.js";
 import { isPlainObject } from "../entry/field-types.js";
 import { validateEntryUpdate } from "../entry/tool-entry.js";
 import { presentEntry } from "../catalog/present-entry.js";
@@ -29,7 +29,7 @@ export const updateToolRoute: RouteModule = (app, deps) => {
       throw new RegistryError(400, "Missing update payload", 'Send a JSON object of the fields to change, e.g. {"tool_search_description": "..."}.');
     }
     // Before anything walks the body recursively (comparison, storage).
-    if (isPlainObject(body)) rejectProblems(depthProblems(body));
+    if (isPlainObject(body)) rejectProblems(storageProblems(body));
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       // From storage, not the read cache: the edit applies to what is latest now.
       const latest = (await resolveLatest(deps.entries, toolId)).entry;

@@ -1,6 +1,6 @@
 import type { ArchiveFormat } from "@agent-tools/sdk/archive";
 import type { ToolCapabilities } from "@agent-tools/sdk/capabilities";
-import { depthProblems, entrySizeProblem, storedShape } from "../entry/entry-limits.js";
+import { entrySizeProblem, storageProblems, storedShape } from "../entry/entry-limits.js";
 import { entryFromSpec, type ToolEntry } from "../entry/tool-entry.js";
 import { RegistryError } from "../http/registry-error.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
@@ -39,7 +39,7 @@ export function validateBundle(bundleBytes: Uint8Array, limits: BundleLimitOverr
   const resolved = resolveBundleLimits(limits);
   const files = readBundleFiles(bundleBytes, resolved);
   const spec = parseSpec(files.spec);
-  checkNesting(spec);
+  checkStorable(spec);
   const toolId = toolIdOf(spec);
   // The registry owns these two (seed: "leave them out"), so whatever spec.json says is replaced.
   const entry = entryFromSpec({ ...spec, tool_man_page_doc: manPage(files.toolMd), tool_source_code_link: "" });
@@ -60,11 +60,11 @@ function manPage(bytes: Uint8Array): string {
   }
 }
 
-/** Before anything walks the spec recursively (schema compilation, storage): DynamoDB nests 32 levels at most. */
-function checkNesting(spec: Record<string, unknown>): void {
-  const problems = depthProblems(spec);
+/** Before anything walks the spec recursively (schema compilation, storage): what the database cannot store (entry-limits.ts). */
+function checkStorable(spec: Record<string, unknown>): void {
+  const problems = storageProblems(spec);
   if (problems.length > 0) {
-    throw new RegistryError(422, PROCESSING_FAILED, `spec.json is nested too deeply: ${problems.join("; ")}. Flatten these values, or move such data into a file in code/.`);
+    throw new RegistryError(422, PROCESSING_FAILED, `spec.json holds values the registry cannot store: ${problems.join("; ")}. Change these values, or move such data into a file in code/.`);
   }
 }
 

@@ -1,7 +1,7 @@
 // Every input has a limit, each refusal a 4xx naming the field and the limit; internal items are
 // out of reach of every route; a refused request changes nothing in storage.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_FIELD_DEPTH } from "../../functions/entry/entry-limits.js";
+import { MAX_FIELD_DEPTH, MAX_KEY_BYTES } from "../../functions/entry/entry-limits.js";
 import { MAX_JSON_BODY_BYTES } from "../../functions/http/read-json-body.js";
 import { buildBundle, fixtureBundle } from "../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
@@ -95,6 +95,30 @@ describe("PUT /tools/{id}", () => {
       expect(answer.body.detail).toMatch(new RegExp(`tool_parameters nests more than ${MAX_FIELD_DEPTH} levels`));
     }
     expect((await request("PUT", "/tools/text-stats", `{"tool_parameters":${nested(MAX_FIELD_DEPTH)}}`)).status).toBe(200);
+  });
+});
+
+describe("values the database cannot store", () => {
+  it("are 422 naming the field, on PUT and upload: empty or over-long keys, numbers out of range", async () => {
+    const snapshot = await storageSnapshot(registry.local);
+    const fixture = await fixtureBundle("text-stats");
+    const spec = JSON.stringify({ ...fixture.spec, tool_id: "unstorable" }).slice(0, -1);
+    for (const [json, problem] of [
+      ['{"properties":{"":{"type":"string"}}}', "has an empty object key"],
+      [`{"${"k".repeat(MAX_KEY_BYTES + 1)}":1}`, `has an object key of ${MAX_KEY_BYTES + 1} bytes`],
+      ['{"maximum":1e20}', "holds the number 100000000000000000000"],
+      ['{"minimum":-9007199254740992}', "holds the number -9007199254740992"],
+      ['{"epsilon":1e-200}', "holds the number 1e-200"],
+    ]) {
+      const put = await request("PUT", "/tools/text-stats", `{"tool_parameters":${json}}`);
+      expect(put.status, json.slice(0, 40)).toBe(422);
+      expect(put.body.detail).toContain(`tool_parameters ${problem}`);
+      const bundle = buildBundle({ spec: `${spec},"tool_parameters":${json}}`, toolZip: fixture.toolZip, toolMd: "# x\n" });
+      const uploaded = await uploadBundle(registry.url, registry.token, bundle);
+      expect(uploaded.status, json.slice(0, 40)).toBe(422);
+      expect(String(uploaded.body.detail)).toContain(`tool_parameters ${problem}`);
+    }
+    expect(await storageSnapshot(registry.local)).toEqual(snapshot);
   });
 });
 
