@@ -109,7 +109,7 @@ describe("values the database cannot store", () => {
       ['{"maximum":1e20}', "holds the number 100000000000000000000"],
       ['{"minimum":-9007199254740992}', "holds the number -9007199254740992"],
       ['{"epsilon":1e-200}', "holds the number 1e-200"],
-    ]) {
+    ] as const) {
       const put = await request("PUT", "/tools/text-stats", `{"tool_parameters":${json}}`);
       expect(put.status, json.slice(0, 40)).toBe(422);
       expect(put.body.detail).toContain(`tool_parameters ${problem}`);
