@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { versionRank } from "../../functions/catalog/version-rank.js";
+import { versionRank } from "../../functions/entry/version-rank.js";
 import { runDoctor } from "../../functions/doctor/run-doctor.js";
 import { MAX_ENTRY_BYTES, MAX_FIELD_DEPTH, MAX_KEY_BYTES } from "../../functions/entry/entry-limits.js";
 import { createDynamoDocumentClient } from "../../functions/storage/aws-clients.js";
