@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "fflate";
 import { build } from "esbuild";
-import { LAMBDA_BUNDLE, PROJECT_ROOT, lambdaEntry } from "../infra/lambda-bundling.js";
+import { LAMBDA_BUNDLE, PROJECT_ROOT, lambdaBuildOptions } from "../infra/lambda-bundling.js";
 import { REGISTRY_FUNCTIONS as FUNCTIONS } from "../infra/registry-functions.js";
 import { percentile } from "./percentiles.js";
 
@@ -51,21 +51,7 @@ type BuildName = keyof typeof BUILDS;
 
 async function buildEntry(name: string, build_: BuildName): Promise<{ file: string; sdkImports: string[] }> {
   const outfile = join(outDir, build_.replace(" ", "-"), name, "index.mjs");
-  const result = await build({
-    entryPoints: [lambdaEntry(name)],
-    outfile,
-    bundle: true,
-    format: LAMBDA_BUNDLE.format,
-    platform: LAMBDA_BUNDLE.platform,
-    target: LAMBDA_BUNDLE.target,
-    minify: LAMBDA_BUNDLE.minify,
-    sourcemap: LAMBDA_BUNDLE.sourcemap,
-    external: [...BUILDS[build_]],
-    mainFields: [...LAMBDA_BUNDLE.mainFields],
-    banner: { js: LAMBDA_BUNDLE.banner },
-    logLevel: "silent",
-    metafile: true,
-  });
+  const result = await build({ ...lambdaBuildOptions(name, outfile, BUILDS[build_]), metafile: true });
   const externals = Object.values(result.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external).map((entry) => entry.path));
   return { file: outfile, sdkImports: [...new Set(externals.filter((path) => path.startsWith("@aws-sdk/")))].sort() };
 }

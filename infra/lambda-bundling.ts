@@ -1,3 +1,4 @@
+import type { BuildOptions } from "esbuild";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -28,3 +29,25 @@ export const LAMBDA_BUNDLE = {
   /** ESM output still meets CommonJS dependencies that call `require`. Aliased: fflate's ESM build imports `createRequire` itself. */
   banner: "import { createRequire as bannerCreateRequire } from 'module'; const require = bannerCreateRequire(import.meta.url);",
 } as const;
+
+/**
+ * The esbuild options of `NodejsFunction` for one entry point, for building a function's bundle
+ * outside CDK (the bundle benchmark, the test that runs the bundles in a fresh Node): what the
+ * stack passes through `bundling` in `registry-function.ts`, in esbuild's own terms.
+ */
+export function lambdaBuildOptions(name: string, outfile: string, external: readonly string[] = LAMBDA_BUNDLE.external): BuildOptions {
+  return {
+    entryPoints: [lambdaEntry(name)],
+    outfile,
+    bundle: true,
+    format: LAMBDA_BUNDLE.format,
+    platform: LAMBDA_BUNDLE.platform,
+    target: LAMBDA_BUNDLE.target,
+    minify: LAMBDA_BUNDLE.minify,
+    sourcemap: LAMBDA_BUNDLE.sourcemap,
+    external: [...external],
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    banner: { js: LAMBDA_BUNDLE.banner },
+    logLevel: "silent",
+  };
+}

@@ -1,8 +1,8 @@
-import Database from "better-sqlite3";
 import { fuzzyVariants } from "./fuzzy-terms.js";
 import { SHORT_FIELDS, toSearchDocument, type SearchableEntry, type ToolSummary } from "./search-document.js";
 import { MAX_SEARCH_DEPTH } from "./search-query.js";
 import { queryTerms as termsOfQuery } from "./search-terms.js";
+import { SqliteDatabase, type SqliteValue } from "./sqlite-driver.js";
 import { SynonymTable } from "./synonyms.js";
 
 export interface SearchQuery {
@@ -62,9 +62,9 @@ export class ToolSearchIndex {
   private readonly statements;
   private tools: number;
 
-  private constructor(private readonly db: Database.Database) {
+  private constructor(private readonly db: SqliteDatabase) {
     this.statements = {
-      byId: db.prepare<[string], { rowid: number }>("SELECT rowid FROM tools WHERE tool_id = ?"),
+      byId: db.prepare<{ rowid: number }>("SELECT rowid FROM tools WHERE tool_id = ?"),
       insertTool: db.prepare("INSERT INTO tools (rowid, tool_id, type, quality, summary) VALUES (?, ?, ?, ?, ?)"),
       deleteTool: db.prepare("DELETE FROM tools WHERE rowid = ?"),
       insertTag: db.prepare("INSERT INTO tool_tags (rowid, tag) VALUES (?, ?)"),
@@ -73,15 +73,15 @@ export class ToolSearchIndex {
       deleteShort: db.prepare("DELETE FROM short_text WHERE rowid = ?"),
       insertMan: db.prepare("INSERT INTO man_text (rowid, man) VALUES (?, ?)"),
       deleteMan: db.prepare("DELETE FROM man_text WHERE rowid = ?"),
-      nextRowid: db.prepare<[], { next: number }>("SELECT coalesce(max(rowid), 0) + 1 AS next FROM tools"),
-      count: db.prepare<[], { count: number }>("SELECT count(*) AS count FROM tools"),
-      getMeta: db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?"),
+      nextRowid: db.prepare<{ next: number }>("SELECT coalesce(max(rowid), 0) + 1 AS next FROM tools"),
+      count: db.prepare<{ count: number }>("SELECT count(*) AS count FROM tools"),
+      getMeta: db.prepare<{ value: string }>("SELECT value FROM meta WHERE key = ?"),
       setMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
-      knownTerm: db.prepare<[string], number>("SELECT 1 FROM short_terms WHERE term = ?").pluck(),
+      knownTerm: db.prepare<{ known: number }>("SELECT 1 AS known FROM short_terms WHERE term = ?"),
       addTerm: db.prepare("INSERT OR IGNORE INTO short_terms (term) VALUES (?)"),
-      shortFrequency: db.prepare<[string], number>("SELECT doc FROM short_vocabulary WHERE term = ?").pluck(),
-      manFrequency: db.prepare<[string], number>("SELECT doc FROM man_vocabulary WHERE term = ?").pluck(),
-      summaries: db.prepare<[string], { rowid: number; tool_id: string; quality: number; summary: string }>(
+      shortFrequency: db.prepare<{ doc: number }>("SELECT doc FROM short_vocabulary WHERE term = ?"),
+      manFrequency: db.prepare<{ doc: number }>("SELECT doc FROM man_vocabulary WHERE term = ?"),
+      summaries: db.prepare<{ rowid: number; tool_id: string; quality: number; summary: string }>(
         "SELECT rowid, tool_id, quality, summary FROM tools WHERE rowid IN (SELECT value FROM json_each(?))",
       ),
     };
@@ -90,7 +90,7 @@ export class ToolSearchIndex {
 
   /** An empty index. */
   static create(): ToolSearchIndex {
-    const db = new Database(":memory:");
+    const db = SqliteDatabase.inMemory();
     db.exec(SCHEMA);
     db.prepare("INSERT INTO meta (key, value) VALUES ('format', ?), ('revision', '0')").run(INDEX_FORMAT);
     return new ToolSearchIndex(db);
@@ -102,16 +102,16 @@ export class ToolSearchIndex {
     index.db.transaction(() => {
       for (const entry of entries) index.upsert(entry);
       index.revision = revision;
-    })();
+    });
     return index;
   }
 
   /** The index a snapshot holds; throws a RangeError when the bytes are not a snapshot of this format. */
   static open(snapshot: Uint8Array): ToolSearchIndex {
-    let db: Database.Database;
+    let db: SqliteDatabase;
     try {
-      db = new Database(Buffer.from(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength));
-      const format = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'format'").get()?.value;
+      db = SqliteDatabase.fromBytes(snapshot);
+      const format = db.prepare<{ value: string }>("SELECT value FROM meta WHERE key = 'format'").get()?.value;
       if (format !== INDEX_FORMAT) throw new RangeError(`index format ${format ?? "(none)"}, expected ${INDEX_FORMAT}`);
     } catch (error) {
       if (error instanceof RangeError) throw error;
@@ -121,7 +121,7 @@ export class ToolSearchIndex {
   }
 
   /** The whole index as one SQLite database file. */
-  serialize(): Buffer {
+  serialize(): Uint8Array {
     return this.db.serialize();
   }
 
@@ -156,19 +156,19 @@ export class ToolSearchIndex {
       this.statements.insertShort.run(rowid, ...SHORT_FIELDS.map((field) => document.fields[field]));
       for (const term of new Set(SHORT_FIELDS.flatMap((field) => document.fields[field].split(" ")))) if (term !== "") this.statements.addTerm.run(term);
       if (document.manPage !== "") this.statements.insertMan.run(rowid, document.manPage);
-    })();
+    });
   }
 
   remove(toolId: string): void {
     const rowid = this.statements.byId.get(toolId)?.rowid;
     if (rowid === undefined) return;
-    this.db.transaction(() => this.deleteRow(rowid))();
+    this.db.transaction(() => this.deleteRow(rowid));
     this.tools--;
   }
 
   /** Runs `changes` in one transaction (a batch of deltas costs one commit). */
   batch(changes: () => void): void {
-    this.db.transaction(changes)();
+    this.db.transaction(changes);
   }
 
   /** Best matches first; equal scores by quality, then tool id, so results are stable. */
@@ -214,12 +214,12 @@ export class ToolSearchIndex {
     if (size < MIN_TOOLS_FOR_PRUNING) return allTerms;
     const frequency = table === "short_text" ? this.statements.shortFrequency : this.statements.manFrequency;
     const maxShare = table === "short_text" ? MAX_SHORT_TERM_SHARE : MAX_MAN_PAGE_TERM_SHARE;
-    return allTerms.filter((term) => (frequency.get(term) ?? 0) <= maxShare * size);
+    return allTerms.filter((term) => (frequency.get(term)?.doc ?? 0) <= maxShare * size);
   }
 
   private match(table: Table, matchTerms: readonly string[], query: SearchQuery, limit: number): { rowid: number; score: number }[] {
     const filters: string[] = [];
-    const parameters: unknown[] = [matchTerms.map((term) => `"${term}"`).join(" OR ")];
+    const parameters: SqliteValue[] = [matchTerms.map((term) => `"${term}"`).join(" OR ")];
     if (query.type !== undefined) {
       filters.push("rowid IN (SELECT rowid FROM tools WHERE type = ?)");
       parameters.push(query.type);
@@ -229,7 +229,7 @@ export class ToolSearchIndex {
       parameters.push(query.tag);
     }
     const sql = `SELECT rowid, -rank AS score FROM ${table} WHERE ${table} MATCH ?${filters.map((filter) => ` AND ${filter}`).join("")} ORDER BY rank LIMIT ?`;
-    return this.db.prepare<unknown[], { rowid: number; score: number }>(sql).all(...parameters, limit);
+    return this.db.prepare<{ rowid: number; score: number }>(sql).all(...parameters, limit);
   }
 
   private rank(scores: Map<number, number>, limit: number): SearchHit[] {

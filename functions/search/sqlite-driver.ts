@@ -1,0 +1,119 @@
+import { createRequire } from "node:module";
+import type BetterSqlite3 from "better-sqlite3";
+
+/**
+ * SQLite for the search index, from whichever driver this Node has: the built-in `node:sqlite`
+ * where it can load a database from bytes (Node ≥ 24.16: the Lambda runtime, so the deployed
+ * bundle carries no native module), else `better-sqlite3` (Node 20 and 22: `npm start`, the
+ * tests). Both are the same SQLite with FTS5, so a snapshot written by one opens in the other.
+ * See docs/search.md, "The native binding on Lambda".
+ */
+export type SqliteDriverName = "node:sqlite" | "better-sqlite3";
+
+/** Positional parameters, as both drivers bind them. */
+export type SqliteValue = string | number | bigint | null | Uint8Array;
+
+export interface SqliteStatement<Row> {
+  get(...parameters: SqliteValue[]): Row | undefined;
+  all(...parameters: SqliteValue[]): Row[];
+  run(...parameters: SqliteValue[]): void;
+}
+
+/** The part of `node:sqlite`'s DatabaseSync used here (this project's @types/node is Node 20's). */
+interface NodeSqliteDatabase {
+  prepare(sql: string): { get(...parameters: SqliteValue[]): unknown; all(...parameters: SqliteValue[]): unknown[]; run(...parameters: SqliteValue[]): unknown };
+  exec(sql: string): void;
+  serialize(): Uint8Array;
+  deserialize(bytes: Uint8Array): void;
+  close(): void;
+}
+interface NodeSqliteModule {
+  DatabaseSync: new (path: string) => NodeSqliteDatabase;
+}
+
+type Driver =
+  | { name: "node:sqlite"; module: NodeSqliteModule }
+  | { name: "better-sqlite3"; module: typeof BetterSqlite3 };
+
+let driver: Driver | undefined;
+
+function loadDriver(): Driver {
+  if (driver !== undefined) return driver;
+  const nodeSqlite = builtinSqlite();
+  if (nodeSqlite !== undefined) return (driver = { name: "node:sqlite", module: nodeSqlite });
+  // Required lazily and by a name esbuild does not follow: a Lambda bundle never contains it.
+  const requireModule = createRequire(import.meta.url);
+  return (driver = { name: "better-sqlite3", module: requireModule("better-sqlite3") as typeof BetterSqlite3 });
+}
+
+function builtinSqlite(): NodeSqliteModule | undefined {
+  try {
+    const module = process.getBuiltinModule?.("node:sqlite") as NodeSqliteModule | undefined;
+    return typeof module?.DatabaseSync?.prototype?.deserialize === "function" ? module : undefined;
+  } catch {
+    return undefined; // Node 22 before 22.13 has node:sqlite only behind a flag
+  }
+}
+
+/** The driver this process uses. */
+export function sqliteDriverName(): SqliteDriverName {
+  return loadDriver().name;
+}
+
+/**
+ * One in-memory SQLite database: a new empty one, or the one whose file is `bytes` (throws on
+ * bytes that are no database once first read, as SQLite itself does).
+ */
+export class SqliteDatabase {
+  private transactionDepth = 0;
+
+  private constructor(private readonly handle: NodeSqliteDatabase | BetterSqlite3.Database) {}
+
+  static inMemory(): SqliteDatabase {
+    const loaded = loadDriver();
+    return new SqliteDatabase(loaded.name === "node:sqlite" ? new loaded.module.DatabaseSync(":memory:") : new loaded.module(":memory:"));
+  }
+
+  static fromBytes(bytes: Uint8Array): SqliteDatabase {
+    const loaded = loadDriver();
+    if (loaded.name === "better-sqlite3") return new SqliteDatabase(new loaded.module(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+    const handle = new loaded.module.DatabaseSync(":memory:");
+    handle.deserialize(bytes);
+    return new SqliteDatabase(handle);
+  }
+
+  prepare<Row>(sql: string): SqliteStatement<Row> {
+    return this.handle.prepare(sql) as unknown as SqliteStatement<Row>;
+  }
+
+  exec(sql: string): void {
+    this.handle.exec(sql);
+  }
+
+  /** The whole database as one SQLite file. */
+  serialize(): Uint8Array {
+    return this.handle.serialize();
+  }
+
+  close(): void {
+    this.handle.close();
+  }
+
+  /** Runs `body` in a transaction; nested calls are savepoints, so an inner failure undoes only its part before it is rethrown. */
+  transaction<T>(body: () => T): T {
+    const depth = this.transactionDepth;
+    const savepoint = `nested_${depth}`;
+    this.exec(depth === 0 ? "BEGIN" : `SAVEPOINT ${savepoint}`);
+    this.transactionDepth++;
+    try {
+      const result = body();
+      this.exec(depth === 0 ? "COMMIT" : `RELEASE ${savepoint}`);
+      return result;
+    } catch (error) {
+      this.exec(depth === 0 ? "ROLLBACK" : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      throw error;
+    } finally {
+      this.transactionDepth--;
+    }
+  }
+}

