@@ -1,13 +1,16 @@
+import type { AgentToolsErrorCode } from "./error-codes.js";
+
 /**
- * The root of every error the SDK throws. `code` is stable and machine-readable;
+ * The root of every error the SDK throws. `code` is stable and machine-readable (one of
+ * `ERROR_CODES`, listed in docs/errors.md);
  * `message` says what went wrong and how to fix it. Each area defines its own
  * subclasses (registry client, archive, runtimes, permission, tools) next to its code.
  */
-export class AgentToolsError extends Error {
-  readonly code: string;
+export class AgentToolsError<Code extends AgentToolsErrorCode = AgentToolsErrorCode> extends Error {
+  readonly code: Code;
   readonly toolId: string | undefined;
 
-  constructor(code: string, message: string, options: { toolId?: string; cause?: unknown } = {}) {
+  constructor(code: Code, message: string, options: { toolId?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

@@ -3,6 +3,7 @@
 // `/archive`, `/mcp`, `/search`, `/skills`); `test/sdk/public-api.test.ts` pins them all.
 export { VERSION } from "./version.js";
 export { AgentToolsError } from "./errors.js";
+export { ERROR_CODES, type AgentToolsErrorCode } from "./error-codes.js";
 export { AgentTools, parseToolRef, type AddedTool, type AgentToolsOptions, type ToolSource } from "./agent-tools.js";
 
 export { AgentState } from "./tool/agent-state.js";

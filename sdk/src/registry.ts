@@ -20,3 +20,4 @@ export { ToolCache } from "./cache/tool-cache.js";
 export type { LocalToolSource } from "./cache/local-tool-source.js";
 export { RegistryTool, registryTool, registryTools, type RegistryToolOptions } from "./registry-tool/registry-tool.js";
 export type { RegistryToolSource } from "./registry-tool/registry-tool-source.js";
+export type { PublishErrorCode, RegistryErrorCode } from "./error-codes.js";

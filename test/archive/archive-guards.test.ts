@@ -24,38 +24,38 @@ const formats: Array<[string, (files: Record<string, ArchiveMember>) => Uint8Arr
 
 describe.each(formats)("path guards (%s)", (_format, pack) => {
   it("refuses `..` segments (zip slip)", () => {
-    expectArchiveError(() => readToolArchive(pack({ "code/../../etc/passwd": "x" })), "archive_path_traversal", /"code\/\.\.\/\.\.\/etc\/passwd".*zip slip/);
-    expectArchiveError(() => readToolArchive(pack({ "code/a/../b.py": "x" })), "archive_path_traversal");
+    expectArchiveError(() => readToolArchive(pack({ "code/../../etc/passwd": "x" })), "ARCHIVE_PATH_TRAVERSAL", /"code\/\.\.\/\.\.\/etc\/passwd".*zip slip/);
+    expectArchiveError(() => readToolArchive(pack({ "code/a/../b.py": "x" })), "ARCHIVE_PATH_TRAVERSAL");
   });
 
   it("refuses absolute paths and drive letters", () => {
-    expectArchiveError(() => readToolArchive(pack({ "/code/function.py": "x" })), "archive_path_absolute", /absolute path/);
-    expectArchiveError(() => readToolArchive(pack({ "C:/code/function.py": "x" })), "archive_path_absolute");
+    expectArchiveError(() => readToolArchive(pack({ "/code/function.py": "x" })), "ARCHIVE_PATH_ABSOLUTE", /absolute path/);
+    expectArchiveError(() => readToolArchive(pack({ "C:/code/function.py": "x" })), "ARCHIVE_PATH_ABSOLUTE");
   });
 
   it("refuses backslashes, which Windows extractors treat as separators", () => {
-    expectArchiveError(() => readToolArchive(pack({ "code\\..\\..\\evil": "x" })), "archive_path_backslash", /backslash/);
+    expectArchiveError(() => readToolArchive(pack({ "code\\..\\..\\evil": "x" })), "ARCHIVE_PATH_BACKSLASH", /backslash/);
   });
 
   it("refuses entries outside code/ and names them", () => {
-    const error = expectArchiveError(() => readToolArchive(pack({ "code/function.py": "x", "README.md": "x" })), "archive_outside_code", /"README\.md" is outside it/);
+    const error = expectArchiveError(() => readToolArchive(pack({ "code/function.py": "x", "README.md": "x" })), "ARCHIVE_OUTSIDE_CODE", /"README\.md" is outside it/);
     expect(error.message).toContain("zip -r tool.zip code");
   });
 
   it("explains a code/ folder nested under the tool folder", () => {
-    expectArchiveError(() => readToolArchive(pack({ "text-stats/code/function.py": "x" })), "archive_no_code_folder", /nested under "text-stats\/".*cd text-stats && zip -r tool\.zip code/);
+    expectArchiveError(() => readToolArchive(pack({ "text-stats/code/function.py": "x" })), "ARCHIVE_NO_CODE_FOLDER", /nested under "text-stats\/".*cd text-stats && zip -r tool\.zip code/);
   });
 
   it("refuses an archive without code/", () => {
-    expectArchiveError(() => readToolArchive(pack({ "function.py": "x" })), "archive_no_code_folder", /must unpack to a code\/ folder/);
-    expectArchiveError(() => readToolArchive(pack({})), "archive_no_code_folder", /empty/);
-    expectArchiveError(() => readToolArchive(pack({ code: "not a folder" })), "archive_no_code_folder", /"code" is a file/);
+    expectArchiveError(() => readToolArchive(pack({ "function.py": "x" })), "ARCHIVE_NO_CODE_FOLDER", /must unpack to a code\/ folder/);
+    expectArchiveError(() => readToolArchive(pack({})), "ARCHIVE_NO_CODE_FOLDER", /empty/);
+    expectArchiveError(() => readToolArchive(pack({ code: "not a folder" })), "ARCHIVE_NO_CODE_FOLDER", /"code" is a file/);
   });
 
   it("refuses symlinks that leave code/, resolved from the link's folder", () => {
-    expectArchiveError(() => readToolArchive(pack({ "code/": {}, "code/key": { type: "symlink", linkTarget: "/etc/passwd" } })), "archive_link_escape", /"\/etc\/passwd"/);
-    expectArchiveError(() => readToolArchive(pack({ "code/sub/up": { type: "symlink", linkTarget: "../../spec.json" } })), "archive_link_escape", /outside code\//);
-    expectArchiveError(() => readToolArchive(pack({ "code/up": { type: "symlink", linkTarget: "../../../x" } })), "archive_link_escape", /outside the archive/);
+    expectArchiveError(() => readToolArchive(pack({ "code/": {}, "code/key": { type: "symlink", linkTarget: "/etc/passwd" } })), "ARCHIVE_LINK_ESCAPE", /"\/etc\/passwd"/);
+    expectArchiveError(() => readToolArchive(pack({ "code/sub/up": { type: "symlink", linkTarget: "../../spec.json" } })), "ARCHIVE_LINK_ESCAPE", /outside code\//);
+    expectArchiveError(() => readToolArchive(pack({ "code/up": { type: "symlink", linkTarget: "../../../x" } })), "ARCHIVE_LINK_ESCAPE", /outside the archive/);
   });
 
   it("keeps symlinks that stay inside code/", () => {
@@ -64,60 +64,60 @@ describe.each(formats)("path guards (%s)", (_format, pack) => {
   });
 
   it("refuses device and fifo entries", () => {
-    expectArchiveError(() => readToolArchive(pack({ "code/tty": { type: "character device" } })), "archive_entry_type", /character device/);
-    expectArchiveError(() => readToolArchive(pack({ "code/disk": { type: "block device" } })), "archive_entry_type", /block device/);
-    expectArchiveError(() => readToolArchive(pack({ "code/pipe": { type: "fifo" } })), "archive_entry_type", /fifo/);
+    expectArchiveError(() => readToolArchive(pack({ "code/tty": { type: "character device" } })), "ARCHIVE_ENTRY_TYPE", /character device/);
+    expectArchiveError(() => readToolArchive(pack({ "code/disk": { type: "block device" } })), "ARCHIVE_ENTRY_TYPE", /block device/);
+    expectArchiveError(() => readToolArchive(pack({ "code/pipe": { type: "fifo" } })), "ARCHIVE_ENTRY_TYPE", /fifo/);
   });
 
   it("refuses entries that sit below a file or a link", () => {
-    expectArchiveError(() => readToolArchive(pack({ "code/link": { type: "symlink", linkTarget: "." }, "code/link/x.py": "x" })), "archive_path_conflict", /below "code\/link", which is a symlink/);
+    expectArchiveError(() => readToolArchive(pack({ "code/link": { type: "symlink", linkTarget: "." }, "code/link/x.py": "x" })), "ARCHIVE_PATH_CONFLICT", /below "code\/link", which is a symlink/);
   });
 });
 
 describe("tar-only entry types", () => {
   it("refuses hard links", () => {
     const tar = gzipSync(writeTar([{ path: "code/a", data: "a" }, { path: "code/b", type: "hardlink", linkTarget: "code/a" }]));
-    expectArchiveError(() => readToolArchive(tar), "archive_entry_type", /"code\/b" is a hardlink/);
+    expectArchiveError(() => readToolArchive(tar), "ARCHIVE_ENTRY_TYPE", /"code\/b" is a hardlink/);
   });
 
   it("refuses duplicate paths, including ones that differ only by ./ and //", () => {
     const tar = gzipSync(writeTar([{ path: "code/a.py", data: "1" }, { path: "./code//a.py", data: "2" }]));
-    expectArchiveError(() => readToolArchive(tar), "archive_duplicate_path", /"code\/a\.py" twice/);
+    expectArchiveError(() => readToolArchive(tar), "ARCHIVE_DUPLICATE_PATH", /"code\/a\.py" twice/);
   });
 
   it("refuses paths that differ only by case (they collide on macOS and Windows)", () => {
-    expectArchiveError(() => readToolArchive(tarGzFiles({ "code/Makefile": "a", "code/makefile": "b" })), "archive_duplicate_path", /"code\/Makefile" and "code\/makefile" differ only by case/);
+    expectArchiveError(() => readToolArchive(tarGzFiles({ "code/Makefile": "a", "code/makefile": "b" })), "ARCHIVE_DUPLICATE_PATH", /"code\/Makefile" and "code\/makefile" differ only by case/);
   });
 
   it("refuses sparse and other exotic entry types", () => {
     const tar = writeTar([{ path: "code/a", data: "a" }]);
     tar[156] = "S".charCodeAt(0);
     fixChecksum(tar, 0);
-    expectArchiveError(() => readToolArchive(gzipSync(tar)), "archive_unsupported_feature", /type 'S'/);
+    expectArchiveError(() => readToolArchive(gzipSync(tar)), "ARCHIVE_UNSUPPORTED_FEATURE", /type 'S'/);
   });
 });
 
 describe("format", () => {
   it("refuses bytes that are neither zip nor tar.gz, saying what they start with", () => {
-    expectArchiveError(() => readToolArchive(new TextEncoder().encode("hello world")), "archive_unsupported_format", /68 65 6c 6c.*zip -r tool\.zip code/);
-    expectArchiveError(() => readToolArchive(new Uint8Array(0)), "archive_unsupported_format", /empty/);
+    expectArchiveError(() => readToolArchive(new TextEncoder().encode("hello world")), "ARCHIVE_UNSUPPORTED_FORMAT", /68 65 6c 6c.*zip -r tool\.zip code/);
+    expectArchiveError(() => readToolArchive(new Uint8Array(0)), "ARCHIVE_UNSUPPORTED_FORMAT", /empty/);
   });
 
   it("refuses a gzip that does not hold a tar", () => {
-    expectArchiveError(() => readToolArchive(gzipSync(new TextEncoder().encode("#!/bin/sh\necho hi\n".repeat(40)))), "archive_unsupported_format", /tar czf tool\.zip code/);
+    expectArchiveError(() => readToolArchive(gzipSync(new TextEncoder().encode("#!/bin/sh\necho hi\n".repeat(40)))), "ARCHIVE_UNSUPPORTED_FORMAT", /tar czf tool\.zip code/);
   });
 
   it("reports damage instead of odd entries", () => {
     const zip = zipFiles({ "code/function.py": "print(1)" });
-    expectArchiveError(() => readToolArchive(zip.subarray(0, zip.length - 10)), "archive_corrupt", /truncated/);
+    expectArchiveError(() => readToolArchive(zip.subarray(0, zip.length - 10)), "ARCHIVE_CORRUPT", /truncated/);
     const tar = writeTar([{ path: "code/a", data: "a" }]);
     tar[0] = "x".charCodeAt(0);
-    expectArchiveError(() => readToolArchive(tar), "archive_corrupt", /checksum/);
+    expectArchiveError(() => readToolArchive(tar), "ARCHIVE_CORRUPT", /checksum/);
     const flipped = zipSync({ "code/a.py": [new TextEncoder().encode("print('stored')"), { level: 0 }] });
     flipped[30 + "code/a.py".length] = 0x71; // first data byte of the stored entry: "print" → "qrint"
-    expectArchiveError(() => readToolArchive(flipped), "archive_corrupt", /"code\/a\.py" fails its CRC-32 check/);
+    expectArchiveError(() => readToolArchive(flipped), "ARCHIVE_CORRUPT", /"code\/a\.py" fails its CRC-32 check/);
     const gz = tarGzFiles({ "code/a": "a" });
-    expectArchiveError(() => readToolArchive(gz.subarray(0, gz.length - 12)), "archive_corrupt");
+    expectArchiveError(() => readToolArchive(gz.subarray(0, gz.length - 12)), "ARCHIVE_CORRUPT");
   });
 });
 
@@ -125,38 +125,38 @@ describe("limits", () => {
   const zeros = new Uint8Array(5 * 1024 * 1024);
 
   it("refuses a zip bomb by compression ratio before inflating it", () => {
-    expectArchiveError(() => readToolArchive(zipFiles({ "code/bomb": zeros })), "archive_compression_ratio", /decompression bomb/);
+    expectArchiveError(() => readToolArchive(zipFiles({ "code/bomb": zeros })), "ARCHIVE_COMPRESSION_RATIO", /decompression bomb/);
   });
 
   it("refuses a tar.gz bomb by ratio while inflating", () => {
-    expectArchiveError(() => readToolArchive(tarGzFiles({ "code/bomb": zeros })), "archive_compression_ratio", /expands more than 200 times/);
+    expectArchiveError(() => readToolArchive(tarGzFiles({ "code/bomb": zeros })), "ARCHIVE_COMPRESSION_RATIO", /expands more than 200 times/);
   });
 
   it("refuses files and archives over the size limits", () => {
     const noise = crypto.getRandomValues(new Uint8Array(60_000));
-    expectArchiveError(() => readToolArchive(zipFiles({ "code/big": noise }), { maxEntryBytes: 50_000 }), "archive_entry_too_large", /"code\/big" unpacks to 60000 bytes/);
+    expectArchiveError(() => readToolArchive(zipFiles({ "code/big": noise }), { maxEntryBytes: 50_000 }), "ARCHIVE_ENTRY_TOO_LARGE", /"code\/big" unpacks to 60000 bytes/);
     const twoFiles = { "code/a": noise.subarray(0, 40_000), "code/b": noise.subarray(20_000) };
-    expectArchiveError(() => readToolArchive(zipFiles(twoFiles), { maxTotalBytes: 70_000 }), "archive_total_too_large");
-    expectArchiveError(() => readToolArchive(tarGzFiles({ "code/big": noise }), { maxTotalBytes: 10_000, maxEntries: 2 }), "archive_total_too_large");
+    expectArchiveError(() => readToolArchive(zipFiles(twoFiles), { maxTotalBytes: 70_000 }), "ARCHIVE_TOTAL_TOO_LARGE");
+    expectArchiveError(() => readToolArchive(tarGzFiles({ "code/big": noise }), { maxTotalBytes: 10_000, maxEntries: 2 }), "ARCHIVE_TOTAL_TOO_LARGE");
   });
 
   it("refuses too many entries (checked from the zip directory before any entry is read)", () => {
     const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`code/f${i}.py`, "x"]));
-    expectArchiveError(() => readToolArchive(zipFiles(files), { maxEntries: 10 }), "archive_too_many_entries", /12 entries; at most 10/);
-    expectArchiveError(() => readToolArchive(tarGzFiles(files), { maxEntries: 10 }), "archive_too_many_entries", /more than 10 entries/);
+    expectArchiveError(() => readToolArchive(zipFiles(files), { maxEntries: 10 }), "ARCHIVE_TOO_MANY_ENTRIES", /12 entries; at most 10/);
+    expectArchiveError(() => readToolArchive(tarGzFiles(files), { maxEntries: 10 }), "ARCHIVE_TOO_MANY_ENTRIES", /more than 10 entries/);
   });
 
   it("refuses on the declared size without inflating, and catches an entry that lies about its size", () => {
     const zip = zipFiles({ "code/a.py": "print('hello')\n".repeat(100) });
     const declaresHuge = patchZipUncompressedSize(zip, 0x7fff_ffff);
-    expectArchiveError(() => readToolArchive(declaresHuge), "archive_entry_too_large", /2147483647 bytes/);
+    expectArchiveError(() => readToolArchive(declaresHuge), "ARCHIVE_ENTRY_TOO_LARGE", /2147483647 bytes/);
     const declaresTiny = patchZipUncompressedSize(zip, 10);
-    expectArchiveError(() => readToolArchive(declaresTiny), "archive_corrupt", /inflates beyond its declared 10 bytes/);
+    expectArchiveError(() => readToolArchive(declaresTiny), "ARCHIVE_CORRUPT", /inflates beyond its declared 10 bytes/);
     const declaresMore = patchZipUncompressedSize(zip, 5000);
-    expectArchiveError(() => readToolArchive(declaresMore), "archive_corrupt", /inflates to 1500 bytes, not the declared 5000/);
+    expectArchiveError(() => readToolArchive(declaresMore), "ARCHIVE_CORRUPT", /inflates to 1500 bytes, not the declared 5000/);
     // Over 64 KiB of compressed input takes the streaming path, which must catch the lie as well.
     const large = zipFiles({ "code/noise.bin": new Uint8Array(randomBytes(100_000)) });
-    expectArchiveError(() => readToolArchive(patchZipUncompressedSize(large, 70_000)), "archive_corrupt", /inflates beyond its declared 70000 bytes/);
+    expectArchiveError(() => readToolArchive(patchZipUncompressedSize(large, 70_000)), "ARCHIVE_CORRUPT", /inflates beyond its declared 70000 bytes/);
   });
 
   it("lets tiny highly compressible files through (ratio applies above 1 MiB)", () => {
@@ -168,7 +168,7 @@ describe("limits", () => {
 describe("readArchive (no code/ layout)", () => {
   it("reads any safe layout but keeps the path guards", () => {
     expect(readArchive(zipFiles({ "spec.json": "{}", "tool.md": "#" })).entries.map((entry) => entry.path)).toEqual(["spec.json", "tool.md"]);
-    expectArchiveError(() => readArchive(zipFiles({ "../spec.json": "{}" })), "archive_path_traversal");
+    expectArchiveError(() => readArchive(zipFiles({ "../spec.json": "{}" })), "ARCHIVE_PATH_TRAVERSAL");
   });
 });
 

@@ -22,9 +22,9 @@ describe("findPythonEntry", () => {
 
   it("says what the archive holds instead", () => {
     const error = errorOf(() => findPythonEntry(tool({ "code/main.py": "", "code/functions.py": "" })));
-    expect(error.code).toBe("tool_python_entry_missing");
+    expect(error.code).toBe("ARCHIVE_PYTHON_ENTRY_MISSING");
     expect(error.message).toMatch(/needs code\/function\.py.*holds code\/main\.py, code\/functions\.py/);
-    expect(errorOf(() => findPythonEntry(tool({ "code/function.py/": {} }))).code).toBe("tool_python_entry_missing");
+    expect(errorOf(() => findPythonEntry(tool({ "code/function.py/": {} }))).code).toBe("ARCHIVE_PYTHON_ENTRY_MISSING");
   });
 });
 
@@ -34,22 +34,22 @@ describe("findBinaryExecutable", () => {
   });
 
   it("refuses an empty code/ (or one holding only folders)", () => {
-    expect(errorOf(() => findBinaryExecutable(tool({}))).code).toBe("tool_binary_missing");
+    expect(errorOf(() => findBinaryExecutable(tool({}))).code).toBe("ARCHIVE_BINARY_MISSING");
     const error = errorOf(() => findBinaryExecutable(tool({ "code/bin/": {} })));
-    expect(error.code).toBe("tool_binary_missing");
+    expect(error.code).toBe("ARCHIVE_BINARY_MISSING");
     expect(error.message).toContain("holds no file");
   });
 
   it("refuses several entries and lists them", () => {
     const error = errorOf(() => findBinaryExecutable(tool({ "code/a": { data: "a", mode: 0o755 }, "code/b": { data: "b", mode: 0o755 } })));
-    expect(error.code).toBe("tool_binary_several");
+    expect(error.code).toBe("ARCHIVE_BINARY_SEVERAL");
     expect(error.message).toMatch(/exactly one regular file.*holds code\/a, code\/b/);
-    expect(errorOf(() => findBinaryExecutable(tool({ "code/run": { type: "symlink", linkTarget: "x" } }))).code).toBe("tool_binary_several");
+    expect(errorOf(() => findBinaryExecutable(tool({ "code/run": { type: "symlink", linkTarget: "x" } }))).code).toBe("ARCHIVE_BINARY_SEVERAL");
   });
 
   it("refuses a file without the executable bit and says how to keep it", () => {
     const error = errorOf(() => findBinaryExecutable(tool({ "code/increment": { data: "x", mode: 0o644 } })));
-    expect(error.code).toBe("tool_binary_not_executable");
+    expect(error.code).toBe("ARCHIVE_BINARY_NOT_EXECUTABLE");
     expect(error.message).toMatch(/chmod \+x code\/increment.*tar czf tool\.zip code/);
   });
 });

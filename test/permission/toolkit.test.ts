@@ -115,7 +115,7 @@ describe("ToolCallExecutor: bad input becomes an error result", () => {
     expect(schema.response.text).toContain("/a must be number");
     expect(schema.response.text).toContain("input must have required property 'b'");
     expect(schema.response.state).toBe("error");
-    expect(schema.error.code).toBe("TOOL_INPUT_INVALID");
+    expect(schema.error.code).toBe("TOOL_CALL_INPUT_INVALID");
     expect(find(events, "tool_result_end", "ok").response.text).toBe("5");
   });
 

@@ -67,7 +67,7 @@ describe("extractToolArchive", () => {
     const dir = await temp.make();
     await expect(extractToolArchive(zipFiles({ "code/../../evil.py": "x" }), { targetDir: join(dir, "a") })).rejects.toBeInstanceOf(ArchiveError);
     const escaping = tarGzFiles({ "code/": { type: "directory" }, "code/out": { type: "symlink", linkTarget: "../../etc/passwd" } });
-    await expect(extractToolArchive(escaping, { targetDir: join(dir, "b") })).rejects.toMatchObject({ code: "archive_link_escape" });
+    await expect(extractToolArchive(escaping, { targetDir: join(dir, "b") })).rejects.toMatchObject({ code: "ARCHIVE_LINK_ESCAPE" });
     expect(await readdir(dir)).toEqual([]);
   });
 });
@@ -118,7 +118,7 @@ describe("AgentTools refuses tampered or corrupt archives", () => {
     await writeFile(join(dir, "tool.zip"), "definitely not an archive");
     const tools = new AgentTools({ cacheDir: join(dir, "cache") });
     await expect(tools.add({ path: join(dir, "tool.zip"), toolId: "broken" })).rejects.toMatchObject({
-      code: "archive_unsupported_format",
+      code: "ARCHIVE_UNSUPPORTED_FORMAT",
       toolId: "broken",
     });
     await tools.close();

@@ -24,10 +24,10 @@ export function readZipEntries(bytes: Uint8Array, maxEntries: number): RawArchiv
   const count = view.getUint16(end + 10, true);
   const directoryOffset = view.getUint32(end + 16, true);
   if (count === 0xffff || directoryOffset === 0xffffffff) {
-    throw new ArchiveError("archive_unsupported_feature", "ZIP64 archives are not supported: an archive this large exceeds the registry's limits. Ship a smaller tool.");
+    throw new ArchiveError("ARCHIVE_UNSUPPORTED_FEATURE", "ZIP64 archives are not supported: an archive this large exceeds the registry's limits. Ship a smaller tool.");
   }
   if (count > maxEntries) {
-    throw new ArchiveError("archive_too_many_entries", `The zip holds ${count} entries; at most ${maxEntries} are allowed. Remove generated or vendored files from code/.`);
+    throw new ArchiveError("ARCHIVE_TOO_MANY_ENTRIES", `The zip holds ${count} entries; at most ${maxEntries} are allowed. Remove generated or vendored files from code/.`);
   }
   const entries: RawArchiveEntry[] = [];
   let offset = directoryOffset;
@@ -65,15 +65,15 @@ interface CentralHeader {
 
 function toRawEntry(bytes: Uint8Array, view: DataView, header: CentralHeader): RawArchiveEntry {
   if (header.flags & 1) {
-    throw new ArchiveError("archive_unsupported_feature", `"${header.name}" is encrypted. Create the archive without a password.`);
+    throw new ArchiveError("ARCHIVE_UNSUPPORTED_FEATURE", `"${header.name}" is encrypted. Create the archive without a password.`);
   }
   if (header.method !== STORED && header.method !== DEFLATED) {
-    throw new ArchiveError("archive_unsupported_feature", `"${header.name}" uses compression method ${header.method}; only stored and deflate are supported. Re-create it with \`zip -r tool.zip code\`.`);
+    throw new ArchiveError("ARCHIVE_UNSUPPORTED_FEATURE", `"${header.name}" uses compression method ${header.method}; only stored and deflate are supported. Re-create it with \`zip -r tool.zip code\`.`);
   }
   const unixMode = header.madeBy === MADE_BY_UNIX ? header.externalAttributes >>> 16 : 0;
   const kind = kindOf(header.name, unixMode, header.externalAttributes);
   if (kind === "symlink" && header.size > MAX_LINK_TARGET_BYTES) {
-    throw new ArchiveError("archive_path_invalid", `The symlink "${header.name}" has a ${header.size}-byte target; link targets are paths of at most ${MAX_LINK_TARGET_BYTES} bytes.`);
+    throw new ArchiveError("ARCHIVE_PATH_INVALID", `The symlink "${header.name}" has a ${header.size}-byte target; link targets are paths of at most ${MAX_LINK_TARGET_BYTES} bytes.`);
   }
   const read = () => readData(bytes, view, header);
   return {
@@ -139,5 +139,5 @@ function requireSignature(view: DataView, offset: number, signature: number, hea
 }
 
 function corrupt(reason: string): never {
-  throw new ArchiveError("archive_corrupt", `The zip is damaged: ${reason}. Re-create it with \`zip -r tool.zip code\` and upload it again.`);
+  throw new ArchiveError("ARCHIVE_CORRUPT", `The zip is damaged: ${reason}. Re-create it with \`zip -r tool.zip code\` and upload it again.`);
 }

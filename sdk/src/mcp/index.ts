@@ -8,3 +8,4 @@ export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from 
 export type { McpServerState } from "./client/mcp-connection.js";
 export { createMcpToolServer, type McpToolServerOptions } from "./server/tool-server.js";
 export { serveMcpOverHttp, type McpHttpHost, type McpHttpHostOptions } from "./server/http-host.js";
+export type { McpServerErrorCode } from "../error-codes.js";

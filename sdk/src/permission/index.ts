@@ -21,3 +21,4 @@ export {
 } from "./settings/load-permission-settings.js";
 export { KNOWN_MODE_NAMES, parseModeName } from "./settings/mode-names.js";
 export { LAYER_SOURCE, SETTINGS_LAYERS, settingsFiles, type SettingsFile, type SettingsLayer, type SettingsLocations } from "./settings/settings-layers.js";
+export type { PermissionErrorCode } from "../error-codes.js";

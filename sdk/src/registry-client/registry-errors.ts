@@ -1,7 +1,8 @@
+import type { RegistryErrorCode } from "../error-codes.js";
 import { AgentToolsError, asSentence } from "../errors.js";
 
 /** The registry answered with an error body (`{"error", "detail"}`); both are kept verbatim. */
-export class RegistryError extends AgentToolsError {
+export class RegistryError extends AgentToolsError<RegistryErrorCode> {
   readonly status: number;
   readonly error: string;
   readonly detail: string;
@@ -10,7 +11,7 @@ export class RegistryError extends AgentToolsError {
     status: number,
     error: string,
     detail: string,
-    options: { toolId?: string; code?: string; message?: string } = {},
+    options: { toolId?: string; code?: RegistryErrorCode; message?: string } = {},
   ) {
     const where = options.toolId === undefined ? "" : ` for tool "${options.toolId}"`;
     super(
@@ -36,7 +37,7 @@ export class ToolNotFoundError extends RegistryError {
 }
 
 /** The registry could not be reached, timed out, or answered with a gateway error. */
-export class RegistryUnavailableError extends AgentToolsError {
+export class RegistryUnavailableError extends AgentToolsError<RegistryErrorCode> {
   readonly url: string;
   /** What happened, e.g. "ECONNREFUSED" or "no answer within 30000 ms". */
   readonly reason: string;

@@ -14,3 +14,4 @@ export {
   type PythonErrorInfo,
 } from "./runtime-errors.js";
 export type { ToolOutputListener, ToolRuntime } from "./tool-runtime.js";
+export type { RuntimeErrorCode } from "../error-codes.js";

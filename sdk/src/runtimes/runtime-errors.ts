@@ -38,7 +38,7 @@ export class ToolExecutionError extends AgentToolsError {
 /** The input cannot be sent: it is not JSON-serialisable (a BigInt, a cycle). Nothing was sent to the tool. */
 export class ToolInputError extends AgentToolsError {
   constructor(toolId: string, reason: string, cause?: unknown) {
-    super("TOOL_INPUT_INVALID", `Input for tool "${toolId}" is not JSON-serialisable: ${reason}`, { toolId, cause });
+    super("TOOL_INPUT_NOT_SERIALISABLE", `Input for tool "${toolId}" is not JSON-serialisable: ${reason}`, { toolId, cause });
   }
 }
 

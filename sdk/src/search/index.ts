@@ -14,3 +14,4 @@ export { ToolSearch, type ToolSearchHost, type ToolSearchOptions } from "./tool-
 export { AddToolTool, type AddToolHost } from "./add-tool-tool.js";
 export { addSearchMetaTools } from "./search-meta-tools.js";
 export { DEFAULT_SEARCH_TOOLS_RESULTS, MAX_SEARCH_TOOLS_RESULTS, SearchToolsTool, type FoundTool } from "./search-tools-tool.js";
+export type { SearchErrorCode } from "../error-codes.js";

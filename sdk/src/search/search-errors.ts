@@ -1,7 +1,8 @@
+import type { SdkErrorCode, SearchErrorCode } from "../error-codes.js";
 import { AgentToolsError, asSentence } from "../errors.js";
 
 /** The base of every failure of `searchTool` / `searchAndExecuteTool`. */
-export class ToolSearchError extends AgentToolsError {}
+export class ToolSearchError extends AgentToolsError<SearchErrorCode | Extract<SdkErrorCode, "REGISTRY_NOT_CONFIGURED">> {}
 
 /** No OpenAI key: neither `openaiApiKey` nor `OPENAI_API_KEY`. Starts with the Python SDK's message. */
 export class MissingOpenAIKeyError extends ToolSearchError {

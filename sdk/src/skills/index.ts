@@ -5,3 +5,4 @@ export { parseSkillManifest, SKILL_FILE, SKILL_LIMITS, type SkillManifest } from
 export { loadSkill, loadSkills } from "./load-skills.js";
 export { SkillCatalog } from "./skill-catalog.js";
 export { SKILL_VIEWER_NAME, SkillViewer } from "./skill-viewer.js";
+export type { SkillErrorCode } from "../error-codes.js";

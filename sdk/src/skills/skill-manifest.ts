@@ -1,5 +1,6 @@
 import { parseDocument } from "yaml";
 import { SkillError } from "./skill-error.js";
+import type { SkillErrorCode } from "../error-codes.js";
 
 export { SkillError };
 
@@ -40,7 +41,7 @@ export interface SkillManifest {
  * Throws SkillError naming `where` and what to fix.
  */
 export function parseSkillManifest(text: string, where: string): SkillManifest {
-  const fail: (code: string, problem: string, cause?: unknown) => never = (code, problem, cause) => {
+  const fail: (code: SkillErrorCode, problem: string, cause?: unknown) => never = (code, problem, cause) => {
     throw new SkillError(code, where, problem, { cause });
   };
   if (Buffer.byteLength(text) > SKILL_LIMITS.maxSkillFileBytes) {

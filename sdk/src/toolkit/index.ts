@@ -32,3 +32,4 @@ export {
 export { ToolCallExecutor, type ExecutionHandlers, type ToolCallExecutorOptions } from "./tool-call-executor.js";
 export { BASIC_GROUP, type ToolGroup } from "./tool-group.js";
 export { Toolkit, type FunctionToolSchema, type ToolkitOptions } from "./toolkit.js";
+export type { ToolCallErrorCode, ToolErrorCode, ToolkitErrorCode } from "../error-codes.js";

@@ -18,6 +18,7 @@ import {
   type ToolExecutionEvent,
 } from "./tool-call.js";
 import { INTERRUPTED_MESSAGE, describeError, type ToolRunner } from "./tool-runner.js";
+import type { ToolCallErrorCode } from "../error-codes.js";
 
 /** How `runToCompletion` gets the answers an agent loop would otherwise collect itself. */
 export interface ExecutionHandlers {
@@ -358,19 +359,19 @@ function parseInput(call: ToolCall): Record<string, unknown> | ToolCallError {
     try {
       input = input.trim() === "" ? {} : JSON.parse(input);
     } catch (error) {
-      return new ToolCallError("TOOL_INPUT_NOT_JSON", `InvalidInputError: the arguments of tool "${call.name}" are not valid JSON (${(error as Error).message}). Send a JSON object.`);
+      return new ToolCallError("TOOL_CALL_INPUT_NOT_JSON", `InvalidInputError: the arguments of tool "${call.name}" are not valid JSON (${(error as Error).message}). Send a JSON object.`);
     }
   }
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    return new ToolCallError("TOOL_INPUT_NOT_OBJECT", `InvalidInputError: the arguments of tool "${call.name}" must be a JSON object.`);
+    return new ToolCallError("TOOL_CALL_INPUT_NOT_OBJECT", `InvalidInputError: the arguments of tool "${call.name}" must be a JSON object.`);
   }
   return input as Record<string, unknown>;
 }
 
 function invalidInput(name: string, problems: string): ToolCallError {
-  return new ToolCallError("TOOL_INPUT_INVALID", `InvalidInputError: the input of tool "${name}" does not match its schema: ${problems}.`);
+  return new ToolCallError("TOOL_CALL_INPUT_INVALID", `InvalidInputError: the input of tool "${name}" does not match its schema: ${problems}.`);
 }
 
-function asAgentError(error: unknown, code: string, message: string): AgentToolsError {
+function asAgentError(error: unknown, code: ToolCallErrorCode, message: string): AgentToolsError {
   return error instanceof AgentToolsError ? error : new ToolCallError(code, message);
 }

@@ -150,7 +150,7 @@ export class Toolkit implements GroupSwitchboard, ToolRunner {
         ),
       };
     }
-    return { error: new ToolCallError("TOOL_NOT_FOUND", `ToolNotFoundError: The tool named '${name}' doesn't exist.`) };
+    return { error: new ToolCallError("TOOL_NOT_IN_TOOLKIT", `ToolNotFoundError: The tool named '${name}' doesn't exist.`) };
   }
 
   /** Undefined when `input` satisfies the tool's JSON Schema, else what is wrong. */

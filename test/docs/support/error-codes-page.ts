@@ -1,0 +1,46 @@
+import { ERROR_CODES } from "../../../sdk/src/error-codes.js";
+
+/** Where each area's codes come from: the error classes that carry them. */
+const AREA_CLASSES: Record<keyof typeof ERROR_CODES, string> = {
+  sdk: "`AgentToolsError`",
+  registry: "`RegistryError`, `ToolNotFoundError`, `RegistryUnavailableError`",
+  publish: "`PackError`, `BundleTransferError`",
+  archive: "`ArchiveError`, `ArchiveIntegrityError`",
+  runtimes: "`ToolLoadError`, `ToolExecutionError`, `ToolInputError`, `ToolOutputError`, `ToolTimeoutError`, `ToolCrashedError`, `ToolEnvironmentError`, `ToolClosedError`",
+  sandbox: "`SandboxUnavailableError`, `SandboxDeniedError`",
+  permission: "`PermissionRuleError`, `PermissionModeError`, `PermissionSettingsError`",
+  tool: "`ToolError`",
+  toolkit: "`ToolkitError` (the program misused the Toolkit)",
+  toolCall: "`ToolCallError` (the LLM's call cannot run; it becomes an error result)",
+  search: "`ToolSearchError` and its subclasses",
+  mcp: "`McpServerError`",
+  skills: "`SkillError`",
+  cli: "`agent-tools` (the `code` of `--json` errors)",
+};
+
+/** docs/errors.md, generated from `ERROR_CODES`: one table per area, every code once. */
+export function renderErrorCodesPage(): string {
+  const sections = Object.entries(ERROR_CODES).map(([area, codes]) => {
+    const rows = Object.entries(codes).map(([code, meaning]) => `| \`${code}\` | ${meaning} |`);
+    return `## ${area}\n\nThrown as ${AREA_CLASSES[area as keyof typeof ERROR_CODES]}.\n\n| code | meaning |\n|---|---|\n${rows.join("\n")}\n`;
+  });
+  return `# Error codes
+
+Every error the SDK throws is an \`AgentToolsError\` whose \`code\` is one of these: stable,
+machine-readable, and meaning one thing. \`message\` says what went wrong and how to fix it. The
+registry's HTTP errors are described in [Registry](registry.md).
+
+\`\`\`js
+import { AgentTools, AgentToolsError } from "@agent-tools/sdk";
+
+try {
+  await new AgentTools({ toolsDbUrl: "http://127.0.0.1:6000" }).executeToolById("no-such-tool", {});
+} catch (error) {
+  if (error instanceof AgentToolsError && error.code === "TOOL_NOT_FOUND") console.error(error.message);
+}
+\`\`\`
+
+This page is generated from \`sdk/src/error-codes.ts\` (\`npx tsx test/docs/write-error-codes.ts\`).
+
+${sections.join("\n")}`;
+}
