@@ -20,7 +20,8 @@ const STOP_WORDS = new Set(
     "a about all also an and any are as at be but by can could do does for from has have how i if in " +
     "into is it its just me many more most much my no not of on only or our please should so some such " +
     "than that the their them then there these this those to very via was we what when where which " +
-    "while who why will with would you your"
+    "while who why will with would you your" +
+    " myself ours ourselves yours yourself yourselves he him his himself she her hers herself itself they theirs themselves whom am were been being had having did doing ought cannot because until against between through during before after above below up down out off over under again further once here both each few other nor own same too"
   ).split(" "),
 );
 
@@ -29,8 +30,10 @@ const STOP_WORDS = new Set(
  * not what it is for: dropped from queries only, since a tool's own text may use them meaningfully.
  */
 const REQUEST_WORDS = new Set(
-  "able api apis app application build building develop developing function help helps hi hello i'm identify im kindly " +
-  "let lets like looking need needs program project provide someone something suggest tool tools us use used using want wants way we're".split(" "),
+  (
+    "able api apis app application build building develop developing function help helps hi hello i'm identify im kindly " +
+    "let lets like looking need needs program project provide someone something suggest tool tools us use used using want wants way we're"
+  ).split(" "),
 );
 
 /** The terms of a query: its words as `terms` makes them, without the words every request uses. */

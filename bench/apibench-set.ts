@@ -1,0 +1,105 @@
+/**
+ * Gorilla's APIBench (`ShishirPatil/gorilla`, data/api and data/apibench) as tool-retrieval sets:
+ * each distinct API (api_call) of the TorchHub, TensorFlow Hub and Hugging Face lists becomes a
+ * tool, from its first listing (id = api_name, description, domain and functionality as tags and
+ * type, api_arguments as input properties, example code as its man page); each evaluation
+ * instruction is a query whose answer is the API it was written for. Nothing of the benchmark is
+ * stored in this repository: it is read from a local checkout (a work tree, or a bare clone
+ * through `git show`).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SearchableEntry } from "../functions/search/search-document.js";
+import { MAX_QUERY_CHARS } from "../functions/search/search-query.js";
+
+export interface RetrievalSet {
+  name: string;
+  tools: SearchableEntry[];
+  queries: { q: string; expected: string }[];
+}
+
+const SETS = [
+  { name: "TorchHub", api: "data/api/torchhub_api.jsonl", eval: "data/apibench/torchhub_eval.json" },
+  { name: "TensorFlow Hub", api: "data/api/tensorflowhub_api.jsonl", eval: "data/apibench/tensorflow_eval.json" },
+  { name: "Hugging Face", api: "data/api/huggingface_api.jsonl", eval: "data/apibench/huggingface_eval.json" },
+];
+
+interface Api {
+  api_name?: string;
+  api_call?: string;
+  domain?: string;
+  functionality?: string;
+  framework?: string;
+  description?: string;
+  api_arguments?: unknown;
+  example_code?: unknown;
+}
+
+/** The three sets of the checkout at `checkout`. */
+export function apibenchSets(checkout: string): RetrievalSet[] {
+  return SETS.map((set) => {
+    const tools = new Map<string, SearchableEntry>();
+    const byCall = new Map<string, string>();
+    for (const api of jsonLines(read(checkout, set.api)) as Api[]) {
+      // The API lists repeat some APIs (the same call under other names): one tool per call.
+      if (!api.api_name || !api.api_call || byCall.has(normaliseCall(api.api_call))) continue;
+      const id = uniqueId(api.api_name, tools);
+      tools.set(id, toTool(id, api));
+      byCall.set(normaliseCall(api.api_call), id);
+    }
+    const queries = jsonLines(read(checkout, set.eval)).flatMap((row) => {
+      const { code, api_data: apiData } = row as { code?: string; api_data?: Api };
+      const instruction = /###Instruction:\s*([\s\S]*?)(?:\n###|$)/.exec(code ?? "")?.[1]?.trim();
+      const expected = apiData?.api_call ? byCall.get(normaliseCall(apiData.api_call)) : undefined;
+      return instruction && expected ? [{ q: [...instruction].slice(0, MAX_QUERY_CHARS).join(""), expected }] : [];
+    });
+    return { name: set.name, tools: [...tools.values()], queries };
+  });
+}
+
+/** Everything the registry indexes of a tool, as one text (what a one-field baseline searches). */
+export function toolText(tool: SearchableEntry): string {
+  const spec = tool.tool_api_spec as { entrypoints: { execute: { input: { properties: object } } } };
+  return [tool.tool_id, tool.tool_search_description, ...(tool.tool_tags as string[]), tool.tool_type, Object.keys(spec.entrypoints.execute.input.properties).join(" "), tool.tool_man_page_doc].join(" ");
+}
+
+function read(checkout: string, path: string): string {
+  const file = join(checkout, path);
+  if (existsSync(file)) return readFileSync(file, "utf8");
+  return execFileSync("git", ["-C", checkout, "show", `HEAD:${path}`], { encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
+}
+
+function jsonLines(text: string): unknown[] {
+  return text.split("\n").flatMap((line) => (line.trim() === "" ? [] : [JSON.parse(line) as unknown]));
+}
+
+function toTool(id: string, api: Api): SearchableEntry {
+  const argumentNames = Array.isArray(api.api_arguments)
+    ? api.api_arguments.map(String)
+    : api.api_arguments !== null && typeof api.api_arguments === "object"
+      ? Object.keys(api.api_arguments)
+      : typeof api.api_arguments === "string"
+        ? api.api_arguments.split(/[,\s]+/)
+        : [];
+  const properties = Object.fromEntries(argumentNames.filter((name) => name !== "").map((name) => [name, { type: "string" }]));
+  return {
+    tool_id: id,
+    version: "1.0.0",
+    tool_search_description: api.description ?? "",
+    tool_tags: [api.domain, api.functionality, api.framework].filter((tag): tag is string => typeof tag === "string"),
+    tool_type: api.domain ?? "",
+    tool_man_page_doc: [api.api_call, ...(Array.isArray(api.example_code) ? api.example_code : [api.example_code])].filter((part) => typeof part === "string").join("\n"),
+    tool_api_spec: { entrypoints: { execute: { input: { type: "object", properties } } } },
+  };
+}
+
+function uniqueId(name: string, taken: Map<string, unknown>): string {
+  let id = name;
+  for (let n = 2; taken.has(id); n++) id = `${name}~${n}`;
+  return id;
+}
+
+function normaliseCall(call: string): string {
+  return call.replace(/\s+/g, "").replace(/["']/g, "'");
+}
