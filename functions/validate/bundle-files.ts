@@ -26,7 +26,7 @@ export function readBundleFiles(bundle: Uint8Array, limits: BundleLimits): Bundl
     const what = format === undefined ? "not a zip" : `a ${format}, not a zip (only the tool.zip inside may be a tar.gz)`;
     throw new RegistryError(400, PROCESSING_FAILED, `The uploaded file is ${what}. ${HOW_TO_BUILD}`);
   }
-  let entries;
+  let entries: ReturnType<typeof readArchive>["entries"];
   try {
     entries = readArchive(bundle, bundleArchiveLimits(limits), checkBundleLayout).entries;
   } catch (error) {

@@ -18,7 +18,7 @@ describe("no entry path outside code/ ever comes out", () => {
     fc.assert(
       fc.property(fc.uniqueArray(pathString, { minLength: 1, maxLength: 4 }), fc.boolean(), (paths, asZip) => {
         const files = Object.fromEntries(paths.map((path) => [path, "x"]));
-        let entries;
+        let entries: ReturnType<typeof readToolArchive>["entries"];
         try {
           entries = readToolArchive(asZip ? zipFiles(files) : tarGzFiles(files)).entries;
         } catch (error) {
@@ -34,7 +34,7 @@ describe("no entry path outside code/ ever comes out", () => {
   it("for arbitrary symlink targets: kept links resolve inside code/", () => {
     fc.assert(
       fc.property(pathString, pathString, (linkName, target) => {
-        let entries;
+        let entries: ReturnType<typeof readToolArchive>["entries"];
         try {
           entries = readToolArchive(tarGzFiles({ [`code/${linkName}`]: { type: "symlink", linkTarget: target } })).entries;
         } catch (error) {

@@ -36,7 +36,10 @@ async function cli(args: string[], terminal?: { answers: string[] }, registryUrl
     out: (text) => void (out += text),
     err: (text) => void (err += text),
     cwd: workDir,
-    ...(terminal ? { interactive: true, ask: async (question: string) => (questions.push(question), terminal.answers.shift() ?? "") } : {}),
+    ...(terminal ? { interactive: true, ask: async (question: string) => {
+      questions.push(question);
+      return terminal.answers.shift() ?? "";
+    } } : {}),
   };
   const status = await runCli([...args, "--registry", registryUrl], io);
   return { status, out, err, questions };

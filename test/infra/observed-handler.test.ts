@@ -36,7 +36,10 @@ afterAll(async () => {
 async function linesOf(handler: Handler, url: string): Promise<Record<string, any>[]> {
   const written: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    written.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
   try {
     await handler(apiGatewayEvent({ method: "GET", url }), LAMBDA_CONTEXT);
   } finally {

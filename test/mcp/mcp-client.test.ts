@@ -8,8 +8,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServerError, McpServers, PermissionEngine, PermissionMode, ToolResultState, Toolkit } from "@agent-tools/sdk";
-import { type McpServerEvent } from "../../sdk/src/mcp/client/mcp-events.js";
-import { type McpStdioServerConfig } from "../../sdk/src/mcp/client/server-config.js";
+import type { McpServerEvent } from "../../sdk/src/mcp/client/mcp-events.js";
+import type { McpStdioServerConfig } from "../../sdk/src/mcp/client/server-config.js";
 import { NOTES_SERVER, PIXEL_PNG, REPO_ROOT } from "./support.js";
 
 const notesConfig = (extra: Partial<McpStdioServerConfig> = {}): McpStdioServerConfig => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FunctionTool, PermissionEngine, Toolkit, ToolChunk, ToolkitError, type ToolCall } from "@agent-tools/sdk";
+import { FunctionTool, PermissionEngine, Toolkit, type ToolChunk, ToolkitError, type ToolCall } from "@agent-tools/sdk";
 import { addTool } from "./support/add-tool.js";
 import { collect, find, summary } from "./support/events.js";
 import { ProbeTool } from "./support/probe-tool.js";
@@ -120,6 +120,7 @@ describe("ToolCallExecutor: bad input becomes an error result", () => {
   });
 
   it("a throwing middleware and a tool throwing mid-stream end in error results", async () => {
+    // biome-ignore lint/correctness/useYield: a middleware that throws before its first chunk.
     const broken = add().use(async function* () {
       throw new Error("middleware exploded");
     });

@@ -27,8 +27,8 @@ afterAll(async () => {
 });
 
 /** Adds a local tool folder whose `execute` runs `body`. */
-async function addTool(name: string, body: string, constructor?: string) {
-  return tools.add({ path: await writePythonTool(dir, name, toolWithExecute(body, constructor)) });
+async function addTool(name: string, body: string, constructorBody?: string) {
+  return tools.add({ path: await writePythonTool(dir, name, toolWithExecute(body, constructorBody)) });
 }
 
 describe("local sources (the seed's test-it-locally flow)", () => {

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTools, PermissionEngine, PermissionMode, SandboxDeniedError } from "@agent-tools/sdk";
-import { type CapabilityRequest } from "../../sdk/src/sandbox/capabilities/capability-grants.js";
+import type { CapabilityRequest } from "../../sdk/src/sandbox/capabilities/capability-grants.js";
 import { buildBundle, buildPythonToolZip } from "../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
 import { writeSandboxTool } from "./support/sandbox-tools.js";

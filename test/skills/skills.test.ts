@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTools, PermissionEngine, PermissionMode, SkillError, ToolResultState, Toolkit, loadSkills, registryTools } from "@agent-tools/sdk";
 import { SKILL_LIMITS } from "../../sdk/src/skills/skill-manifest.js";
-import { type Skill } from "../../sdk/src/skills/skill.js";
+import type { Skill } from "../../sdk/src/skills/skill.js";
 import { buildBundle, zipFiles } from "../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
 

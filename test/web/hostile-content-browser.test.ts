@@ -41,7 +41,7 @@ const HOSTILE_MD = [
   `<form action="https://evil.example/"><input name="x"></form>`,
   `<meta http-equiv="refresh" content="0;url=https://evil.example/">`,
   `<base href="https://evil.example/">`,
-  "`<img src=x onerror=" + run("md-code") + ">`",
+  `\`<img src=x onerror=${run("md-code")}>\``,
   `<div style="position:fixed;inset:0">overlay</div>`,
 ].join("\n\n");
 

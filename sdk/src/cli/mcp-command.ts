@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { KNOWN_MODE_NAMES } from "../permission/settings/mode-names.js";
 import type { CliIo } from "./cli-io.js";
 import type { McpCommandOptions } from "./serve-mcp.js";

@@ -1,5 +1,5 @@
 import { PermissionRuleError } from "./errors.js";
-import { PermissionBehavior, type PermissionRule } from "./types.js";
+import type { PermissionBehavior, PermissionRule } from "./types.js";
 
 /** Tool names as tools and MCP servers spell them (`Bash`, `mcp__github__create_issue`, `text-stats`). */
 const TOOL_NAME = /^[A-Za-z0-9_.:*-]+$/;

@@ -106,7 +106,7 @@ function systemMounts(): string[] {
 function readSystemMounts(): string[] {
   const args: string[] = [];
   for (const path of [...SYSTEM_DIRS, ...ETC_FILES]) {
-    let info;
+    let info: ReturnType<typeof lstatSync>;
     try {
       info = lstatSync(path);
     } catch {

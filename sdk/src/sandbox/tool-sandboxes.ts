@@ -77,7 +77,7 @@ export class ToolSandboxes {
     const toolId = record.tool_id;
     const stateDir = this.stateDir(toolId);
     await mkdir(stateDir, { recursive: true });
-    let choice;
+    let choice: ReturnType<typeof chooseSandbox>;
     try {
       choice = chooseSandbox(this.options.mode, "Registry tools", { platform: this.options.platform, warn: this.options.warn });
     } catch (error) {
@@ -85,7 +85,7 @@ export class ToolSandboxes {
       throw error;
     }
     if (!choice.sandboxed) return directLauncher(stateDir);
-    let declared;
+    let declared: ReturnType<typeof readToolCapabilities>;
     try {
       declared = readToolCapabilities(record.tool_capabilities);
     } catch (error) {

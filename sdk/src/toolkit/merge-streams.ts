@@ -5,7 +5,7 @@ export async function* mergeStreams<T>(streams: readonly AsyncIterable<T>[]): As
   const pull = (index: number) => {
     pending.set(index, iterators[index]!.next().then((result) => ({ index, result })));
   };
-  iterators.forEach((_, index) => pull(index));
+  for (let index = 0; index < iterators.length; index++) pull(index);
   try {
     while (pending.size > 0) {
       const { index, result } = await Promise.race(pending.values());

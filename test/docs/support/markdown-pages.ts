@@ -24,10 +24,10 @@ function allTokens(tokens: Token[]): Token[] {
   const visit = (token: Token) => {
     found.push(token);
     const nested = token as Token & { tokens?: Token[]; items?: Token[]; header?: { tokens: Token[] }[]; rows?: { tokens: Token[] }[][] };
-    nested.tokens?.forEach(visit);
-    nested.items?.forEach(visit);
-    nested.header?.forEach((cell) => cell.tokens.forEach(visit));
-    nested.rows?.forEach((row) => row.forEach((cell) => cell.tokens.forEach(visit)));
+    for (const child of nested.tokens ?? []) visit(child);
+    for (const child of nested.items ?? []) visit(child);
+    for (const cell of nested.header ?? []) for (const child of cell.tokens) visit(child);
+    for (const row of nested.rows ?? []) for (const cell of row) for (const child of cell.tokens) visit(child);
   };
   tokens.forEach(visit);
   return found;

@@ -17,11 +17,11 @@ export async function writePythonTool(dir: string, name: string, functionPy: str
 }
 
 /** A tool class whose `execute` body is `body` (indented by the caller's 8 spaces). */
-export function toolWithExecute(body: string, constructor = "pass"): string {
+export function toolWithExecute(body: string, constructorBody = "pass"): string {
   return [
     "class AgentSpaceV1Tool:",
     "    def __init__(self, tool_id, tool_data):",
-    `        ${constructor}`,
+    `        ${constructorBody}`,
     "    def execute(self, input_data):",
     ...body.split("\n").map((line) => `        ${line}`),
     "",

@@ -105,7 +105,7 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
     // A root from a variable (`for d in ~; do grep -r x $d; done`) may be any loop item. Trees
     // are only walked when every command reads: otherwise the string asks anyway.
     if (!everyCommandReads) continue;
-    for (const root of command.recursiveRoots) [root, ...(root.value === undefined ? loopItems : [])].forEach((word) => checkRecursive(word, command.treeReading));
+    for (const root of command.recursiveRoots) for (const word of [root, ...(root.value === undefined ? loopItems : [])]) checkRecursive(word, command.treeReading);
   }
   for (const redirect of analysis.script?.redirects ?? []) {
     if (redirect.kind === "write" || redirect.kind === "read") check(redirect.target, redirect.kind);
@@ -118,7 +118,8 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
 function isBoundedLoopVariable(word: ShellWord, analysis: BashAnalysis): boolean {
   const name = /^"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?$/.exec(word.text)?.[1];
   const script = analysis.script;
-  return name !== undefined && script !== undefined && script.loopVariables.includes(name) && script.loopItems.every((item) => item.value !== undefined);
+  if (name === undefined || script === undefined) return false;
+  return script.loopVariables.includes(name) && script.loopItems.every((item) => item.value !== undefined);
 }
 
 /**

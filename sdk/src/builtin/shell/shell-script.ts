@@ -181,7 +181,7 @@ class ScriptWalker {
     }
     const construct = COMPOUND_CONSTRUCTS.get(type);
     if (construct) this.constructStack.push({ type: construct, name: type === "function_definition" ? node.childForFieldName("name")?.text : undefined, commands: [] });
-    for (const child of node.children) if (child && child.isNamed) this.visit(child);
+    for (const child of node.children) if (child?.isNamed) this.visit(child);
     if (construct) this.script.constructs.push(this.constructStack.pop()!);
   }
 

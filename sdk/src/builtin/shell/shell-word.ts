@@ -159,17 +159,17 @@ const ANSI_C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "
  * (`$'.env\0x'` is `.env`); an escape beyond Unicode cannot be judged.
  */
 export function decodeAnsiC(body: string): string {
-  const decoded = body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (_, escape: string) => {
-    const kind = escape[0]!;
-    if ((kind === "x" || kind === "u" || kind === "U") && escape.length === 1) return `\\${escape}`;
+  const decoded = body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (_, sequence: string) => {
+    const kind = sequence[0]!;
+    if ((kind === "x" || kind === "u" || kind === "U") && sequence.length === 1) return `\\${sequence}`;
     if (kind === "x" || kind === "u" || kind === "U") {
-      const codePoint = Number.parseInt(escape.slice(1), 16);
-      if (codePoint > 0x10ffff) throw new DynamicWordError(`the ANSI-C escape \\${escape}, which names no character`);
+      const codePoint = Number.parseInt(sequence.slice(1), 16);
+      if (codePoint > 0x10ffff) throw new DynamicWordError(`the ANSI-C sequence \\${sequence}, which names no character`);
       return String.fromCodePoint(codePoint);
     }
-    if (/[0-7]/.test(kind)) return String.fromCharCode(Number.parseInt(escape, 8));
-    if (kind === "c") return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
-    return ANSI_C_ESCAPES[kind] ?? `\\${escape}`;
+    if (/[0-7]/.test(kind)) return String.fromCharCode(Number.parseInt(sequence, 8));
+    if (kind === "c") return String.fromCharCode(sequence.charCodeAt(1) & 0x1f);
+    return ANSI_C_ESCAPES[kind] ?? `\\${sequence}`;
   });
   const nul = decoded.indexOf("\0");
   return nul < 0 ? decoded : decoded.slice(0, nul);

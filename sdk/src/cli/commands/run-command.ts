@@ -71,7 +71,7 @@ async function runSource(context: CliContext, target: string): Promise<RunSource
 
 /** spec.json, tool.zip and tool.md when `bytes` is an upload bundle, else undefined. */
 function bundleFiles(bytes: Uint8Array): Record<string, Uint8Array> | undefined {
-  let entries;
+  let entries: ReturnType<typeof readArchive>["entries"];
   try {
     entries = readArchive(bytes).entries;
   } catch {

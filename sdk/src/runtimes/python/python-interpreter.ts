@@ -34,7 +34,7 @@ export function resolvePythonInterpreter(command: string): Promise<PythonInterpr
 
 async function probe(command: string): Promise<PythonInterpreter> {
   const hint = "Install Python 3 or pass the interpreter as the pythonPath option.";
-  let run;
+  let run: Awaited<ReturnType<typeof runProcess>>;
   try {
     run = await runProcess(command, ["-c", PROBE], { timeoutMs: 30_000 });
   } catch (error) {

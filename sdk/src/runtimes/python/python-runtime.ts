@@ -106,7 +106,7 @@ export class PythonToolRuntime implements ToolRuntime {
   /** The running worker, or one started now (concurrent callers share one start). */
   private async ensureWorker(): Promise<PythonWorker> {
     if (this.closed) throw new ToolClosedError(this.options.toolId);
-    if (this.worker !== undefined && this.worker.alive) return this.worker;
+    if (this.worker?.alive) return this.worker;
     this.starting ??= this.startWorker().finally(() => (this.starting = undefined));
     const worker = await this.starting;
     if (this.closed) {

@@ -68,7 +68,7 @@ export function parseArguments(spec: ProgramSpec, words: readonly ShellWord[], c
       continue;
     }
     if (!value.startsWith("-") || value === "-") {
-      if (spec.subcommands) return parseSubcommand(spec, table, word, words.slice(index + 1), context, id, options);
+      if (spec.subcommands) return parseSubcommand(table, word, words.slice(index + 1), context, id, options);
       operands.push(word);
       if (spec.permute === false) optionsEnded = true;
       continue;
@@ -164,7 +164,7 @@ function wordsTaken(kind: string): number {
 
 const NUMERIC_OPTION: OptionSpec = { names: ["-NUM"], value: "required" };
 
-function parseSubcommand(spec: ProgramSpec, table: OptionTable, word: ShellWord, rest: readonly ShellWord[], context: ParseContext, id: string, globalOptions: ParsedOption[]): ParseResult {
+function parseSubcommand(table: OptionTable, word: ShellWord, rest: readonly ShellWord[], context: ParseContext, id: string, globalOptions: ParsedOption[]): ParseResult {
   const name = word.value!;
   const subcommand = word.expands ? undefined : table.subcommands.get(name);
   if (!subcommand) return refuse(`${id}.unknown-subcommand.${name}`, `${id.replace(/\./g, " ")} ${name} is not a read-only subcommand`);

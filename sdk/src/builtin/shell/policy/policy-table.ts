@@ -10,7 +10,7 @@ export function commandPolicyTable(specs: readonly ProgramSpec[] = READ_ONLY_SPE
   return [
     "| command | read-only when | options accepted | refused options (why) |",
     "|---|---|---:|---|",
-    ...rows.map((row) => `| \`${row.command}\` | ${escape(row.summary)} | ${row.accepted} | ${escape(row.forbidden)} |`),
+    ...rows.map((row) => `| \`${row.command}\` | ${escapeCell(row.summary)} | ${row.accepted} | ${escapeCell(row.forbidden)} |`),
     "",
   ].join("\n");
 }
@@ -36,6 +36,6 @@ function specRows(spec: ProgramSpec, command: string): Row[] {
   return [row, ...subcommands];
 }
 
-function escape(text: string): string {
+function escapeCell(text: string): string {
   return text.replace(/\|/g, "\\|");
 }

@@ -1,4 +1,4 @@
-import { flag, flags, forbid, optional, optionalEach, pathValued, programSpecs, valued, valuedEach, withEffect, type ProgramSpec } from "../command-spec.js";
+import { flag, flags, forbid, optional, pathValued, programSpecs, valued, valuedEach, withEffect, type ProgramSpec } from "../command-spec.js";
 
 /** binutils and others read more options from `@file` operands. */
 const noResponseFiles = (value: string) => (value.startsWith("@") ? "an @file operand reads more options from a file" : undefined);
