@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, resolve, sep } from "node:path";
-import { renameIntoPlace } from "../cache/rename-into-place.js";
+import { renameIntoPlace } from "../rename-into-place.js";
 import { AgentToolsError } from "../errors.js";
 import type { ArchiveEntry, ToolArchive } from "./archive-entry.js";
 import type { ArchiveLimits } from "./archive-limits.js";

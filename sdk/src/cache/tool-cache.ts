@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import type { EntryWithTag } from "../registry-client/registry-client.js";
 import type { ToolRecord } from "../registry-client/tool-record.js";
 import { pathExists } from "./path-exists.js";
-import { renameIntoPlace } from "./rename-into-place.js";
+import { renameIntoPlace } from "../rename-into-place.js";
 
 /**
  * The on-disk cache, shared safely by concurrent processes (every write is temp + rename):

@@ -8,7 +8,7 @@ import { resolvePythonInterpreter } from "./python/python-interpreter.js";
 import { PythonToolRuntime } from "./python/python-runtime.js";
 import { ensureRequirementsEnvironment, hasRequirements } from "./python/python-venv.js";
 import { ToolEnvironmentError, ToolLoadError } from "./runtime-errors.js";
-import type { ToolLauncher } from "./tool-launcher.js";
+import type { ToolLauncher } from "../sandbox/tool-launcher.js";
 import type { ToolOutputListener, ToolRuntime } from "./tool-runtime.js";
 import { WORKER_SCRIPT_PATH } from "./python/worker-script.js";
 

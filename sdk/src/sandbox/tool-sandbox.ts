@@ -1,4 +1,4 @@
-import type { LaunchOptions, ToolLauncher } from "../runtimes/tool-launcher.js";
+import type { LaunchOptions, ToolLauncher } from "./tool-launcher.js";
 import type { FilesystemCapability } from "./capabilities/tool-capabilities.js";
 import { denialOf, type Denial, type ToolFailure } from "./sandbox-denial.js";
 import type { SandboxPlatform } from "./sandbox-platform.js";

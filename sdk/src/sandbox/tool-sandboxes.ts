@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { PermissionEngine } from "../permission/permission-engine.js";
 import type { ToolRecord } from "../registry-client/tool-record.js";
 import { ToolLoadError } from "../runtimes/runtime-errors.js";
-import { directLauncher, type ToolLauncher } from "../runtimes/tool-launcher.js";
+import { directLauncher, type ToolLauncher } from "./tool-launcher.js";
 import { decideCapabilities, type CapabilityAsker } from "./capabilities/capability-grants.js";
 import { readToolCapabilities } from "./capabilities/tool-capabilities.js";
 import { FilteringProxy } from "./network-proxy.js";

@@ -14,7 +14,7 @@ import {
   ToolTimeoutError,
 } from "../runtime-errors.js";
 import { SandboxDeniedError } from "../../sandbox/sandbox-errors.js";
-import { processEnd, type ToolLauncher } from "../tool-launcher.js";
+import { processEnd, type ToolLauncher } from "../../sandbox/tool-launcher.js";
 import type { ToolOutputListener, ToolRuntime } from "../tool-runtime.js";
 import { ExitCleanup } from "../../sandbox/exit-cleanup.js";
 

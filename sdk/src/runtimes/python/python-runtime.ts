@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { SandboxDeniedError } from "../../sandbox/sandbox-errors.js";
 import { toJsonPayload } from "../json-payload.js";
 import { ToolClosedError, ToolCrashedError, ToolExecutionError, ToolOutputError } from "../runtime-errors.js";
-import type { ToolLauncher } from "../tool-launcher.js";
+import type { ToolLauncher } from "../../sandbox/tool-launcher.js";
 import type { ToolOutputListener, ToolRuntime } from "../tool-runtime.js";
 import { PythonWorker, type PythonWorkerSpec, type WorkerReply } from "./python-worker.js";
 import { HOST_PYTHON_ARGS, VENV_PYTHON_ARGS } from "./worker-process.js";

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathExists } from "../../cache/path-exists.js";
-import { renameIntoPlace } from "../../cache/rename-into-place.js";
+import { renameIntoPlace } from "../../rename-into-place.js";
 import type { ToolCache } from "../../cache/tool-cache.js";
 import { ToolEnvironmentError } from "../runtime-errors.js";
 import { runProcess } from "../run-process.js";

@@ -4,7 +4,7 @@ import { OutputTail } from "../output-tail.js";
 import { killProcessGroup } from "../run-process.js";
 import { ToolCrashedError, ToolEnvironmentError, ToolLoadError, ToolTimeoutError } from "../runtime-errors.js";
 import type { ToolOutputListener } from "../tool-runtime.js";
-import { processEnd, type ToolLauncher } from "../tool-launcher.js";
+import { processEnd, type ToolLauncher } from "../../sandbox/tool-launcher.js";
 import { spawnWorkerProcess } from "./worker-process.js";
 import { ExitCleanup } from "../../sandbox/exit-cleanup.js";
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import type { ToolLauncher } from "../tool-launcher.js";
+import type { ToolLauncher } from "../../sandbox/tool-launcher.js";
 import { WORKER_SCRIPT_PATH } from "./worker-script.js";
 
 /**

@@ -1,6 +1,6 @@
 import { constants } from "node:os";
-import type { Denial, ToolFailure } from "../sandbox/sandbox-denial.js";
-import type { SandboxedCommand } from "../sandbox/sandbox-profile.js";
+import type { Denial, ToolFailure } from "./sandbox-denial.js";
+import type { SandboxedCommand } from "./sandbox-profile.js";
 
 export interface LaunchOptions {
   cwd: string;
