@@ -21,8 +21,7 @@ export const MAX_COMMAND_LENGTH = 10_000;
 export const MAX_COMMAND_COUNT = 50;
 
 /** Carriage returns, NUL, escape sequences and invisible or bidirectional Unicode hide what runs. */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists invisible and combining characters one by one, on purpose.
-const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u00a0\u00ad\u034f\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/u;
+const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u00a0\u00ad\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]|\u034f|[\ufe00-\ufe0f]|[\u{e0100}-\u{e01ef}]/u;
 
 export interface AnalysedCommand {
   resolved: ResolvedCommand;
