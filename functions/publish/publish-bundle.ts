@@ -94,9 +94,9 @@ async function publishAgain(
     }
     throw versionExists(entry.tool_id, entry.version);
   }
-  const wasFinished = !stored.pending && archive === "present";
+  // Finished with its archive intact: every step is done, and a refusal changes nothing (not even the revision).
+  if (!stored.pending && archive === "present") throw versionExists(entry.tool_id, entry.version);
   if (!(await completePublish(deps, stored.entry, archive, toolZip))) return "retry";
-  if (wasFinished) throw versionExists(entry.tool_id, entry.version);
   return stored.entry;
 }
 

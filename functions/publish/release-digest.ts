@@ -13,7 +13,7 @@ export function releaseDigest(entry: PublishedEntry): string {
 }
 
 /** JSON with object keys sorted at every level (recursive: stored JSON nests at most 32 levels, see entry-limits.ts). */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const keys = Object.keys(value).sort();
