@@ -1,8 +1,8 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
+import { CreateTableCommand, DescribeTableCommand, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, HeadBucketCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import type { RegistryConfig } from "../config.js";
 import { ARCHIVES_PREFIX } from "../storage/archive-store.js";
-import { createS3Client } from "../storage/aws-clients.js";
+import { createDynamoClient, createS3Client } from "../storage/aws-clients.js";
 import { createTableInput } from "../storage/table-schema.js";
 import { UPLOADS_PREFIX } from "../storage/upload-keys.js";
 
@@ -18,11 +18,7 @@ export const FOLDER_MARKER_KEYS = [`${ARCHIVES_PREFIX}.keep`, `${UPLOADS_PREFIX}
  * AWS the stack owns the table and bucket, and S3 has no folders to lose).
  */
 export async function provisionStorage(config: RegistryConfig): Promise<void> {
-  const dynamo = new DynamoDBClient({
-    region: config.region,
-    endpoint: config.dynamodbEndpoint,
-    ...(config.credentials ? { credentials: config.credentials } : {}),
-  });
+  const dynamo = createDynamoClient(config);
   const s3 = createS3Client(config);
   try {
     try {

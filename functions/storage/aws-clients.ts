@@ -36,12 +36,16 @@ export function createS3Client(config: RegistryConfig): S3Client {
   });
 }
 
-export function createDynamoDocumentClient(config: RegistryConfig): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
+/** DynamoDB client for the configured endpoint, with the timeouts and retries above. */
+export function createDynamoClient(config: RegistryConfig): DynamoDBClient {
+  return new DynamoDBClient({
     region: config.region,
     ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
     ...(config.credentials ? { credentials: config.credentials } : {}),
     ...resilience(config),
   });
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+export function createDynamoDocumentClient(config: RegistryConfig): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(createDynamoClient(config), { marshallOptions: { removeUndefinedValues: true } });
 }

@@ -72,6 +72,13 @@ const POINTER_ADVANCES = "attribute_not_exists(#order) OR #order < :order";
  * them converge under retries, crashes and concurrency (docs/storage.md).
  */
 export class EntryStore {
+  /**
+   * The catalog revision as this store last wrote or read it: a hint that lets `recordChange` bump
+   * and log in one conditional write. Never ahead of storage (only stored values are kept), so a
+   * stale hint only costs a failed condition.
+   */
+  private knownRevision: number | undefined;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -367,17 +374,54 @@ export class EntryStore {
         ReturnValues: "UPDATED_NEW",
       }),
     );
-    return String(result.Attributes?.revision ?? 0);
+    const revision = Number(result.Attributes?.revision ?? 0);
+    this.knownRevision = revision;
+    return String(revision);
   }
 
   /**
    * Bumps the revision and logs which tool it changed (see revision-log.ts); returns the new
-   * revision. `alongside` runs with the log write, once the bump is stored.
+   * revision. `alongside` runs once the bump is stored (with the log write when that is separate).
    */
   async recordChange(change: CatalogChange, alongside?: () => Promise<void>): Promise<number> {
+    const logged = await this.bumpAndLog(change);
+    if (logged !== undefined) {
+      await alongside?.();
+      return logged;
+    }
     const revision = Number(await this.bumpRevision());
     await Promise.all([this.logChange(revision, change), alongside?.()]);
     return revision;
+  }
+
+  /**
+   * The common case of `recordChange` in one write: when this store knows the current revision,
+   * the bump and the next revision's change-log slot go in one update conditional on it (so the
+   * slot is exact, and atomic with the bump). Undefined when the revision is unknown here or another
+   * writer moved it first; the caller then bumps and logs in two writes.
+   */
+  private async bumpAndLog(change: CatalogChange): Promise<number | undefined> {
+    const expected = this.knownRevision;
+    if (expected === undefined) return undefined;
+    const next = expected + 1;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: REVISION_KEY,
+          UpdateExpression: "SET #slot = :change ADD #revision :one",
+          ConditionExpression: expected === 0 ? "attribute_not_exists(#revision)" : "#revision = :expected",
+          ExpressionAttributeNames: { "#slot": changeSlot(next), "#revision": "revision" },
+          ExpressionAttributeValues: { ":change": { revision: next, tool_id: change.toolId }, ":one": 1, ...(expected === 0 ? {} : { ":expected": expected }) },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      if (this.knownRevision === expected) this.knownRevision = undefined;
+      return undefined;
+    }
+    this.knownRevision = next;
+    return next;
   }
 
   private async logChange(revision: number, change: CatalogChange): Promise<void> {
@@ -400,7 +444,9 @@ export class EntryStore {
   /** The revision and the log of the tools its last revisions changed. */
   async readRevisionLog(): Promise<RevisionLog> {
     const result = await this.db.send(new GetCommand({ TableName: this.table, Key: REVISION_KEY, ConsistentRead: true }));
-    return new RevisionLog(result.Item);
+    const log = new RevisionLog(result.Item);
+    this.knownRevision = log.revision;
+    return log;
   }
 
   private async getEntry(toolId: string, sortKey: string): Promise<PublishedEntry | undefined> {

@@ -1,8 +1,9 @@
 /**
  * The revision counter item also remembers which tool the last few revisions changed, so another
  * process (a warm Lambda) can catch up by re-reading those tools instead of every latest entry.
- * Revision `r` is logged in slot `r % CHANGE_LOG_SLOTS` as `{ revision, tool_id }`. The slot is
- * written right after the counter is bumped, not atomically with it: a slot that is missing,
+ * Revision `r` is logged in slot `r % CHANGE_LOG_SLOTS` as `{ revision, tool_id }`. A writer that
+ * knows the current revision bumps it and writes the slot in one conditional update; otherwise the
+ * slot is written right after the bump, not atomically with it: a slot that is missing,
  * overwritten or late simply names another revision, and the reader then scans everything.
  */
 export const CHANGE_LOG_SLOTS = 64;

@@ -59,9 +59,14 @@ describe("one registry's storage", () => {
       bundle: buildBundle({ spec, toolMd, toolZip: zipFiles({ "code/function.py": functionPy, "code/variant.txt": String(i % 3) }) }),
     }));
     const results = await Promise.all(bundles.map(({ bundle }) => uploadBundle(registry.url, registry.token, bundle)));
-    const statuses = results.map((result) => result.status).sort();
-    expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
-    for (const result of results.filter((r) => r.status === 409)) {
+    // One release wins. Its identical twin is the same release: it answers 200 when it finds the
+    // winner's publish still pending and completes it, 409 when it finds it finished (docs/durability.md).
+    const winners = results.flatMap((result, i) => (result.status === 200 ? [i % 3] : []));
+    expect(winners.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(winners).size).toBe(1);
+    expect(winners.length).toBeLessThanOrEqual(2);
+    for (const result of results.filter((r) => r.status !== 200)) {
+      expect(result.status).toBe(409);
       expect(result.body.error).toBe("Failed to process tool package");
     }
     const snapshot = await storageSnapshot(registry.local);

@@ -21,6 +21,7 @@ let entries: EntryStore;
 let archives: ArchiveStore;
 let s3: S3Client;
 let bucket: string;
+let config: RegistryConfig;
 
 function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -54,7 +55,7 @@ async function publish(value: PublishedEntry): Promise<void> {
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "agent-tools-storage-"));
   emulators = await startEmulators(dataDir);
-  const config: RegistryConfig = {
+  config = {
     region: "us-east-1",
     tableName: "storage-test",
     bucketName: "storage-test",
@@ -138,6 +139,39 @@ describe("EntryStore", () => {
     const bumped = await entries.bumpRevision();
     expect(bumped).not.toBe(before);
     expect(await entries.catalogRevision()).toBe(bumped);
+  });
+
+  it("records a change in one write when it knows the revision, in two when another writer moved it, and logs it exactly either way", async () => {
+    const writes: string[] = [];
+    const db = createDynamoDocumentClient(config);
+    db.middlewareStack.add((next, context) => (args) => (writes.push(String(context.commandName)), next(args)), { step: "initialize" });
+    const store = new EntryStore(db, config.tableName);
+    const other = new EntryStore(createDynamoDocumentClient(config), config.tableName);
+    try {
+      const start = (await store.readRevisionLog()).revision;
+      writes.length = 0;
+      expect(await store.recordChange({ toolId: "first", kind: "published" })).toBe(start + 1);
+      expect(await store.recordChange({ toolId: "second", kind: "published" })).toBe(start + 2);
+      expect(writes).toEqual(["UpdateItemCommand", "UpdateItemCommand"]);
+      await other.recordChange({ toolId: "elsewhere", kind: "published" });
+      writes.length = 0;
+      expect(await store.recordChange({ toolId: "third", kind: "published" })).toBe(start + 4);
+      // The failed conditional write, then the bump and the log write.
+      expect(writes).toEqual(["UpdateItemCommand", "UpdateItemCommand", "UpdateItemCommand"]);
+      const log = await store.readRevisionLog();
+      expect([1, 2, 3, 4].map((step) => log.toolChangedAt(start + step))).toEqual(["first", "second", "elsewhere", "third"]);
+    } finally {
+      db.destroy();
+    }
+  });
+
+  it("records concurrent changes under distinct revisions, each logged", async () => {
+    const start = (await entries.readRevisionLog()).revision;
+    const tools = Array.from({ length: 8 }, (_, i) => `concurrent-${i}`);
+    const revisions = await Promise.all(tools.map((toolId) => entries.recordChange({ toolId, kind: "published" })));
+    expect([...revisions].sort((a, b) => a - b)).toEqual(tools.map((_, i) => start + i + 1));
+    const log = await entries.readRevisionLog();
+    expect(revisions.map((revision) => log.toolChangedAt(revision))).toEqual(tools);
   });
 
   it("tracks which archives are referenced and deletes every version of a tool", async () => {
