@@ -2,6 +2,12 @@ import { readFileSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
+export interface DataDirLock {
+  release(): Promise<void>;
+  /** The last holder died without releasing the lock (killed, crashed, power lost): files it was writing may be cut short. */
+  afterUncleanStop: boolean;
+}
+
 /**
  * One registry per data folder: the embedded database allows a single writer, and a second
  * server would otherwise fail later with an obscure "Database is closed". The lock file names
@@ -9,13 +15,14 @@ import { join } from "node:path";
  * gone, is a zombie (killed, with no parent left to reap it: common in containers without an
  * init), or the pid now belongs to another process.
  */
-export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   await mkdir(dataDir, { recursive: true });
   const lockFile = join(dataDir, "registry.pid");
+  let tookOver = false;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       await writeFile(lockFile, `${process.pid} ${startTime(process.pid) ?? ""}\n`, { flag: "wx" });
-      return () => rm(lockFile, { force: true });
+      return { release: () => rm(lockFile, { force: true }), afterUncleanStop: tookOver };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const [pidText, started] = (await readFile(lockFile, "utf8").catch(() => "")).trim().split(/\s+/);
@@ -26,6 +33,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
         );
       }
       await rm(lockFile, { force: true });
+      tookOver = true;
     }
   }
   throw new Error(`could not lock the data folder ${dataDir} (${lockFile} keeps reappearing)`);

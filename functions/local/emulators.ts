@@ -22,8 +22,11 @@ export interface EmulatorOptions {
   dynamodbEndpoint?: string;
 }
 
+/** Where s3rver keeps its files, under the data folder. */
+export const S3_FOLDER = "s3";
+
 export async function startEmulators(dataDir: string, options: EmulatorOptions = {}): Promise<Emulators> {
-  const s3Dir = join(dataDir, "s3");
+  const s3Dir = join(dataDir, S3_FOLDER);
   await mkdir(s3Dir, { recursive: true });
   const dynamo = options.dynamodbEndpoint === undefined ? await startDynalite(join(dataDir, "dynamodb")) : undefined;
 

@@ -1,7 +1,8 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { DEFAULT_MAX_BUNDLE_BYTES, type RegistryConfig } from "../config.js";
 import { lockDataDir } from "./data-dir-lock.js";
-import { startEmulators, type EmulatorOptions } from "./emulators.js";
+import { S3_FOLDER, startEmulators, type EmulatorOptions } from "./emulators.js";
+import { repairEmulatorFiles } from "./repair-emulator-files.js";
 import { provisionStorage } from "./provision-storage.js";
 
 export interface LocalStorage {
@@ -15,17 +16,19 @@ export interface LocalStorage {
 
 /**
  * The embedded store of one data folder, locked for this process: dynalite and s3rver on
- * loopback, table and bucket provisioned. `npm start` (`startLocalRegistry`) and
+ * loopback, table and bucket provisioned; after an unclean stop, s3rver's files that a kill cut
+ * short are repaired first. `npm start` (`startLocalRegistry`) and
  * `npm run doctor -- --data-dir` share it.
  */
 export async function openLocalStorage(dataDirOption: string, options: EmulatorOptions = {}): Promise<LocalStorage> {
   const dataDir = resolve(dataDirOption);
-  const unlock = await lockDataDir(dataDir);
+  const lock = await lockDataDir(dataDir);
   try {
+    if (lock.afterUncleanStop) await repairEmulatorFiles(join(dataDir, S3_FOLDER));
     const emulators = await startEmulators(dataDir, options);
     const close = async () => {
       await emulators.close();
-      await unlock();
+      await lock.release();
     };
     try {
       const config: RegistryConfig = {
@@ -47,7 +50,7 @@ export async function openLocalStorage(dataDirOption: string, options: EmulatorO
       throw error;
     }
   } catch (error) {
-    await unlock();
+    await lock.release();
     throw error;
   }
 }

@@ -5,7 +5,11 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { holdsLock, lockDataDir } from "../../functions/local/data-dir-lock.js";
+import { openLocalStorage } from "../../functions/local/open-local-storage.js";
+import { ArchiveStore } from "../../functions/storage/archive-store.js";
+import { createS3Client } from "../../functions/storage/aws-clients.js";
 
 let dataDir: string;
 
@@ -36,29 +40,64 @@ async function withZombie(use: (pid: number) => Promise<void>): Promise<void> {
 
 describe("data-folder lock", () => {
   it("refuses a folder a live registry holds, and frees it on unlock", async () => {
-    const unlock = await lockDataDir(dataDir);
+    const lock = await lockDataDir(dataDir);
+    expect(lock.afterUncleanStop).toBe(false);
     await expect(lockDataDir(dataDir)).rejects.toThrow(/another registry \(pid \d+\) is using the data folder/);
-    await unlock();
-    await (await lockDataDir(dataDir))();
+    await lock.release();
+    const next = await lockDataDir(dataDir);
+    expect(next.afterUncleanStop).toBe(false);
+    await next.release();
   });
 
   it("takes over a lock whose process is a zombie", async () => {
     await withZombie(async (pid) => {
       expect(holdsLock(pid, startTimeOf(pid))).toBe(false);
       await writeFile(join(dataDir, "registry.pid"), `${pid} ${startTimeOf(pid)}\n`);
-      const unlock = await lockDataDir(dataDir);
+      const lock = await lockDataDir(dataDir);
+      expect(lock.afterUncleanStop).toBe(true);
       expect((await readFile(join(dataDir, "registry.pid"), "utf8")).split(" ")[0]).toBe(String(process.pid));
-      await unlock();
+      await lock.release();
     });
   });
 
   it("takes over a lock whose process is gone, or whose pid now names another process", async () => {
     await writeFile(join(dataDir, "registry.pid"), "999999999\n");
-    await (await lockDataDir(dataDir))();
+    const lock = await lockDataDir(dataDir);
+    expect(lock.afterUncleanStop).toBe(true);
+    await lock.release();
     // Our own pid, but a start time that is not ours: the pid was recycled.
     await writeFile(join(dataDir, "registry.pid"), `${process.pid} 1\n`);
     expect(holdsLock(process.pid, "1")).toBe(false);
-    await (await lockDataDir(dataDir))();
+    await (await lockDataDir(dataDir)).release();
     expect(holdsLock(process.pid, startTimeOf(process.pid))).toBe(true);
+  });
+
+  it("after an unclean stop, removes the s3rver files a kill cut short, so the archive reads and verifies again", async () => {
+    const bytes = new TextEncoder().encode("archive bytes acknowledged before the kill");
+    const sha = createHash("sha256").update(bytes).digest("hex");
+    const open = async () => {
+      const storage = await openLocalStorage(dataDir);
+      const archives = new ArchiveStore(createS3Client({ ...storage.config, storageMaxAttempts: 1 }), storage.config.bucketName);
+      return { storage, archives };
+    };
+    let { storage, archives } = await open();
+    expect(await archives.putOnce(sha, bytes)).toBe("written");
+    await storage.close();
+    // What a SIGKILL during s3rver's metadata writes leaves: both side files cut short.
+    const stem = join(dataDir, "s3", storage.config.bucketName, "archives", `${sha}._S3rver_`);
+    await writeFile(`${stem}metadata.json`, '{"content-type":');
+    await writeFile(`${stem}object.md5`, "");
+    ({ storage, archives } = await open());
+    // A clean restart leaves the files alone: s3rver cannot serve the key at all.
+    await expect(archives.get(sha)).rejects.toThrow();
+    await storage.close();
+    await writeFile(join(dataDir, "registry.pid"), "999999999\n");
+    ({ storage, archives } = await open());
+    try {
+      expect(Buffer.from((await archives.get(sha))!).equals(Buffer.from(bytes))).toBe(true);
+      expect(await archives.putOnce(sha, bytes)).toBe("present");
+    } finally {
+      await storage.close();
+    }
   });
 });
