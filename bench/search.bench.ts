@@ -1,9 +1,11 @@
 /**
  * Registry search on the local server (real HTTP, one request at a time) with 1,000 and 10,000
  * tools: `GET /tools/search` p50/p99 against `GET /health` on the same server in the same run,
- * plus what keeping the index fresh costs: the storage scan and full index build (first search,
- * or a change no log names), an index update for one changed tool (from the write's delta, and by
- * diffing whole arrays), and the first search after a PUT (one tool re-read + one index update).
+ * plus what keeping the index fresh costs: the storage scan and a full index build (what a cold
+ * instance pays when no snapshot covers the catalog: functions/search/catalog-search.ts), and the
+ * first search after a PUT (the log read, one tool re-read, one index update, and the search with
+ * the index's score cache emptied by that write). The engine alone, snapshots and cold instances
+ * up to 100,000 tools: bench/search-index.bench.ts.
  *
  * The catalogue (realistic tools and variants, test/search/relevance-catalog.ts) is written in
  * bulk through the storage layer (test/search/seed-catalog.ts): uploading 10,000 bundles over

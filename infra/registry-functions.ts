@@ -2,6 +2,7 @@ import { Duration } from "aws-cdk-lib";
 import { HttpMethod } from "aws-cdk-lib/aws-apigatewayv2";
 import { Schedule } from "aws-cdk-lib/aws-events";
 import { ARCHIVES_PREFIX } from "../functions/storage/archive-store.js";
+import { SEARCH_INDEX_PREFIX } from "../functions/storage/index-snapshot-store.js";
 import { UPLOADS_PREFIX } from "../functions/storage/upload-keys.js";
 import type { FunctionPermissions } from "./function-permissions.js";
 import type { RegistrySettings } from "./registry-settings.js";
@@ -77,7 +78,8 @@ const DEFINITIONS = [
     memorySize: 512,
     timeout: Duration.seconds(10),
     p99DurationAlarm: Duration.seconds(2),
-    permissions: { table: READ_TABLE, objects: { [ARCHIVES_PREFIX]: ["s3:GetObject"] }, listBucket: false, readsTokenSecret: false },
+    // The web catalogue's search (`/?q=`) starts from the index snapshot, as the search function does.
+    permissions: { table: READ_TABLE, objects: { [ARCHIVES_PREFIX]: ["s3:GetObject"], [SEARCH_INDEX_PREFIX]: ["s3:GetObject"] }, listBucket: false, readsTokenSecret: false },
     routes: "default",
   },
   {
@@ -86,8 +88,27 @@ const DEFINITIONS = [
     memorySize: 512,
     timeout: Duration.seconds(10),
     p99DurationAlarm: Duration.seconds(3),
-    permissions: { table: READ_TABLE, objects: {}, listBucket: false, readsTokenSecret: false },
+    // A cold instance reads the index snapshot, then the revision log and the tools it names.
+    permissions: { table: READ_TABLE, objects: { [SEARCH_INDEX_PREFIX]: ["s3:GetObject"] }, listBucket: false, readsTokenSecret: false },
     routes: [{ path: "/tools/search", methods: [HttpMethod.GET] }],
+  },
+  {
+    name: "indexer",
+    description: "Agent Tools registry: rebuilds the search index snapshot when the catalog has changed (every minute)",
+    // It holds the whole index and serialises and gzips it: at 100,000 tools about three copies of a ~100 MB file.
+    memorySize: 1024,
+    timeout: Duration.minutes(5),
+    p99DurationAlarm: Duration.minutes(2),
+    permissions: {
+      // Reads the revision log and the changed tools (or all latest entries, the first time); lists and drops old snapshots.
+      table: READ_TABLE,
+      objects: { [SEARCH_INDEX_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"] },
+      listBucket: true,
+      readsTokenSecret: false,
+    },
+    // Kept warm, a run with nothing new costs one GetItem and one GetObject; after writes the
+    // snapshot is at most a minute behind, and a cold search instance applies the rest from the log.
+    schedule: Schedule.rate(Duration.minutes(1)),
   },
   {
     name: "sweeper",

@@ -1,6 +1,6 @@
 import type { EntryStore, LatestFilter, LatestPage } from "../storage/entry-store.js";
 import type { RecordedCatalogChange } from "../entry/catalog-change.js";
-import { LatestCatalog, type LatestDelta } from "./latest-catalog.js";
+import { LatestCatalog } from "./latest-catalog.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { resolveLatest } from "./resolve-latest.js";
 import { RevisionCache } from "./revision-cache.js";
@@ -53,11 +53,6 @@ export class CatalogReader {
   /** Sorted by tool id; the same array until the catalog changes. */
   allLatest(): Promise<readonly PublishedEntry[]> {
     return this.latestCatalog.all();
-  }
-
-  /** How `current` (from `allLatest`) differs from `previous`, when it was derived from it directly. */
-  latestDelta(previous: readonly object[], current: readonly object[]): LatestDelta | undefined {
-    return this.latestCatalog.deltaSince(previous, current);
   }
 
   /** After this process wrote one tool: the next reads see it, re-reading only that tool for `allLatest`. */

@@ -3,12 +3,6 @@ import type { RevisionLog } from "../storage/revision-log.js";
 import type { RecordedCatalogChange } from "../entry/catalog-change.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 
-/** How one array of latest entries differs from the one it was derived from. */
-export interface LatestDelta {
-  upserted: readonly PublishedEntry[];
-  removed: readonly string[];
-}
-
 /** Past this many changed tools, one scan is cheaper than reading them one by one. */
 const MAX_TOOLS_READ_ONE_BY_ONE = 100;
 
@@ -18,9 +12,8 @@ const MAX_TOOLS_READ_ONE_BY_ONE = 100;
  * since, named by this process's own writes (`hear`) or by the revision log in storage (writes of
  * other processes, checked at most once per `revalidateMs`). Only when neither names every
  * revision in between (the first read, a bulk write, a lost log slot, too many changes) does it
- * scan all latest entries. An unchanged catalog hands back the same array, and a changed one can
- * say how it differs from the previous one (`deltaSince`), so followers (the search index) also
- * update only what changed.
+ * scan all latest entries. An unchanged catalog hands back the same array. (The search index
+ * follows the revision log itself: functions/search/catalog-search.ts.)
  */
 export class LatestCatalog {
   private entries: readonly PublishedEntry[] | undefined;
@@ -31,8 +24,6 @@ export class LatestCatalog {
   private checkedAt = Number.NEGATIVE_INFINITY;
   private queue: Promise<unknown> = Promise.resolve();
   private pending: Promise<readonly PublishedEntry[]> | undefined;
-  /** The latest derived array and its delta; one step only, so older arrays can be collected. */
-  private derived: { from: readonly PublishedEntry[]; to: readonly PublishedEntry[]; delta: LatestDelta } | undefined;
 
   constructor(
     private readonly store: EntryStore,
@@ -46,12 +37,6 @@ export class LatestCatalog {
     // Only the timer is due: readers do not wait for the check (stale by one check's latency at most).
     if (this.timerDue()) this.refresh().catch(() => undefined);
     return this.entries;
-  }
-
-  /** What changed from `previous` to `current`, when `current` was derived from it in one step. */
-  deltaSince(previous: readonly object[], current: readonly object[]): LatestDelta | undefined {
-    const derived = this.derived;
-    return derived !== undefined && derived.from === previous && derived.to === current ? derived.delta : undefined;
   }
 
   /** A write of this process, once stored: the next read re-reads that tool only. */
@@ -104,7 +89,7 @@ export class LatestCatalog {
     const fetched = await Promise.all([...changed].map(async (toolId) => [toolId, await this.store.getLatest(toolId)] as const));
     // The backlog overflowed meanwhile (see `hear`): what it named is lost, so scan.
     if (this.entries === undefined) return this.scan();
-    const entries = fetched.length > 0 ? this.derive(base, fetched) : base;
+    const entries = fetched.length > 0 ? withLatest(base, fetched) : base;
     this.entries = entries;
     this.advanceTo(revision);
     return entries;
@@ -117,17 +102,8 @@ export class LatestCatalog {
     this.storageCheckDue = false;
     const entries = await this.store.listAllLatest();
     this.entries = entries;
-    this.derived = undefined;
     this.advanceTo(log.revision);
     return entries;
-  }
-
-  private derive(from: readonly PublishedEntry[], fetched: readonly (readonly [string, PublishedEntry | undefined])[]): PublishedEntry[] {
-    const to = withLatest(from, fetched);
-    const upserted = fetched.flatMap(([, entry]) => (entry === undefined ? [] : [entry]));
-    const removed = fetched.flatMap(([toolId, entry]) => (entry === undefined ? [toolId] : []));
-    this.derived = { from, to, delta: { upserted, removed } };
-    return to;
   }
 
   private advanceTo(revision: number): void {

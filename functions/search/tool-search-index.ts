@@ -2,8 +2,9 @@ import { fuzzyVariants } from "./fuzzy-terms.js";
 import { SHORT_FIELDS, toSearchDocument, type SearchableEntry, type ToolSummary } from "./search-document.js";
 import { MAX_SEARCH_DEPTH } from "./search-query.js";
 import { queryTerms as termsOfQuery } from "./search-terms.js";
-import { SqliteDatabase, type SqliteValue } from "./sqlite-driver.js";
+import { SqliteDatabase } from "./sqlite-driver.js";
 import { SynonymTable } from "./synonyms.js";
+import { TermScores, type ScoredRow } from "./term-scores.js";
 
 export interface SearchQuery {
   q: string;
@@ -61,6 +62,10 @@ export class ToolSearchIndex {
   private readonly synonyms = new SynonymTable();
   private readonly statements;
   private tools: number;
+  /** Each term's scores per row, until the next write (see term-scores.ts). */
+  private readonly termScores: TermScores;
+  /** How many rows of a table hold a term (`table\0term`), until the next write. */
+  private readonly frequencies = new Map<string, number>();
 
   private constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -77,15 +82,22 @@ export class ToolSearchIndex {
       count: db.prepare<{ count: number }>("SELECT count(*) AS count FROM tools"),
       getMeta: db.prepare<{ value: string }>("SELECT value FROM meta WHERE key = ?"),
       setMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
-      knownTerm: db.prepare<{ known: number }>("SELECT 1 AS known FROM short_terms WHERE term = ?"),
+      knownTerms: db.prepare<{ term: string }>("SELECT term FROM short_terms WHERE term IN (SELECT value FROM json_each(?))"),
       addTerm: db.prepare("INSERT OR IGNORE INTO short_terms (term) VALUES (?)"),
       shortFrequency: db.prepare<{ doc: number }>("SELECT doc FROM short_vocabulary WHERE term = ?"),
       manFrequency: db.prepare<{ doc: number }>("SELECT doc FROM man_vocabulary WHERE term = ?"),
       summaries: db.prepare<{ rowid: number; tool_id: string; quality: number; summary: string }>(
         "SELECT rowid, tool_id, quality, summary FROM tools WHERE rowid IN (SELECT value FROM json_each(?))",
       ),
+      rowsOfType: db.prepare<{ rowid: number }>("SELECT rowid FROM tools WHERE type = ?"),
+      rowsWithTag: db.prepare<{ rowid: number }>("SELECT rowid FROM tool_tags WHERE tag = ?"),
+      termRows: {
+        short_text: db.prepare<ScoredRow>("SELECT rowid, -rank AS score FROM short_text WHERE short_text MATCH ?"),
+        man_text: db.prepare<ScoredRow>("SELECT rowid, -rank AS score FROM man_text WHERE man_text MATCH ?"),
+      },
     };
     this.tools = this.statements.count.get()!.count;
+    this.termScores = new TermScores((table, term) => this.statements.termRows[table as Table].all(`"${term}"`));
   }
 
   /** An empty index. */
@@ -145,6 +157,7 @@ export class ToolSearchIndex {
   /** Adds the tool or replaces its previous entry. */
   upsert(entry: SearchableEntry): void {
     const document = toSearchDocument(entry);
+    this.contentChanged();
     this.db.transaction(() => {
       const existing = this.statements.byId.get(entry.tool_id)?.rowid;
       if (existing !== undefined) this.deleteRow(existing);
@@ -162,6 +175,7 @@ export class ToolSearchIndex {
   remove(toolId: string): void {
     const rowid = this.statements.byId.get(toolId)?.rowid;
     if (rowid === undefined) return;
+    this.contentChanged();
     this.db.transaction(() => this.deleteRow(rowid));
     this.tools--;
   }
@@ -177,10 +191,11 @@ export class ToolSearchIndex {
     const expansions = this.expansions(query.q, queryTerms);
     if (queryTerms.length === 0 && expansions.length === 0) return [];
     const scores = new Map<number, number>();
+    const accept = this.filter(query);
     const add = (table: Table, allTerms: readonly string[], weight: number) => {
       const matchTerms = this.informative(table, allTerms);
       if (matchTerms.length === 0) return;
-      for (const row of this.match(table, matchTerms, query, CANDIDATES)) {
+      for (const row of this.termScores.top(table, matchTerms, CANDIDATES, accept)) {
         scores.set(row.rowid, (scores.get(row.rowid) ?? 0) + weight * row.score);
       }
     };
@@ -193,14 +208,20 @@ export class ToolSearchIndex {
 
   /** Synonyms of the query's terms, and for a term no tool uses, the known terms one typo away. */
   private expansions(text: string, queryTerms: readonly string[]): string[] {
-    const known = (term: string) => this.statements.knownTerm.get(term) !== undefined;
     const expanded = new Set<string>(this.synonyms.ofPhrasesIn(text));
-    for (const term of queryTerms) {
-      for (const synonym of this.synonyms.of(term)) expanded.add(synonym);
-      if (!known(term)) for (const variant of fuzzyVariants(term)) if (known(variant)) expanded.add(variant);
-    }
+    for (const term of queryTerms) for (const synonym of this.synonyms.of(term)) expanded.add(synonym);
+    // Two look-ups in all: which query terms some tool uses, then which typo variants of the others.
+    const knownQueryTerms = this.knownAmong(queryTerms);
+    const variants = queryTerms.filter((term) => !knownQueryTerms.has(term)).flatMap((term) => fuzzyVariants(term));
+    for (const variant of this.knownAmong(variants)) expanded.add(variant);
     for (const term of queryTerms) expanded.delete(term);
     return [...expanded];
+  }
+
+  /** Those of `terms` that some tool's short fields use. */
+  private knownAmong(terms: readonly string[]): Set<string> {
+    if (terms.length === 0) return new Set();
+    return new Set(this.statements.knownTerms.all(JSON.stringify(terms)).map((row) => row.term));
   }
 
   /**
@@ -212,35 +233,49 @@ export class ToolSearchIndex {
   private informative(table: Table, allTerms: readonly string[]): readonly string[] {
     const size = this.size;
     if (size < MIN_TOOLS_FOR_PRUNING) return allTerms;
-    const frequency = table === "short_text" ? this.statements.shortFrequency : this.statements.manFrequency;
     const maxShare = table === "short_text" ? MAX_SHORT_TERM_SHARE : MAX_MAN_PAGE_TERM_SHARE;
-    return allTerms.filter((term) => (frequency.get(term)?.doc ?? 0) <= maxShare * size);
+    return allTerms.filter((term) => this.frequency(table, term) <= maxShare * size);
   }
 
-  private match(table: Table, matchTerms: readonly string[], query: SearchQuery, limit: number): { rowid: number; score: number }[] {
-    const filters: string[] = [];
-    const parameters: SqliteValue[] = [matchTerms.map((term) => `"${term}"`).join(" OR ")];
-    if (query.type !== undefined) {
-      filters.push("rowid IN (SELECT rowid FROM tools WHERE type = ?)");
-      parameters.push(query.type);
+  private frequency(table: Table, term: string): number {
+    const key = `${table}\0${term}`;
+    let frequency = this.frequencies.get(key);
+    if (frequency === undefined) {
+      const vocabulary = table === "short_text" ? this.statements.shortFrequency : this.statements.manFrequency;
+      frequency = vocabulary.get(term)?.doc ?? 0;
+      this.frequencies.set(key, frequency);
     }
-    if (query.tag !== undefined) {
-      filters.push("rowid IN (SELECT rowid FROM tool_tags WHERE tag = ?)");
-      parameters.push(query.tag);
-    }
-    const sql = `SELECT rowid, -rank AS score FROM ${table} WHERE ${table} MATCH ?${filters.map((filter) => ` AND ${filter}`).join("")} ORDER BY rank LIMIT ?`;
-    return this.db.prepare<{ rowid: number; score: number }>(sql).all(...parameters, limit);
+    return frequency;
+  }
+
+  /** Which rows the query's `type` and `tag` filters keep. */
+  private filter(query: SearchQuery): (rowid: number) => boolean {
+    const sets: Set<number>[] = [];
+    if (query.type !== undefined) sets.push(new Set(this.statements.rowsOfType.all(query.type).map((row) => row.rowid)));
+    if (query.tag !== undefined) sets.push(new Set(this.statements.rowsWithTag.all(query.tag).map((row) => row.rowid)));
+    return (rowid) => sets.every((set) => set.has(rowid));
   }
 
   private rank(scores: Map<number, number>, limit: number): SearchHit[] {
-    if (scores.size === 0) return [];
-    const rows = this.statements.summaries.all(JSON.stringify([...scores.keys()]));
+    if (scores.size === 0 || limit <= 0) return [];
+    // Only rows that can reach the first `limit` are read: those scoring at least the limit-th best
+    // score, less the tie tolerance (twice: a tie with a tie).
+    const byScore = [...scores.values()].sort((a, b) => b - a);
+    const cut = byScore[Math.min(limit, byScore.length) - 1]! * (1 - 2 * TIE_TOLERANCE);
+    const contenders = [...scores].flatMap(([rowid, score]) => (score >= cut ? [rowid] : []));
+    const rows = this.statements.summaries.all(JSON.stringify(contenders));
     const ranked = rows.map((row) => ({ ...row, score: scores.get(row.rowid)! }));
     ranked.sort((a, b) => {
       const tie = Math.abs(a.score - b.score) <= TIE_TOLERANCE * Math.max(a.score, b.score);
       return (tie ? 0 : b.score - a.score) || b.quality - a.quality || (a.tool_id < b.tool_id ? -1 : a.tool_id > b.tool_id ? 1 : 0);
     });
     return ranked.slice(0, limit).map((row) => ({ ...(JSON.parse(row.summary) as ToolSummary), score: Number(row.score.toPrecision(SCORE_DIGITS)) }));
+  }
+
+  /** Cached scores and frequencies hold for one state of the index only. */
+  private contentChanged(): void {
+    this.termScores.clear();
+    this.frequencies.clear();
   }
 
   private deleteRow(rowid: number): void {

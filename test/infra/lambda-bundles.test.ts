@@ -127,8 +127,8 @@ describe("Lambda bundles", () => {
     const saved = { ...process.env };
     Object.assign(process.env, { AWS_REGION: "eu-west-1", TABLE_NAME: "t-bundle", BUCKET_NAME: "b-bundle", REGISTRY_TOKEN_SHA256: "0".repeat(64) });
     try {
-      // The API's functions; the sweeper answers its schedule only (registry-stack.test.ts).
-      for (const name of NAMES.filter((name) => name !== "Sweeper")) {
+      // The API's functions; the sweeper and the indexer answer their schedules only (registry-stack.test.ts).
+      for (const name of NAMES.filter((name) => name !== "Sweeper" && name !== "Indexer")) {
         const { handler } = (await import(pathToFileURL(bundle(name).file).href)) as { handler: (event: unknown) => Promise<{ statusCode: number; body: string }> };
         const health = await handler(apiGatewayEvent({ method: "GET", url: "/health" }));
         const expected = name === "Fetch" ? 200 : 404; // /health belongs to the fetch group

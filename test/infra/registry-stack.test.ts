@@ -182,7 +182,8 @@ describe("IAM least privilege", () => {
         "secretsmanager:GetSecretValue",
       ],
       Fetch: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:GetObject"],
-      Search: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents"],
+      Search: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:GetObject"],
+      Indexer: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:DeleteObject", "s3:GetObject", "s3:ListBucket", "s3:PutObject"],
       Sweeper: [
         "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:Scan", "dynamodb:UpdateItem",
         "logs:CreateLogStream", "logs:PutLogEvents",
@@ -213,7 +214,7 @@ describe("IAM least privilege", () => {
     }
   });
 
-  it("scopes object actions to archives/ and uploads/, table actions to the table and its indexes", () => {
+  it("scopes object actions to archives/, uploads/ and search-index/, table actions to the table and its indexes", () => {
     const [bucketId] = archiveBucket();
     const [tableId] = onlyOne("AWS::DynamoDB::GlobalTable");
     for (const name of FUNCTION_NAMES) {
@@ -222,7 +223,7 @@ describe("IAM least privilege", () => {
         const resource = json(statement.Resource);
         if (actions.some((action) => action.startsWith("s3:") && action !== "s3:ListBucket")) {
           expect(resource).toContain(bucketId);
-          expect(resource).toMatch(/"\/(archives|uploads)\/\*"/);
+          expect(resource).toMatch(/"\/(archives|uploads|search-index)\/\*"/);
         }
         if (actions.includes("s3:ListBucket")) expect(statement.Resource).toEqual({ "Fn::GetAtt": [bucketId, "Arn"] });
         if (actions.some((action) => action.startsWith("dynamodb:"))) {
@@ -233,6 +234,14 @@ describe("IAM least privilege", () => {
     // Fetch may read archives (for the presigned redirect) but never incoming uploads.
     expect(json(roleOf("Fetch").statements)).not.toContain("uploads/");
     expect(json(roleOf("Search").statements)).not.toContain("archives/");
+    // Only the indexer writes the index snapshots, and it touches nothing else in the bucket.
+    const objectResources = (name: FunctionName, action: string) =>
+      roleOf(name).statements.filter((statement) => [statement.Action].flat().includes(action)).map((statement) => json(statement.Resource));
+    for (const name of ["Search", "Fetch"] as const) expect(objectResources(name, "s3:GetObject").filter((resource) => resource.includes("search-index/")), name).toHaveLength(1);
+    for (const name of FUNCTION_NAMES.filter((name) => name !== "Indexer")) {
+      expect(json(roleOf(name).statements.filter((statement) => WRITE_VERB.test(json(statement.Action)))), name).not.toContain("search-index/");
+    }
+    expect(json(roleOf("Indexer").statements)).not.toMatch(/archives\/|uploads\//);
   });
 
   it("lets only upload read the token secret, and only that secret", () => {
@@ -297,12 +306,15 @@ describe("HTTP API", () => {
     }
   });
 
-  it("runs the sweeper (doctor --fix) every hour from an EventBridge schedule, outside the API", () => {
-    const [, rule] = onlyOne("AWS::Events::Rule");
-    expect(rule.Properties.ScheduleExpression).toBe("rate(1 hour)");
-    expect(rule.Properties.Targets).toEqual([expect.objectContaining({ Arn: { "Fn::GetAtt": [functionId("Sweeper"), "Arn"] } })]);
+  it("runs the sweeper (doctor --fix) every hour and the search indexer every minute from EventBridge schedules, outside the API", () => {
+    const schedules = Object.fromEntries(
+      ofType("AWS::Events::Rule").map(([, rule]) => [(rule.Properties.Targets as { Arn: { "Fn::GetAtt": string[] } }[])[0]!.Arn["Fn::GetAtt"][0], rule.Properties.ScheduleExpression]),
+    );
+    expect(schedules).toEqual({ [functionId("Sweeper")]: "rate(1 hour)", [functionId("Indexer")]: "rate(1 minute)" });
     const permissions = ofType("AWS::Lambda::Permission").map(([, permission]) => permission.Properties);
-    expect(permissions.filter((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId("Sweeper")).map((permission) => permission.Principal)).toEqual(["events.amazonaws.com"]);
+    for (const name of ["Sweeper", "Indexer"] as const) {
+      expect(permissions.filter((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name)).map((permission) => permission.Principal), name).toEqual(["events.amazonaws.com"]);
+    }
   });
 });
 

@@ -1,7 +1,8 @@
-// The search and fetch Lambda bundles as the stack deploys them: built with the stack's esbuild
-// options (infra/lambda-bundling.ts), alone in a folder with no node_modules anywhere above it,
-// run by the Lambda runtime's Node (24) in a fresh process. Their first request answers from the
-// snapshot the indexer stored plus the revisions logged since, over the real emulators.
+// The search, fetch and indexer Lambda bundles as the stack deploys them: built with the stack's
+// esbuild options (infra/lambda-bundling.ts), alone in a folder with no node_modules anywhere
+// above it, run by the Lambda runtime's Node (24) in a fresh process. The readers' first request
+// answers from the snapshot the indexer stored plus the revisions logged since; the indexer's
+// snapshot opens here (the other SQLite driver). Storage is the real emulators.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -11,9 +12,9 @@ import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CatalogSearch } from "../../functions/search/catalog-search.js";
-import { SearchIndexer } from "../../functions/search/search-indexer.js";
+import { SearchIndexer, type IndexerRun } from "../../functions/search/search-indexer.js";
 import { searchSources } from "../../functions/search/search-sources.js";
-import type { SearchHit } from "../../functions/search/tool-search-index.js";
+import { ToolSearchIndex, type SearchHit } from "../../functions/search/tool-search-index.js";
 import { lambdaBuildOptions } from "../../infra/lambda-bundling.js";
 import { apiGatewayEvent, resultBytes, type ApiGatewayResult } from "../support/api-gateway-event.js";
 import { lambdaRuntimeNode } from "../support/lambda-node.js";
@@ -38,10 +39,10 @@ let node: string;
 const [edited, deleted] = [relevanceCatalog()[0]!.tool_id, relevanceCatalog()[1]!.tool_id];
 
 /** One cold container of `name` answering `urls` in order. */
-async function coldLambda(name: "search" | "fetch", urls: string[]): Promise<{ node: string; answers: ApiGatewayResult[] }> {
+async function coldLambda<Answer = ApiGatewayResult>(name: BundledFunction, events: unknown[]): Promise<{ node: string; answers: Answer[] }> {
   const eventsFile = join(workDir, `${name}-events.json`);
   const answersFile = join(workDir, `${name}-answers.json`);
-  await writeFile(eventsFile, JSON.stringify(urls.map((url) => apiGatewayEvent({ method: "GET", url }))));
+  await writeFile(eventsFile, JSON.stringify(events));
   // Asynchronously: the emulators it talks to run in this process.
   await promisify(execFile)(node, [join(workDir, "runner.mjs"), join(workDir, name, "index.mjs"), eventsFile, answersFile], {
     cwd: workDir,
@@ -49,8 +50,14 @@ async function coldLambda(name: "search" | "fetch", urls: string[]): Promise<{ n
     env: { PATH: "/usr/bin:/bin", ...storageEnv(registry), POWERTOOLS_LOG_LEVEL: "SILENT", POWERTOOLS_METRICS_DISABLED: "true" },
     timeout: 60_000,
   });
-  return JSON.parse(await readFile(answersFile, "utf8")) as { node: string; answers: ApiGatewayResult[] };
+  return JSON.parse(await readFile(answersFile, "utf8")) as { node: string; answers: Answer[] };
 }
+
+const BUNDLED = ["search", "fetch", "indexer"] as const;
+type BundledFunction = (typeof BUNDLED)[number];
+const gets = (urls: string[]) => urls.map((url) => apiGatewayEvent({ method: "GET", url }));
+/** What EventBridge sends on the indexer's schedule. */
+const SCHEDULED_EVENT = { version: "0", id: "test", "detail-type": "Scheduled Event", source: "aws.events", time: new Date().toISOString(), resources: [], detail: {} };
 
 const searchUrl = (q: string) => `/tools/search?q=${encodeURIComponent(q)}&limit=10`;
 const bodyOf = (answer: ApiGatewayResult) => resultBytes(answer).toString("utf8");
@@ -60,7 +67,7 @@ beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), "agent-tools-lambda-bundle-"));
   await Promise.all([
     seedCatalog(registry.local, relevanceCatalog()),
-    ...(["search", "fetch"] as const).map((name) => build(lambdaBuildOptions(name, join(workDir, name, "index.mjs")))),
+    ...BUNDLED.map((name) => build(lambdaBuildOptions(name, join(workDir, name, "index.mjs")))),
     writeFile(join(workDir, "runner.mjs"), RUNNER),
   ]);
   node = lambdaRuntimeNode();
@@ -93,7 +100,7 @@ describe("the deployed bundles, cold, on the Lambda runtime's Node", () => {
 
   it("search: answers from the snapshot plus the logged writes, ranking as the local engine does", async () => {
     const queries = [...LABELLED_QUERIES.map(([query]) => query), "quokka", "zebra", "walruses"];
-    const { node: version, answers } = await coldLambda("search", queries.map(searchUrl));
+    const { node: version, answers } = await coldLambda("search", gets(queries.map(searchUrl)));
     expect(version).toMatch(/^v24\./);
 
     // The same snapshot and log, read in this process (Node 20, better-sqlite3). Its SQLite
@@ -117,12 +124,31 @@ describe("the deployed bundles, cold, on the Lambda runtime's Node", () => {
   });
 
   it("fetch: the web catalogue's search (/?q=) answers from the same snapshot", async () => {
-    const { answers } = await coldLambda("fetch", ["/?q=quokka", "/?q=zebra+stripes", "/?q=walruses"]);
+    const { answers } = await coldLambda("fetch", gets(["/?q=quokka", "/?q=zebra+stripes", "/?q=walruses"]));
     const [quokka, zebra, walruses] = answers.map((answer) => ({ status: answer.statusCode, html: bodyOf(answer) }));
     expect(quokka).toMatchObject({ status: 200 });
     expect(quokka!.html).toContain("quokka-counter");
     expect(zebra!.html).toContain(edited);
     expect(walruses!.status).toBe(200);
     expect(walruses!.html).not.toContain(relevanceCatalog()[2]!.tool_id);
+  });
+
+  it("indexer: stores a snapshot (node:sqlite's serialise) that opens in this process's driver and ranks as the readers did", async () => {
+    const { snapshots } = searchSources(registry.local.deps);
+    const before = await snapshots.latestRevision();
+    const { node: version, answers } = await coldLambda<IndexerRun>("indexer", [SCHEDULED_EVENT, SCHEDULED_EVENT]);
+    expect(version).toMatch(/^v24\./);
+    const log = await registry.local.deps.entries.readRevisionLog();
+    expect(answers[0]).toMatchObject({ revision: log.revision, tools: relevanceCatalog().length, stored: true });
+    expect(answers[0]!.revision).toBeGreaterThan(before!);
+    expect(answers[1]).toMatchObject({ revision: log.revision, stored: false }); // warm, nothing new
+    const snapshot = (await snapshots.latest())!;
+    expect(snapshot.revision).toBe(log.revision);
+    const index = ToolSearchIndex.open(snapshot.bytes);
+    expect(index.revision).toBe(log.revision);
+    expect(index.search({ q: "quokka", limit: 10 }).map((hit) => hit.tool_id)).toEqual(["quokka-counter"]);
+    expect(index.search({ q: "zebra", limit: 10 }).map((hit) => hit.tool_id)).toEqual([edited]);
+    expect(index.search({ q: "walruses", limit: 10 })).toEqual([]); // it caught up from the previous snapshot, not a scan
+    index.close();
   });
 });

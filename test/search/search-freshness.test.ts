@@ -146,18 +146,6 @@ describe("another process (a warm Lambda) following the revision log", () => {
     expect({ scans: store.scans, latestReads: store.latestReads }).toEqual({ scans: 0, latestReads: 3 });
   });
 
-  it("says how each new array differs from the one before, for the search index", async () => {
-    const before = await catalog.all();
-    expect((await write(registry, "PUT", "base-tool", { tool_search_description: "Edited again" })).status).toBe(200);
-    const afterPut = await catalog.all();
-    expect(catalog.deltaSince(before, afterPut)).toEqual({ upserted: [afterPut[0]], removed: [] });
-    expect((await write(registry, "DELETE", "base-tool")).status).toBe(200);
-    const afterDelete = await catalog.all();
-    expect(catalog.deltaSince(afterPut, afterDelete)).toEqual({ upserted: [], removed: ["base-tool"] });
-    expect(catalog.deltaSince(before, afterDelete)).toBeUndefined(); // two steps: the index diffs instead
-    await uploadOrThrow(registry.url, registry.token, tool("base-tool", "Back again"));
-  });
-
   it("hands back the same array while nothing changes", async () => {
     const first = await catalog.all();
     expect(await catalog.all()).toBe(first);
