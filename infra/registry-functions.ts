@@ -85,7 +85,10 @@ const DEFINITIONS = [
   {
     name: "search",
     description: "Agent Tools registry: ranked search over the catalogue",
-    memorySize: 512,
+    // One full vCPU (Lambda gives CPU in proportion to memory; 1,769 MB is one core): a cold
+    // instance's gunzip and open of the index snapshot and a term's first scoring are CPU-bound,
+    // and docs/search.md measures them on one core. At 100,000 tools the process peaks near 500 MB.
+    memorySize: 1769,
     timeout: Duration.seconds(10),
     p99DurationAlarm: Duration.seconds(3),
     // A cold instance reads the index snapshot, then the revision log and the tools it names.

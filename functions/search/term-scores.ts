@@ -17,21 +17,30 @@ export interface ScoredRow {
   score: number;
 }
 
-/** Postings kept at most (rowid + score: 12 bytes each): about 24 MiB. */
-const MAX_CACHED_POSTINGS = 2_000_000;
+/**
+ * What the cache may hold: 12 bytes a posting (rowid + score) plus about 256 for each term's
+ * entry, so that many small terms (a client asking for every word it can think of) are bounded
+ * too. A term no row holds is not cached: its look-up costs FTS5 next to nothing.
+ */
+export const DEFAULT_CACHE_BYTES = 32 * 2 ** 20;
+const BYTES_PER_POSTING = 12;
+const BYTES_PER_TERM = 256;
 
 export class TermScores {
   private readonly cache = new Map<string, TermPostings>();
-  private cachedPostings = 0;
+  private cachedBytes = 0;
   /** Sums per rowid during one query (reused: zero everywhere between queries). */
   private sums = new Float64Array(0);
 
   /** `load` reads every (rowid, score) of one term in one table: FTS5 with that term alone. */
-  constructor(private readonly load: (table: string, term: string) => ScoredRow[]) {}
+  constructor(
+    private readonly load: (table: string, term: string) => ScoredRow[],
+    private readonly maxBytes = DEFAULT_CACHE_BYTES,
+  ) {}
 
   clear(): void {
     this.cache.clear();
-    this.cachedPostings = 0;
+    this.cachedBytes = 0;
   }
 
   /**
@@ -68,12 +77,13 @@ export class TermScores {
     }
     const rows = this.load(table, term).sort((a, b) => a.rowid - b.rowid);
     const postings = { rowids: Int32Array.from(rows, (row) => row.rowid), scores: Float64Array.from(rows, (row) => row.score) };
+    if (rows.length === 0) return postings;
     this.cache.set(key, postings);
-    this.cachedPostings += rows.length;
-    for (const [oldest, { rowids }] of this.cache) {
-      if (this.cachedPostings <= MAX_CACHED_POSTINGS || oldest === key) break;
+    this.cachedBytes += entryBytes(postings);
+    for (const [oldest, cached] of this.cache) {
+      if (this.cachedBytes <= this.maxBytes || oldest === key) break;
       this.cache.delete(oldest);
-      this.cachedPostings -= rowids.length;
+      this.cachedBytes -= entryBytes(cached);
     }
     return postings;
   }
@@ -128,6 +138,10 @@ class TopRows {
       at = least;
     }
   }
+}
+
+function entryBytes(postings: TermPostings): number {
+  return BYTES_PER_TERM + BYTES_PER_POSTING * postings.rowids.length;
 }
 
 /** Whether `a` ranks below `b`: a lower score, or an equal one with a higher rowid. */

@@ -42,6 +42,8 @@ const CANDIDATES = 2 * MAX_SEARCH_DEPTH;
 const TIE_TOLERANCE = 1e-9;
 const SCORE_DIGITS = 6;
 
+/** Document frequencies kept between writes (about 100 bytes each). */
+const MAX_CACHED_FREQUENCIES = 100_000;
 /** Pruning of common terms (see `informative`) starts at this catalogue size. */
 const MIN_TOOLS_FOR_PRUNING = 200;
 const MAX_SHORT_TERM_SHARE = 0.5;
@@ -64,7 +66,7 @@ export class ToolSearchIndex {
   private tools: number;
   /** Each term's scores per row, until the next write (see term-scores.ts). */
   private readonly termScores: TermScores;
-  /** How many rows of a table hold a term (`table\0term`), until the next write. */
+  /** How many rows of a table hold a term (`table\0term`), until the next write; at most MAX_CACHED_FREQUENCIES. */
   private readonly frequencies = new Map<string, number>();
 
   private constructor(private readonly db: SqliteDatabase) {
@@ -243,7 +245,9 @@ export class ToolSearchIndex {
     if (frequency === undefined) {
       const vocabulary = table === "short_text" ? this.statements.shortFrequency : this.statements.manFrequency;
       frequency = vocabulary.get(term)?.doc ?? 0;
-      this.frequencies.set(key, frequency);
+      // Words no tool uses are not kept (a client can send any number of them); the rest is bounded too.
+      if (this.frequencies.size >= MAX_CACHED_FREQUENCIES) this.frequencies.clear();
+      if (frequency > 0) this.frequencies.set(key, frequency);
     }
     return frequency;
   }

@@ -67,6 +67,39 @@ describe("TermScores", () => {
   });
 });
 
+describe("TermScores under a stream of distinct terms (a client sending every word it can think of)", () => {
+  const loader = () => {
+    const loads: string[] = [];
+    const load = (_table: string, term: string) => {
+      loads.push(term);
+      return term.startsWith("none") ? [] : Array.from({ length: 100 }, (_, i) => ({ rowid: i + 1, score: 1 + i / 100 }));
+    };
+    return { loads, load };
+  };
+
+  it("keeps within its byte budget, dropping the least recently used term first", () => {
+    const { loads, load } = loader();
+    // Room for two terms of 100 postings (256 + 1,200 bytes each), not three.
+    const scores = new TermScores(load, 3_000);
+    for (const term of ["a", "b", "a", "c"]) scores.top("t", [term], 5, () => true);
+    expect(loads).toEqual(["a", "b", "c"]); // "a" was used again before "c" came: "b" went
+    scores.top("t", ["a"], 5, () => true);
+    scores.top("t", ["b"], 5, () => true);
+    expect(loads).toEqual(["a", "b", "c", "b"]);
+    for (let i = 0; i < 10_000; i++) scores.top("t", [`w${i}`], 5, () => true);
+    scores.top("t", ["w9999"], 5, () => true);
+    expect(loads.at(-1)).toBe("w9999"); // read once: the newest stays
+    expect(loads).toHaveLength(4 + 10_000);
+  });
+
+  it("does not keep terms that no row holds", () => {
+    const { loads, load } = loader();
+    const scores = new TermScores(load);
+    for (let i = 0; i < 3; i++) expect(scores.top("t", ["none-such"], 5, () => true)).toEqual([]);
+    expect(loads).toEqual(["none-such", "none-such", "none-such"]);
+  });
+});
+
 describe("the index's cached scores", () => {
   it("are dropped by every write, so a search right after sees it", () => {
     const tools = relevanceCatalog().map((tool) => ({ ...tool, version: "1.0.0" }));
