@@ -3,7 +3,7 @@ import type { ArchiveLimits } from "./archive/archive-limits.js";
 import { ArchiveError } from "./archive/archive-error.js";
 import { resolveCacheDir } from "./cache/cache-dir.js";
 import { readLocalTool, type LocalToolSource } from "./cache/local-tool-source.js";
-import { registryEntry } from "./cache/registry-entry.js";
+import { entryVersion, registryEntry, type LatestPolicy } from "./cache/registry-entry.js";
 import { registryToolTree } from "./cache/registry-tool-tree.js";
 import { ToolCache } from "./cache/tool-cache.js";
 import type { ToolTree } from "./cache/tool-tree.js";
@@ -23,9 +23,12 @@ import { OpenAIToolSelector, type OpenAISearchOptions } from "./search/openai-to
 import { ToolSearch, type ToolSearchOptions } from "./search/tool-search.js";
 import type { Skill, SkillSource } from "./skills/skill.js";
 import { SkillRuntime, isSkillRecord } from "./skills/skill-runtime.js";
+import { releaseAgeHours } from "./trust/release-age.js";
+import type { DefinitionChange } from "./trust/definition-pins.js";
+import { ToolTrust, type TrustOptions } from "./trust/tool-trust.js";
 
 /** Also takes the LLM tool search's `openaiApiKey`, `openaiBaseUrl`, `model` (see `OpenAISearchOptions`). */
-export interface AgentToolsOptions extends OpenAISearchOptions {
+export interface AgentToolsOptions extends OpenAISearchOptions, TrustOptions {
   /** Registry base URL, e.g. `http://127.0.0.1:6000`. Needed for registry tools, not for local sources. */
   toolsDbUrl?: string;
   /** Archives, unpacked trees, versioned entries and venvs. Default `$AGENT_TOOLS_CACHE_DIR` or `~/.cache/agent-tools`. */
@@ -80,6 +83,12 @@ export interface AgentToolsOptions extends OpenAISearchOptions {
   workerStart?: "on-first-call" | "on-add";
   /** Bytes of a tool archive downloaded so far (e.g. for a progress bar). */
   onDownloadProgress?: RegistryClientOptions["onDownloadProgress"];
+  /**
+   * "Latest" (`add("id")`) resolves to the highest version published at least this many hours
+   * ago and not yanked, so a version published minutes ago does not reach agents at once. An
+   * exact `id@version` is not affected. Default: none (the registry's latest).
+   */
+  minReleaseAgeHours?: number;
 }
 
 /** What `add` accepts: `"id"`, `"id@version"`, or a local tool folder / `tool.zip`. */
@@ -102,6 +111,10 @@ interface LoadedTool {
   runtime: ToolRuntime;
   /** Identity of what runs: same tree, same record = nothing to restart on a repeated `add`. */
   identity: string;
+  /** A definition the user has not approved yet: asked before the first call (docs/sdk.md, "Pinned definitions"). */
+  unapproved?: DefinitionChange | undefined;
+  /** The question about `unapproved` in flight, shared by concurrent first calls. */
+  approval?: Promise<void> | undefined;
 }
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -125,8 +138,11 @@ export class AgentTools implements SkillSource {
   private readonly toolSearch: ToolSearch;
   private readonly sandboxes: ToolSandboxes;
   private readonly workerStart: "on-first-call" | "on-add";
+  private readonly trust: ToolTrust;
+  private readonly latestPolicy: LatestPolicy;
 
   constructor(options: AgentToolsOptions = {}) {
+    this.latestPolicy = { minReleaseAgeHours: releaseAgeHours(options.minReleaseAgeHours), now: Date.now };
     this.client =
       options.toolsDbUrl === undefined
         ? undefined
@@ -136,6 +152,8 @@ export class AgentTools implements SkillSource {
             ...(options.onDownloadProgress === undefined ? {} : { onDownloadProgress: options.onDownloadProgress }),
           });
     this.cache = new ToolCache(resolveCacheDir(options.cacheDir));
+    const permissions = options.permissions ?? new PermissionEngine();
+    this.trust = new ToolTrust(options, { client: this.client, cacheDir: this.cache.root, engine: permissions });
     this.archiveLimits = options.archiveLimits;
     this.toolSearch = new ToolSearch(
       { loadedRecords: () => this.loadedRecords(), registry: this.client, executeToolById: (id, input) => this.executeToolById(id, input) },
@@ -146,7 +164,7 @@ export class AgentTools implements SkillSource {
       limits: options.sandboxLimits,
       platform: options.sandboxPlatform,
       warn: options.onSandboxWarning,
-      permissions: options.permissions ?? new PermissionEngine(),
+      permissions,
       ask: options.onCapabilityRequest,
       workingDirectories: options.workingDirectories ?? [process.cwd()],
       stateRoot: join(this.cache.root, "state"),
@@ -202,8 +220,8 @@ export class AgentTools implements SkillSource {
   /** Runs a tool (Python or binary), adding it with no parameters first if needed (docs/design/compatibility.md#execute-without-add). */
   async executeToolById(toolId: string, input: unknown = {}): Promise<unknown> {
     const ready = this.tools.get(toolId); // the hot path: one lookup, straight to the runtime
-    if (ready !== undefined && !this.loading.has(toolId)) return ready.runtime.execute(input);
-    return (await this.loaded(toolId)).runtime.execute(input);
+    if (ready !== undefined && ready.unapproved === undefined && !this.loading.has(toolId)) return ready.runtime.execute(input);
+    return (await this.approved(await this.loaded(toolId))).runtime.execute(input);
   }
 
   /**
@@ -211,7 +229,7 @@ export class AgentTools implements SkillSource {
    * (docs/design/compatibility.md#management-commands); for binaries the fixed `{"success": false, "message": …}`.
    */
   async executeCommand(toolId: string, command: string, data: unknown = {}): Promise<unknown> {
-    return (await this.loaded(toolId)).runtime.executeCommand(command, data);
+    return (await this.approved(await this.loaded(toolId))).runtime.executeCommand(command, data);
   }
 
   /**
@@ -295,6 +313,23 @@ export class AgentTools implements SkillSource {
     return added;
   }
 
+  /** The tool once its definition is approved: a changed one asks first (once, however many calls wait). */
+  private async approved(tool: LoadedTool): Promise<LoadedTool> {
+    const change = tool.unapproved;
+    if (change === undefined) return tool;
+    tool.approval ??= this.trust.approveDefinition(change).then(
+      () => {
+        if (tool.unapproved === change) tool.unapproved = undefined;
+      },
+      (error: unknown) => {
+        tool.approval = undefined; // refused: the next call asks again
+        throw error;
+      },
+    );
+    await tool.approval;
+    return tool;
+  }
+
   private async load(source: ToolSource, parameters: Record<string, unknown>): Promise<LoadedTool> {
     const { record: base, tree, origin } = await this.fetch(source);
     const record: ToolRecord = { ...base, tool_parameters: { ...(base.tool_parameters ?? {}), ...parameters } };
@@ -304,6 +339,7 @@ export class AgentTools implements SkillSource {
     // A local folder runs in place and may have been edited since, so adding it again always restarts.
     const unchanged = tree.archiveSha256 !== undefined && current?.identity === identity;
     if (current !== undefined && unchanged) return current;
+    const unapproved = origin === "registry" ? await this.trust.definitionChange(base, entryVersion(base)) : undefined;
     const runtime = isSkillRecord(record) ? SkillRuntime.load(tree.codeDir) : await startToolRuntime(record, tree, this.settings);
     if (this.workerStart === "on-add" && runtime instanceof PythonToolRuntime) {
       await runtime.start().catch(async (error: unknown) => {
@@ -312,6 +348,7 @@ export class AgentTools implements SkillSource {
       });
     }
     const loaded: LoadedTool = {
+      unapproved,
       info: {
         toolId,
         version: typeof record.version === "string" ? record.version : metadataVersion(record),
@@ -337,7 +374,8 @@ export class AgentTools implements SkillSource {
     if (client === undefined) {
       throw new AgentToolsError("REGISTRY_NOT_CONFIGURED", `Cannot add "${source}" from a registry: pass toolsDbUrl to new AgentTools(), or add a local tool with { path }.`, { toolId });
     }
-    const entry = await registryEntry(client, this.cache, toolId, version);
+    const entry = await registryEntry(client, this.cache, toolId, version, this.latestPolicy);
+    await this.trust.admit(entry, version ?? entryVersion(entry), version !== undefined);
     const tree = await withToolId(toolId, () => registryToolTree(client, this.cache, entry, this.archiveLimits));
     return { record: entry, tree, origin: "registry" };
   }

@@ -119,6 +119,20 @@ export const ERROR_CODES = {
     SKILL_TOO_LARGE: "A skill's files are larger than the limit.",
     SKILL_NOT_UTF8: "A skill's text is not UTF-8.",
   },
+  trust: {
+    TOOL_YANKED: "The version was yanked by its publisher and not pinned exactly (`id@1.2.3` runs it).",
+    TOOL_STATUS_INVALID: "The entry's `status` or `status_message` is not what a registry sends.",
+    NO_RELEASE_OLD_ENOUGH: "`minReleaseAgeHours` left no version to run.",
+    TRUST_OPTIONS_INVALID: "A publisher-trust option of `AgentTools` is malformed (`minReleaseAgeHours`, `trustedKeys`).",
+    SIGNATURE_REQUIRED: "`requireSignatures` is on and the version is not signed.",
+    SIGNATURE_MALFORMED: "The entry's `signature` (or the `owner` and archive digest it needs) is not well formed.",
+    SIGNATURE_INVALID: "The signature does not verify: the entry or archive digest changed after signing.",
+    SIGNATURE_KEY_UNKNOWN: "Signed by a key the owner has not registered (or the owner's keys could not be fetched).",
+    SIGNATURE_KEY_REVOKED: "Signed by a key the owner has revoked.",
+    SIGNATURE_KEY_UNTRUSTED: "Signed by a key that is not among the `trustedKeys` configured for the owner.",
+    PUBLISHER_KEY_CHANGE_REFUSED: "The owner signs with a key other than the pinned ones, and the user did not accept it.",
+    DEFINITION_CHANGE_REFUSED: "The tool's name, description, input schema, capabilities or publisher changed since it was approved, and the user did not accept it.",
+  },
   cli: {
     CLI_USAGE: "The command line is wrong (unknown option, missing argument).",
     CLI_CANCELLED: "The user cancelled an interactive prompt.",
@@ -143,6 +157,7 @@ export type SearchErrorCode = Codes<"search">;
 export type McpServerErrorCode = Codes<"mcp">;
 export type SkillErrorCode = Codes<"skills">;
 export type CliErrorCode = Codes<"cli">;
+export type TrustErrorCode = Codes<"trust">;
 
 /** Any code an `AgentToolsError` carries. */
 export type AgentToolsErrorCode = { [Area in keyof typeof ERROR_CODES]: Codes<Area> }[keyof typeof ERROR_CODES];

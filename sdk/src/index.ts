@@ -70,3 +70,7 @@ export { McpServers, type McpServersOptions } from "./mcp/client/mcp-servers.js"
 export { createMcpToolServer } from "./mcp/server/tool-server.js";
 export { SkillError } from "./skills/skill-error.js";
 export { loadSkills } from "./skills/load-skills.js";
+export { ToolYankedError, TrustError, type TrustErrorCode } from "./trust/trust-errors.js";
+export type { TrustAsker, TrustRequest } from "./trust/trust-asks.js";
+export type { TrustOptions } from "./trust/tool-trust.js";
+export type { ToolWarning } from "./trust/version-status.js";

@@ -21,3 +21,5 @@ export type { LocalToolSource } from "./cache/local-tool-source.js";
 export { RegistryTool, registryTool, registryTools, type RegistryToolOptions } from "./registry-tool/registry-tool.js";
 export type { RegistryToolSource } from "./registry-tool/registry-tool-source.js";
 export type { PublishErrorCode, RegistryErrorCode } from "./error-codes.js";
+export { PUBLISHER_KEY_TOOL_NAME, TOOL_DEFINITION_TOOL_NAME } from "./trust/trust-asks.js";
+export { versionLifecycle, type VersionLifecycle, type VersionStatus } from "./trust/version-status.js";

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFINITION_DIGEST_FIELDS, TOOL_SPEC_SCHEMA, definitionDigest } from "@agent-tools/sdk/tool-spec";
+import { generateKeyPairSync } from "node:crypto";
+import { DEFINITION_DIGEST_FIELDS, TOOL_SPEC_SCHEMA, definitionDigest, publicKeyId, signaturePayload } from "@agent-tools/sdk/tool-spec";
 import { FIXTURE_TOOLS_DIR, fixtureBundle, readFixtureSpec } from "../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
 
@@ -82,6 +83,17 @@ describe("definitionDigest", () => {
       const toolMd = readFileSync(join(FIXTURE_TOOLS_DIR, "text-stats", "tool.md"), "utf8");
       expect(definitionDigest(served)).toBe(definitionDigest({ ...spec, tool_man_page_doc: toolMd }));
     });
+  });
+});
+
+describe("signaturePayload and publicKeyId", () => {
+  it("are the five signed lines, and sha256: over the key's SPKI DER", () => {
+    const entry = { tool_id: "text-stats", version: "1.2.3", tool_archive_sha256: "AB".repeat(32), tool_type: "text" };
+    expect(signaturePayload(entry).toString("utf8")).toBe(`agent-tools-signature-v1\ntext-stats\n1.2.3\n${"ab".repeat(32)}\n${definitionDigest(entry)}\n`);
+    const { publicKey } = generateKeyPairSync("ed25519");
+    const der = publicKey.export({ type: "spki", format: "der" });
+    expect(publicKeyId(publicKey)).toBe(`sha256:${createHash("sha256").update(der).digest("hex")}`);
+    expect(publicKeyId(publicKey.export({ type: "spki", format: "pem" }).toString())).toBe(publicKeyId(publicKey));
   });
 });
 

@@ -2,7 +2,16 @@ import semver from "semver";
 import { RegistryError, RegistryUnavailableError } from "../registry-client/registry-errors.js";
 import type { EntryWithTag, RegistryClient } from "../registry-client/registry-client.js";
 import type { ToolRecord } from "../registry-client/tool-record.js";
+import { newestReleaseOldEnough } from "../trust/release-age.js";
+import { mayBeLatest } from "../trust/version-status.js";
 import type { ToolCache } from "./tool-cache.js";
+
+/** How "latest" is chosen: with `minReleaseAgeHours`, among versions at least that old (docs/sdk.md, "Publisher trust"). */
+export interface LatestPolicy {
+  minReleaseAgeHours?: number | undefined;
+  /** The clock `minReleaseAgeHours` counts from, in ms. */
+  now: () => number;
+}
 
 /**
  * The registry entry to run for `"id"` or `"id@version"`. Every entry fetched is cached with its
@@ -10,10 +19,11 @@ import type { ToolCache } from "./tool-cache.js";
  * reachable (one conditional GET, a 304 when nothing changed), because a version is not frozen: a
  * deleted tool's version can be published again with other code, which must never run stale. When
  * the registry is unreachable, the cached entry is used: for `id@version` that version, for `id`
- * the highest cached version.
+ * the highest cached version that is not yanked (and old enough under `minReleaseAgeHours`).
  */
-export async function registryEntry(client: RegistryClient, cache: ToolCache, toolId: string, version: string | undefined): Promise<ToolRecord> {
-  return version === undefined ? latestEntry(client, cache, toolId) : pinnedEntry(client, cache, toolId, version);
+export async function registryEntry(client: RegistryClient, cache: ToolCache, toolId: string, version: string | undefined, policy: LatestPolicy): Promise<ToolRecord> {
+  if (version !== undefined) return pinnedEntry(client, cache, toolId, version);
+  return policy.minReleaseAgeHours === undefined ? latestEntry(client, cache, toolId) : agedEntry(client, cache, toolId, policy.minReleaseAgeHours, policy.now);
 }
 
 async function pinnedEntry(client: RegistryClient, cache: ToolCache, toolId: string, version: string): Promise<ToolRecord> {
@@ -46,13 +56,33 @@ async function latestEntry(client: RegistryClient, cache: ToolCache, toolId: str
   return fresh.entry;
 }
 
-async function newestCachedEntry(cache: ToolCache, toolId: string): Promise<ToolRecord | undefined> {
-  const versions = (await cache.cachedVersions(toolId)).filter((version) => semver.valid(version) !== null);
-  const newest = semver.rsort(versions)[0];
-  return newest === undefined ? undefined : (await cache.readEntry(toolId, newest))?.entry;
+/** The newest version listed by `GET /tools/{id}/versions` (or cached, offline) that is old enough; then revalidated like a pin. */
+async function agedEntry(client: RegistryClient, cache: ToolCache, toolId: string, minAgeHours: number, now: () => number): Promise<ToolRecord> {
+  let versions: unknown;
+  try {
+    versions = await client.listVersions(toolId);
+  } catch (error) {
+    const cached = error instanceof RegistryUnavailableError ? await cachedEntries(cache, toolId) : [];
+    if (cached.length === 0) throw error;
+    const chosen = newestReleaseOldEnough(toolId, cached, minAgeHours, now());
+    return cached.find((entry) => entryVersion(entry) === chosen)!;
+  }
+  return pinnedEntry(client, cache, toolId, newestReleaseOldEnough(toolId, versions, minAgeHours, now()));
 }
 
-function entryVersion(entry: ToolRecord): string {
+async function newestCachedEntry(cache: ToolCache, toolId: string): Promise<ToolRecord | undefined> {
+  const runnable = (await cachedEntries(cache, toolId)).filter((entry) => semver.valid(entryVersion(entry)) !== null && mayBeLatest(entry));
+  return runnable.sort((a, b) => semver.rcompare(entryVersion(a), entryVersion(b)))[0];
+}
+
+async function cachedEntries(cache: ToolCache, toolId: string): Promise<ToolRecord[]> {
+  const entries = await Promise.all((await cache.cachedVersions(toolId)).map(async (version) => (await cache.readEntry(toolId, version))?.entry));
+  return entries.filter((entry): entry is ToolRecord => entry !== undefined);
+}
+
+
+/** The registry's `version`, else the spec's, else the registry's default `0.0.0`. */
+export function entryVersion(entry: ToolRecord): string {
   if (typeof entry.version === "string") return entry.version;
   const declared = entry.tool_metadata?.version;
   return typeof declared === "string" ? declared : "0.0.0";

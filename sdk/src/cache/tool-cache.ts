@@ -77,7 +77,7 @@ export class ToolCache {
   }
 }
 
-async function readIfPresent(path: string): Promise<Uint8Array | undefined> {
+export async function readIfPresent(path: string): Promise<Uint8Array | undefined> {
   try {
     return await readFile(path);
   } catch (error) {
@@ -86,7 +86,7 @@ async function readIfPresent(path: string): Promise<Uint8Array | undefined> {
   }
 }
 
-async function writeAtomically(path: string, data: Uint8Array | string): Promise<void> {
+export async function writeAtomically(path: string, data: Uint8Array | string): Promise<void> {
   const temp = `${path}.partial-${process.pid}-${randomUUID().slice(0, 8)}`;
   await mkdir(dirname(path), { recursive: true });
   try {

@@ -101,6 +101,14 @@ export class RegistryClient {
     return this.getJson(`/tools/${encodeURIComponent(toolId)}/versions`, toolId) as Promise<ToolRecord[]>;
   }
 
+  /**
+   * A publisher's signing keys (`GET /publishers/{name}/keys`): `[{key_id, public_key, created_at,
+   * revoked_at?}]` as the registry answered, unchecked (the SDK checks each key itself).
+   */
+  listPublisherKeys(owner: string): Promise<unknown> {
+    return this.getJson(`/publishers/${encodeURIComponent(owner)}/keys`, undefined);
+  }
+
   /** One page of latest entries; follow `nextCursor` (from the `Link: rel="next"` header) for more. */
   async listTools(query: ListToolsQuery = {}): Promise<ToolPage> {
     const params = new URLSearchParams();

@@ -15,6 +15,7 @@ const AREA_CLASSES: Record<keyof typeof ERROR_CODES, string> = {
   search: "`ToolSearchError` and its subclasses",
   mcp: "`McpServerError`",
   skills: "`SkillError`",
+  trust: "`TrustError`, `ToolYankedError` (publisher trust: docs/sdk.md#publisher-trust)",
   cli: "`agent-tools` (the `code` of `--json` errors)",
 };
 
