@@ -215,6 +215,24 @@ describe("publisher signatures", () => {
     await later.close();
   });
 
+  it("asks again when a registry hands a tool to another publisher, even one whose own signature verifies", async () => {
+    await publish("reowned-tool", "1.0.0");
+    await publish("reowned-tool", "1.1.0");
+    presented.set("reowned-tool@1.0.0", signedBy("acme", acmeKey));
+    presented.set("reowned-tool@1.1.0", signedBy("beta", betaKey));
+    const cacheDir = await tempDirs.make("agent-tools-reowned-");
+    const first = new AgentTools({ toolsDbUrl: proxy.url, cacheDir, sandbox: "off" });
+    await first.executeToolById("reowned-tool@1.0.0", {});
+    await first.close();
+    const asked: TrustRequest[] = [];
+    const tools = new AgentTools({ toolsDbUrl: proxy.url, cacheDir, sandbox: "off", onTrustRequest: answering(asked, false) });
+    await tools.add("reowned-tool"); // beta's key verifies, and beta had no pin yet
+    await expect(tools.executeToolById("reowned-tool", {})).rejects.toMatchObject({ code: "DEFINITION_CHANGE_REFUSED" });
+    expect(asked).toMatchObject([{ kind: "tool-definition", toolId: "reowned-tool", changes: ['~ publisher: "acme" → "beta"'] }]);
+    expect(asked[0]?.message).toContain("its publisher changed");
+    await tools.close();
+  });
+
   it("with trustedKeys, verifies against the configured keys only, without asking the registry", async () => {
     await publish("configured-tool");
     presented.set("configured-tool@1.0.0", signedBy("acme", acmeKey));

@@ -20,8 +20,10 @@ export interface DefinitionChange {
 
 /**
  * What a user approves when they let an agent use a registry tool: what the LLM is shown (name,
- * description with tags, input schema, as `registryTool` presents them) and what the sandbox may
- * grant (the capability manifest). A "rug pull" changes one of these after approval.
+ * description with tags, input schema, as `registryTool` presents them), what the sandbox may
+ * grant (the capability manifest) and who publishes it (`owner`). A "rug pull" changes one of these
+ * after approval; a registry that hands a tool to another publisher (who then signs it with their
+ * own key, pinned on first use) changes the last.
  */
 export function approvableDefinition(entry: ToolRecord): Record<string, unknown> {
   let capabilities: unknown;
@@ -30,7 +32,8 @@ export function approvableDefinition(entry: ToolRecord): Record<string, unknown>
   } catch {
     capabilities = entry.tool_capabilities ?? null; // shown as sent; the sandbox refuses to run it anyway
   }
-  return { name: toolNameFromId(entry.tool_id), description: describeRecord(entry), input_schema: inputSchemaOf(entry), capabilities };
+  const publisher = typeof entry.owner === "string" ? entry.owner : null;
+  return { name: toolNameFromId(entry.tool_id), description: describeRecord(entry), input_schema: inputSchemaOf(entry), capabilities, publisher };
 }
 
 /**
@@ -71,6 +74,6 @@ export class DefinitionPins {
 }
 
 function changedParts(changes: string[]): string {
-  const parts = ["name", "description", "input_schema", "capabilities"].filter((part) => changes.some((line) => line.slice(2).startsWith(part)));
+  const parts = ["name", "description", "input_schema", "capabilities", "publisher"].filter((part) => changes.some((line) => line.slice(2).startsWith(part)));
   return parts.map((part) => part.replace("_", " ")).join(", ") || "definition";
 }
