@@ -74,7 +74,7 @@ describe("version status", () => {
   it("refuses a yanked version reached as latest, before downloading it, and says how to go on", async () => {
     await publishVersions("yanked-tool", ["1.0.0"]);
     presented.set("yanked-tool@1.0.0", { status: "yanked", status_message: "leaks the API key" });
-    const { tools, cacheDir } = await agent();
+    const { tools, cacheDir, warnings } = await agent();
     const error = await tools.add("yanked-tool").catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ToolYankedError);
     expect(error).toMatchObject({ code: "TOOL_YANKED", toolId: "yanked-tool", version: "1.0.0", reason: "leaks the API key." });
@@ -83,8 +83,12 @@ describe("version status", () => {
     );
     expect(await readdir(join(cacheDir, "archives")).catch(() => [])).toEqual([]);
     // Pinned exactly, it runs: the user asked for those bytes.
+    expect(warnings).toEqual([]);
     await tools.add("yanked-tool@1.0.0");
     expect(await tools.executeToolById("yanked-tool", {})).toBe("1.0.0");
+    expect(warnings.map((warning) => warning.message)).toEqual([
+      'Tool "yanked-tool" version 1.0.0 was yanked by its publisher: leaks the API key. It runs because you pinned it exactly; move to another version.',
+    ]);
     await tools.close();
   });
 

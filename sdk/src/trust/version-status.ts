@@ -14,7 +14,8 @@ export interface VersionLifecycle {
 
 /** What `onWarning` receives: one per tool version and `AgentTools` instance. */
 export interface ToolWarning {
-  code: "TOOL_DEPRECATED";
+  /** A deprecated version, or a yanked one that runs because it was pinned exactly. */
+  code: "TOOL_DEPRECATED" | "TOOL_YANKED";
   toolId: string;
   version: string;
   message: string;
@@ -59,11 +60,19 @@ export function mayBeLatest(entry: ToolRecord): boolean {
 
 /**
  * Lets an entry's version run, or refuses it: a yanked version only when it was pinned exactly
- * (the user asked for those bytes, knowing), a deprecated one with a warning.
+ * (the user asked for those bytes), with a warning, and a deprecated one with a warning.
  */
 export function admitVersionStatus(entry: ToolRecord, version: string, pinnedExactly: boolean, warn: (warning: ToolWarning) => void): void {
   const lifecycle = versionLifecycle(entry);
   if (lifecycle.status === "yanked" && !pinnedExactly) throw new ToolYankedError(entry.tool_id, version, lifecycle.message ?? "");
+  if (lifecycle.status === "yanked") {
+    warn({
+      code: "TOOL_YANKED",
+      toolId: entry.tool_id,
+      version,
+      message: `Tool "${entry.tool_id}" version ${version} was yanked by its publisher: ${lifecycle.message} It runs because you pinned it exactly; move to another version.`,
+    });
+  }
   if (lifecycle.status === "deprecated") {
     warn({
       code: "TOOL_DEPRECATED",
