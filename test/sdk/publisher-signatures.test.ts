@@ -233,6 +233,34 @@ describe("publisher signatures", () => {
     await tools.close();
   });
 
+  it("asks again when a signed tool comes back unsigned, and not when an unsigned one starts signing", async () => {
+    await publish("unsigning-tool", "1.0.0");
+    await publish("unsigning-tool", "1.1.0");
+    presented.set("unsigning-tool@1.0.0", signedBy("acme", acmeKey));
+    presented.set("unsigning-tool@1.1.0", (entry) => ({ ...entry, owner: "acme" }));
+    const cacheDir = await tempDirs.make("agent-tools-unsigning-");
+    const first = new AgentTools({ toolsDbUrl: proxy.url, cacheDir, sandbox: "off" });
+    await first.executeToolById("unsigning-tool@1.0.0", {});
+    await first.close();
+    const asked: TrustRequest[] = [];
+    const tools = new AgentTools({ toolsDbUrl: proxy.url, cacheDir, sandbox: "off", onTrustRequest: answering(asked, true) });
+    expect(await tools.executeToolById("unsigning-tool", {})).toBe("1.1.0");
+    expect(asked).toMatchObject([{ kind: "tool-definition", changes: ["~ signed: true → false"] }]);
+    expect(asked[0]?.message).toContain("its signature changed");
+    await tools.close();
+
+    await publish("starts-signing", "1.0.0");
+    await publish("starts-signing", "1.1.0");
+    presented.set("starts-signing@1.0.0", (entry) => ({ ...entry, owner: "acme" }));
+    presented.set("starts-signing@1.1.0", signedBy("acme", acmeKey));
+    const quiet = new AgentTools({ toolsDbUrl: proxy.url, cacheDir, sandbox: "off", onTrustRequest: answering(asked, false) });
+    await quiet.executeToolById("starts-signing@1.0.0", {});
+    await quiet.add("starts-signing");
+    expect(await quiet.executeToolById("starts-signing", {})).toBe("1.1.0");
+    expect(asked).toHaveLength(1);
+    await quiet.close();
+  });
+
   it("with trustedKeys, verifies against the configured keys only, without asking the registry", async () => {
     await publish("configured-tool");
     presented.set("configured-tool@1.0.0", signedBy("acme", acmeKey));

@@ -21,9 +21,10 @@ export interface DefinitionChange {
 /**
  * What a user approves when they let an agent use a registry tool: what the LLM is shown (name,
  * description with tags, input schema, as `registryTool` presents them), what the sandbox may
- * grant (the capability manifest) and who publishes it (`owner`). A "rug pull" changes one of these
- * after approval; a registry that hands a tool to another publisher (who then signs it with their
- * own key, pinned on first use) changes the last.
+ * grant (the capability manifest), who publishes it (`owner`) and whether its signature was
+ * verified (`signed`). A "rug pull" changes one of these after approval; a registry that hands a
+ * tool to another publisher (who then signs it with their own key, pinned on first use), or drops
+ * the signature of a signed tool, changes the last two.
  */
 export function approvableDefinition(entry: ToolRecord): Record<string, unknown> {
   let capabilities: unknown;
@@ -33,7 +34,9 @@ export function approvableDefinition(entry: ToolRecord): Record<string, unknown>
     capabilities = entry.tool_capabilities ?? null; // shown as sent; the sandbox refuses to run it anyway
   }
   const publisher = typeof entry.owner === "string" ? entry.owner : null;
-  return { name: toolNameFromId(entry.tool_id), description: describeRecord(entry), input_schema: inputSchemaOf(entry), capabilities, publisher };
+  // `admit` has verified any signature before this runs, so present means verified.
+  const signed = entry.signature !== undefined && entry.signature !== null;
+  return { name: toolNameFromId(entry.tool_id), description: describeRecord(entry), input_schema: inputSchemaOf(entry), capabilities, publisher, signed };
 }
 
 /**
@@ -49,10 +52,10 @@ export class DefinitionPins {
   /** Records a first use; a change from the approved definition is returned for `approve` to ask about. */
   async check(entry: ToolRecord, version: string): Promise<DefinitionChange | undefined> {
     const definition = approvableDefinition(entry);
-    const digest = createHash("sha256").update(canonicalize(definition), "utf8").digest("hex");
+    const digest = digestOf(definition);
     const approved = await this.options.store.approvedDefinition(entry.tool_id);
     if (approved?.digest === digest) return undefined;
-    if (approved === undefined) {
+    if (approved === undefined || onlyStartedSigning(approved.definition, definition)) {
       await this.options.store.approveDefinition(entry.tool_id, { digest, version, definition });
       return undefined;
     }
@@ -73,7 +76,18 @@ export class DefinitionPins {
   }
 }
 
+function digestOf(definition: Record<string, unknown>): string {
+  return createHash("sha256").update(canonicalize(definition), "utf8").digest("hex");
+}
+
+/** A publisher that starts signing an unchanged tool is no reason to ask; one that stops is. */
+function onlyStartedSigning(before: Record<string, unknown>, now: Record<string, unknown>): boolean {
+  const { signed: wasSigned, ...rest } = before;
+  const { signed: isSigned, ...current } = now;
+  return wasSigned !== true && isSigned === true && digestOf(rest) === digestOf(current);
+}
+
 function changedParts(changes: string[]): string {
-  const parts = ["name", "description", "input_schema", "capabilities", "publisher"].filter((part) => changes.some((line) => line.slice(2).startsWith(part)));
-  return parts.map((part) => part.replace("_", " ")).join(", ") || "definition";
+  const parts = ["name", "description", "input_schema", "capabilities", "publisher", "signed"].filter((part) => changes.some((line) => line.slice(2).startsWith(part)));
+  return parts.map((part) => (part === "signed" ? "signature" : part.replace("_", " "))).join(", ") || "definition";
 }
