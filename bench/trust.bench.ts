@@ -31,7 +31,14 @@ const pem = publicKey.export({ type: "spki", format: "pem" }).toString();
 let signed = false;
 const proxy = await startTamperingProxy(
   registry.url,
-  (entry) => (signed ? { ...entry, owner: "acme", signature: { key_id: keyId, value: sign(null, signaturePayload(entry as SignedVersion), privateKey).toString("base64") } } : entry),
+  (entry) =>
+    signed
+      ? {
+          ...entry,
+          owner: "acme",
+          signature: { key_id: keyId, value: sign(null, signaturePayload(entry as SignedVersion), privateKey).toString("base64") },
+        }
+      : entry,
   new Uint8Array(),
   (path) => (path === "/publishers/acme/keys" ? [{ key_id: keyId, public_key: pem, created_at: "2026-01-01T00:00:00Z" }] : undefined),
 );

@@ -43,12 +43,28 @@ describe("definitionDigest", () => {
     const base = { ...readFixtureSpec("text-stats"), tool_man_page_doc: "# text-stats" };
     const digest = definitionDigest(base);
     for (const field of DEFINITION_DIGEST_FIELDS) {
-      expect(definitionDigest({ ...base, [field]: field === "tool_tags" ? ["changed"] : typeof base[field as keyof typeof base] === "object" ? { changed: true } : "changed" }), field).not.toBe(digest);
+      expect(
+        definitionDigest({
+          ...base,
+          [field]:
+            field === "tool_tags" ? ["changed"] : typeof base[field as keyof typeof base] === "object" ? { changed: true } : "changed",
+        }),
+        field,
+      ).not.toBe(digest);
     }
     const registryOwned = {
-      version: "9.9.9", tool_archive_sha256: "0".repeat(64), tool_archive_integrity: "sha512-x", tool_archive_size: 1,
-      published_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-02T00:00:00Z", owner: "acme", status: "yanked",
-      status_message: "gone", signature: { key_id: "sha256:00", value: "AA==" }, tool_source_code_link: "http://elsewhere/x", unknown_key: 1,
+      version: "9.9.9",
+      tool_archive_sha256: "0".repeat(64),
+      tool_archive_integrity: "sha512-x",
+      tool_archive_size: 1,
+      published_at: "2026-01-01T00:00:00Z",
+      updated_at: "2026-01-02T00:00:00Z",
+      owner: "acme",
+      status: "yanked",
+      status_message: "gone",
+      signature: { key_id: "sha256:00", value: "AA==" },
+      tool_source_code_link: "http://elsewhere/x",
+      unknown_key: 1,
     };
     expect(definitionDigest({ ...base, ...registryOwned })).toBe(digest);
     // A spec.json field added later is a deliberate choice: signing it changes every digest.
@@ -89,7 +105,9 @@ describe("definitionDigest", () => {
 describe("signaturePayload and publicKeyId", () => {
   it("are the five signed lines, and sha256: over the key's SPKI DER", () => {
     const entry = { tool_id: "text-stats", version: "1.2.3", tool_archive_sha256: "AB".repeat(32), tool_type: "text" };
-    expect(signaturePayload(entry).toString("utf8")).toBe(`agent-tools-signature-v1\ntext-stats\n1.2.3\n${"ab".repeat(32)}\n${definitionDigest(entry)}\n`);
+    expect(signaturePayload(entry).toString("utf8")).toBe(
+      `agent-tools-signature-v1\ntext-stats\n1.2.3\n${"ab".repeat(32)}\n${definitionDigest(entry)}\n`,
+    );
     const { publicKey } = generateKeyPairSync("ed25519");
     const der = publicKey.export({ type: "spki", format: "der" });
     expect(publicKeyId(publicKey)).toBe(`sha256:${createHash("sha256").update(der).digest("hex")}`);
@@ -100,5 +118,9 @@ describe("signaturePayload and publicKeyId", () => {
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reverseKeys(inner)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, inner]) => [key, reverseKeys(inner)]),
+  );
 }

@@ -87,7 +87,11 @@ function signedBy(owner: string, key: Publisher, change: (entry: Record<string, 
 async function publish(toolId: string, version = "1.0.0"): Promise<void> {
   const spec = { ...readFixtureSpec("text-stats"), tool_id: toolId, tool_metadata: { version } };
   const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`;
-  const result = await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip: zipFiles({ "code/function.py": code }), toolMd: `# ${toolId}` }));
+  const result = await uploadBundle(
+    registry.url,
+    registry.token,
+    buildBundle({ spec, toolZip: zipFiles({ "code/function.py": code }), toolMd: `# ${toolId}` }),
+  );
   expect(result.status).toBe(200);
 }
 
@@ -126,7 +130,9 @@ describe("publisher signatures", () => {
     const { tools: strict, cacheDir } = await agent({ requireSignatures: true });
     const error = await refusal(strict.add("unsigned-tool"));
     expect(error.code).toBe("SIGNATURE_REQUIRED");
-    expect(error.message).toBe('Tool "unsigned-tool" version 1.0.0 is not signed, and requireSignatures is on. Ask its publisher to publish it with `agent-tools publish --sign <key>`, or pick a signed tool.');
+    expect(error.message).toBe(
+      'Tool "unsigned-tool" version 1.0.0 is not signed, and requireSignatures is on. Ask its publisher to publish it with `agent-tools publish --sign <key>`, or pick a signed tool.',
+    );
     expect(await downloadedArchives(cacheDir)).toEqual([]);
     await strict.close();
   });
@@ -134,11 +140,19 @@ describe("publisher signatures", () => {
   it("refuses a signature over other bytes (a changed description, another archive) before downloading anything", async () => {
     await publish("tampered-tool");
     const { tools, cacheDir } = await agent();
-    presented.set("tampered-tool@1.0.0", signedBy("acme", acmeKey, (entry) => ({ ...entry, tool_search_description: "what the publisher signed" })));
+    presented.set(
+      "tampered-tool@1.0.0",
+      signedBy("acme", acmeKey, (entry) => ({ ...entry, tool_search_description: "what the publisher signed" })),
+    );
     const changed = await refusal(tools.add("tampered-tool"));
     expect(changed.code).toBe("SIGNATURE_INVALID");
-    expect(changed.message).toMatch(/does not verify, so its archive digest or definition changed after it was signed\. Nothing was downloaded/);
-    presented.set("tampered-tool@1.0.0", signedBy("acme", acmeKey, (entry) => ({ ...entry, tool_archive_sha256: "a".repeat(64) })));
+    expect(changed.message).toMatch(
+      /does not verify, so its archive digest or definition changed after it was signed\. Nothing was downloaded/,
+    );
+    presented.set(
+      "tampered-tool@1.0.0",
+      signedBy("acme", acmeKey, (entry) => ({ ...entry, tool_archive_sha256: "a".repeat(64) })),
+    );
     expect((await refusal(tools.add("tampered-tool"))).code).toBe("SIGNATURE_INVALID");
     expect(await downloadedArchives(cacheDir)).toEqual([]);
     // Never a silent downgrade either: a bad signature is refused without requireSignatures too.
@@ -185,17 +199,23 @@ describe("publisher signatures", () => {
     ]);
 
     const bypass = new AgentTools({
-      toolsDbUrl: proxy.url, cacheDir, sandbox: "off",
+      toolsDbUrl: proxy.url,
+      cacheDir,
+      sandbox: "off",
       permissions: new PermissionEngine({ mode: PermissionMode.BYPASS, allow: ["PublisherKey"] }),
     });
     const refused = await refusal(bypass.add("rotating-tool@2.0.0"));
     expect(refused.code).toBe("PUBLISHER_KEY_CHANGE_REFUSED");
-    expect(refused.message).toContain(`Publisher "rotor" now signs "rotating-tool" with key ${acmeNewKey.keyId}; until now this SDK trusted only ${acmeKey.keyId}`);
+    expect(refused.message).toContain(
+      `Publisher "rotor" now signs "rotating-tool" with key ${acmeNewKey.keyId}; until now this SDK trusted only ${acmeKey.keyId}`,
+    );
     await bypass.close();
 
     const asked: TrustRequest[] = [];
     const denied = new AgentTools({
-      toolsDbUrl: proxy.url, cacheDir, sandbox: "off",
+      toolsDbUrl: proxy.url,
+      cacheDir,
+      sandbox: "off",
       permissions: new PermissionEngine({ deny: [`PublisherKey(rotor:${acmeNewKey.keyId})`] }),
       onTrustRequest: answering(asked, true),
     });
@@ -206,7 +226,16 @@ describe("publisher signatures", () => {
     const accepting = new AgentTools({ toolsDbUrl: proxy.url, cacheDir, sandbox: "off", onTrustRequest: answering(asked, true) });
     await accepting.add("rotating-tool@2.0.0");
     expect(await accepting.executeToolById("rotating-tool", {})).toBe("2.0.0");
-    expect(asked).toEqual([{ kind: "publisher-key", toolId: "rotating-tool", owner: "rotor", keyId: acmeNewKey.keyId, pinnedKeyIds: [acmeKey.keyId], message: expect.stringContaining("Accept the new key only if the publisher announced the change.") }]);
+    expect(asked).toEqual([
+      {
+        kind: "publisher-key",
+        toolId: "rotating-tool",
+        owner: "rotor",
+        keyId: acmeNewKey.keyId,
+        pinnedKeyIds: [acmeKey.keyId],
+        message: expect.stringContaining("Accept the new key only if the publisher announced the change."),
+      },
+    ]);
     await accepting.close();
     // Accepted once, remembered: no second question.
     const later = new AgentTools({ toolsDbUrl: proxy.url, cacheDir, sandbox: "off", onTrustRequest: answering(asked, false) });
@@ -287,7 +316,10 @@ describe("publisher signatures", () => {
     const cases: Array<[string, (entry: Record<string, unknown>) => Record<string, unknown>]> = [
       ["a string", (entry) => ({ ...entry, owner: "acme", signature: "c2lnbmVk" })],
       ["a list", (entry) => ({ ...entry, owner: "acme", signature: [1] })],
-      ["another key id form", (entry) => ({ ...good(entry), signature: { key_id: "md5:abc", value: (good(entry).signature as { value: string }).value } })],
+      [
+        "another key id form",
+        (entry) => ({ ...good(entry), signature: { key_id: "md5:abc", value: (good(entry).signature as { value: string }).value } }),
+      ],
       ["a short value", (entry) => ({ ...good(entry), signature: { key_id: acmeKey.keyId, value: "AAAA" } })],
       ["a value that is not base64", (entry) => ({ ...good(entry), signature: { key_id: acmeKey.keyId, value: `${"!".repeat(86)}==` } })],
       ["no owner", (entry) => ({ ...good(entry), owner: undefined })],

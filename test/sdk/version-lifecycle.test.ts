@@ -22,7 +22,10 @@ const tempDirs = new TempDirs();
 
 beforeAll(async () => {
   registry = await startTestRegistry();
-  proxy = await startTamperingProxy(registry.url, (body) => (Array.isArray(body) ? body.map(present) : present(body)) as Record<string, unknown>);
+  proxy = await startTamperingProxy(
+    registry.url,
+    (body) => (Array.isArray(body) ? body.map(present) : present(body)) as Record<string, unknown>,
+  );
 });
 afterAll(async () => {
   await proxy?.close();
@@ -39,7 +42,11 @@ async function publishVersions(toolId: string, versions: string[]): Promise<void
   for (const version of versions) {
     const spec = { ...readFixtureSpec("text-stats"), tool_id: toolId, tool_metadata: { version } };
     const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`;
-    const result = await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip: zipFiles({ "code/function.py": code }), toolMd: `# ${toolId}` }));
+    const result = await uploadBundle(
+      registry.url,
+      registry.token,
+      buildBundle({ spec, toolZip: zipFiles({ "code/function.py": code }), toolMd: `# ${toolId}` }),
+    );
     expect(result.status).toBe(200);
   }
 }
@@ -47,7 +54,13 @@ async function publishVersions(toolId: string, versions: string[]): Promise<void
 async function agent(options: ConstructorParameters<typeof AgentTools>[0] = {}) {
   const warnings: ToolWarning[] = [];
   const cacheDir = await tempDirs.make("agent-tools-lifecycle-");
-  const tools = new AgentTools({ toolsDbUrl: proxy.url, cacheDir, sandbox: "off", onWarning: (warning) => warnings.push(warning), ...options });
+  const tools = new AgentTools({
+    toolsDbUrl: proxy.url,
+    cacheDir,
+    sandbox: "off",
+    onWarning: (warning) => warnings.push(warning),
+    ...options,
+  });
   return { tools, warnings, cacheDir };
 }
 
@@ -95,7 +108,12 @@ describe("version status", () => {
   it("refuses malformed statuses from a hostile registry with a clear error, and stays usable", async () => {
     await publishVersions("hostile-status", ["1.0.0"]);
     const { tools } = await agent();
-    for (const fields of [{ status: 42 }, { status: "gone" }, { status: ["yanked"] }, { status: "deprecated", status_message: { html: "<b>" } }]) {
+    for (const fields of [
+      { status: 42 },
+      { status: "gone" },
+      { status: ["yanked"] },
+      { status: "deprecated", status_message: { html: "<b>" } },
+    ]) {
       presented.set("hostile-status@1.0.0", fields);
       const error = await tools.add("hostile-status").catch((caught: unknown) => caught);
       expect(error, JSON.stringify(fields)).toBeInstanceOf(TrustError);
@@ -110,7 +128,10 @@ describe("version status", () => {
 
   it("prints a hostile reason without its control characters, and cut to length", async () => {
     await publishVersions("escape-tool", ["1.0.0"]);
-    presented.set("escape-tool@1.0.0", { status: "yanked", status_message: `\u001b[2J\u001b[31mall good\r\u2028rm -rf ~ ${"x".repeat(5000)}` });
+    presented.set("escape-tool@1.0.0", {
+      status: "yanked",
+      status_message: `\u001b[2J\u001b[31mall good\r\u2028rm -rf ~ ${"x".repeat(5000)}`,
+    });
     const { tools } = await agent();
     const error = (await tools.add("escape-tool").catch((caught: unknown) => caught)) as ToolYankedError;
     expect(error.code).toBe("TOOL_YANKED");
@@ -141,7 +162,12 @@ describe("minReleaseAgeHours", () => {
     presented.set("aged-tool@1.1.0", { published_at: ago(50) });
     presented.set("aged-tool@1.2.0", { published_at: ago(30), status: "yanked", status_message: "bad" });
     presented.set("aged-tool@2.0.0", { published_at: ago(1) });
-    const cases: Array<[number, string]> = [[0, "2.0.0"], [0.5, "2.0.0"], [24, "1.1.0"], [60, "1.0.0"]];
+    const cases: Array<[number, string]> = [
+      [0, "2.0.0"],
+      [0.5, "2.0.0"],
+      [24, "1.1.0"],
+      [60, "1.0.0"],
+    ];
     for (const [hours, expected] of cases) {
       const { tools } = await agent({ minReleaseAgeHours: hours });
       expect(await tools.add("aged-tool"), `${hours} h`).toMatchObject({ version: expected });
@@ -183,6 +209,8 @@ describe("minReleaseAgeHours", () => {
     for (const value of [-1, Number.NaN, Number.POSITIVE_INFINITY, "24"]) {
       expect(() => new AgentTools({ minReleaseAgeHours: value as number }), String(value)).toThrow(TrustError);
     }
-    expect(() => new AgentTools({ minReleaseAgeHours: -1 })).toThrow("minReleaseAgeHours must be a number of hours, 0 or more (e.g. 24), but it is -1.");
+    expect(() => new AgentTools({ minReleaseAgeHours: -1 })).toThrow(
+      "minReleaseAgeHours must be a number of hours, 0 or more (e.g. 24), but it is -1.",
+    );
   });
 });

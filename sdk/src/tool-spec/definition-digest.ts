@@ -10,10 +10,24 @@ import { TOOL_SPEC_SCHEMA } from "./tool-spec-schema.js";
  * added to spec.json later cannot change what signatures made today cover.
  */
 export const DEFINITION_DIGEST_FIELDS = [
-  "tool_id", "tool_metadata", "tool_search_description", "tool_tags", "tool_type", "tool_man_page_doc",
-  "tool_api_spec", "tool_custom_actions_dsl_map", "default_tool_usage_credentials", "tool_settings",
-  "tool_parameters", "tool_execution_mode", "tool_policy_rule_uri", "tool_runtime_type", "tool_service_url",
-  "tool_system_function_rpc_id", "tool_validation_policy_rule_uri", "tool_validation_mode",
+  "tool_id",
+  "tool_metadata",
+  "tool_search_description",
+  "tool_tags",
+  "tool_type",
+  "tool_man_page_doc",
+  "tool_api_spec",
+  "tool_custom_actions_dsl_map",
+  "default_tool_usage_credentials",
+  "tool_settings",
+  "tool_parameters",
+  "tool_execution_mode",
+  "tool_policy_rule_uri",
+  "tool_runtime_type",
+  "tool_service_url",
+  "tool_system_function_rpc_id",
+  "tool_validation_policy_rule_uri",
+  "tool_validation_mode",
 ] as const;
 
 /**

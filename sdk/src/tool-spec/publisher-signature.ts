@@ -34,5 +34,7 @@ export function signaturePayload(entry: SignedVersion): Buffer {
  */
 export function publicKeyId(key: KeyObject | string): string {
   const object = typeof key === "string" ? createPublicKey(key) : key;
-  return `sha256:${createHash("sha256").update(object.export({ type: "spki", format: "der" })).digest("hex")}`;
+  return `sha256:${createHash("sha256")
+    .update(object.export({ type: "spki", format: "der" }))
+    .digest("hex")}`;
 }

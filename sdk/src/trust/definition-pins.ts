@@ -36,7 +36,14 @@ export function approvableDefinition(entry: ToolRecord): Record<string, unknown>
   const publisher = typeof entry.owner === "string" ? entry.owner : null;
   // `admit` has verified any signature before this runs, so present means verified.
   const signed = entry.signature !== undefined && entry.signature !== null;
-  return { name: toolNameFromId(entry.tool_id), description: describeRecord(entry), input_schema: inputSchemaOf(entry), capabilities, publisher, signed };
+  return {
+    name: toolNameFromId(entry.tool_id),
+    description: describeRecord(entry),
+    input_schema: inputSchemaOf(entry),
+    capabilities,
+    publisher,
+    signed,
+  };
 }
 
 /**
@@ -64,7 +71,13 @@ export class DefinitionPins {
 
   async approve(change: DefinitionChange): Promise<void> {
     const message = `Tool "${change.toolId}" version ${change.version} is not what you approved: its ${changedParts(change.changes)} changed. Accept it only if you expected this change:\n${change.changes.join("\n")}`;
-    const accepted = await decideTrust(this.options.engine, this.options.ask, { kind: "tool-definition", toolId: change.toolId, version: change.version, changes: change.changes, message });
+    const accepted = await decideTrust(this.options.engine, this.options.ask, {
+      kind: "tool-definition",
+      toolId: change.toolId,
+      version: change.version,
+      changes: change.changes,
+      message,
+    });
     if (!accepted) {
       throw new TrustError(
         "DEFINITION_CHANGE_REFUSED",
@@ -72,7 +85,11 @@ export class DefinitionPins {
         { toolId: change.toolId },
       );
     }
-    await this.options.store.approveDefinition(change.toolId, { digest: change.digest, version: change.version, definition: change.definition });
+    await this.options.store.approveDefinition(change.toolId, {
+      digest: change.digest,
+      version: change.version,
+      definition: change.definition,
+    });
   }
 }
 
@@ -88,6 +105,8 @@ function onlyStartedSigning(before: Record<string, unknown>, now: Record<string,
 }
 
 function changedParts(changes: string[]): string {
-  const parts = ["name", "description", "input_schema", "capabilities", "publisher", "signed"].filter((part) => changes.some((line) => line.slice(2).startsWith(part)));
+  const parts = ["name", "description", "input_schema", "capabilities", "publisher", "signed"].filter((part) =>
+    changes.some((line) => line.slice(2).startsWith(part)),
+  );
   return parts.map((part) => (part === "signed" ? "signature" : part.replace("_", " "))).join(", ") || "definition";
 }

@@ -45,17 +45,28 @@ export function readTrustedKeys(value: unknown): Map<string, PublisherKey[]> {
   const keys = new Map<string, PublisherKey[]>();
   if (value === undefined) return keys;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TrustError("TRUST_OPTIONS_INVALID", 'trustedKeys must map publisher names to PEM public keys, e.g. { acme: "-----BEGIN PUBLIC KEY-----…" }.');
+    throw new TrustError(
+      "TRUST_OPTIONS_INVALID",
+      'trustedKeys must map publisher names to PEM public keys, e.g. { acme: "-----BEGIN PUBLIC KEY-----…" }.',
+    );
   }
   const problems: string[] = [];
   for (const [owner, pems] of Object.entries(value)) {
     const list: unknown[] = Array.isArray(pems) ? pems : [pems];
     const read = list.map(readPublisherKey);
     read.forEach((key, index) => {
-      if (key === undefined) problems.push(`trustedKeys.${owner}${Array.isArray(pems) ? `[${index}]` : ""} is not an ed25519 public key in PEM (SPKI) form`);
+      if (key === undefined)
+        problems.push(`trustedKeys.${owner}${Array.isArray(pems) ? `[${index}]` : ""} is not an ed25519 public key in PEM (SPKI) form`);
     });
-    keys.set(owner, read.filter((key): key is PublisherKey => key !== undefined));
+    keys.set(
+      owner,
+      read.filter((key): key is PublisherKey => key !== undefined),
+    );
   }
-  if (problems.length > 0) throw new TrustError("TRUST_OPTIONS_INVALID", `${problems.join("; ")}. Export the key with \`openssl pkey -pubout\` or crypto's export({ type: "spki", format: "pem" }).`);
+  if (problems.length > 0)
+    throw new TrustError(
+      "TRUST_OPTIONS_INVALID",
+      `${problems.join("; ")}. Export the key with \`openssl pkey -pubout\` or crypto's export({ type: "spki", format: "pem" }).`,
+    );
   return keys;
 }

@@ -9,7 +9,10 @@ const HOUR_MS = 3_600_000;
 export function releaseAgeHours(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new TrustError("TRUST_OPTIONS_INVALID", `minReleaseAgeHours must be a number of hours, 0 or more (e.g. 24), but it is ${JSON.stringify(value) ?? String(value)}.`);
+    throw new TrustError(
+      "TRUST_OPTIONS_INVALID",
+      `minReleaseAgeHours must be a number of hours, 0 or more (e.g. 24), but it is ${JSON.stringify(value) ?? String(value)}.`,
+    );
   }
   return value;
 }
@@ -24,7 +27,9 @@ export function releaseAgeHours(value: unknown): number | undefined {
 export function newestReleaseOldEnough(toolId: string, versions: unknown, minAgeHours: number, now: number): string {
   const entries = Array.isArray(versions) ? versions.filter(isEntry) : [];
   const cutoff = now - minAgeHours * HOUR_MS;
-  const candidates = entries.filter((entry) => typeof entry.version === "string" && semver.valid(entry.version) !== null && mayBeLatest(entry));
+  const candidates = entries.filter(
+    (entry) => typeof entry.version === "string" && semver.valid(entry.version) !== null && mayBeLatest(entry),
+  );
   const old = candidates.filter((entry) => publishedAt(entry) <= cutoff);
   const chosen = semver.rsort(old.map((entry) => entry.version as string))[0];
   if (chosen !== undefined) return chosen;

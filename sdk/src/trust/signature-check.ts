@@ -45,7 +45,13 @@ export class SignatureCheck {
     }
     const configured = this.options.trustedKeys.get(signature.owner);
     if (configured !== undefined) {
-      this.verifyWith(entry, version, signature, configured.find((key) => key.keyId === signature.keyId), "trustedKeys");
+      this.verifyWith(
+        entry,
+        version,
+        signature,
+        configured.find((key) => key.keyId === signature.keyId),
+        "trustedKeys",
+      );
       return;
     }
     const pinned = (await this.options.store.pinnedKeys(signature.owner)).flatMap((stored) => {
@@ -72,7 +78,13 @@ export class SignatureCheck {
   }
 
   /** The key, once the signature verifies with it; otherwise the refusal that says why. */
-  private verifyWith(entry: ToolRecord, version: string, signature: EntrySignature, key: PublisherKey | undefined, from: "trustedKeys" | "pinned" | "registry" | "unreachable"): PublisherKey {
+  private verifyWith(
+    entry: ToolRecord,
+    version: string,
+    signature: EntrySignature,
+    key: PublisherKey | undefined,
+    from: "trustedKeys" | "pinned" | "registry" | "unreachable",
+  ): PublisherKey {
     const toolId = entry.tool_id;
     if (key === undefined) {
       const why =
@@ -81,7 +93,11 @@ export class SignatureCheck {
           : from === "unreachable"
             ? `and "${signature.owner}"'s keys could not be fetched from the registry to check it. Try again when the registry is reachable`
             : `which is not a key of its owner "${signature.owner}" at the registry. Do not run it; the publisher must register the key (PUT /publishers/${signature.owner}/keys) or re-sign`;
-      throw new TrustError(from === "trustedKeys" ? "SIGNATURE_KEY_UNTRUSTED" : "SIGNATURE_KEY_UNKNOWN", `Tool "${toolId}" version ${version} is signed by ${signature.keyId}, ${why}.`, { toolId });
+      throw new TrustError(
+        from === "trustedKeys" ? "SIGNATURE_KEY_UNTRUSTED" : "SIGNATURE_KEY_UNKNOWN",
+        `Tool "${toolId}" version ${version} is signed by ${signature.keyId}, ${why}.`,
+        { toolId },
+      );
     }
     if (!signatureVerifies(entry, version, signature, key)) {
       throw new TrustError(
@@ -96,7 +112,14 @@ export class SignatureCheck {
   private async acceptKeyChange(entry: ToolRecord, signature: EntrySignature, pinned: PublisherKey[]): Promise<void> {
     const pinnedKeyIds = pinned.map((key) => key.keyId);
     const message = `Publisher "${signature.owner}" now signs "${entry.tool_id}" with key ${signature.keyId}; until now this SDK trusted only ${pinnedKeyIds.join(", ")} for "${signature.owner}". Accept the new key only if the publisher announced the change.`;
-    const accepted = await decideTrust(this.options.engine, this.options.ask, { kind: "publisher-key", toolId: entry.tool_id, owner: signature.owner, keyId: signature.keyId, pinnedKeyIds, message });
+    const accepted = await decideTrust(this.options.engine, this.options.ask, {
+      kind: "publisher-key",
+      toolId: entry.tool_id,
+      owner: signature.owner,
+      keyId: signature.keyId,
+      pinnedKeyIds,
+      message,
+    });
     if (!accepted) {
       throw new TrustError(
         "PUBLISHER_KEY_CHANGE_REFUSED",

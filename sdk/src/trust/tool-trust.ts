@@ -42,7 +42,14 @@ export class ToolTrust {
     if (client === undefined) return;
     const store = new TrustStore(context.cacheDir, client.baseUrl);
     const ask = options.onTrustRequest;
-    this.signatures = new SignatureCheck({ client, store, requireSignatures: options.requireSignatures === true, trustedKeys, engine, ask });
+    this.signatures = new SignatureCheck({
+      client,
+      store,
+      requireSignatures: options.requireSignatures === true,
+      trustedKeys,
+      engine,
+      ask,
+    });
     this.definitions = new DefinitionPins({ store, engine, ask });
   }
 

@@ -15,5 +15,12 @@ export function untrustedText(value: string): string {
 
 /** C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides that reorder text. */
 function isControl(code: number): boolean {
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
 }

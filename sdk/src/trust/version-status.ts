@@ -46,7 +46,10 @@ export function versionLifecycle(entry: ToolRecord): VersionLifecycle {
     );
   }
   if (status === "active") return { status, message: undefined };
-  return { status: status as VersionStatus, message: typeof message === "string" && message.trim() !== "" ? asSentence(untrustedText(message)) : "no reason given." };
+  return {
+    status: status as VersionStatus,
+    message: typeof message === "string" && message.trim() !== "" ? asSentence(untrustedText(message)) : "no reason given.",
+  };
 }
 
 /** Whether "latest" may resolve to this entry: not yanked, and with a status this SDK can read. */
