@@ -2,6 +2,9 @@ import { createPublicKey, type KeyObject } from "node:crypto";
 import { publicKeyId } from "../tool-spec/publisher-signature.js";
 import { TrustError } from "./trust-errors.js";
 
+/** More keys than any publisher rotates through; a registry listing more is not read past them. */
+const MAX_LISTED_KEYS = 100;
+
 /** A usable ed25519 public key and the id computed from it. */
 export interface PublisherKey {
   keyId: string;
@@ -31,7 +34,7 @@ export function readPublisherKey(pem: unknown): PublisherKey | undefined {
  */
 export function readListedKeys(answer: unknown): ListedKey[] {
   if (!Array.isArray(answer)) return [];
-  return answer.flatMap((item: unknown) => {
+  return answer.slice(0, MAX_LISTED_KEYS).flatMap((item: unknown) => {
     if (typeof item !== "object" || item === null) return [];
     const { key_id: keyId, public_key: pem, revoked_at: revokedAt } = item as Record<string, unknown>;
     const key = readPublisherKey(pem);
