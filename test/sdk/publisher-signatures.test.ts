@@ -331,6 +331,10 @@ describe("publisher signatures", () => {
       expect(error.code, what).toBe("SIGNATURE_MALFORMED");
       expect(error.message).toMatch(/carries a malformed signature: .*The registry sent something no publisher signed/);
     }
+    // A flood of listed keys is read only up to 100: the real one past them is not found.
+    registeredKeys.set("acme-flood", [...Array.from({ length: 150 }, () => ({ key_id: "sha256:00", public_key: "x" })), { key_id: acmeKey.keyId, public_key: acmeKey.pem }]);
+    presented.set("hostile-signature@1.0.0", signedBy("acme-flood", acmeKey));
+    expect((await refusal(tools.add("hostile-signature"))).code).toBe("SIGNATURE_KEY_UNKNOWN");
     registeredKeys.set("acme-broken", { not: "a list" });
     presented.set("hostile-signature@1.0.0", signedBy("acme-broken", acmeKey));
     expect((await refusal(tools.add("hostile-signature"))).code).toBe("SIGNATURE_KEY_UNKNOWN");
