@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTools, PermissionEngine, PermissionMode, TrustError, type TrustRequest } from "@agent-tools/sdk";
-import { buildBundle, readFixtureSpec, zipFiles } from "../support/bundles.js";
-import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
+import { startTestRegistry, type TestRegistry } from "../support/registry.js";
 import { TempDirs } from "./support/temp-dirs.js";
+import { publishVersionAnswering } from "./support/version-answering-tool.js";
 
 let registry: TestRegistry;
 const tempDirs = new TempDirs();
@@ -29,21 +29,11 @@ async function publish(
   version: string,
   changes: { description?: string; input?: Record<string, unknown>; capabilities?: Record<string, unknown> } = {},
 ): Promise<void> {
-  const spec = {
-    ...readFixtureSpec("text-stats"),
-    tool_id: toolId,
-    tool_metadata: { version },
+  await publishVersionAnswering(registry, toolId, version, {
     tool_search_description: changes.description ?? "Counts words in a text",
     tool_api_spec: { entrypoints: { execute: { input: changes.input ?? textInput } } },
     ...(changes.capabilities === undefined ? {} : { tool_capabilities: changes.capabilities }),
-  };
-  const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`;
-  const result = await uploadBundle(
-    registry.url,
-    registry.token,
-    buildBundle({ spec, toolZip: zipFiles({ "code/function.py": code }), toolMd: `# ${toolId}` }),
-  );
-  expect(result.status).toBe(200);
+  });
 }
 
 async function cacheDir(): Promise<string> {

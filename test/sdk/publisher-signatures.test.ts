@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTools, PermissionEngine, PermissionMode, TrustError, type TrustRequest } from "@agent-tools/sdk";
 import { publicKeyId, signaturePayload, type SignedVersion } from "@agent-tools/sdk/tool-spec";
-import { buildBundle, readFixtureSpec, zipFiles } from "../support/bundles.js";
-import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
+import { startTestRegistry, type TestRegistry } from "../support/registry.js";
 import { startTamperingProxy, type TamperingProxy } from "./support/tampering-proxy.js";
 import { TempDirs } from "./support/temp-dirs.js";
+import { publishVersionAnswering } from "./support/version-answering-tool.js";
 
 interface Publisher {
   pem: string;
@@ -85,14 +85,7 @@ function signedBy(owner: string, key: Publisher, change: (entry: Record<string, 
 }
 
 async function publish(toolId: string, version = "1.0.0"): Promise<void> {
-  const spec = { ...readFixtureSpec("text-stats"), tool_id: toolId, tool_metadata: { version } };
-  const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`;
-  const result = await uploadBundle(
-    registry.url,
-    registry.token,
-    buildBundle({ spec, toolZip: zipFiles({ "code/function.py": code }), toolMd: `# ${toolId}` }),
-  );
-  expect(result.status).toBe(200);
+  await publishVersionAnswering(registry, toolId, version);
 }
 
 async function agent(options: ConstructorParameters<typeof AgentTools>[0] = {}) {
@@ -332,7 +325,10 @@ describe("publisher signatures", () => {
       expect(error.message).toMatch(/carries a malformed signature: .*The registry sent something no publisher signed/);
     }
     // A flood of listed keys is read only up to 100: the real one past them is not found.
-    registeredKeys.set("acme-flood", [...Array.from({ length: 150 }, () => ({ key_id: "sha256:00", public_key: "x" })), { key_id: acmeKey.keyId, public_key: acmeKey.pem }]);
+    registeredKeys.set("acme-flood", [
+      ...Array.from({ length: 150 }, () => ({ key_id: "sha256:00", public_key: "x" })),
+      { key_id: acmeKey.keyId, public_key: acmeKey.pem },
+    ]);
     presented.set("hostile-signature@1.0.0", signedBy("acme-flood", acmeKey));
     expect((await refusal(tools.add("hostile-signature"))).code).toBe("SIGNATURE_KEY_UNKNOWN");
     registeredKeys.set("acme-broken", { not: "a list" });

@@ -8,10 +8,10 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTools, ToolYankedError, TrustError, type ToolWarning } from "@agent-tools/sdk";
-import { buildBundle, readFixtureSpec, zipFiles } from "../support/bundles.js";
-import { startTestRegistry, uploadBundle, type TestRegistry } from "../support/registry.js";
+import { startTestRegistry, type TestRegistry } from "../support/registry.js";
 import { startTamperingProxy, type TamperingProxy } from "./support/tampering-proxy.js";
 import { TempDirs } from "./support/temp-dirs.js";
+import { publishVersionAnswering } from "./support/version-answering-tool.js";
 
 let registry: TestRegistry;
 let proxy: TamperingProxy;
@@ -39,16 +39,7 @@ function present(entry: Record<string, unknown>): Record<string, unknown> {
 
 /** Publishes `toolId` at each version; each version's `execute` answers its version. */
 async function publishVersions(toolId: string, versions: string[]): Promise<void> {
-  for (const version of versions) {
-    const spec = { ...readFixtureSpec("text-stats"), tool_id: toolId, tool_metadata: { version } };
-    const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`;
-    const result = await uploadBundle(
-      registry.url,
-      registry.token,
-      buildBundle({ spec, toolZip: zipFiles({ "code/function.py": code }), toolMd: `# ${toolId}` }),
-    );
-    expect(result.status).toBe(200);
-  }
+  for (const version of versions) await publishVersionAnswering(registry, toolId, version);
 }
 
 async function agent(options: ConstructorParameters<typeof AgentTools>[0] = {}) {
