@@ -8,6 +8,12 @@ import type { ToolPartition } from "../storage/tool-partition.js";
 export type DeleteDeps = Pick<RegistryDeps, "entries" | "archives"> & ChangeRecordingDeps;
 
 /**
+ * The most versions one tombstone claims. It lists them in one item, which DynamoDB caps at 400 KB:
+ * 1,000 versions of at most 128 characters take about 131 KB.
+ */
+export const MAX_CLAIMED_VERSIONS = 1_000;
+
+/**
  * `DELETE /tools/{id}` as a state machine that a retry (or the doctor) finishes:
  * 1. a tombstone on the pointer key claims every version stored now (readers stop showing them,
  *    nothing can recreate the pointer);
@@ -15,16 +21,31 @@ export type DeleteDeps = Pick<RegistryDeps, "entries" | "archives"> & ChangeReco
  * 3. the tombstone goes, the change is recorded;
  * 4. versions uploaded while it ran were not claimed: they stay and get their pointer back.
  * A crash anywhere leaves a tombstone, which the next DELETE, upload or `doctor --fix` completes.
- * Returns false when there was nothing to delete.
+ * A tool with more versions than one tombstone can list first loses its lowest ones outright (they
+ * are not its latest, so readers see a tool with fewer old versions, never a wrong latest; a crash
+ * there leaves such a tool, and the retried DELETE goes on). Returns false when there was nothing
+ * to delete.
  */
-export async function deleteTool(toolId: string, deps: DeleteDeps): Promise<boolean> {
-  const partition = await deps.entries.readPartition(toolId);
+export async function deleteTool(toolId: string, deps: DeleteDeps, maxClaimed = MAX_CLAIMED_VERSIONS): Promise<boolean> {
+  let partition = await deps.entries.readPartition(toolId);
   if (partition.versions.length === 0 && partition.pointer === undefined) return false;
+  if (partition.versions.length > maxClaimed) partition = await pruneLowestVersions(deps, partition, maxClaimed);
   const claimed = partition.versions.map((version) => version.version);
   const tombstone = { deleting: claimed, deletionId: randomUUID() };
   await deps.entries.beginDeletion(toolId, tombstone.deleting, tombstone.deletionId);
   await finishClaimedDeletion(deps, { ...partition, versions: partition.versions.map((v) => ({ ...v, doomed: true })) }, tombstone);
   return claimed.length > 0 || partition.pointer?.kind === "tombstone";
+}
+
+/** Deletes all but the `keep` highest versions (and archives no other version uses); returns what is left. */
+async function pruneLowestVersions(deps: DeleteDeps, partition: ToolPartition, keep: number): Promise<ToolPartition> {
+  const byRank = [...partition.versions].sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+  const lowest = byRank.slice(0, byRank.length - keep);
+  await deps.entries.deleteVersions(partition.toolId, lowest.map((version) => version.version));
+  for (const sha256 of new Set(lowest.map((version) => version.archiveSha256))) {
+    if (sha256 !== "") await removeArchiveIfUnreferenced(deps, sha256);
+  }
+  return { ...partition, versions: byRank.slice(byRank.length - keep) };
 }
 
 /** Completes the deletion that the tombstone in `partition` describes (a crashed or concurrent one). */

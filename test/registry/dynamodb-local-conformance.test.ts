@@ -3,7 +3,7 @@
 // numbers, empty names, consistent reads on indexes) must be refused by the registry first, as a
 // 4xx, and everything the registry accepts must store and read back (docs/durability.md).
 import { readFileSync, readdirSync, readlinkSync } from "node:fs";
-import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { versionRank } from "../../functions/entry/version-rank.js";
 import { runDoctor } from "../../functions/doctor/run-doctor.js";
@@ -143,6 +143,30 @@ describe("publishing and deleting on DynamoDB Local", { timeout: 90_000 }, () =>
 });
 
 describe("limits on DynamoDB Local", { timeout: 60_000 }, () => {
+  it("deletes a tool with more versions than one tombstone item can list (DynamoDB refuses such a tombstone)", async () => {
+    expect((await upload(specBundle("conform-many", "0.0.1"))).status).toBe(200);
+    const stored = (await registry.local.deps.entries.getStoredVersion("conform-many", "0.0.1"))!.entry;
+    // 3,300 versions of 128 characters: their names alone are over 400 KB.
+    const versions = Array.from({ length: 3_300 }, (_, i) => `0.0.${i + 2}-${"x".repeat(128 - `0.0.${i + 2}-`.length)}`);
+    const db = createDynamoDocumentClient(registry.local.config);
+    const table = registry.local.config.tableName;
+    try {
+      for (let start = 0; start < versions.length; start += 25) {
+        const items = versions.slice(start, start + 25).map((version) => ({
+          // Only what a delete reads of a version (tool-partition.ts), to keep the seeding quick.
+          PutRequest: { Item: { tool_id: "conform-many", version, entry: { updated_at: stored.updated_at, tool_archive_size: stored.tool_archive_size }, tool_archive_sha256: stored.tool_archive_sha256, version_rank: versionRank(version) } },
+        }));
+        await db.send(new BatchWriteCommand({ RequestItems: { [table]: items } }));
+      }
+    } finally {
+      db.destroy();
+    }
+    await expect(registry.local.deps.entries.beginDeletion("conform-probe", versions, "probe")).rejects.toThrow(/size/);
+    expect((await request("DELETE", "/tools/conform-many")).status).toBe(200);
+    expect((await request("GET", "/tools/conform-many")).status).toBe(404);
+    expect((await registry.local.deps.entries.readPartition("conform-many")).versions).toEqual([]);
+  });
+
   it("stores a field nested as deep as the registry allows, and DynamoDB itself refuses one level more", async () => {
     expect((await upload(specBundle("conform-deep", "1.0.0", { tool_parameters: nested(MAX_FIELD_DEPTH) }))).status).toBe(200);
     const entry = (await request("GET", "/tools/conform-deep")).body;
