@@ -27,23 +27,45 @@ interface NodeSqliteDatabase {
   deserialize(bytes: Uint8Array): void;
   close(): void;
 }
-interface NodeSqliteModule {
+export interface NodeSqliteModule {
   DatabaseSync: new (path: string) => NodeSqliteDatabase;
 }
 
-type Driver =
+export type Driver =
   | { name: "node:sqlite"; module: NodeSqliteModule }
   | { name: "better-sqlite3"; module: typeof BetterSqlite3 };
 
 let driver: Driver | undefined;
 
 function loadDriver(): Driver {
-  if (driver !== undefined) return driver;
-  const nodeSqlite = builtinSqlite();
-  if (nodeSqlite !== undefined) return (driver = { name: "node:sqlite", module: nodeSqlite });
-  // Required lazily and by a name esbuild does not follow: a Lambda bundle never contains it.
-  const requireModule = createRequire(import.meta.url);
-  return (driver = { name: "better-sqlite3", module: requireModule("better-sqlite3") as typeof BetterSqlite3 });
+  driver ??= chooseDriver(builtinSqlite, () => createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3);
+  return driver;
+}
+
+/**
+ * node:sqlite when this Node's can load bytes, else better-sqlite3; neither (a Lambda bundle on a
+ * Node older than 24.16, where better-sqlite3 is not there) is an error that says so.
+ */
+export function chooseDriver(builtin: () => NodeSqliteModule | undefined, requireBetterSqlite: () => typeof BetterSqlite3): Driver {
+  const nodeSqlite = builtin();
+  if (nodeSqlite !== undefined) return { name: "node:sqlite", module: nodeSqlite };
+  try {
+    // Required lazily and by a name esbuild does not follow: a Lambda bundle never contains it.
+    return { name: "better-sqlite3", module: requireBetterSqlite() };
+  } catch (error) {
+    throw new Error(
+      `The search index needs SQLite: node:sqlite with deserialize() (Node ${process.versions.node} has ${builtinSqliteState()}; it needs 24.16 or later) or the better-sqlite3 package (${(error as Error).message.split("\n")[0]}).`,
+      { cause: error },
+    );
+  }
+}
+
+function builtinSqliteState(): string {
+  try {
+    return process.getBuiltinModule?.("node:sqlite") === undefined ? "no node:sqlite" : "a node:sqlite without deserialize()";
+  } catch {
+    return "node:sqlite only behind a flag";
+  }
 }
 
 function builtinSqlite(): NodeSqliteModule | undefined {

@@ -1,7 +1,7 @@
 // The SQLite driver adapter of the search index (this Node's driver; test/search/lambda-bundle.test.ts
 // runs the other one, node:sqlite, inside the deployed bundle on Node 24).
 import { describe, expect, it } from "vitest";
-import { SqliteDatabase, sqliteDriverName } from "../../functions/search/sqlite-driver.js";
+import { chooseDriver, SqliteDatabase, sqliteDriverName, type NodeSqliteModule } from "../../functions/search/sqlite-driver.js";
 
 const table = () => {
   const db = SqliteDatabase.inMemory();
@@ -14,6 +14,15 @@ describe("SqliteDatabase", () => {
   it("uses better-sqlite3 on a Node without node:sqlite's deserialize", () => {
     const builtin = process.getBuiltinModule?.("node:sqlite") as { DatabaseSync?: { prototype: { deserialize?: unknown } } } | undefined;
     expect(sqliteDriverName()).toBe(typeof builtin?.DatabaseSync?.prototype.deserialize === "function" ? "node:sqlite" : "better-sqlite3");
+  });
+
+  it("says what is missing when neither driver loads (a bundle on a Node before 24.16)", () => {
+    const missing = () => {
+      throw new Error("Cannot find module 'better-sqlite3'\nRequire stack: …");
+    };
+    expect(() => chooseDriver(() => undefined, missing)).toThrow(/needs SQLite: node:sqlite with deserialize\(\) \(Node .* it needs 24\.16 or later\) or the better-sqlite3 package \(Cannot find module 'better-sqlite3'\)\.$/);
+    const builtin = { DatabaseSync: class {} } as unknown as NodeSqliteModule;
+    expect(chooseDriver(() => builtin, missing)).toEqual({ name: "node:sqlite", module: builtin });
   });
 
   it("opens the bytes it serialised, FTS5 included", () => {
