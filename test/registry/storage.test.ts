@@ -144,7 +144,13 @@ describe("EntryStore", () => {
   it("records a change in one write when it knows the revision, in two when another writer moved it, and logs it exactly either way", async () => {
     const writes: string[] = [];
     const db = createDynamoDocumentClient(config);
-    db.middlewareStack.add((next, context) => (args) => (writes.push(String(context.commandName)), next(args)), { step: "initialize" });
+    db.middlewareStack.add(
+      (next, context) => (args) => {
+        writes.push(String(context.commandName));
+        return next(args);
+      },
+      { step: "initialize" },
+    );
     const store = new EntryStore(db, config.tableName);
     const other = new EntryStore(createDynamoDocumentClient(config), config.tableName);
     try {
