@@ -34,6 +34,8 @@ export interface RegistryConfig {
    * true without an `S3_ENDPOINT`.
    */
   s3ConditionalWrites?: boolean;
+  /** Writes one publisher token may make per minute (`PUBLISHER_WRITES_PER_MINUTE`, default 60); the admin token is not limited. */
+  publisherWritesPerMinute?: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -47,7 +49,8 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
       ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY }
       : undefined;
   const archiveDelivery = parseDelivery(env.ARCHIVE_DELIVERY, onLambda ? "redirect" : "proxy");
-  if (archiveDelivery === "cdn" && !env.PUBLIC_URL) throw new Error('ARCHIVE_DELIVERY "cdn" needs PUBLIC_URL, the distribution that serves /archives/');
+  if (archiveDelivery === "cdn" && !env.PUBLIC_URL)
+    throw new Error('ARCHIVE_DELIVERY "cdn" needs PUBLIC_URL, the distribution that serves /archives/');
   return {
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || "us-east-1",
     tableName: env.TABLE_NAME || "agent-tools",
@@ -63,13 +66,17 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     cacheRevalidateMs: integerAtLeast(0, env.CACHE_REVALIDATE_MS, 1000, "CACHE_REVALIDATE_MS"),
     storageMaxAttempts: integerAtLeast(1, env.STORAGE_MAX_ATTEMPTS, 4, "STORAGE_MAX_ATTEMPTS"),
     storageTimeoutMs: integerAtLeast(100, env.STORAGE_TIMEOUT_MS, 10_000, "STORAGE_TIMEOUT_MS"),
+    publisherWritesPerMinute: integerAtLeast(1, env.PUBLISHER_WRITES_PER_MINUTE, 60, "PUBLISHER_WRITES_PER_MINUTE"),
     s3ConditionalWrites: parseBoolean(env.S3_CONDITIONAL_WRITES, !env.S3_ENDPOINT, "S3_CONDITIONAL_WRITES"),
   };
 }
 
 /** `TRUSTED_PROXIES=127.0.0.1,::1`: exact peer addresses, comma-separated. */
 export function addressList(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((address) => address.trim()).filter(Boolean);
+  return (value ?? "")
+    .split(",")
+    .map((address) => address.trim())
+    .filter(Boolean);
 }
 
 function parseDelivery(value: string | undefined, fallback: ArchiveDelivery): ArchiveDelivery {

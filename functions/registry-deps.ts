@@ -5,6 +5,7 @@ import type { RegistryConfig } from "./config.js";
 import { ArchiveStore } from "./storage/archive-store.js";
 import { createS3Client } from "./storage/aws-clients.js";
 import { IncomingUploadStore } from "./storage/incoming-upload-store.js";
+import { createTrustStores, type TrustStores } from "./trust/trust-stores.js";
 
 /** Everything the routes and the upload pipeline use; built once per process. */
 export interface RegistryDeps extends CatalogDeps {
@@ -13,6 +14,8 @@ export interface RegistryDeps extends CatalogDeps {
   archiveBytes: ArchiveBytesCache;
   /** Large bundles waiting under `uploads/` until `POST /tools/uploads/{id}/complete` publishes them. */
   incomingUploads: IncomingUploadStore;
+  /** Publisher tokens, id owners, signing keys and the audit log (docs/design/publisher-trust.md). */
+  trust: TrustStores;
 }
 
 export type RegistryDepsOptions = CatalogDepsOptions;
@@ -25,5 +28,6 @@ export function createRegistryDeps(config: RegistryConfig, verifyToken: TokenVer
     archives,
     archiveBytes: new ArchiveBytesCache(archives),
     incomingUploads: new IncomingUploadStore(s3, config.bucketName),
+    trust: createTrustStores(config),
   };
 }

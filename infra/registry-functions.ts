@@ -65,7 +65,14 @@ const DEFINITIONS = [
       { path: "/tools/uploads", methods: [HttpMethod.POST] },
       { path: "/tools/uploads/{uploadId}/complete", methods: [HttpMethod.POST] },
       { path: "/tools/{id}", methods: [HttpMethod.PUT, HttpMethod.DELETE] },
+      { path: "/tools/{id}/versions/{version}", methods: [HttpMethod.PATCH, HttpMethod.DELETE] },
       { path: "/registry/doctor", methods: [HttpMethod.POST] },
+      // Publisher trust (docs/design/publisher-trust.md): admin routes and the audit log live beside the writes.
+      { path: "/tokens", methods: [HttpMethod.POST, HttpMethod.GET] },
+      { path: "/tokens/{name}", methods: [HttpMethod.DELETE] },
+      { path: "/audit", methods: [HttpMethod.GET] },
+      { path: "/publishers/{name}/keys", methods: [HttpMethod.PUT, HttpMethod.GET] },
+      { path: "/publishers/{name}/keys/{keyId}", methods: [HttpMethod.DELETE] },
     ],
     environment: (settings) => ({ MAX_BUNDLE_BYTES: String(settings.maxBundleBytes) }),
     // Writes are rare and heavy (1 GB, whole bundles in memory): a flood of them must not take the

@@ -41,8 +41,9 @@ export class CatalogReader {
     return this.cache.remember(`version\0${toolId}\0${version}`, () => this.entries.getVersion(toolId, version));
   }
 
-  versions(toolId: string): Promise<PublishedEntry[]> {
-    return this.cache.remember(`versions\0${toolId}`, () => this.entries.listVersions(toolId));
+  /** Newest first; yanked versions only with `includeYanked`. */
+  versions(toolId: string, includeYanked = false): Promise<PublishedEntry[]> {
+    return this.cache.remember(`versions\0${toolId}\0${includeYanked}`, () => this.entries.listVersions(toolId, { includeYanked }));
   }
 
   page(limit: number, filter: LatestFilter, startAfter?: string): Promise<LatestPage> {

@@ -1,4 +1,5 @@
 import type { PublishedEntry } from "../entry/published-entry.js";
+import { ADMIN_PUBLISHER } from "../trust/publisher-name.js";
 
 /** The stable download URL of one version's archive, under the origin the client reached. */
 export function archiveLink(origin: string, toolId: string, version: string): string {
@@ -8,6 +9,9 @@ export function archiveLink(origin: string, toolId: string, version: string): st
 /** An entry as served: its archive link filled in for this origin, keys sorted as the Python registry sorted them (docs/design/compatibility.md). */
 export function presentEntry(entry: PublishedEntry, origin: string): Record<string, unknown> {
   const withLink: Record<string, unknown> = {
+    // Entries stored before ownership and lifecycle statuses were published by the admin and are active.
+    owner: ADMIN_PUBLISHER,
+    status: "active",
     ...entry,
     tool_source_code_link: archiveLink(origin, entry.tool_id, entry.version),
   };

@@ -1,7 +1,8 @@
 import { isToolId } from "../validate/tool-id.js";
 import type { EntryStore } from "../storage/entry-store.js";
-import { highestVersion, visibleVersions } from "../storage/tool-partition.js";
+import { highestVersion, latestCandidates, type ToolPartition, type VersionSummary } from "../storage/tool-partition.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
+import { versionRank } from "../entry/version-rank.js";
 
 export interface ResolvedLatest {
   entry?: PublishedEntry;
@@ -9,30 +10,54 @@ export interface ResolvedLatest {
   repaired: boolean;
 }
 
+/** Rounds of read-and-repair before answering from the versions alone (each lost round lost to a concurrent write). */
+const MAX_ROUNDS = 4;
+
 /**
  * A tool's latest entry as the versions themselves say: the highest version no delete has
- * claimed. The pointer is only its listed copy, so a pointer that a crash left missing, stale or
- * dangling is repaired here by the same forward-only write a publish makes (docs/storage.md,
- * "Readers repair"). The pointer and the partition are read in parallel, so a healthy tool costs
- * one round trip.
+ * claimed and nobody yanked. The pointer is only its listed copy, so a pointer that a crash left
+ * missing, stale or dangling is repaired here (docs/storage.md, "Readers repair"): forward by the
+ * same forward-only write a publish makes, and back (a yanked or deleted version was latest) by a
+ * write conditional on the exact pointer it read, so a concurrent publish that moved the pointer
+ * on always wins and the next round re-reads. The pointer and the partition are read in parallel,
+ * so a healthy tool costs one round trip.
  */
 export async function resolveLatest(entries: EntryStore, toolId: string): Promise<ResolvedLatest> {
   // No tool can have an id outside the rule (routes answer 400 before; other callers get "none").
   if (!isToolId(toolId)) return { repaired: false };
-  const [partition, pointerEntry] = await Promise.all([entries.readPartition(toolId), entries.getLatest(toolId)]);
-  const best = highestVersion(visibleVersions(partition));
-  if (partition.pointer?.kind === "tombstone") {
-    // A delete is under way: it owns the key; show what it does not remove, repair nothing.
-    return { ...(best === undefined ? {} : { entry: await entries.getVersion(toolId, best.version) }), repaired: false };
+  let repaired = false;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const [partition, pointerEntry] = await Promise.all([entries.readPartition(toolId), entries.getLatest(toolId)]);
+    const best = highestVersion(latestCandidates(partition));
+    const pointer = partition.pointer;
+    if (pointer?.kind === "tombstone") {
+      // A delete is under way: it owns the key; show what it does not remove, repair nothing.
+      return { ...(best === undefined ? {} : { entry: await entries.getVersion(toolId, best.version) }), repaired };
+    }
+    if (best === undefined) {
+      if (pointer === undefined) return { repaired };
+      repaired = (await entries.retreatPointer(toolId, pointer)) || repaired;
+      continue;
+    }
+    if (pointerEntry?.version === best.version && pointerEntry.updated_at === best.updatedAt) return { entry: pointerEntry, repaired };
+    const entry = await entries.getVersion(toolId, best.version);
+    if (entry === undefined || entry.status === "yanked") continue; // deleted or yanked between the two reads
+    if (pointer !== undefined && pointerAhead(pointer.version, best)) {
+      repaired = (await entries.retreatPointer(toolId, pointer, entry)) || repaired;
+      continue;
+    }
+    if (await entries.advancePointer(entry)) return { entry, repaired: true };
+    // Lost to a concurrent write: the next round sees it.
   }
-  if (best === undefined) {
-    const dangling = partition.pointer?.kind === "pointer" ? partition.pointer.version : undefined;
-    return { repaired: dangling !== undefined && (await entries.removePointer(toolId, dangling)) };
-  }
-  if (pointerEntry?.version === best.version && pointerEntry.updated_at === best.updatedAt) {
-    return { entry: pointerEntry, repaired: false };
-  }
-  const entry = await entries.getVersion(toolId, best.version);
-  if (entry === undefined) return { repaired: false }; // deleted between the two reads
-  return { entry, repaired: await entries.advancePointer(entry) };
+  return { entry: await fromVersions(entries, await entries.readPartition(toolId)), repaired };
+}
+
+/** The pointer names a higher version than the best candidate: one that was yanked or deleted (a newer edit of the same version is not "ahead"). */
+function pointerAhead(pointerVersion: string, best: VersionSummary): boolean {
+  return pointerVersion !== best.version && versionRank(pointerVersion) > best.rank;
+}
+
+async function fromVersions(entries: EntryStore, partition: ToolPartition): Promise<PublishedEntry | undefined> {
+  const best = highestVersion(latestCandidates(partition));
+  return best === undefined ? undefined : entries.getVersion(partition.toolId, best.version);
 }

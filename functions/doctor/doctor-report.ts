@@ -5,6 +5,7 @@ export type FindingKind =
   | "stale-pointer"
   | "dangling-pointer"
   | "unfinished-delete"
+  | "unfinished-version-delete"
   | "orphaned-archive"
   | "damaged-archive"
   | "missing-archive"

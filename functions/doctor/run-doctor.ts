@@ -2,8 +2,9 @@ import { recordCatalogChange, type ChangeRecordingDeps } from "../catalog/record
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
 import { resolveLatest } from "../catalog/resolve-latest.js";
 import type { RegistryDeps } from "../registry-deps.js";
-import { highestVersion, visibleVersions, type ToolPartition, type VersionSummary } from "../storage/tool-partition.js";
+import { highestVersion, latestCandidates, visibleVersions, type ToolPartition, type VersionSummary } from "../storage/tool-partition.js";
 import { finishDeletion } from "../publish/delete-tool.js";
+import { finishVersionDeletion } from "../publish/delete-version.js";
 import type { DoctorFinding, DoctorReport } from "./doctor-report.js";
 
 export type DoctorDeps = Pick<RegistryDeps, "entries" | "archives"> & ChangeRecordingDeps;
@@ -41,7 +42,8 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): 
     let partition = await deps.entries.readPartition(toolId);
     if (await checkTool(deps, partition, fix, isOld, findings)) partition = await deps.entries.readPartition(toolId);
     for (const version of visibleVersions(partition)) {
-      if (version.archiveSha256 !== "") referenced.set(version.archiveSha256, { size: version.archiveSize, by: `${toolId}@${version.version}` });
+      if (version.archiveSha256 !== "")
+        referenced.set(version.archiveSha256, { size: version.archiveSize, by: `${toolId}@${version.version}` });
     }
   }
 
@@ -54,24 +56,43 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): 
     if (reference === undefined) {
       if (!isOld(object.lastModified)) continue;
       const fixed = fix && (await removeArchiveIfUnreferenced(deps, object.sha256));
-      findings.push({ kind: "orphaned-archive", sha256: object.sha256, detail: `archives/${object.sha256} (${object.size} bytes, written ${object.lastModified.toISOString()}) is referenced by no version`, fixed });
+      findings.push({
+        kind: "orphaned-archive",
+        sha256: object.sha256,
+        detail: `archives/${object.sha256} (${object.size} bytes, written ${object.lastModified.toISOString()}) is referenced by no version`,
+        fixed,
+      });
       continue;
     }
     const damaged = object.size !== reference.size || (options.verifyArchives === true && !(await deps.archives.isValid(object.sha256)));
     if (damaged) {
       const fixed = false;
-      findings.push({ kind: "damaged-archive", sha256: object.sha256, detail: `archives/${object.sha256} of ${reference.by} is damaged (${object.size} bytes stored, ${reference.size} expected); upload the same bundle again to restore it`, fixed });
+      findings.push({
+        kind: "damaged-archive",
+        sha256: object.sha256,
+        detail: `archives/${object.sha256} of ${reference.by} is damaged (${object.size} bytes stored, ${reference.size} expected); upload the same bundle again to restore it`,
+        fixed,
+      });
     }
   }
   for (const [sha256, reference] of referenced) {
     if (!listed.has(sha256)) {
-      findings.push({ kind: "missing-archive", sha256, detail: `archives/${sha256} of ${reference.by} is missing; upload the same bundle again to restore it`, fixed: false });
+      findings.push({
+        kind: "missing-archive",
+        sha256,
+        detail: `archives/${sha256} of ${reference.by} is missing; upload the same bundle again to restore it`,
+        fixed: false,
+      });
     }
   }
 
   if (toolIds.length > 0 && (await deps.entries.readRevisionLog()).revision === 0) {
     if (fix) await deps.entries.bumpRevision();
-    findings.push({ kind: "revision-drift", detail: "the catalog revision counter is missing although tools are stored, so other instances cannot tell that anything changed", fixed: fix });
+    findings.push({
+      kind: "revision-drift",
+      detail: "the catalog revision counter is missing although tools are stored, so other instances cannot tell that anything changed",
+      fixed: fix,
+    });
   }
   return { fix, graceSeconds, toolsChecked: toolIds.length, archivesChecked, findings };
 }
@@ -87,28 +108,56 @@ async function checkTool(
   const { toolId } = found;
   if (found.pointer?.kind === "tombstone") {
     if (fix) await finishDeletion(deps, found);
-    findings.push({ kind: "unfinished-delete", toolId, detail: `a delete of ${found.pointer.deleting.length} version(s) did not finish; the tool is hidden until it does`, fixed: fix });
+    findings.push({
+      kind: "unfinished-delete",
+      toolId,
+      detail: `a delete of ${found.pointer.deleting.length} version(s) did not finish; the tool is hidden until it does`,
+      fixed: fix,
+    });
     return fix;
   }
   let repaired = false;
-  for (const version of found.versions.filter((candidate) => candidate.pending && isOld(candidate.updatedAt))) {
+  for (const version of found.versions.filter((candidate) => candidate.deleting)) {
+    if (fix) await finishVersionDeletion(deps, toolId, version.version, version.archiveSha256);
+    findings.push({
+      kind: "unfinished-version-delete",
+      toolId,
+      version: version.version,
+      detail: `the delete of ${toolId}@${version.version} stopped before it finished; the version is hidden until it does`,
+      fixed: fix,
+    });
+    repaired ||= fix;
+  }
+  for (const version of found.versions.filter((candidate) => candidate.pending && !candidate.deleting && isOld(candidate.updatedAt))) {
     if (fix) await finishPublish(deps, toolId, version);
-    findings.push({ kind: "unfinished-publish", toolId, version: version.version, detail: `the publish of ${toolId}@${version.version} stopped before it finished`, fixed: fix });
+    findings.push({
+      kind: "unfinished-publish",
+      toolId,
+      version: version.version,
+      detail: `the publish of ${toolId}@${version.version} stopped before it finished`,
+      fixed: fix,
+    });
     repaired ||= fix;
   }
   // Finishing a publish moves the pointer too: judge the pointer as it is now.
   const partition = repaired ? await deps.entries.readPartition(toolId) : found;
-  const best = highestVersion(visibleVersions(partition));
+  const best = highestVersion(latestCandidates(partition));
   const pointer = partition.pointer?.kind === "pointer" ? partition.pointer : undefined;
   const problem =
     best === undefined
       ? pointer === undefined
         ? undefined
-        : ({ kind: "dangling-pointer", detail: `the latest pointer names ${pointer.version}, which is not stored` } as const)
+        : ({
+            kind: "dangling-pointer",
+            detail: `the latest pointer names ${pointer.version}, which is not stored, being deleted or yanked`,
+          } as const)
       : pointer === undefined
         ? ({ kind: "missing-pointer", detail: `no latest pointer: the tool is not listed although ${best.version} is stored` } as const)
         : pointer.version !== best.version || pointer.updatedAt !== best.updatedAt
-          ? ({ kind: "stale-pointer", detail: `the latest pointer names ${pointer.version} (edited ${pointer.updatedAt}), the highest version is ${best.version} (edited ${best.updatedAt})` } as const)
+          ? ({
+              kind: "stale-pointer",
+              detail: `the latest pointer names ${pointer.version} (edited ${pointer.updatedAt}), the highest version that is not yanked is ${best.version} (edited ${best.updatedAt})`,
+            } as const)
           : undefined;
   if (problem !== undefined) {
     const fixed = fix && (await resolveLatest(deps.entries, toolId)).repaired;

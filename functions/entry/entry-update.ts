@@ -15,6 +15,10 @@ const FROZEN_FIELDS: Record<string, string> = {
   tool_archive_size: "the registry computes it from the published archive",
   published_at: "the registry records it at upload",
   updated_at: "the registry sets it on every change",
+  owner: "the registry records the publisher that owns the tool id",
+  status: "set a version's status with PATCH /tools/{id}/versions/{version}",
+  status_message: "set a version's status with PATCH /tools/{id}/versions/{version}",
+  signature: "send the new signature in the X-Agent-Tools-Signature header",
   tool_capabilities: "agents granted a published version's capabilities rely on them; upload a new version to change what the tool may do",
 };
 
@@ -29,7 +33,11 @@ export const UPDATABLE_FIELDS: readonly ToolEntryField[] = TOOL_ENTRY_FIELD_NAME
  */
 export function validateEntryUpdate(body: unknown, current?: Record<string, unknown>): Partial<ToolEntry> {
   if (!isPlainObject(body)) {
-    throw new RegistryError(400, "Invalid update payload", `The body must be a JSON object of the fields to change, e.g. {"tool_search_description": "..."}; got ${Array.isArray(body) ? "a list" : typeof body}.`);
+    throw new RegistryError(
+      400,
+      "Invalid update payload",
+      `The body must be a JSON object of the fields to change, e.g. {"tool_search_description": "..."}; got ${Array.isArray(body) ? "a list" : typeof body}.`,
+    );
   }
   const changes: Record<string, unknown> = {};
   const problems: string[] = [];
@@ -43,7 +51,10 @@ export function validateEntryUpdate(body: unknown, current?: Record<string, unkn
       unknown.push(key);
     }
   }
-  if (unknown.length > 0) problems.push(`${unknown.join(", ")} ${unknown.length === 1 ? "is not a ToolEntry field" : "are not ToolEntry fields"} (updatable: ${UPDATABLE_FIELDS.join(", ")})`);
+  if (unknown.length > 0)
+    problems.push(
+      `${unknown.join(", ")} ${unknown.length === 1 ? "is not a ToolEntry field" : "are not ToolEntry fields"} (updatable: ${UPDATABLE_FIELDS.join(", ")})`,
+    );
   problems.push(...fieldTypeProblems(changes));
   const versionProblem = metadataVersionProblem(changes.tool_metadata, current);
   if (versionProblem !== undefined) problems.push(versionProblem);

@@ -20,6 +20,23 @@ export interface RegistryOwnedFields {
    * declared it and the registry validated it; absent when it declares nothing.
    */
   tool_capabilities?: ToolCapabilities;
+  /** The publisher that owns the tool id; absent on entries stored before ownership (`admin`). */
+  owner?: string;
+  /** Absent on entries stored before lifecycle statuses: `active` (docs/design/publisher-trust.md). */
+  status?: VersionStatus;
+  /** The deprecation message or yank reason, when not active. */
+  status_message?: string;
+  /** The publisher's ed25519 signature over the release (docs/design/publisher-trust.md, "Signatures"). */
+  signature?: EntrySignature;
+}
+
+export type VersionStatus = "active" | "deprecated" | "yanked";
+
+export interface EntrySignature {
+  /** `sha256:` + hex sha256 of the public key's SPKI DER bytes. */
+  key_id: string;
+  /** Base64 ed25519 signature. */
+  value: string;
 }
 
 export type PublishedEntry = Omit<ToolEntry, "tool_source_code_link"> & RegistryOwnedFields;

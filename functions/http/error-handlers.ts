@@ -9,7 +9,10 @@ export const STORAGE_RETRY_AFTER_SECONDS = 1;
 /** Every failure leaves the app as JSON `{error, detail}`; internals never reach the client. */
 export function installErrorHandlers(app: Hono): void {
   app.onError((error, c) => {
-    if (error instanceof RegistryError) return c.json(error.toJSON(), error.status);
+    if (error instanceof RegistryError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json(error.toJSON(), error.status);
+    }
     if (error instanceof HTTPException) {
       return c.json({ error: error.message || "Request failed", detail: error.message || "the request was rejected" }, error.status);
     }
@@ -49,10 +52,7 @@ function notFoundOrWrongMethod(app: Hono, c: Context): Response {
       405,
     );
   }
-  return c.json(
-    { error: "Not found", detail: `No route ${c.req.method} ${c.req.path}; see the endpoint table in docs/registry.md.` },
-    404,
-  );
+  return c.json({ error: "Not found", detail: `No route ${c.req.method} ${c.req.path}; see the endpoint table in docs/registry.md.` }, 404);
 }
 
 function allowedMethods(app: Hono, path: string): string[] {

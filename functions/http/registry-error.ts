@@ -10,6 +10,8 @@ export class RegistryError extends Error {
     readonly status: ContentfulStatusCode,
     readonly error: string,
     readonly detail: string,
+    /** Sent with the error (e.g. `Retry-After` on a 429). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(`${error}: ${detail}`);
     this.name = "RegistryError";

@@ -21,7 +21,7 @@ export function requestOrigin(c: Context, config: OriginConfig): string {
 }
 
 /** The address of whoever opened the connection: the socket's on Node, API Gateway's `sourceIp` on Lambda. */
-function peerAddress(c: Context): string | undefined {
+export function peerAddress(c: Context): string | undefined {
   const env = c.env as
     | { incoming?: { socket?: { remoteAddress?: string } }; event?: { requestContext?: { http?: { sourceIp?: string } } } }
     | undefined;

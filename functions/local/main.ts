@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   // Loaded after the env default above, so the AWS SDK sees it.
   const { startLocalRegistry } = await import("./start-local-registry.js");
   const { listeningBanner } = await import("./listening-banner.js");
-  const { addressList } = await import("../config.js");
+  const { addressList, loadConfig } = await import("../config.js");
   const registry = await startLocalRegistry({
     port,
     host: values.host ?? process.env.HOST ?? "127.0.0.1",
@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     token: values.token ?? process.env.REGISTRY_TOKEN,
     publicUrl: values["public-url"] ?? process.env.PUBLIC_URL,
     trustedProxies: addressList(values["trusted-proxy"] ?? process.env.TRUSTED_PROXIES),
+    ...(process.env.PUBLISHER_WRITES_PER_MINUTE ? { publisherWritesPerMinute: loadConfig(process.env).publisherWritesPerMinute } : {}),
   });
 
   console.log(listeningBanner(registry));

@@ -30,6 +30,8 @@ export interface LocalRegistryOptions extends EmulatorOptions {
   cacheRevalidateMs?: number;
   onCatalogChange?: RegistryDepsOptions["onCatalogChange"];
   extraRoutes?: RouteModule[];
+  /** Writes one publisher token may make per minute (default 60, `PUBLISHER_WRITES_PER_MINUTE`). */
+  publisherWritesPerMinute?: number;
   /** The search index snapshot is rebuilt in process this long after the last write. Default 2000. */
   searchIndexDelayMs?: number;
 }
@@ -63,13 +65,17 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       archiveDelivery: options.archiveDelivery ?? storage.config.archiveDelivery,
       maxBundleBytes: options.maxBundleBytes ?? storage.config.maxBundleBytes,
       cacheRevalidateMs: options.cacheRevalidateMs ?? storage.config.cacheRevalidateMs,
+      ...(options.publisherWritesPerMinute === undefined ? {} : { publisherWritesPerMinute: options.publisherWritesPerMinute }),
     };
     const token = await loadLocalToken(storage.dataDir, options.token);
     const deps = createRegistryDeps(config, token.verify, { onCatalogChange: options.onCatalogChange });
     const app = createRegistryApp(deps, { extraRoutes: options.extraRoutes });
     // What the indexer Lambda does on AWS, here in process with its own storage client (docs/search.md).
     const indexerEntries = new EntryStore(createDynamoDocumentClient(config), config.tableName);
-    const indexer = new IndexerSchedule(new SearchIndexer(searchSources({ config, entries: indexerEntries })), options.searchIndexDelayMs ?? 2000);
+    const indexer = new IndexerSchedule(
+      new SearchIndexer(searchSources({ config, entries: indexerEntries })),
+      options.searchIndexDelayMs ?? 2000,
+    );
     deps.reader.onChange(() => indexer.poke());
     void indexer.runNow();
     const server = await listen(app.fetch, options.port ?? 6000, host);

@@ -9,14 +9,21 @@ import type { ArchiveWrite } from "../storage/archive-store.js";
 import { VersionExistsError } from "../storage/entry-store.js";
 import { archiveDigest } from "./archive-digest.js";
 import { finishDeletion } from "./delete-tool.js";
+import { finishVersionDeletion } from "./delete-version.js";
 import { releaseDigest } from "./release-digest.js";
 import { assertToolIdNotReserved } from "./reserved-tool-ids.js";
 
-export type PublishDeps = Pick<RegistryDeps, "entries" | "archives"> & Partial<Pick<RegistryDeps, "onCatalogChange">> & {
-  /** Bundle limits (e.g. `maxBundleBytes`); the validator's defaults otherwise. */
-  limits?: BundleLimitOverrides;
-  now?: () => Date;
-};
+export type PublishDeps = Pick<RegistryDeps, "entries" | "archives"> &
+  Partial<Pick<RegistryDeps, "onCatalogChange">> & {
+    /** Bundle limits (e.g. `maxBundleBytes`); the validator's defaults otherwise. */
+    limits?: BundleLimitOverrides;
+    now?: () => Date;
+    /**
+     * Runs once the bundle is valid and before anything is stored: may refuse the release (a
+     * RegistryError: scope, ownership, signature) and adds registry-owned fields (`owner`, `signature`).
+     */
+    admit?: (entry: PublishedEntry) => Promise<Partial<PublishedEntry>>;
+  };
 
 /** A publish meets a delete of the same tool at most this often before it asks the client to retry. */
 const MAX_DELETE_COLLISIONS = 3;
@@ -39,7 +46,7 @@ export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps):
   const digest = archiveDigest(bundle.toolZip);
   const now = (deps.now?.() ?? new Date()).toISOString();
   const { tool_source_code_link: _computedPerRequest, ...fields } = bundle.entry;
-  const entry: PublishedEntry = {
+  const draft: PublishedEntry = {
     ...fields,
     tool_id: bundle.toolId,
     version: bundle.version,
@@ -50,6 +57,7 @@ export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps):
     updated_at: now,
     ...(bundle.capabilities === undefined ? {} : { tool_capabilities: bundle.capabilities }),
   };
+  const entry: PublishedEntry = deps.admit === undefined ? draft : { ...draft, ...(await deps.admit(draft)) };
   const release = releaseDigest(entry);
 
   for (let collision = 0; collision <= MAX_DELETE_COLLISIONS; collision++) {
@@ -87,6 +95,11 @@ async function publishAgain(
   }
   const stored = await deps.entries.getStoredVersion(entry.tool_id, entry.version);
   if (stored === undefined) return "retry"; // deleted between the two reads
+  if (stored.deleting) {
+    // A delete of just this version is under way: finish it, then publish afresh.
+    await finishVersionDeletion(deps, entry.tool_id, entry.version, stored.entry.tool_archive_sha256);
+    return "retry";
+  }
   if (stored.releaseDigest !== release) {
     // Only an archive this upload wrote itself may go; the stored version keeps its own.
     if (archive === "written" && stored.entry.tool_archive_sha256 !== entry.tool_archive_sha256) {

@@ -9,3 +9,12 @@ export function toolNotFound(toolId: string, version?: string): RegistryError {
       : `Tool "${toolId}" has no version "${version}"; list its versions with GET /tools/${toolId}/versions.`,
   );
 }
+
+/** Every stored version is yanked: no latest, but exact pins still resolve. */
+export function allYanked(toolId: string): RegistryError {
+  return new RegistryError(
+    404,
+    "Tool not found",
+    `Every version of "${toolId}" is yanked, so it has no latest version; pin one exactly (GET /tools/${toolId}/versions/{version}), list them with GET /tools/${toolId}/versions?include_yanked=true, or ask its publisher.`,
+  );
+}

@@ -1,14 +1,18 @@
-import { requireWriteToken } from "../auth/require-write-token.js";
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { resolveLatest } from "../catalog/resolve-latest.js";
 import { entrySizeProblem, storageProblems } from "../entry/entry-limits.js";
 import { isPlainObject } from "../entry/field-types.js";
 import { validateEntryUpdate } from "../entry/tool-entry.js";
+import { laterTimestamp } from "../catalog/edit-time.js";
 import { presentEntry } from "../catalog/present-entry.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { RegistryError } from "../http/registry-error.js";
+import { authorizeTool } from "../trust/authorize-tool.js";
+import { requireWriter } from "../trust/require-writer.js";
+import { signatureAfterEdit } from "../trust/signature-after-edit.js";
+import { auditSubject } from "../trust/writer.js";
 import { toolIdParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
@@ -22,11 +26,16 @@ const MAX_UPDATE_ATTEMPTS = 5;
  * repaired by the next read (docs/storage.md).
  */
 export const updateToolRoute: RouteModule = (app, deps) => {
-  app.put("/tools/:id", requireWriteToken(deps.verifyToken), async (c) => {
+  app.put("/tools/:id", requireWriter(deps, { action: "update" }), async (c) => {
     const toolId = toolIdParam(c);
+    await authorizeTool(c, deps, toolId, "update");
     const body = await readJsonBody(c);
     if (body === undefined || body === null || (isPlainObject(body) && Object.keys(body).length === 0)) {
-      throw new RegistryError(400, "Missing update payload", 'Send a JSON object of the fields to change, e.g. {"tool_search_description": "..."}.');
+      throw new RegistryError(
+        400,
+        "Missing update payload",
+        'Send a JSON object of the fields to change, e.g. {"tool_search_description": "..."}.',
+      );
     }
     // Before anything walks the body recursively (comparison, storage).
     if (isPlainObject(body)) rejectProblems(storageProblems(body));
@@ -34,17 +43,21 @@ export const updateToolRoute: RouteModule = (app, deps) => {
       // From storage, not the read cache: the edit applies to what is latest now.
       const latest = (await resolveLatest(deps.entries, toolId)).entry;
       if (!latest) throw toolNotFound(toolId);
+      auditSubject(c, { version: latest.version });
       // Compared against the entry as GET shows it, so GET → edit → PUT round trips pass.
       const shown = presentEntry(latest, requestOrigin(c, deps.config));
       const changes = validateEntryUpdate(body, shown);
       // Identity and registry-owned fields always come from the stored entry, whatever the body says.
       const { tool_id, version, tool_archive_sha256, tool_archive_integrity, tool_archive_size, published_at } = latest;
-      const updated: PublishedEntry = {
+      const edited: PublishedEntry = {
         ...latest,
         ...changes,
         ...{ tool_id, version, tool_archive_sha256, tool_archive_integrity, tool_archive_size, published_at },
         updated_at: laterTimestamp(latest.updated_at),
       };
+      const { signature: _previous, ...unsigned } = edited;
+      const signature = await signatureAfterEdit(c, deps.trust.keys, latest, edited);
+      const updated: PublishedEntry = signature === undefined ? unsigned : { ...unsigned, signature };
       const tooLarge = entrySizeProblem(updated);
       if (tooLarge !== undefined) throw new RegistryError(413, "Invalid update payload", `${tooLarge}. Shorten the fields you send.`);
       // false: edited or deleted meanwhile; re-read (404 when the whole tool is gone).
@@ -59,11 +72,4 @@ export const updateToolRoute: RouteModule = (app, deps) => {
 
 function rejectProblems(problems: string[]): void {
   if (problems.length > 0) throw new RegistryError(422, "Invalid update payload", `${problems.join("; ")}.`);
-}
-
-/** Now, or just after `previous` when the clock is behind it: the pointer only moves to newer edits. */
-function laterTimestamp(previous: string): string {
-  const now = Date.now();
-  const after = Date.parse(previous) + 1;
-  return new Date(Number.isNaN(after) || now >= after ? now : after).toISOString();
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { requireWriteToken } from "../auth/require-write-token.js";
+import { admitRelease } from "../trust/admit-release.js";
+import { requireWriter } from "../trust/require-writer.js";
+import { writerOf } from "../trust/writer.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { RegistryError } from "../http/registry-error.js";
 import { requestOrigin } from "../http/request-origin.js";
@@ -20,7 +22,10 @@ export const uploadsRoute: RouteModule = (app, deps) => {
   const store = deps.incomingUploads;
   const maxBytes = deps.config.maxBundleBytes;
 
-  app.post("/tools/uploads", requireWriteToken(deps.verifyToken), async (c) => {
+  app.post("/tools/uploads", requireWriter(deps, { action: "publish" }), async (c) => {
+    // The tool id is only known from the bundle, at completion; a token without "publish" stops here.
+    const writer = writerOf(c);
+    if (!writer.admin && !writer.token.actions.includes("publish")) throw cannotPublish(writer.publisher);
     const size = declaredSize(await readJsonBody(c));
     if (size !== undefined && size > maxBytes) throw tooLarge(size, maxBytes);
     const uploadId = randomUUID();
@@ -30,7 +35,7 @@ export const uploadsRoute: RouteModule = (app, deps) => {
     return c.json({ uploadId, uploadUrl, expiresAt, maxBytes, completeUrl }, 201);
   });
 
-  app.post("/tools/uploads/:uploadId/complete", requireWriteToken(deps.verifyToken), async (c) => {
+  app.post("/tools/uploads/:uploadId/complete", requireWriter(deps, { action: "publish" }), async (c) => {
     const uploadId = c.req.param("uploadId");
     const size = isUploadId(uploadId) ? await store.size(uploadId) : undefined;
     if (size === undefined) throw unknownUpload(uploadId);
@@ -38,7 +43,7 @@ export const uploadsRoute: RouteModule = (app, deps) => {
       if (size > maxBytes) throw tooLarge(size, maxBytes);
       const bytes = await store.read(uploadId);
       if (bytes === undefined) throw unknownUpload(uploadId);
-      const entry = await publishBundle(bytes, deps);
+      const entry = await publishBundle(bytes, { ...deps, admit: admitRelease(c, deps) });
       return c.json(uploadAnswer(entry));
     } finally {
       // Published or rejected, the incoming copy has served its purpose (the archive lives under archives/).
@@ -50,10 +55,27 @@ export const uploadsRoute: RouteModule = (app, deps) => {
 function declaredSize(body: unknown): number | undefined {
   if (body === undefined) return undefined;
   const size = typeof body === "object" && body !== null ? (body as { size?: unknown }).size : undefined;
-  if (typeof body !== "object" || body === null || Array.isArray(body) || (size !== undefined && !(Number.isSafeInteger(size) && (size as number) > 0))) {
-    throw new RegistryError(400, "Invalid upload request", 'Send an empty body or a JSON object {"size": <bundle bytes>}, size a positive integer.');
+  if (
+    typeof body !== "object" ||
+    body === null ||
+    Array.isArray(body) ||
+    (size !== undefined && !(Number.isSafeInteger(size) && (size as number) > 0))
+  ) {
+    throw new RegistryError(
+      400,
+      "Invalid upload request",
+      'Send an empty body or a JSON object {"size": <bundle bytes>}, size a positive integer.',
+    );
   }
   return size as number | undefined;
+}
+
+function cannotPublish(publisher: string): RegistryError {
+  return new RegistryError(
+    403,
+    "Forbidden",
+    `The token of publisher "${publisher}" may not publish; ask the registry admin for a token with the "publish" action.`,
+  );
 }
 
 function tooLarge(size: number, maxBytes: number): RegistryError {

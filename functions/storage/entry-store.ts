@@ -7,16 +7,17 @@ import {
   ScanCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
-  type QueryCommandInput,
 } from "@aws-sdk/lib-dynamodb";
 import type { CatalogChange } from "../entry/catalog-change.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { pointerOrder, TOMBSTONE_ORDER, versionRank } from "../entry/version-rank.js";
 import { isToolId } from "../validate/tool-id.js";
 import { indexQueryInput } from "./index-query.js";
+import { conditionalWrite, queryAll } from "./query-all.js";
 import { changeSlot, RevisionLog } from "./revision-log.js";
 import {
   ARCHIVE_INDEX,
+  DELETING_STATE,
   LATEST_CATALOG,
   LATEST_INDEX,
   LATEST_SORT_KEY,
@@ -42,6 +43,8 @@ export interface StoredVersion {
   entry: PublishedEntry;
   /** Its publish has not finished (see `markPublished`). */
   pending: boolean;
+  /** A delete of this version has started (see `markDeleting`): readers no longer see it. */
+  deleting: boolean;
   /** Identifies the uploaded release (see `release-digest.ts`); absent on items older than it. */
   releaseDigest?: string;
 }
@@ -90,20 +93,21 @@ export class EntryStore {
     return this.getEntry(toolId, LATEST_SORT_KEY);
   }
 
+  /** A version as readers see it: none while a delete of it runs. */
   async getVersion(toolId: string, version: string): Promise<PublishedEntry | undefined> {
-    return (await this.getStoredVersion(toolId, version))?.entry;
+    const stored = await this.getStoredVersion(toolId, version);
+    return stored === undefined || stored.deleting ? undefined : stored.entry;
   }
 
   async getStoredVersion(toolId: string, version: string): Promise<StoredVersion | undefined> {
     if (!isToolId(toolId) || version.startsWith("#")) return undefined;
-    const result = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: { tool_id: toolId, version }, ConsistentRead: true }),
-    );
+    const result = await this.db.send(new GetCommand({ TableName: this.table, Key: { tool_id: toolId, version }, ConsistentRead: true }));
     const item = result.Item;
     if (item === undefined || item.entry === undefined) return undefined;
     return {
       entry: item.entry as PublishedEntry,
       pending: item.state === PENDING_STATE,
+      deleting: item.state === DELETING_STATE,
       ...(typeof item.release_digest === "string" ? { releaseDigest: item.release_digest } : {}),
     };
   }
@@ -111,7 +115,7 @@ export class EntryStore {
   /** Everything under one tool id in one consistent Query, entries left out. */
   async readPartition(toolId: string): Promise<ToolPartition> {
     assertToolId(toolId);
-    const items = await this.queryAll({
+    const items = await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: "tool_id = :id",
       ExpressionAttributeValues: { ":id": toolId },
@@ -172,22 +176,16 @@ export class EntryStore {
    * Points the tool's latest pointer at `entry` when that moves it forward (a higher version, or a
    * newer edit of the same one): one conditional write, so concurrent publishers need no retries
    * and the pointer ends on the highest version whatever the order. False when it did not move
-   * (a higher version is latest, or a delete holds the key).
+   * (a higher version is latest, or a delete holds the key). A yanked version is never latest.
    */
   async advancePointer(entry: PublishedEntry): Promise<boolean> {
     assertToolId(entry.tool_id);
+    if (entry.status === "yanked") return false;
     try {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: {
-            tool_id: entry.tool_id,
-            version: LATEST_SORT_KEY,
-            catalog: LATEST_CATALOG,
-            latest_version: entry.version,
-            latest_order: pointerOrder(entry.version, entry.updated_at),
-            entry,
-          },
+          Item: pointerItem(entry),
           ConditionExpression: POINTER_ADVANCES,
           ExpressionAttributeNames: { "#order": "latest_order" },
           ExpressionAttributeValues: { ":order": pointerOrder(entry.version, entry.updated_at) },
@@ -200,23 +198,66 @@ export class EntryStore {
     }
   }
 
-  /** Removes a pointer that still names `version` (which no longer exists). */
-  async removePointer(toolId: string, version: string): Promise<boolean> {
-    try {
-      await this.db.send(
+  /**
+   * Moves the pointer back from `from` (as read: its version and `latest_order`) to `replacement`,
+   * or removes it when there is none, only if nobody moved it since: the one write that may lower
+   * the pointer, used when the version it names was yanked or deleted. A concurrent publish that
+   * moved it forward wins (false); callers then re-read and settle on the highest version.
+   */
+  async retreatPointer(toolId: string, from: { version: string; order?: string }, replacement?: PublishedEntry): Promise<boolean> {
+    assertToolId(toolId);
+    const condition =
+      from.order === undefined
+        ? {
+            ConditionExpression: "attribute_not_exists(#order) AND #latest = :was AND attribute_not_exists(#deleting)",
+            ExpressionAttributeValues: { ":was": from.version },
+          }
+        : { ConditionExpression: "#order = :was", ExpressionAttributeValues: { ":was": from.order } };
+    const names: Record<string, string> =
+      from.order === undefined
+        ? { "#order": "latest_order", "#latest": "latest_version", "#deleting": "deleting" }
+        : { "#order": "latest_order" };
+    const key = { tool_id: toolId, version: LATEST_SORT_KEY };
+    return conditionalWrite(
+      replacement === undefined
+        ? this.db.send(new DeleteCommand({ TableName: this.table, Key: key, ...condition, ExpressionAttributeNames: names }))
+        : this.db.send(
+            new PutCommand({ TableName: this.table, Item: pointerItem(replacement), ...condition, ExpressionAttributeNames: names }),
+          ),
+    );
+  }
+
+  /** The first step of deleting one version: readers stop seeing it (false when it is not stored). */
+  async markDeleting(toolId: string, version: string): Promise<boolean> {
+    assertToolId(toolId);
+    return conditionalWrite(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { tool_id: toolId, version },
+          UpdateExpression: "SET #state = :deleting",
+          ConditionExpression: "attribute_exists(tool_id)",
+          ExpressionAttributeNames: { "#state": "state" },
+          ExpressionAttributeValues: { ":deleting": DELETING_STATE },
+        }),
+      ),
+    );
+  }
+
+  /** Removes a version item that `markDeleting` marked (one published again since stays). */
+  async removeDeletingVersion(toolId: string, version: string): Promise<void> {
+    assertToolId(toolId);
+    await conditionalWrite(
+      this.db.send(
         new DeleteCommand({
           TableName: this.table,
-          Key: { tool_id: toolId, version: LATEST_SORT_KEY },
-          ConditionExpression: "#latest = :version AND attribute_not_exists(#deleting)",
-          ExpressionAttributeNames: { "#latest": "latest_version", "#deleting": "deleting" },
-          ExpressionAttributeValues: { ":version": version },
+          Key: { tool_id: toolId, version },
+          ConditionExpression: "#state = :deleting",
+          ExpressionAttributeNames: { "#state": "state" },
+          ExpressionAttributeValues: { ":deleting": DELETING_STATE },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /**
@@ -250,10 +291,13 @@ export class EntryStore {
     return stored !== undefined && this.updateVersionEntry(entry, stored.entry.updated_at);
   }
 
-  /** Every version a reader may see (none a delete has claimed), newest (highest semver) first. */
-  async listVersions(toolId: string): Promise<PublishedEntry[]> {
+  /**
+   * Every version a reader may see (none a delete has claimed), newest (highest semver) first;
+   * yanked ones only with `includeYanked`.
+   */
+  async listVersions(toolId: string, options: { includeYanked?: boolean } = {}): Promise<PublishedEntry[]> {
     if (!isToolId(toolId)) return [];
-    const items = await this.queryAll({
+    const items = await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: "tool_id = :id",
       ExpressionAttributeValues: { ":id": toolId },
@@ -262,8 +306,9 @@ export class EntryStore {
     const pointer = items.find((item) => item.version === LATEST_SORT_KEY);
     const doomed = new Set(Array.isArray(pointer?.deleting) ? pointer.deleting.map(String) : []);
     return items
-      .filter((item) => item.version !== LATEST_SORT_KEY && !doomed.has(String(item.version)))
+      .filter((item) => item.version !== LATEST_SORT_KEY && !doomed.has(String(item.version)) && item.state !== DELETING_STATE)
       .map((item) => item.entry as PublishedEntry)
+      .filter((entry) => options.includeYanked === true || entry.status !== "yanked")
       .sort((a, b) => (versionRank(a.version) < versionRank(b.version) ? 1 : versionRank(a.version) > versionRank(b.version) ? -1 : 0));
   }
 
@@ -296,7 +341,7 @@ export class EntryStore {
 
   /** Every latest entry (for search indexing and the `query/by-*` filters). */
   async listAllLatest(): Promise<PublishedEntry[]> {
-    const items = await this.queryAll(indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG));
+    const items = await queryAll(this.db, indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG));
     return items.map((item) => item.entry as PublishedEntry);
   }
 
@@ -309,7 +354,13 @@ export class EntryStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { tool_id: toolId, version: LATEST_SORT_KEY, deleting: [...versions], deletion_id: deletionId, latest_order: TOMBSTONE_ORDER },
+        Item: {
+          tool_id: toolId,
+          version: LATEST_SORT_KEY,
+          deleting: [...versions],
+          deletion_id: deletionId,
+          latest_order: TOMBSTONE_ORDER,
+        },
       }),
     );
   }
@@ -455,17 +506,6 @@ export class EntryStore {
     );
     return result.Item?.entry as PublishedEntry | undefined;
   }
-
-  private async queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  }
 }
 
 function filterExpression(filter: LatestFilter): {
@@ -493,6 +533,18 @@ function filterExpression(filter: LatestFilter): {
     values[":since"] = filter.updatedSince;
   }
   return clauses.length > 0 ? { expression: clauses.join(" AND "), names, values } : { names, values };
+}
+
+/** The latest pointer naming `entry`: a copy of it, in the listing index, ordered by `pointerOrder`. */
+function pointerItem(entry: PublishedEntry): Record<string, unknown> {
+  return {
+    tool_id: entry.tool_id,
+    version: LATEST_SORT_KEY,
+    catalog: LATEST_CATALOG,
+    latest_version: entry.version,
+    latest_order: pointerOrder(entry.version, entry.updated_at),
+    entry,
+  };
 }
 
 function latestIndexKey(toolId: string): Record<string, string> {

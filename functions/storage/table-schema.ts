@@ -26,6 +26,8 @@ export const ARCHIVE_INDEX = { name: "by-archive-sha256", partition: "tool_archi
 
 /** The value of `state` on a version item whose publish has not finished. */
 export const PENDING_STATE = "pending";
+/** The value of `state` on a version item that `DELETE /tools/{id}/versions/{v}` is removing (hidden from readers). */
+export const DELETING_STATE = "deleting";
 
 export function createTableInput(tableName: string): CreateTableCommandInput {
   return {

@@ -1,5 +1,6 @@
 import { versionRank } from "../entry/version-rank.js";
-import { LATEST_SORT_KEY, PENDING_STATE } from "./table-schema.js";
+import type { VersionStatus } from "../entry/published-entry.js";
+import { DELETING_STATE, LATEST_SORT_KEY, PENDING_STATE } from "./table-schema.js";
 
 /** One version item, without its entry (what state decisions need). */
 export interface VersionSummary {
@@ -13,11 +14,15 @@ export interface VersionSummary {
   archiveSize: number;
   /** Listed by a tombstone: a delete has started to remove it. */
   doomed: boolean;
+  /** A delete of this one version has started (`state: "deleting"`). */
+  deleting: boolean;
+  /** `entry.status`; entries stored before statuses are active. */
+  status: VersionStatus;
 }
 
 export type PointerSummary =
-  | { kind: "pointer"; version: string; updatedAt: string }
-  | { kind: "tombstone"; deleting: string[]; deletionId: string };
+  /** `order`: its `latest_order`, absent on pointers written before it existed. */
+  { kind: "pointer"; version: string; updatedAt: string; order?: string } | { kind: "tombstone"; deleting: string[]; deletionId: string };
 
 /** Everything stored under one tool id, summarised from one Query of its partition. */
 export interface ToolPartition {
@@ -29,7 +34,7 @@ export interface ToolPartition {
 
 /** The attributes a partition summary reads (entries stay behind: they can be 300 KB each). */
 export const PARTITION_PROJECTION = {
-  expression: "#version, #rank, #state, #sha, #entry.#updated, #entry.#size, #latest, #deleting, #deletion",
+  expression: "#version, #rank, #state, #sha, #entry.#updated, #entry.#size, #entry.#status, #latest, #order, #deleting, #deletion",
   names: {
     "#version": "version",
     "#rank": "version_rank",
@@ -38,6 +43,8 @@ export const PARTITION_PROJECTION = {
     "#entry": "entry",
     "#updated": "updated_at",
     "#size": "tool_archive_size",
+    "#status": "status",
+    "#order": "latest_order",
     "#latest": "latest_version",
     "#deleting": "deleting",
     "#deletion": "deletion_id",
@@ -60,6 +67,8 @@ export function summarisePartition(toolId: string, items: Record<string, unknown
         archiveSha256: String(item.tool_archive_sha256 ?? ""),
         archiveSize: Number((item.entry as { tool_archive_size?: unknown } | undefined)?.tool_archive_size ?? 0),
         doomed: doomed.has(version),
+        deleting: item.state === DELETING_STATE,
+        status: statusOf(item.entry),
       };
     });
   return { toolId, ...(pointer === undefined ? {} : { pointer }), versions };
@@ -73,12 +82,23 @@ function summarisePointer(item: Record<string, unknown>): PointerSummary {
     kind: "pointer",
     version: String(item.latest_version ?? ""),
     updatedAt: String((item.entry as { updated_at?: unknown } | undefined)?.updated_at ?? ""),
+    ...(typeof item.latest_order === "string" ? { order: item.latest_order } : {}),
   };
 }
 
-/** The versions readers see: every version item no delete has claimed. */
+function statusOf(entry: unknown): VersionStatus {
+  const status = (entry as { status?: unknown } | undefined)?.status;
+  return status === "deprecated" || status === "yanked" ? status : "active";
+}
+
+/** The versions readers see: every version item no delete (of the tool, or of that version) has claimed. */
 export function visibleVersions(partition: ToolPartition): VersionSummary[] {
-  return partition.versions.filter((version) => !version.doomed);
+  return partition.versions.filter((version) => !version.doomed && !version.deleting);
+}
+
+/** The versions "latest" may name: visible and not yanked (docs/design/publisher-trust.md). */
+export function latestCandidates(partition: ToolPartition): VersionSummary[] {
+  return visibleVersions(partition).filter((version) => version.status !== "yanked");
 }
 
 /** The highest-ranked of `versions` (the one the latest pointer must name). */

@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   publish: {
     PACK_INVALID: "A tool folder cannot be packed: its layout or `spec.json` is wrong.",
     BUNDLE_TRANSFER_FAILED: "Uploading a bundle failed on the way (storage or network), not by the registry's verdict.",
+    BUNDLE_SIGNING_FAILED:
+      "A bundle cannot be signed: the key is not an ed25519 private key, or the bundle lacks a readable spec.json, tool.md or tool.zip.",
   },
   archive: {
     ARCHIVE_UNSUPPORTED_FORMAT: "The archive is neither zip, tar nor gzipped tar.",
@@ -56,7 +58,7 @@ export const ERROR_CODES = {
     TOOL_CLOSED: "The tool was removed or its `AgentTools` closed.",
   },
   sandbox: {
-    SANDBOX_UNAVAILABLE: "`sandbox: \"required\"` and no sandbox works on this machine (the message says why and how to fix it).",
+    SANDBOX_UNAVAILABLE: '`sandbox: "required"` and no sandbox works on this machine (the message says why and how to fix it).',
     SANDBOX_DENIED: "The sandbox stopped the tool: it lacks a capability (`capability` names it).",
   },
   permission: {

@@ -13,6 +13,19 @@ export type { ToolRecord } from "./registry-client/tool-record.js";
 export { packTool, type PackedTool } from "./publish/pack-tool.js";
 export { DIRECT_UPLOAD_MAX_BYTES, uploadBundle, type PublishedTool, type UploadBundleOptions } from "./publish/upload-bundle.js";
 export { deleteTool } from "./publish/delete-tool.js";
+export { deleteToolVersion, setVersionStatus, type VersionStatusChange } from "./publish/version-lifecycle.js";
+export {
+  createPublisherToken,
+  listPublisherTokens,
+  revokePublisherToken,
+  type MintedPublisherToken,
+  type PublisherAction,
+  type PublisherTokenInfo,
+  type PublisherTokenRequest,
+} from "./publish/publisher-tokens.js";
+export { readAuditLog, type AuditEvent, type AuditPage } from "./publish/audit-log.js";
+export { listPublisherKeys, registerPublisherKey, revokePublisherKey, type RegisteredKey } from "./publish/publisher-keys.js";
+export { BundleSigningError, signBundle, type BundleSignature } from "./publish/sign-bundle.js";
 export type { RegistryRequestOptions, RegistryWriteOptions } from "./publish/registry-request.js";
 export { BundleTransferError, PackError } from "./publish/publish-errors.js";
 export { resolveCacheDir } from "./cache/cache-dir.js";

@@ -2,7 +2,15 @@ import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARCHIVE_INDEX, LATEST_INDEX, TABLE_KEYS } from "../../functions/storage/table-schema.js";
 import { REGISTRY_FUNCTIONS } from "../../infra/registry-functions.js";
-import { FUNCTION_NAMES, functionLogicalId, functionRole, synthStack, type FunctionName, type SynthesizedStack, type TemplateResources as Resources } from "./synth-stack.js";
+import {
+  FUNCTION_NAMES,
+  functionLogicalId,
+  functionRole,
+  synthStack,
+  type FunctionName,
+  type SynthesizedStack,
+  type TemplateResources as Resources,
+} from "./synth-stack.js";
 
 let synth: SynthesizedStack;
 let resources: Resources;
@@ -58,8 +66,17 @@ describe("archive bucket", () => {
   it("expires incoming uploads after a day and aborts incomplete multipart uploads", () => {
     const [, bucket] = archiveBucket();
     const rules = bucket.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
-    expect(rules).toContainEqual(expect.objectContaining({ Prefix: "uploads/", ExpirationInDays: 1, NoncurrentVersionExpiration: { NoncurrentDays: 1 }, Status: "Enabled" }));
-    expect(rules).toContainEqual(expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: "Enabled" }));
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Prefix: "uploads/",
+        ExpirationInDays: 1,
+        NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+        Status: "Enabled",
+      }),
+    );
+    expect(rules).toContainEqual(
+      expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: "Enabled" }),
+    );
     // No rule may ever expire published archives.
     for (const rule of rules) if ("ExpirationInDays" in rule) expect(rule.Prefix).toBe("uploads/");
   });
@@ -68,7 +85,12 @@ describe("archive bucket", () => {
     const [, bucket] = archiveBucket();
     expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: "Enabled" });
     const rules = bucket.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
-    expect(rules).toContainEqual({ Id: "expire-noncurrent-versions", NoncurrentVersionExpiration: { NoncurrentDays: 35 }, ExpiredObjectDeleteMarker: true, Status: "Enabled" });
+    expect(rules).toContainEqual({
+      Id: "expire-noncurrent-versions",
+      NoncurrentVersionExpiration: { NoncurrentDays: 35 },
+      ExpiredObjectDeleteMarker: true,
+      Status: "Enabled",
+    });
   });
 
   it("writes server access logs to a private, TLS-only, retained log bucket that expires them", () => {
@@ -84,7 +106,9 @@ describe("archive bucket", () => {
     const [, policy] = named("AWS::S3::BucketPolicy", "StorageAccessLogsPolicy");
     const statements = policy.Properties.PolicyDocument.Statement as Record<string, any>[];
     expect(statements).toContainEqual(expect.objectContaining({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } }));
-    expect(statements).toContainEqual(expect.objectContaining({ Effect: "Allow", Action: "s3:PutObject", Principal: { Service: "logging.s3.amazonaws.com" } }));
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: "Allow", Action: "s3:PutObject", Principal: { Service: "logging.s3.amazonaws.com" } }),
+    );
   });
 
   it("has no CORS rules unless browser origins are configured", () => {
@@ -104,7 +128,9 @@ describe("entry table", () => {
       { AttributeName: TABLE_KEYS.partition, KeyType: "HASH" },
       { AttributeName: TABLE_KEYS.sort, KeyType: "RANGE" },
     ]);
-    const indexes = Object.fromEntries((table.Properties.GlobalSecondaryIndexes as { IndexName: string }[]).map((index) => [index.IndexName, index]));
+    const indexes = Object.fromEntries(
+      (table.Properties.GlobalSecondaryIndexes as { IndexName: string }[]).map((index) => [index.IndexName, index]),
+    );
     expect(indexes[LATEST_INDEX.name]).toMatchObject({
       KeySchema: [
         { AttributeName: LATEST_INDEX.partition, KeyType: "HASH" },
@@ -176,18 +202,38 @@ describe("IAM least privilege", () => {
   it("grants each function exactly the actions its routes use", () => {
     const expected = {
       Upload: [
-        "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:Scan", "dynamodb:UpdateItem",
-        "logs:CreateLogStream", "logs:PutLogEvents",
-        "s3:DeleteObject", "s3:GetObject", "s3:ListBucket", "s3:PutObject",
+        "dynamodb:BatchWriteItem",
+        "dynamodb:DeleteItem",
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:Query",
+        "dynamodb:Scan",
+        "dynamodb:UpdateItem",
+        "logs:CreateLogStream",
+        "logs:PutLogEvents",
+        "s3:DeleteObject",
+        "s3:GetObject",
+        "s3:ListBucket",
+        "s3:PutObject",
         "secretsmanager:GetSecretValue",
       ],
       Fetch: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:GetObject"],
       Search: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:GetObject"],
       Indexer: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:DeleteObject", "s3:GetObject", "s3:ListBucket", "s3:PutObject"],
       Sweeper: [
-        "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:Scan", "dynamodb:UpdateItem",
-        "logs:CreateLogStream", "logs:PutLogEvents",
-        "s3:DeleteObject", "s3:GetObject", "s3:ListBucket", "s3:PutObject",
+        "dynamodb:BatchWriteItem",
+        "dynamodb:DeleteItem",
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:Query",
+        "dynamodb:Scan",
+        "dynamodb:UpdateItem",
+        "logs:CreateLogStream",
+        "logs:PutLogEvents",
+        "s3:DeleteObject",
+        "s3:GetObject",
+        "s3:ListBucket",
+        "s3:PutObject",
       ],
     };
     for (const [name, actions] of Object.entries(expected)) {
@@ -227,7 +273,10 @@ describe("IAM least privilege", () => {
         }
         if (actions.includes("s3:ListBucket")) expect(statement.Resource).toEqual({ "Fn::GetAtt": [bucketId, "Arn"] });
         if (actions.some((action) => action.startsWith("dynamodb:"))) {
-          expect(statement.Resource).toEqual([{ "Fn::GetAtt": [tableId, "Arn"] }, { "Fn::Join": ["", [{ "Fn::GetAtt": [tableId, "Arn"] }, "/index/*"]] }]);
+          expect(statement.Resource).toEqual([
+            { "Fn::GetAtt": [tableId, "Arn"] },
+            { "Fn::Join": ["", [{ "Fn::GetAtt": [tableId, "Arn"] }, "/index/*"]] },
+          ]);
         }
       }
     }
@@ -256,7 +305,10 @@ describe("HTTP API", () => {
   /** route key → function (Upload/Fetch/Search), resolved through the integration's URI. */
   function routeTargets(): Record<string, string> {
     const functionOfIntegration = Object.fromEntries(
-      ofType("AWS::ApiGatewayV2::Integration").map(([id, integration]) => [id, (integration.Properties.IntegrationUri["Fn::GetAtt"][0] as string).replace(/Function.*/, "")]),
+      ofType("AWS::ApiGatewayV2::Integration").map(([id, integration]) => [
+        id,
+        (integration.Properties.IntegrationUri["Fn::GetAtt"][0] as string).replace(/Function.*/, ""),
+      ]),
     );
     return Object.fromEntries(
       ofType("AWS::ApiGatewayV2::Route").map(([, route]) => {
@@ -273,7 +325,16 @@ describe("HTTP API", () => {
       "POST /tools/uploads/{uploadId}/complete": "Upload",
       "PUT /tools/{id}": "Upload",
       "DELETE /tools/{id}": "Upload",
+      "PATCH /tools/{id}/versions/{version}": "Upload",
+      "DELETE /tools/{id}/versions/{version}": "Upload",
       "POST /registry/doctor": "Upload",
+      "POST /tokens": "Upload",
+      "GET /tokens": "Upload",
+      "DELETE /tokens/{name}": "Upload",
+      "GET /audit": "Upload",
+      "PUT /publishers/{name}/keys": "Upload",
+      "GET /publishers/{name}/keys": "Upload",
+      "DELETE /publishers/{name}/keys/{keyId}": "Upload",
       "GET /tools/search": "Search",
       $default: "Fetch",
     });
@@ -301,7 +362,10 @@ describe("HTTP API", () => {
   it("lets API Gateway invoke each function", () => {
     const permissions = ofType("AWS::Lambda::Permission").map(([, permission]) => permission.Properties);
     for (const [index, name] of FUNCTION_NAMES.entries()) {
-      const invoked = permissions.some((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name) && permission.Principal === "apigateway.amazonaws.com");
+      const invoked = permissions.some(
+        (permission) =>
+          permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name) && permission.Principal === "apigateway.amazonaws.com",
+      );
       expect(invoked, name).toBe(REGISTRY_FUNCTIONS[index]!.routes !== undefined);
     }
   });
@@ -353,7 +417,9 @@ describe("configuration by context", () => {
       template.hasResourceProperties("AWS::S3::Bucket", { BucketName: "acme-agent-tools" });
       template.hasResourceProperties("AWS::DynamoDB::GlobalTable", { TableName: "acme-tools" });
       template.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 14 });
-      template.hasResourceProperties("AWS::ApiGatewayV2::Stage", { DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 } });
+      template.hasResourceProperties("AWS::ApiGatewayV2::Stage", {
+        DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+      });
       template.hasResourceProperties("AWS::ApiGatewayV2::Api", {
         CorsConfiguration: Match.objectLike({
           AllowOrigins: ["https://a.example", "https://b.example"],
@@ -400,10 +466,14 @@ describe("configuration by context", () => {
       prod.template.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 90 });
       overridden.template.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 7 }); // -c beats the stage's value
       const reserved = (synth: SynthesizedStack) =>
-        Object.values(synth.template.findResources("AWS::Lambda::Function")).map((fn) => fn.Properties.ReservedConcurrentExecutions as number | undefined);
+        Object.values(synth.template.findResources("AWS::Lambda::Function")).map(
+          (fn) => fn.Properties.ReservedConcurrentExecutions as number | undefined,
+        );
       expect(reserved(dev).every((value) => value === undefined)).toBe(true);
       expect(reserved(prod)).toContain(10);
-      prod.template.hasResourceProperties("AWS::Lambda::Function", { Tags: Match.arrayWith([{ Key: "agent-tools:stage", Value: "prod" }]) });
+      prod.template.hasResourceProperties("AWS::Lambda::Function", {
+        Tags: Match.arrayWith([{ Key: "agent-tools:stage", Value: "prod" }]),
+      });
     } finally {
       for (const synth of [dev, prod, overridden]) synth.cleanup();
     }
@@ -425,7 +495,8 @@ describe("configuration by context", () => {
 
 describe("CloudFront in front of the API (on by default)", () => {
   const distribution = () => onlyOne("AWS::CloudFront::Distribution")[1].Properties.DistributionConfig;
-  const behavior = (pattern: string) => (distribution().CacheBehaviors as { PathPattern: string }[]).find((entry) => entry.PathPattern === pattern) as Record<string, any>;
+  const behavior = (pattern: string) =>
+    (distribution().CacheBehaviors as { PathPattern: string }[]).find((entry) => entry.PathPattern === pattern) as Record<string, any>;
   // Managed policies (ids are AWS's, fixed): https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/using-managed-cache-policies.html
   const USE_ORIGIN_CACHE_CONTROL_QUERY_STRINGS = "4cc15a8a-d715-48a4-82b8-cc0b614638fe";
   const CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad";
@@ -449,14 +520,27 @@ describe("CloudFront in front of the API (on by default)", () => {
 
   it("serves /archives/* from the bucket through origin access control, cached", () => {
     const archives = behavior("/archives/*");
-    expect(archives).toMatchObject({ CachePolicyId: CACHING_OPTIMIZED, AllowedMethods: ["GET", "HEAD"], ViewerProtocolPolicy: "https-only" });
+    expect(archives).toMatchObject({
+      CachePolicyId: CACHING_OPTIMIZED,
+      AllowedMethods: ["GET", "HEAD"],
+      ViewerProtocolPolicy: "https-only",
+    });
     const origin = (distribution().Origins as Record<string, any>[]).find((entry) => entry.Id === archives.TargetOriginId)!;
     expect(origin.OriginAccessControlId).toBeDefined();
     expect(json(origin.DomainName)).toContain(archiveBucket()[0]);
     const [, oac] = onlyOne("AWS::CloudFront::OriginAccessControl");
-    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: "s3", SigningBehavior: "always", SigningProtocol: "sigv4" });
-    const statements = named("AWS::S3::BucketPolicy", "StorageArchivesPolicy")[1].Properties.PolicyDocument.Statement as Record<string, any>[];
-    expect(statements).toContainEqual(expect.objectContaining({ Effect: "Allow", Action: "s3:GetObject", Principal: { Service: "cloudfront.amazonaws.com" } }));
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: "s3",
+      SigningBehavior: "always",
+      SigningProtocol: "sigv4",
+    });
+    const statements = named("AWS::S3::BucketPolicy", "StorageArchivesPolicy")[1].Properties.PolicyDocument.Statement as Record<
+      string,
+      any
+    >[];
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: "Allow", Action: "s3:GetObject", Principal: { Service: "cloudfront.amazonaws.com" } }),
+    );
   });
 
   it("answers oversized direct uploads at the edge, never caching uploads", () => {
@@ -470,7 +554,9 @@ describe("CloudFront in front of the API (on by default)", () => {
 
   it("adds a secret origin header that every function requires, and sets PUBLIC_URL and cdn archive delivery", () => {
     const apiOrigin = (distribution().Origins as Record<string, any>[]).find((origin) => origin.CustomOriginConfig)!;
-    const header = (apiOrigin.OriginCustomHeaders as { HeaderName: string; HeaderValue: unknown }[]).find((entry) => entry.HeaderName === "x-origin-verify")!;
+    const header = (apiOrigin.OriginCustomHeaders as { HeaderName: string; HeaderValue: unknown }[]).find(
+      (entry) => entry.HeaderName === "x-origin-verify",
+    )!;
     expect(json(header.HeaderValue)).toContain("AWS::StackId");
     const [distributionId] = onlyOne("AWS::CloudFront::Distribution");
     for (const name of FUNCTION_NAMES) {
@@ -479,7 +565,9 @@ describe("CloudFront in front of the API (on by default)", () => {
       expect(env.PUBLIC_URL, name).toEqual({ "Fn::Join": ["", ["https://", { "Fn::GetAtt": [distributionId, "DomainName"] }]] });
       expect(env.ARCHIVE_DELIVERY, name).toBe("cdn");
     }
-    synth.template.hasOutput("RegistryUrl", { Value: { "Fn::Join": ["", ["https://", { "Fn::GetAtt": [distributionId, "DomainName"] }]] } });
+    synth.template.hasOutput("RegistryUrl", {
+      Value: { "Fn::Join": ["", ["https://", { "Fn::GetAtt": [distributionId, "DomainName"] }]] },
+    });
   });
 
   it("takes a custom domain with its certificate, a WAF web ACL, or none of it", () => {
@@ -493,17 +581,25 @@ describe("CloudFront in front of the API (on by default)", () => {
       custom.template.hasResourceProperties("AWS::CloudFront::Distribution", {
         DistributionConfig: Match.objectLike({
           Aliases: ["tools.example.com"],
-          ViewerCertificate: { AcmCertificateArn: "arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555", MinimumProtocolVersion: "TLSv1.2_2021", SslSupportMethod: "sni-only" },
+          ViewerCertificate: {
+            AcmCertificateArn: "arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555",
+            MinimumProtocolVersion: "TLSv1.2_2021",
+            SslSupportMethod: "sni-only",
+          },
           WebACLId: "arn:aws:wafv2:us-east-1:123456789012:global/webacl/tools/abc",
         }),
       });
-      custom.template.hasResourceProperties("AWS::Lambda::Function", { Environment: { Variables: Match.objectLike({ PUBLIC_URL: "https://tools.example.com" }) } });
+      custom.template.hasResourceProperties("AWS::Lambda::Function", {
+        Environment: { Variables: Match.objectLike({ PUBLIC_URL: "https://tools.example.com" }) },
+      });
       expect(Object.keys(bare.template.findResources("AWS::CloudFront::Distribution"))).toEqual([]);
       const env = Object.values(bare.template.findResources("AWS::Lambda::Function")).map((fn) => fn.Properties.Environment.Variables);
       for (const variables of env) {
         expect(variables.ORIGIN_VERIFY_SECRET).toBeUndefined();
         expect(variables.ARCHIVE_DELIVERY).toBe("redirect");
-        expect(variables.PUBLIC_URL).toEqual({ "Fn::GetAtt": [Object.keys(bare.template.findResources("AWS::ApiGatewayV2::Api"))[0], "ApiEndpoint"] });
+        expect(variables.PUBLIC_URL).toEqual({
+          "Fn::GetAtt": [Object.keys(bare.template.findResources("AWS::ApiGatewayV2::Api"))[0], "ApiEndpoint"],
+        });
       }
     } finally {
       custom.cleanup();
@@ -521,7 +617,14 @@ describe("alarms and dashboard", () => {
   it("watch errors, throttles and p99 duration of every function", () => {
     for (const [index, name] of FUNCTION_NAMES.entries()) {
       const errors = alarmFor(`${name}Errors`);
-      expect(errors).toMatchObject({ MetricName: "Errors", Namespace: "AWS/Lambda", Statistic: "Sum", Threshold: 1, Period: 300, TreatMissingData: "notBreaching" });
+      expect(errors).toMatchObject({
+        MetricName: "Errors",
+        Namespace: "AWS/Lambda",
+        Statistic: "Sum",
+        Threshold: 1,
+        Period: 300,
+        TreatMissingData: "notBreaching",
+      });
       expect(errors.Dimensions).toEqual([{ Name: "FunctionName", Value: { Ref: functionId(name) } }]);
       expect(alarmFor(`${name}Throttles`)).toMatchObject({ MetricName: "Throttles", Threshold: 1 });
       expect(alarmFor(`${name}Duration`)).toMatchObject({
@@ -536,7 +639,12 @@ describe("alarms and dashboard", () => {
 
   it("watch API 5xx and p99 latency, and DynamoDB throttles", () => {
     const [apiId] = onlyOne("AWS::ApiGatewayV2::Api");
-    expect(alarmFor("Api5xx")).toMatchObject({ MetricName: "5xx", Namespace: "AWS/ApiGateway", Dimensions: [{ Name: "ApiId", Value: { Ref: apiId } }], Threshold: 1 });
+    expect(alarmFor("Api5xx")).toMatchObject({
+      MetricName: "5xx",
+      Namespace: "AWS/ApiGateway",
+      Dimensions: [{ Name: "ApiId", Value: { Ref: apiId } }],
+      Threshold: 1,
+    });
     expect(alarmFor("ApiLatency")).toMatchObject({ MetricName: "Latency", ExtendedStatistic: "p99", Threshold: 3000 });
     const table = alarmFor("TableThrottles");
     expect(json(table.Metrics)).toContain("ReadThrottleEvents");
@@ -552,10 +660,16 @@ describe("alarms and dashboard", () => {
     const quiet = synthStack({ monitoring: "false" });
     try {
       const [topicId] = Object.keys(mailed.template.findResources("AWS::SNS::Topic"));
-      mailed.template.hasResourceProperties("AWS::SNS::Subscription", { Protocol: "email", Endpoint: "ops@example.com", TopicArn: { Ref: topicId } });
+      mailed.template.hasResourceProperties("AWS::SNS::Subscription", {
+        Protocol: "email",
+        Endpoint: "ops@example.com",
+        TopicArn: { Ref: topicId },
+      });
       mailed.template.allResourcesProperties("AWS::CloudWatch::Alarm", { AlarmActions: [{ Ref: topicId }], OKActions: [{ Ref: topicId }] });
       mailed.template.hasResourceProperties("AWS::SNS::TopicPolicy", {
-        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } })]) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } })]),
+        },
       });
       existing.template.allResourcesProperties("AWS::CloudWatch::Alarm", { AlarmActions: ["arn:aws:sns:eu-west-1:123456789012:ops"] });
       expect(Object.keys(quiet.template.findResources("AWS::CloudWatch::Alarm"))).toEqual([]);
@@ -587,7 +701,13 @@ describe("WAF (opt-in: it costs at idle)", () => {
       edgeTemplate.hasResourceProperties("AWS::WAFv2::WebACL", {
         Scope: "CLOUDFRONT",
         DefaultAction: { Allow: {} },
-        Rules: [Match.objectLike({ Name: "rate-per-ip", Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, EvaluationWindowSec: 300, AggregateKeyType: "IP" } } })],
+        Rules: [
+          Match.objectLike({
+            Name: "rate-per-ip",
+            Action: { Block: {} },
+            Statement: { RateBasedStatement: { Limit: 500, EvaluationWindowSec: 300, AggregateKeyType: "IP" } },
+          }),
+        ],
       });
       const config = Object.values(withWaf.template.findResources("AWS::CloudFront::Distribution"))[0]!.Properties.DistributionConfig;
       expect(config.WebACLId).toBeDefined();

@@ -70,7 +70,8 @@ describe("one registry's storage", () => {
       expect(result.body.error).toBe("Failed to process tool package");
     }
     const snapshot = await storageSnapshot(registry.local);
-    expect(snapshot.items).toEqual(["racer #latest", "racer 1.0.0"]);
+    // The version, its pointer, and who owns the id (the admin, which published it first).
+    expect(snapshot.items).toEqual(["#owners racer", "racer #latest", "racer 1.0.0"]);
     expect(snapshot.objects.filter((key) => /^archives\/[0-9a-f]{64}$/.test(key))).toHaveLength(1);
   });
 
@@ -94,7 +95,8 @@ describe("one registry's storage", () => {
     const other = createRegistryApp(createRegistryDeps({ ...registry.local.config, cacheRevalidateMs: 0 }, rejectAllTokens), {
       groups: ["fetch"],
     });
-    const read = async () => ((await (await other.request("/tools/racer")).json()) as { tool_search_description: string }).tool_search_description;
+    const read = async () =>
+      ((await (await other.request("/tools/racer")).json()) as { tool_search_description: string }).tool_search_description;
     await read();
     const update = await fetch(`${registry.url}/tools/racer`, {
       method: "PUT",
@@ -140,7 +142,12 @@ describe("unexpected failures", () => {
 
   it("answer 500 JSON without internals for a bug", async () => {
     const app = createRegistryApp(createRegistryDeps(unreachable, rejectAllTokens), {
-      extraRoutes: [(routes) => routes.get("/boom", () => { throw new TypeError("secret internals at line 3"); })],
+      extraRoutes: [
+        (routes) =>
+          routes.get("/boom", () => {
+            throw new TypeError("secret internals at line 3");
+          }),
+      ],
     });
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const response = await app.request("/boom");

@@ -14,12 +14,36 @@ let textStats: FixtureBundle;
 let binary: FixtureBundle;
 
 const ORIGINAL_FIELDS = [
-  "default_tool_usage_credentials", "tool_api_spec", "tool_custom_actions_dsl_map", "tool_execution_mode", "tool_id",
-  "tool_man_page_doc", "tool_metadata", "tool_parameters", "tool_policy_rule_uri", "tool_runtime_type",
-  "tool_search_description", "tool_service_url", "tool_settings", "tool_source_code_link", "tool_system_function_rpc_id",
-  "tool_tags", "tool_type", "tool_validation_mode", "tool_validation_policy_rule_uri",
+  "default_tool_usage_credentials",
+  "tool_api_spec",
+  "tool_custom_actions_dsl_map",
+  "tool_execution_mode",
+  "tool_id",
+  "tool_man_page_doc",
+  "tool_metadata",
+  "tool_parameters",
+  "tool_policy_rule_uri",
+  "tool_runtime_type",
+  "tool_search_description",
+  "tool_service_url",
+  "tool_settings",
+  "tool_source_code_link",
+  "tool_system_function_rpc_id",
+  "tool_tags",
+  "tool_type",
+  "tool_validation_mode",
+  "tool_validation_policy_rule_uri",
 ];
-const REGISTRY_FIELDS = ["published_at", "tool_archive_integrity", "tool_archive_sha256", "tool_archive_size", "updated_at", "version"];
+const REGISTRY_FIELDS = [
+  "owner",
+  "published_at",
+  "status",
+  "tool_archive_integrity",
+  "tool_archive_sha256",
+  "tool_archive_size",
+  "updated_at",
+  "version",
+];
 
 const get = (path: string, init?: RequestInit) => fetch(`${registry.url}${path}`, init);
 const getJson = async (path: string, init?: RequestInit) => {
@@ -62,6 +86,8 @@ describe("upload and fetch", () => {
     expect(body.tool_settings).toEqual({});
     expect(body.tool_service_url).toBe("");
     expect(body.version).toBe("1.0.0");
+    expect(body.owner).toBe("admin");
+    expect(body.status).toBe("active");
     expect(body.tool_archive_sha256).toBe(createHash("sha256").update(textStats.toolZip).digest("hex"));
     expect(body.tool_archive_integrity).toBe(`sha512-${createHash("sha512").update(textStats.toolZip).digest("base64")}`);
     expect(body.tool_archive_size).toBe(textStats.toolZip.byteLength);
@@ -179,7 +205,8 @@ describe("listing and queries", () => {
       expect(Array.isArray(page)).toBe(true);
       expect(page.length).toBeLessThanOrEqual(2);
       seen.push(...page.map((entry) => entry.tool_id));
-      if (page.some((entry) => entry.tool_id === "text-stats")) expect(page.find((e) => e.tool_id === "text-stats")!.version).toBe("1.10.0");
+      if (page.some((entry) => entry.tool_id === "text-stats"))
+        expect(page.find((e) => e.tool_id === "text-stats")!.version).toBe("1.10.0");
       next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get("link") ?? "")?.[1];
       if (next) expect(next).toMatch(/limit=2/);
     }
@@ -189,7 +216,9 @@ describe("listing and queries", () => {
   it("filters the list by type, tag and updated_since", async () => {
     expect((await getJson("/tools?tag=special")).body.map((e: { tool_id: string }) => e.tool_id)).toEqual(["list-2"]);
     const binaryType = (await getJson("/tools/binary-increment")).body.tool_type;
-    expect((await getJson(`/tools?type=${encodeURIComponent(binaryType)}`)).body.map((e: { tool_id: string }) => e.tool_id)).toContain("binary-increment");
+    expect((await getJson(`/tools?type=${encodeURIComponent(binaryType)}`)).body.map((e: { tool_id: string }) => e.tool_id)).toContain(
+      "binary-increment",
+    );
     expect((await getJson("/tools?updated_since=2999-01-01T00:00:00Z")).body).toEqual([]);
     expect((await getJson("/tools?updated_since=2000-01-01")).body.length).toBe(5);
   });

@@ -7,11 +7,12 @@ import { canonicalJson } from "../../functions/publish/release-digest.js";
 import { SEARCH_INDEX_PREFIX } from "../../functions/storage/index-snapshot-store.js";
 import { createDynamoDocumentClient, createS3Client } from "../../functions/storage/aws-clients.js";
 import { REVISION_KEY } from "../../functions/storage/table-schema.js";
+import { TRUST_PARTITIONS } from "../../functions/storage/trust-keys.js";
 
 export interface StorageSnapshot {
   /** Every object key in the bucket but the search index's, sorted. */
   objects: string[];
-  /** Every item key in the table except the revision counter, sorted. */
+  /** Every item key in the table except the revision counter and the audit log (which records refused writes too), sorted. */
   items: string[];
   /**
    * sha256 over every item's content (the revision counter and its change log included) and every
@@ -35,7 +36,7 @@ export async function storageSnapshot(local: LocalRegistry): Promise<StorageSnap
     return {
       objects: objects.map((object) => object.Key ?? "").sort(),
       items: items
-        .filter((item) => item.tool_id !== REVISION_KEY.tool_id)
+        .filter((item) => item.tool_id !== REVISION_KEY.tool_id && item.tool_id !== TRUST_PARTITIONS.audit)
         .map((item) => `${String(item.tool_id)} ${String(item.version)}`)
         .sort(),
       contents: contents.digest("hex"),

@@ -2,12 +2,16 @@ import { createRequire } from "node:module";
 import { Command, Option } from "commander";
 import { cliContext, DEFAULT_REGISTRY } from "./cli-context.js";
 import type { CliIo } from "./cli-io.js";
+import { registerAuditCommand } from "./commands/audit-command.js";
 import { registerDeleteCommand } from "./commands/delete-command.js";
 import { registerInitCommand } from "./commands/init-command.js";
+import { registerKeyCommand } from "./commands/key-command.js";
+import { registerLifecycleCommands } from "./commands/lifecycle-commands.js";
 import { registerPackCommand } from "./commands/pack-command.js";
 import { registerPublishCommand } from "./commands/publish-command.js";
 import { registerReadCommands } from "./commands/read-commands.js";
 import { registerRunCommand } from "./commands/run-command.js";
+import { registerTokenCommand } from "./commands/token-command.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { registerPolicyCommands } from "./policy-command.js";
@@ -35,6 +39,10 @@ export function createProgram(io: CliIo): Command {
   registerPolicyCommands(program, io);
   registerMcpCommand(program, context.io, context.registryUrl);
   registerRegistryCommand(program, context);
+  registerTokenCommand(program, context);
+  registerAuditCommand(program, context);
+  registerLifecycleCommands(program, context);
+  registerKeyCommand(program, context);
 
   return program;
 }

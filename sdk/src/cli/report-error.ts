@@ -38,9 +38,14 @@ const REGISTRY_HINT = "check that it is running (npm start) and that --registry 
 export function describeFailure(error: unknown): CliFailure {
   if (error instanceof UsageError) return { exitCode: EXIT.usage, code: error.code, message: error.message };
   if (error instanceof RegistryUnavailableError) {
-    return { exitCode: EXIT.unreachable, code: error.code, message: `cannot reach the registry at ${error.url} (${error.reason}): ${REGISTRY_HINT}.` };
+    return {
+      exitCode: EXIT.unreachable,
+      code: error.code,
+      message: `cannot reach the registry at ${error.url} (${error.reason}): ${REGISTRY_HINT}.`,
+    };
   }
-  if (error instanceof BundleTransferError && error.status === undefined) return { exitCode: EXIT.unreachable, code: error.code, message: error.message };
+  if (error instanceof BundleTransferError && error.status === undefined)
+    return { exitCode: EXIT.unreachable, code: error.code, message: error.message };
   if (error instanceof ToolNotFoundError) {
     const version = /has no version "([^"]*)"/.exec(error.detail)?.[1];
     const message =
@@ -52,10 +57,15 @@ export function describeFailure(error: unknown): CliFailure {
   if (error instanceof RegistryError) {
     const base = { exitCode: EXIT.failed, code: error.code, status: error.status, detail: error.detail };
     const answered = `${error.error} (HTTP ${error.status})`;
+    // A publisher token the registry knows but no longer accepts: its detail says why and whom to ask.
+    if (error.status === 401 && /\b(expired|revoked)\b/.test(error.detail)) return { ...base, message: `${answered}: ${error.detail}` };
     if (error.status === 401) return { ...base, message: `${answered}: the write token is missing or wrong; ${TOKEN_HINT}.` };
     if (error.status === 413) {
       const detail = error.detail ? `: ${error.detail}` : "";
-      return { ...base, message: `${answered}${detail}. Bundles over the gateway's limit go through storage: publish with --via presigned, or make tool.zip smaller.` };
+      return {
+        ...base,
+        message: `${answered}${detail}. Bundles over the gateway's limit go through storage: publish with --via presigned, or make tool.zip smaller.`,
+      };
     }
     return { ...base, message: `${answered}${error.detail ? `: ${error.detail}` : ""}` };
   }

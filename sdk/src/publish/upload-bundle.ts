@@ -27,6 +27,11 @@ export interface UploadBundleOptions extends RegistryWriteOptions {
   fileName?: string;
   /** Bytes of the bundle sent so far (measured for the presigned path, which large bundles take; the direct path reports once, when sent). */
   onProgress?: (sent: number, total: number) => void;
+  /**
+   * The publisher's signature (`signBundle(...).header`), sent as `X-Agent-Tools-Signature` with
+   * the upload or the large-upload completion; the registry verifies it before storing anything.
+   */
+  signature?: string;
 }
 
 /** The registry's 200 body for an upload, plus the path that was taken. */
@@ -74,7 +79,7 @@ async function uploadDirect(bundle: Uint8Array, options: UploadBundleOptions): P
   const form = new FormData();
   form.set("file", new Blob([bundle], { type: "application/zip" }), options.fileName ?? "bundle.zip");
   try {
-    return await registryRequest(options, "POST", "/tools/upload", form);
+    return await registryRequest(options, "POST", "/tools/upload", form, signatureHeader(options));
   } catch (error) {
     throw error instanceof RegistryError && error.status === 413 ? asBundleTooLarge(error) : error;
   }
@@ -86,7 +91,11 @@ async function uploadDirect(bundle: Uint8Array, options: UploadBundleOptions): P
  */
 function asBundleTooLarge(error: RegistryError): RegistryError {
   if (error.error === "Bundle too large") return error;
-  return new RegistryError(413, "Bundle too large", `${error.detail || error.error}: the request was refused before it reached the registry. ${LARGE_UPLOAD_HINT}`);
+  return new RegistryError(
+    413,
+    "Bundle too large",
+    `${error.detail || error.error}: the request was refused before it reached the registry. ${LARGE_UPLOAD_HINT}`,
+  );
 }
 
 async function uploadPresigned(bundle: Uint8Array, options: UploadBundleOptions): Promise<Omit<PublishedTool, "via">> {
@@ -102,7 +111,9 @@ async function uploadPresigned(bundle: Uint8Array, options: UploadBundleOptions)
         : await (options.fetch ?? registryFetch)(ticket.uploadUrl, { method: "PUT", body: bundle, headers });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
-    throw new BundleTransferError(`Could not reach storage at ${new URL(ticket.uploadUrl).origin} to upload the bundle (${cause}).`, { cause: error });
+    throw new BundleTransferError(`Could not reach storage at ${new URL(ticket.uploadUrl).origin} to upload the bundle (${cause}).`, {
+      cause: error,
+    });
   }
   if (!put.ok) {
     const body = await put.text();
@@ -112,5 +123,9 @@ async function uploadPresigned(bundle: Uint8Array, options: UploadBundleOptions)
       { status: put.status },
     );
   }
-  return registryRequest(options, "POST", ticket.completeUrl);
+  return registryRequest(options, "POST", ticket.completeUrl, undefined, signatureHeader(options));
+}
+
+function signatureHeader(options: UploadBundleOptions): Record<string, string> {
+  return options.signature === undefined ? {} : { "x-agent-tools-signature": options.signature };
 }

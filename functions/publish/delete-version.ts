@@ -1,0 +1,39 @@
+import { recordCatalogChange } from "../catalog/record-catalog-change.js";
+import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
+import { resolveLatest } from "../catalog/resolve-latest.js";
+import { RegistryError } from "../http/registry-error.js";
+import type { DeleteDeps } from "./delete-tool.js";
+import { publishInFlight } from "./publish-in-flight.js";
+
+/**
+ * `DELETE /tools/{id}/versions/{v}` as steps that a retry, a reader or the doctor finishes
+ * (docs/durability.md), each one idempotent single-item write:
+ * 1. the version item is marked deleting: readers stop seeing it;
+ * 2. the latest pointer moves back to the next highest version if it named this one (`resolveLatest`);
+ * 3. the item goes, then its archive unless another version uses it;
+ * 4. the change is recorded.
+ * A publish of the same version meanwhile finishes the delete first (`publishBundle`). Returns false
+ * when there is no such version.
+ */
+export async function deleteVersion(toolId: string, version: string, deps: DeleteDeps): Promise<boolean> {
+  const stored = await deps.entries.getStoredVersion(toolId, version);
+  if (stored === undefined) return false;
+  if (publishInFlight(stored)) throw publishing(toolId, version);
+  if (!stored.deleting && !(await deps.entries.markDeleting(toolId, version))) return false;
+  await finishVersionDeletion(deps, toolId, version, stored.entry.tool_archive_sha256);
+  return true;
+}
+
+/** Steps 2-4 for a version marked deleting (by this request, a crashed one, or one the doctor found). */
+export async function finishVersionDeletion(deps: DeleteDeps, toolId: string, version: string, archiveSha256: string): Promise<void> {
+  await resolveLatest(deps.entries, toolId);
+  await deps.entries.removeDeletingVersion(toolId, version);
+  if (archiveSha256 !== "") await removeArchiveIfUnreferenced(deps, archiveSha256);
+  await recordCatalogChange(deps, { toolId, kind: "updated" });
+}
+
+export function publishing(toolId: string, version: string): RegistryError {
+  return new RegistryError(409, "Update conflict", `${toolId}@${version} is still being published; retry in a few seconds.`, {
+    "Retry-After": "5",
+  });
+}

@@ -1,0 +1,135 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { sha256Hex, type TokenVerifier } from "../auth/token-verifier.js";
+import type { RegistryConfig } from "../config.js";
+import { clientAddress } from "../http/client-address.js";
+import { RegistryError } from "../http/registry-error.js";
+import type { AuditOutcome } from "../storage/audit-store.js";
+import type { TrustStores } from "./trust-stores.js";
+import { ADMIN_PUBLISHER } from "./publisher-name.js";
+import { publisherOfToken } from "./publisher-token.js";
+import type { Writer } from "./writer.js";
+
+export type WriterDeps = { config: RegistryConfig; verifyToken: TokenVerifier; trust: TrustStores };
+
+export interface WriterOptions {
+  /**
+   * What the audit log calls this write (a route whose action depends on the body refines it,
+   * `auditSubject`). Without one the request is an admin read (`GET /tokens`, `GET /audit`):
+   * neither logged nor counted against a write rate.
+   */
+  action?: string;
+  /** Only the admin token may (token management, the audit log, the doctor). */
+  adminOnly?: boolean;
+}
+
+const HOW_TO =
+  'Send "Authorization: Bearer <token>" with the write token printed by the registry\'s first start (or set REGISTRY_TOKEN), or a publisher token the registry admin minted (agent-tools token create).';
+
+/**
+ * Guards a write route: the bearer token must be the admin token or a live publisher token within
+ * its write rate (401, 429), and the request is written to the audit log before it runs and
+ * completed with its outcome after (docs/design/publisher-trust.md). If the log cannot be written
+ * the request does not run: no write goes unrecorded. Requests with a token the registry never
+ * issued are not logged (anyone could fill the log); the route then checks scope, action and
+ * ownership for the tool it touches (`authorizeTool`).
+ */
+export function requireWriter(deps: WriterDeps, options: WriterOptions): MiddlewareHandler {
+  return async (c, next) => {
+    const token = bearerToken(c);
+    const now = new Date();
+    const identity = await identify(deps, token, now, options.action !== undefined);
+    const admit = () => {
+      if ("refusal" in identity) throw identity.refusal;
+      if (options.adminOnly && !identity.writer.admin) {
+        throw new RegistryError(
+          403,
+          "Forbidden",
+          `Only the registry's admin token may use ${c.req.method} ${c.req.path}; publisher "${identity.publisher}" cannot.`,
+        );
+      }
+      c.set("writer", identity.writer);
+    };
+    if (options.action === undefined) {
+      admit();
+      return next();
+    }
+    const audit = deps.trust.audit;
+    const key = await audit.begin({
+      time: now.toISOString(),
+      token: identity.publisher,
+      action: options.action,
+      client: clientAddress(c, deps.config),
+      outcome: "pending",
+      status: 0,
+    });
+    let status = 500;
+    try {
+      admit();
+      await next();
+      status = c.res.status;
+    } catch (error) {
+      if (error instanceof RegistryError) status = error.status;
+      throw error;
+    } finally {
+      const subject = c.get("auditSubject");
+      await audit
+        .complete(key, { outcome: outcomeOf(status), status, ...(subject ?? {}) })
+        .catch((error: unknown) => console.error("[registry] audit event left pending:", error));
+    }
+  };
+}
+
+type Identity = { publisher: string; writer: Writer } | { publisher: string; refusal: RegistryError };
+
+async function identify(deps: WriterDeps, token: string, now: Date, counted: boolean): Promise<Identity> {
+  if (await deps.verifyToken(token)) return { publisher: ADMIN_PUBLISHER, writer: { publisher: ADMIN_PUBLISHER, admin: true } };
+  const name = publisherOfToken(token);
+  if (name === undefined) throw unauthorized("The write token is not valid for this registry.");
+  const result = await deps.trust.tokens.authenticate(name, sha256Hex(token), now, counted ? deps.trust.publisherRate : undefined);
+  switch (result.kind) {
+    case "unknown":
+      throw unauthorized("The write token is not valid for this registry.");
+    case "ok":
+      return { publisher: name, writer: { publisher: name, admin: false, token: result.token } };
+    case "expired":
+      return {
+        publisher: name,
+        refusal: unauthorized(
+          `The token of publisher "${name}" expired at ${result.at}; ask the registry admin for a new one (agent-tools token create --name ${name}).`,
+        ),
+      };
+    case "revoked":
+      return {
+        publisher: name,
+        refusal: unauthorized(
+          `The token of publisher "${name}" was revoked at ${result.at}; ask the registry admin for a new one (agent-tools token create --name ${name}).`,
+        ),
+      };
+    case "limited":
+      return {
+        publisher: name,
+        refusal: new RegistryError(
+          429,
+          "Too many requests",
+          `Publisher "${name}" made more than ${deps.trust.publisherRate.limit} writes this minute (PUBLISHER_WRITES_PER_MINUTE); retry in ${result.retryAfterSeconds} s.`,
+          { "Retry-After": String(result.retryAfterSeconds) },
+        ),
+      };
+  }
+}
+
+function bearerToken(c: Context): string {
+  const header = c.req.header("authorization");
+  if (header === undefined || header.trim() === "") throw unauthorized("This route needs a write token and none was sent.");
+  const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header);
+  if (!match?.[1]) throw unauthorized('The Authorization header is malformed: expected "Bearer <token>".');
+  return match[1];
+}
+
+function unauthorized(reason: string): RegistryError {
+  return new RegistryError(401, "Unauthorized", `${reason} ${HOW_TO}`);
+}
+
+function outcomeOf(status: number): AuditOutcome {
+  return status >= 500 ? "failed" : status >= 400 ? "refused" : "ok";
+}

@@ -1,0 +1,27 @@
+import type { Context } from "hono";
+import type { TokenRecord } from "../storage/token-store.js";
+import type { AuditEvent } from "../storage/audit-store.js";
+
+/** Who sent a write request, once its token checked out. */
+export type Writer = { publisher: string; admin: true } | { publisher: string; admin: false; token: TokenRecord };
+
+/** What a write route adds to its audit event as it learns it (the tool of an upload is in the bundle). */
+export type AuditSubject = Pick<AuditEvent, "tool_id" | "version" | "publisher"> & { action?: string };
+
+declare module "hono" {
+  interface ContextVariableMap {
+    writer: Writer;
+    auditSubject: AuditSubject;
+  }
+}
+
+/** The writer `requireWriter` let through (routes behind it only). */
+export function writerOf(c: Context): Writer {
+  return c.get("writer");
+}
+
+/** Names the tool, version (and, for routes whose action depends on the body, the action) in the audit event. */
+export function auditSubject(c: Context, subject: AuditSubject): void {
+  const current = c.get("auditSubject") as AuditSubject | undefined;
+  c.set("auditSubject", { ...current, ...subject });
+}
