@@ -16,7 +16,8 @@ export interface StorageSnapshot {
   items: string[];
   /**
    * sha256 over every item's content (the revision counter and its change log included) and every
-   * object's ETag, so an edit in place shows too. The search index is left out here and above: the
+   * object's ETag, so an edit in place shows too. The audit log and a publisher token's write-rate
+   * count are left out: they record every attempt, refused ones too (docs/design/publisher-trust.md). The search index is left out here and above: the
    * background indexer rewrites it on its own schedule, after whichever earlier write it follows.
    */
   contents: string;
@@ -31,7 +32,7 @@ export async function storageSnapshot(local: LocalRegistry): Promise<StorageSnap
     const items = scanned.Items ?? [];
     const objects = (listed.Contents ?? []).filter((object) => !(object.Key ?? "").startsWith(SEARCH_INDEX_PREFIX));
     const contents = createHash("sha256");
-    for (const line of items.map(canonicalJson).sort()) contents.update(`${line}\n`);
+    for (const line of items.filter(isState).map(withoutRateCount).map(canonicalJson).sort()) contents.update(`${line}\n`);
     for (const object of objects) contents.update(`${object.Key} ${object.ETag}\n`);
     return {
       objects: objects.map((object) => object.Key ?? "").sort(),
@@ -45,4 +46,16 @@ export async function storageSnapshot(local: LocalRegistry): Promise<StorageSnap
     s3.destroy();
     db.destroy();
   }
+}
+
+/** Not the audit log, which records refused writes too. */
+function isState(item: Record<string, unknown>): boolean {
+  return item.tool_id !== TRUST_PARTITIONS.audit;
+}
+
+/** A token item without its write-rate window, which counts refused writes too. */
+function withoutRateCount(item: Record<string, unknown>): Record<string, unknown> {
+  if (item.tool_id !== TRUST_PARTITIONS.tokens) return item;
+  const { rate_window: _window, rate_count: _count, ...rest } = item;
+  return rest;
 }
