@@ -3,6 +3,8 @@ import type { RecordedCatalogChange } from "./entry/catalog-change.js";
 import { CatalogReader } from "./catalog/catalog-reader.js";
 import { recordCatalogChange } from "./catalog/record-catalog-change.js";
 import type { RegistryConfig } from "./config.js";
+import type { Embedder } from "./search/embedder.js";
+import { embedderFromEnv } from "./search/embedding-config.js";
 import { createDynamoDocumentClient } from "./storage/aws-clients.js";
 import { EntryStore } from "./storage/entry-store.js";
 
@@ -18,11 +20,15 @@ export interface CatalogDeps {
   verifyToken: TokenVerifier;
   /** Called after every catalog write (publish, update, delete), once it is stored and recorded. */
   onCatalogChange: (change: RecordedCatalogChange) => Promise<void>;
+  /** Embeds tools when they are published or edited and queries when they are searched (hybrid search); absent: lexical only. */
+  embedder?: Embedder;
 }
 
 export interface CatalogDepsOptions {
   /** Extra work after each catalog write, e.g. refreshing a search index. */
   onCatalogChange?: (change: RecordedCatalogChange) => void | Promise<void>;
+  /** The hybrid search's embedder; by default the one `SEARCH_EMBEDDINGS` configures (embedding-config.ts), usually none. */
+  embedder?: Embedder;
 }
 
 export function createCatalogDeps(config: RegistryConfig, verifyToken: TokenVerifier, options: CatalogDepsOptions = {}): CatalogDeps {
@@ -36,6 +42,7 @@ export function createCatalogDeps(config: RegistryConfig, verifyToken: TokenVeri
     entries,
     reader,
     verifyToken,
+    embedder: options.embedder ?? embedderFromEnv(),
     async onCatalogChange(change) {
       reader.changed(change);
       try {

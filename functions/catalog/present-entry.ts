@@ -6,13 +6,17 @@ export function archiveLink(origin: string, toolId: string, version: string): st
   return `${origin}/tools/${encodeURIComponent(toolId)}/versions/${encodeURIComponent(version)}/archive`;
 }
 
-/** An entry as served: its archive link filled in for this origin, keys sorted as the Python registry sorted them (docs/design/compatibility.md). */
+/**
+ * An entry as served: its archive link filled in for this origin, keys sorted as the Python
+ * registry sorted them (docs/design/compatibility.md), without the search vector (internal).
+ */
 export function presentEntry(entry: PublishedEntry, origin: string): Record<string, unknown> {
+  const { tool_search_embedding: _internal, ...served } = entry;
   const withLink: Record<string, unknown> = {
     // Entries stored before ownership and lifecycle statuses were published by the admin and are active.
     owner: ADMIN_PUBLISHER,
     status: "active",
-    ...entry,
+    ...served,
     tool_source_code_link: archiveLink(origin, entry.tool_id, entry.version),
   };
   const sorted: Record<string, unknown> = {};

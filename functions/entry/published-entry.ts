@@ -1,4 +1,5 @@
 import type { ToolCapabilities } from "@agent-tools/sdk/capabilities";
+import type { StoredEmbedding } from "./search-embedding.js";
 import type { ToolEntry } from "./tool-entry.js";
 
 /**
@@ -28,6 +29,8 @@ export interface RegistryOwnedFields {
   status_message?: string;
   /** The publisher's ed25519 signature over the release (docs/design/publisher-trust.md, "Signatures"). */
   signature?: EntrySignature;
+  /** The tool's vector for hybrid search, when the registry embeds tools (search-embedding.ts). */
+  tool_search_embedding?: StoredEmbedding;
 }
 
 export type VersionStatus = "active" | "deprecated" | "yanked";

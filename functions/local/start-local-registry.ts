@@ -29,6 +29,8 @@ export interface LocalRegistryOptions extends EmulatorOptions {
   maxBundleBytes?: number;
   cacheRevalidateMs?: number;
   onCatalogChange?: RegistryDepsOptions["onCatalogChange"];
+  /** Hybrid search's embedder (by default the one `SEARCH_EMBEDDINGS` configures, usually none). */
+  embedder?: RegistryDepsOptions["embedder"];
   extraRoutes?: RouteModule[];
   /** Writes one publisher token may make per minute (default 60, `PUBLISHER_WRITES_PER_MINUTE`). */
   publisherWritesPerMinute?: number;
@@ -68,7 +70,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       ...(options.publisherWritesPerMinute === undefined ? {} : { publisherWritesPerMinute: options.publisherWritesPerMinute }),
     };
     const token = await loadLocalToken(storage.dataDir, options.token);
-    const deps = createRegistryDeps(config, token.verify, { onCatalogChange: options.onCatalogChange });
+    const deps = createRegistryDeps(config, token.verify, { onCatalogChange: options.onCatalogChange, embedder: options.embedder });
     const app = createRegistryApp(deps, { extraRoutes: options.extraRoutes });
     // What the indexer Lambda does on AWS, here in process with its own storage client (docs/search.md).
     const indexerEntries = new EntryStore(createDynamoDocumentClient(config), config.tableName);

@@ -12,9 +12,10 @@ import { finishDeletion } from "./delete-tool.js";
 import { finishVersionDeletion } from "./delete-version.js";
 import { releaseDigest } from "./release-digest.js";
 import { assertToolIdNotReserved } from "./reserved-tool-ids.js";
+import { withSearchEmbedding } from "../search/tool-embedding.js";
 
 export type PublishDeps = Pick<RegistryDeps, "entries" | "archives"> &
-  Partial<Pick<RegistryDeps, "onCatalogChange">> & {
+  Partial<Pick<RegistryDeps, "onCatalogChange" | "embedder">> & {
     /** Bundle limits (e.g. `maxBundleBytes`); the validator's defaults otherwise. */
     limits?: BundleLimitOverrides;
     now?: () => Date;
@@ -57,7 +58,8 @@ export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps):
     updated_at: now,
     ...(bundle.capabilities === undefined ? {} : { tool_capabilities: bundle.capabilities }),
   };
-  const entry: PublishedEntry = deps.admit === undefined ? draft : { ...draft, ...(await deps.admit(draft)) };
+  const admitted: PublishedEntry = deps.admit === undefined ? draft : { ...draft, ...(await deps.admit(draft)) };
+  const entry = await withSearchEmbedding(admitted, deps.embedder);
   const release = releaseDigest(entry);
 
   for (let collision = 0; collision <= MAX_DELETE_COLLISIONS; collision++) {

@@ -3,12 +3,12 @@ import type { PublishedEntry } from "../entry/published-entry.js";
 
 /**
  * What identifies an uploaded release: the sha256 of its entry as the bundle defined it, with
- * keys sorted and the publish timestamps left out (they differ between two uploads of the same
- * bundle). Two uploads with the same digest are the same release, so the second one may finish
+ * keys sorted and the publish timestamps and search vector left out (they differ between two
+ * uploads of the same bundle, or are derived from it). Two uploads with the same digest are the same release, so the second one may finish
  * the first one's publish instead of being refused (docs/storage.md, "Publishing").
  */
 export function releaseDigest(entry: PublishedEntry): string {
-  const { published_at: _published, updated_at: _updated, ...release } = entry;
+  const { published_at: _published, updated_at: _updated, tool_search_embedding: _derived, ...release } = entry;
   return createHash("sha256").update(canonicalJson(release)).digest("hex");
 }
 

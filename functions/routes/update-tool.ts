@@ -13,6 +13,7 @@ import { authorizeTool } from "../trust/authorize-tool.js";
 import { requireWriter } from "../trust/require-writer.js";
 import { signatureAfterEdit } from "../trust/signature-after-edit.js";
 import { auditSubject } from "../trust/writer.js";
+import { withSearchEmbedding } from "../search/tool-embedding.js";
 import { toolIdParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "./route-module.js";
@@ -57,7 +58,7 @@ export const updateToolRoute: RouteModule = (app, deps) => {
       };
       const { signature: _previous, ...unsigned } = edited;
       const signature = await signatureAfterEdit(c, deps.trust.keys, latest, edited);
-      const updated: PublishedEntry = signature === undefined ? unsigned : { ...unsigned, signature };
+      const updated: PublishedEntry = await withSearchEmbedding(signature === undefined ? unsigned : { ...unsigned, signature }, deps.embedder);
       const tooLarge = entrySizeProblem(updated);
       if (tooLarge !== undefined) throw new RegistryError(413, "Invalid update payload", `${tooLarge}. Shorten the fields you send.`);
       // false: edited or deleted meanwhile; re-read (404 when the whole tool is gone).

@@ -1,6 +1,7 @@
 import type { PublishedEntry } from "../entry/published-entry.js";
 import type { IndexSnapshot } from "../storage/index-snapshot-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";
+import type { HybridSearch } from "./hybrid-search.js";
 import { ToolSearchIndex, type SearchHit, type SearchQuery } from "./tool-search-index.js";
 
 /** What the search index is kept from: the table (entries and revision log) and, when there is one, the snapshot store. */
@@ -33,10 +34,13 @@ export class CatalogSearch {
   constructor(
     private readonly sources: SearchSources,
     private readonly revalidateMs: number,
+    /** Fuses vector results in when the registry embeds tools (docs/search.md, "Hybrid retrieval"). */
+    private readonly hybrid?: HybridSearch,
   ) {}
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    return (await this.current()).search(query);
+    const index = await this.current();
+    return this.hybrid === undefined ? index.search(query) : this.hybrid.search(index, query);
   }
 
   /** The index, up to date as `revalidateMs` allows. */

@@ -10,6 +10,8 @@ export interface SearchableEntry {
   tool_man_page_doc?: unknown;
   tool_metadata?: unknown;
   tool_api_spec?: unknown;
+  /** The tool's vector for hybrid search (`tool-embedding.ts`), when the registry embeds tools. */
+  tool_search_embedding?: unknown;
 }
 
 /** What one search result carries (stored in the index so a search never touches storage). */
@@ -43,7 +45,7 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
   const tags = Array.isArray(entry.tool_tags) ? entry.tool_tags.filter((tag): tag is string => typeof tag === "string") : [];
   const description = text(entry.tool_search_description);
   const metadataName = text((entry.tool_metadata as { name?: unknown } | undefined)?.name);
-  const params = schemaText(entry.tool_api_spec).slice(0, MAX_INDEXED_PARAMS_CHARS);
+  const params = inputSchemaText(entry.tool_api_spec).slice(0, MAX_INDEXED_PARAMS_CHARS);
   return {
     summary: {
       tool_id: entry.tool_id,
@@ -75,7 +77,7 @@ function quality(description: string, tagCount: number, params: string): number 
 }
 
 /** Property names and descriptions of every entrypoint's input schema (`tool_api_spec`). */
-function schemaText(apiSpec: unknown): string {
+export function inputSchemaText(apiSpec: unknown): string {
   const parts: string[] = [];
   const entrypoints = (apiSpec as { entrypoints?: unknown } | undefined)?.entrypoints;
   if (entrypoints === null || typeof entrypoints !== "object") return "";

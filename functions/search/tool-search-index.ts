@@ -5,6 +5,8 @@ import { queryTerms as termsOfQuery } from "./search-terms.js";
 import { SqliteDatabase } from "./sqlite-driver.js";
 import { SynonymTable } from "./synonyms.js";
 import { TermScores, type ScoredRow } from "./term-scores.js";
+import { decodeEmbedding } from "./tool-embedding.js";
+import { VectorTable } from "./vector-table.js";
 
 export interface SearchQuery {
   q: string;
@@ -68,6 +70,8 @@ export class ToolSearchIndex {
   private readonly termScores: TermScores;
   /** How many rows of a table hold a term (`table\0term`), until the next write; at most MAX_CACHED_FREQUENCIES. */
   private readonly frequencies = new Map<string, number>();
+  /** Tools' vectors for hybrid search (absent unless the registry embeds tools: docs/search.md). */
+  private readonly vectors: VectorTable;
 
   private constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -100,6 +104,7 @@ export class ToolSearchIndex {
     };
     this.tools = this.statements.count.get()!.count;
     this.termScores = new TermScores((table, term) => this.statements.termRows[table as Table].all(`"${term}"`));
+    this.vectors = new VectorTable(db);
   }
 
   /** An empty index. */
@@ -171,6 +176,8 @@ export class ToolSearchIndex {
       this.statements.insertShort.run(rowid, ...SHORT_FIELDS.map((field) => document.fields[field]));
       for (const term of new Set(SHORT_FIELDS.flatMap((field) => document.fields[field].split(" ")))) if (term !== "") this.statements.addTerm.run(term);
       if (document.manPage !== "") this.statements.insertMan.run(rowid, document.manPage);
+      const embedding = decodeEmbedding(entry.tool_search_embedding);
+      if (embedding !== undefined) this.vectors.put(rowid, embedding.model, embedding.vector);
     });
   }
 
@@ -282,7 +289,16 @@ export class ToolSearchIndex {
     this.frequencies.clear();
   }
 
+  /** The tools whose vectors of `model` are nearest `vector`, best first (score: cosine similarity); `type` and `tag` filter as in `search`. */
+  nearest(model: string, vector: Float32Array, query: Omit<SearchQuery, "q">): SearchHit[] {
+    const rows = this.vectors.nearest(model, vector, query.limit, query);
+    if (rows.length === 0) return [];
+    const summaries = new Map(this.statements.summaries.all(JSON.stringify(rows.map((row) => row.rowid))).map((row) => [row.rowid, row.summary]));
+    return rows.map((row) => ({ ...(JSON.parse(summaries.get(row.rowid)!) as ToolSummary), score: Number(row.similarity.toPrecision(SCORE_DIGITS)) }));
+  }
+
   private deleteRow(rowid: number): void {
+    this.vectors.delete(rowid);
     this.statements.deleteShort.run(rowid);
     this.statements.deleteMan.run(rowid);
     this.statements.deleteTags.run(rowid);

@@ -10,6 +10,12 @@
  *
  * With nothing scripted it plays a tiny keyword "model": it calls the function whose name and
  * description share the most words with the prompt, with the prompt's input JSON as arguments.
+ *
+ * `POST /v1/embeddings` answers the same way: a scripted `{ status, message }` or `{ rawBody }`,
+ * else a bag-of-words "model" (each word hashed to one of `dimensions`, default 64, the vector
+ * normalised), in which the words of one `synonyms` group count as the same word:
+ *
+ *   const llm = await startFakeOpenAI({ synonyms: [["car", "automobile"]] });
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -43,7 +49,13 @@ export interface FakeOpenAI {
 
 const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+export interface FakeOpenAIOptions {
+  /** Words the embeddings "model" takes for one another. */
+  synonyms?: readonly (readonly string[])[];
+}
+
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  const embed = bagOfWordsEmbedder(options.synonyms ?? []);
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
   const server = createServer((request, response) => {
@@ -53,7 +65,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       const text = Buffer.concat(chunks).toString("utf8");
       const body = parseJson(text);
       requests.push({ method: request.method ?? "", path: request.url ?? "", headers: request.headers, body });
-      answer(request, response, body, queue.shift());
+      if (request.method === "POST" && request.url === "/v1/embeddings") answerEmbeddings(request, response, body, queue.shift(), embed);
+      else answer(request, response, body, queue.shift());
     });
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
@@ -109,6 +122,50 @@ function answer(request: IncomingMessage, response: ServerResponse, body: any, s
     choices: [{ index: 0, message, logprobs: null, finish_reason: "text" in reply ? "stop" : "tool_calls" }],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   });
+}
+
+function answerEmbeddings(
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: any,
+  scripted: FakeReply | undefined,
+  embed: (text: string, dimensions: number) => number[],
+): void {
+  if (!/^Bearer \S+$/.test(request.headers.authorization ?? "")) {
+    return send(response, 401, apiError("You didn't provide an API key.", "invalid_api_key"));
+  }
+  if (typeof body !== "object" || body === null) return send(response, 400, apiError("The request body is not valid JSON."));
+  if (typeof body.model !== "string" || body.model === "") return send(response, 400, apiError("you must provide a model parameter"));
+  const input: unknown[] = typeof body.input === "string" ? [body.input] : Array.isArray(body.input) ? body.input : [];
+  if (input.length === 0 || input.length > 2048 || !input.every((text) => typeof text === "string" && text !== "")) {
+    return send(response, 400, apiError("'input' must be a non-empty string or an array of 1 to 2048 non-empty strings"));
+  }
+  if (scripted !== undefined && "status" in scripted && "message" in scripted) return send(response, scripted.status, apiError(scripted.message));
+  if (scripted !== undefined && "rawBody" in scripted) return send(response, scripted.status ?? 200, scripted.rawBody);
+  const dimensions = typeof body.dimensions === "number" ? body.dimensions : 64;
+  send(response, 200, {
+    object: "list",
+    data: (input as string[]).map((text, index) => ({ object: "embedding", index, embedding: embed(text, dimensions) })),
+    model: body.model,
+    usage: { prompt_tokens: 1, total_tokens: 1 },
+  });
+}
+
+/** Each word (its synonym group's first word, a plural's singular) hashed to one dimension; the vector normalised. */
+function bagOfWordsEmbedder(synonyms: readonly (readonly string[])[]): (text: string, dimensions: number) => number[] {
+  const canonical = new Map(synonyms.flatMap((group) => group.map((word) => [word, group[0]!] as const)));
+  return (text, dimensions) => {
+    const vector = new Array<number>(dimensions).fill(0);
+    for (const raw of words(text)) {
+      const word = canonical.get(raw) ?? canonical.get(raw.replace(/s$/, "")) ?? raw.replace(/s$/, "");
+      let hash = 2166136261;
+      for (const char of word) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+      const at = hash % dimensions;
+      vector[at] = vector[at]! + 1;
+    }
+    const norm = Math.hypot(...vector) || 1;
+    return vector.map((value) => value / norm);
+  };
 }
 
 /** The checks the real API applies to what this SDK sends; the first failure, or undefined. */
