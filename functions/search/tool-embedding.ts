@@ -18,7 +18,7 @@ export function embeddingText(entry: SearchableEntry): string {
 export function encodeEmbedding(model: string, vector: Float32Array): StoredEmbedding {
   const bytes = new Uint8Array(vector.length * 4);
   const view = new DataView(bytes.buffer);
-  vector.forEach((value, index) => view.setFloat32(index * 4, value, true));
+  for (let index = 0; index < vector.length; index++) view.setFloat32(index * 4, vector[index]!, true);
   return { model, dimensions: vector.length, vector: Buffer.from(bytes).toString("base64") };
 }
 
