@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { composeApp } from "./compose-app.js";
 import type { RegistryDeps } from "./registry-deps.js";
 import { ALL_ROUTE_GROUPS, ROUTE_GROUPS, type RouteGroup } from "./routes/route-groups.js";
-import type { RouteModule } from "./routes/route-module.js";
+import type { RouteModule } from "./route-module.js";
 
 export interface RegistryAppOptions {
   /** Which Lambdas' routes to serve; all of them by default (the local server). */

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { fieldTypeProblems, isPlainObject } from "./field-types.js";
 import { TOOL_ENTRY_FIELD_NAMES, isToolEntryField, type ToolEntry, type ToolEntryField } from "./tool-entry-fields.js";
 
@@ -33,7 +33,7 @@ export const UPDATABLE_FIELDS: readonly ToolEntryField[] = TOOL_ENTRY_FIELD_NAME
  */
 export function validateEntryUpdate(body: unknown, current?: Record<string, unknown>): Partial<ToolEntry> {
   if (!isPlainObject(body)) {
-    throw new RegistryError(
+    throw new HttpProblem(
       400,
       "Invalid update payload",
       `The body must be a JSON object of the fields to change, e.g. {"tool_search_description": "..."}; got ${Array.isArray(body) ? "a list" : typeof body}.`,
@@ -58,7 +58,7 @@ export function validateEntryUpdate(body: unknown, current?: Record<string, unkn
   problems.push(...fieldTypeProblems(changes));
   const versionProblem = metadataVersionProblem(changes.tool_metadata, current);
   if (versionProblem !== undefined) problems.push(versionProblem);
-  if (problems.length > 0) throw new RegistryError(422, "Invalid update payload", `${problems.join("; ")}.`);
+  if (problems.length > 0) throw new HttpProblem(422, "Invalid update payload", `${problems.join("; ")}.`);
   return changes as Partial<ToolEntry>;
 }
 

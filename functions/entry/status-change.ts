@@ -1,5 +1,5 @@
 import type { PublishedEntry, VersionStatus } from "./published-entry.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { isPlainObject } from "./field-types.js";
 
 /** What `PATCH /tools/{id}/versions/{v}` asks for (docs/design/publisher-trust.md, "Version lifecycle"). */
@@ -46,6 +46,6 @@ export function withStatus(entry: PublishedEntry, change: StatusChange, updatedA
   };
 }
 
-function invalid(problem: string): RegistryError {
-  return new RegistryError(422, "Invalid status change", `${problem}. Send ${EXAMPLES}.`);
+function invalid(problem: string): HttpProblem {
+  return new HttpProblem(422, "Invalid status change", `${problem}. Send ${EXAMPLES}.`);
 }

@@ -1,4 +1,4 @@
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { fieldTypeProblems } from "./field-types.js";
 import { TOOL_ENTRY_FIELDS, TOOL_ENTRY_FIELD_NAMES, defaultFor, type ToolEntry } from "./tool-entry-fields.js";
 
@@ -23,6 +23,6 @@ export function entryFromSpec(spec: Record<string, unknown>): ToolEntry {
 function assertFieldTypes(spec: Record<string, unknown>): void {
   const problems = fieldTypeProblems(spec);
   if (problems.length > 0) {
-    throw new RegistryError(422, "Failed to process tool package", `spec.json has fields of the wrong type: ${problems.join("; ")}.`);
+    throw new HttpProblem(422, "Failed to process tool package", `spec.json has fields of the wrong type: ${problems.join("; ")}.`);
   }
 }

@@ -1,4 +1,4 @@
-import { RegistryError } from "./registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 
 /**
  * How large a direct upload (`POST /tools/upload`) may be, so the local server and AWS refuse the
@@ -27,6 +27,6 @@ export const LARGE_UPLOAD_HINT =
 export const DIRECT_UPLOAD_REFUSAL = `The upload is over ${DIRECT_UPLOAD_MAX_BODY_BYTES} bytes, the most one request can carry to the registry's functions. ${LARGE_UPLOAD_HINT}`;
 
 /** The 413 for a direct upload over the cap (`maxBundleBytes` may be lower: it then speaks for itself). */
-export function directUploadTooLarge(size: number): RegistryError {
-  return new RegistryError(413, "Bundle too large", `${DIRECT_UPLOAD_REFUSAL} (sent: ${size} bytes)`);
+export function directUploadTooLarge(size: number): HttpProblem {
+  return new HttpProblem(413, "Bundle too large", `${DIRECT_UPLOAD_REFUSAL} (sent: ${size} bytes)`);
 }

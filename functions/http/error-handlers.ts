@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { isStorageUnavailable } from "../storage/storage-errors.js";
-import { RegistryError } from "./registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 
 /** Seconds a client should wait before retrying when storage is throttled or unreachable. */
 export const STORAGE_RETRY_AFTER_SECONDS = 1;
@@ -9,7 +9,7 @@ export const STORAGE_RETRY_AFTER_SECONDS = 1;
 /** Every failure leaves the app as JSON `{error, detail}`; internals never reach the client. */
 export function installErrorHandlers(app: Hono): void {
   app.onError((error, c) => {
-    if (error instanceof RegistryError) {
+    if (error instanceof HttpProblem) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return c.json(error.toJSON(), error.status);
     }

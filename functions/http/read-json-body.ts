@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { RegistryError } from "./registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { readLimitedBody } from "./read-limited-body.js";
 
 /**
@@ -16,7 +16,7 @@ export async function readJsonBody(c: Context, maxBytes = MAX_JSON_BODY_BYTES): 
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new RegistryError(
+    throw new HttpProblem(
       400,
       "Invalid JSON body",
       `The request body is not valid JSON (${(error as Error).message}); send a JSON object with Content-Type: application/json.`,
@@ -24,8 +24,8 @@ export async function readJsonBody(c: Context, maxBytes = MAX_JSON_BODY_BYTES): 
   }
 }
 
-function bodyTooLarge(size: number, maxBytes: number): RegistryError {
-  return new RegistryError(
+function bodyTooLarge(size: number, maxBytes: number): HttpProblem {
+  return new HttpProblem(
     413,
     "Request body too large",
     `The JSON body is ${size > maxBytes ? `over ${maxBytes}` : size} bytes; this route accepts at most ${maxBytes} bytes. Send only the fields to change.`,

@@ -1,4 +1,4 @@
-import { RegistryError } from "./registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 
 /**
  * The raw request body, refused with 413 as soon as it exceeds `maxBytes`: first by the declared
@@ -7,7 +7,7 @@ import { RegistryError } from "./registry-error.js";
 export async function readLimitedBody(
   request: Request,
   maxBytes: number,
-  refuse: (size: number, maxBytes: number) => RegistryError = tooLarge,
+  refuse: (size: number, maxBytes: number) => HttpProblem = tooLarge,
 ): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw refuse(declared, maxBytes);
@@ -29,8 +29,8 @@ export async function readLimitedBody(
   return Buffer.concat(chunks, total);
 }
 
-function tooLarge(size: number, maxBytes: number): RegistryError {
-  return new RegistryError(
+function tooLarge(size: number, maxBytes: number): HttpProblem {
+  return new HttpProblem(
     413,
     "Bundle too large",
     `The upload is ${size > maxBytes ? `over ${maxBytes}` : size} bytes; the limit is ${maxBytes} bytes (MAX_BUNDLE_BYTES). ` +

@@ -5,7 +5,7 @@ import type { CatalogDeps, CatalogDepsOptions } from "../catalog-deps.js";
 import { composeApp } from "../compose-app.js";
 import { loadConfig, type RegistryConfig } from "../config.js";
 import type { RouteGroup } from "../routes/route-groups.js";
-import type { RouteModule } from "../routes/route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { observedHandler } from "./observed-handler.js";
 import { originVerifiedHandler } from "./origin-verify.js";
 

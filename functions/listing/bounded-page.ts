@@ -1,4 +1,4 @@
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 
 /**
  * Every listing answers at most this many items by default and at most: enough for a client that
@@ -61,7 +61,7 @@ export function parsePageLimit(raw: string | undefined, max: number, fallback: n
   if (raw === undefined || raw === "") return fallback;
   const limit = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(limit >= 1 && limit <= max)) {
-    throw new RegistryError(400, "Invalid limit", `limit must be an integer from 1 to ${max}, got "${raw.slice(0, 40)}".`);
+    throw new HttpProblem(400, "Invalid limit", `limit must be an integer from 1 to ${max}, got "${raw.slice(0, 40)}".`);
   }
   return limit;
 }

@@ -4,7 +4,7 @@ import { createRegistryApp } from "../app.js";
 import { loadLocalToken } from "../auth/local-token.js";
 import type { ArchiveDelivery, RegistryConfig } from "../config.js";
 import { createRegistryDeps, type RegistryDeps, type RegistryDepsOptions } from "../registry-deps.js";
-import type { RouteModule } from "../routes/route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { IndexerSchedule } from "../search/indexer-schedule.js";
 import { createDynamoDocumentClient } from "../storage/aws-clients.js";
 import { EntryStore } from "../storage/entry-store.js";

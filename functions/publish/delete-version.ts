@@ -1,7 +1,7 @@
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
 import { resolveLatest } from "../catalog/resolve-latest.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import type { DeleteDeps } from "./delete-tool.js";
 import { publishInFlight } from "./publish-in-flight.js";
 
@@ -32,8 +32,8 @@ export async function finishVersionDeletion(deps: DeleteDeps, toolId: string, ve
   await recordCatalogChange(deps, { toolId, kind: "updated" });
 }
 
-export function publishing(toolId: string, version: string): RegistryError {
-  return new RegistryError(409, "Update conflict", `${toolId}@${version} is still being published; retry in a few seconds.`, {
+export function publishing(toolId: string, version: string): HttpProblem {
+  return new HttpProblem(409, "Update conflict", `${toolId}@${version} is still being published; retry in a few seconds.`, {
     "Retry-After": "5",
   });
 }

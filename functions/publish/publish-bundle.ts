@@ -3,7 +3,7 @@ import { validateBundle } from "../validate/validate-bundle.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import type { RegistryDeps } from "../registry-deps.js";
 import type { ArchiveWrite } from "../storage/archive-store.js";
 import { VersionExistsError } from "../storage/entry-store.js";
@@ -21,7 +21,7 @@ export type PublishDeps = Pick<RegistryDeps, "entries" | "archives"> &
     now?: () => Date;
     /**
      * Runs once the bundle is valid and before anything is stored: may refuse the release (a
-     * RegistryError: scope, ownership, signature) and adds registry-owned fields (`owner`, `signature`).
+     * HttpProblem: scope, ownership, signature) and adds registry-owned fields (`owner`, `signature`).
      */
     admit?: (entry: PublishedEntry) => Promise<Partial<PublishedEntry>>;
   };
@@ -31,7 +31,7 @@ const MAX_DELETE_COLLISIONS = 3;
 
 /**
  * Validates a bundle and publishes it as a new immutable version. Independent of HTTP: the
- * upload route and the large-upload completion both call it. Every rejection is a RegistryError,
+ * upload route and the large-upload completion both call it. Every rejection is a HttpProblem,
  * and a rejected upload leaves storage as it was.
  *
  * Publishing is a sequence of idempotent steps, so a retry finishes what a crash interrupted
@@ -75,7 +75,7 @@ export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps):
     }
     if (await completePublish(deps, entry, archive, bundle.toolZip)) return entry;
   }
-  throw new RegistryError(409, "Update conflict", `Tool ${bundle.toolId} is being deleted while this upload runs; retry the upload.`);
+  throw new HttpProblem(409, "Update conflict", `Tool ${bundle.toolId} is being deleted while this upload runs; retry the upload.`);
 }
 
 /**
@@ -140,8 +140,8 @@ async function completePublish(deps: PublishDeps, entry: PublishedEntry, archive
   return true;
 }
 
-function versionExists(toolId: string, version: string): RegistryError {
-  return new RegistryError(
+function versionExists(toolId: string, version: string): HttpProblem {
+  return new HttpProblem(
     409,
     "Failed to process tool package",
     `Tool ${toolId} version ${version} already exists and published versions are immutable: ` +

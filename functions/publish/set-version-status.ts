@@ -3,7 +3,7 @@ import type { PublishedEntry } from "../entry/published-entry.js";
 import { recordCatalogChange, type ChangeRecordingDeps } from "../catalog/record-catalog-change.js";
 import { resolveLatest } from "../catalog/resolve-latest.js";
 import { withStatus, type StatusChange } from "../entry/status-change.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { publishing } from "./delete-version.js";
 import { publishInFlight } from "./publish-in-flight.js";
 
@@ -34,5 +34,5 @@ export async function setVersionStatus(
       return updated;
     }
   }
-  throw new RegistryError(409, "Update conflict", `${toolId}@${version} changed repeatedly during the status change; retry it.`);
+  throw new HttpProblem(409, "Update conflict", `${toolId}@${version} changed repeatedly during the status change; retry it.`);
 }

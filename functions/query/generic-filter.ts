@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { TOOL_ENTRY_FIELDS, TOOL_ENTRY_FIELD_NAMES } from "../entry/tool-entry.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 
 /**
  * `POST /tools/query/generic` takes a MongoDB-style filter, as the Python registry did, but only a
@@ -25,8 +25,8 @@ export const GENERIC_QUERY_HELP =
   "Each condition is an equality, {\"$in\": [values]} or {\"$exists\": true|false}, on one of " +
   `${QUERYABLE_FIELDS.join(", ")}, or a dotted path into ${[...OBJECT_FIELDS].join(", ")}.`;
 
-function invalid(problem: string): RegistryError {
-  return new RegistryError(400, "Invalid query", `${problem}. ${GENERIC_QUERY_HELP}`);
+function invalid(problem: string): HttpProblem {
+  return new HttpProblem(400, "Invalid query", `${problem}. ${GENERIC_QUERY_HELP}`);
 }
 
 export function parseGenericFilter(body: unknown): EntryPredicate {

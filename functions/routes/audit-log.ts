@@ -1,7 +1,7 @@
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { AUDIT_SORT_KEY } from "../storage/audit-store.js";
 import { requireWriter } from "../trust/require-writer.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
@@ -24,7 +24,7 @@ function limitParam(value: string | undefined): number {
   if (value === undefined) return DEFAULT_LIMIT;
   const limit = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
   if (!(limit >= 1 && limit <= MAX_LIMIT))
-    throw new RegistryError(
+    throw new HttpProblem(
       400,
       "Invalid limit",
       `limit must be a whole number from 1 to ${MAX_LIMIT}, got ${JSON.stringify(value.slice(0, 40))}.`,
@@ -40,7 +40,7 @@ function encodeCursor(key: string): string {
 function cursorKey(cursor: string): string {
   const key = cursor.length <= 200 && /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
   if (!AUDIT_SORT_KEY.test(key)) {
-    throw new RegistryError(
+    throw new HttpProblem(
       400,
       "Invalid cursor",
       "cursor is not one this registry handed out; pass the next_cursor of the previous page unchanged, or leave it out for the newest events.",

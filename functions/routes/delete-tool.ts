@@ -3,7 +3,7 @@ import { authorizeTool } from "../trust/authorize-tool.js";
 import { requireWriter } from "../trust/require-writer.js";
 import { toolIdParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 /**
  * `DELETE /tools/{id}`: removes every version; the id may be uploaded again (seed behaviour).

@@ -4,7 +4,7 @@ import { healthRoute } from "./health.js";
 import { specSchemaRoute } from "./spec-schema.js";
 import { listToolsRoute } from "./list-tools.js";
 import { queryToolsRoute } from "./query-tools.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { toolArchiveRoute } from "./tool-archive.js";
 import { toolVersionsRoute } from "./tool-versions.js";
 import { WEB_ROUTES } from "../web/web-routes.js";

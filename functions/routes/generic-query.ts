@@ -8,7 +8,7 @@ import { setNextPageLink } from "../listing/next-page-link.js";
 import { listingScope, registryCursors } from "../listing/page-cursor.js";
 import { indexAfter, matchingFrom } from "../listing/sorted-entries.js";
 import { parseGenericFilter } from "../query/generic-filter.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 const PATH = "/tools/query/generic";
 

@@ -4,7 +4,7 @@ import { jsonText } from "../http/json-text.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { toolIdParam } from "./tool-params.js";
 import { allYanked, toolNotFound } from "./tool-not-found.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 /** `GET /tools/{id}`: the latest version's entry (the hot path: cached entry, memoised JSON), with an ETag. */
 export const getToolRoute: RouteModule = (app, deps) => {

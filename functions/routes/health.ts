@@ -1,4 +1,4 @@
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 export const healthRoute: RouteModule = (app) => {
   app.get("/health", (c) => c.json({ status: "ok" }));

@@ -1,12 +1,12 @@
 import { presentEntryJson } from "../catalog/present-entry.js";
 import { jsonText } from "../http/json-text.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { boundedPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parsePageLimit } from "../listing/bounded-page.js";
 import { setNextPageLink } from "../listing/next-page-link.js";
 import { listingScope, registryCursors } from "../listing/page-cursor.js";
 import type { LatestFilter } from "../storage/entry-store.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 /**
  * `GET /tools?limit=&cursor=&type=&tag=&updated_since=`: latest entries sorted by tool id, as a bare
@@ -40,7 +40,7 @@ export const listToolsRoute: RouteModule = (app, deps) => {
 function parseTimestamp(value: string): string {
   const time = Date.parse(value);
   if (Number.isNaN(time)) {
-    throw new RegistryError(400, "Invalid updated_since", `updated_since must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "${value.slice(0, 40)}".`);
+    throw new HttpProblem(400, "Invalid updated_since", `updated_since must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "${value.slice(0, 40)}".`);
   }
   return new Date(time).toISOString();
 }

@@ -3,12 +3,12 @@ import type { Context } from "hono";
 import { publicKeyId } from "@agent-tools/sdk/tool-spec";
 import { isPlainObject } from "../entry/field-types.js";
 import { readJsonBody } from "../http/read-json-body.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { KeyTakenError, type PublisherKey } from "../storage/key-store.js";
 import { ADMIN_PUBLISHER, isPublisherName } from "../trust/publisher-name.js";
 import { requireWriter } from "../trust/require-writer.js";
 import { auditSubject, writerOf } from "../trust/writer.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 /** Live keys one publisher may hold: enough to rotate, not a store for anything else. */
 export const MAX_KEYS_PER_PUBLISHER = 10;
@@ -34,7 +34,7 @@ export const publisherKeysRoute: RouteModule = (app, deps) => {
       !existing.some((stored) => stored.key_id === keyId) &&
       existing.filter((stored) => stored.revoked_at === undefined).length >= MAX_KEYS_PER_PUBLISHER
     ) {
-      throw new RegistryError(
+      throw new HttpProblem(
         422,
         "Too many keys",
         `${publisher} has ${MAX_KEYS_PER_PUBLISHER} live keys; revoke one (DELETE /publishers/${publisher}/keys/{key_id}) before adding another.`,
@@ -51,7 +51,7 @@ export const publisherKeysRoute: RouteModule = (app, deps) => {
       return c.json(listed(stored), created ? 201 : 200);
     } catch (error) {
       if (!(error instanceof KeyTakenError)) throw error;
-      throw new RegistryError(
+      throw new HttpProblem(
         409,
         "Key registered",
         `Key ${keyId} is registered for publisher "${error.owner}"; a key signs for one publisher only: generate another for ${publisher}.`,
@@ -66,7 +66,7 @@ export const publisherKeysRoute: RouteModule = (app, deps) => {
       ? await deps.trust.keys.revoke(publisher, keyId, new Date().toISOString())
       : undefined;
     if (revoked === undefined)
-      throw new RegistryError(
+      throw new HttpProblem(
         404,
         "Key not found",
         `${publisher} has no key ${JSON.stringify(keyId.slice(0, 80))}; list them with GET /publishers/${publisher}/keys.`,
@@ -79,7 +79,7 @@ export const publisherKeysRoute: RouteModule = (app, deps) => {
 function publisherParam(c: Context): string {
   const name = c.req.param("name") ?? "";
   if (name !== ADMIN_PUBLISHER && !isPublisherName(name)) {
-    throw new RegistryError(
+    throw new HttpProblem(
       400,
       "Invalid publisher",
       `${JSON.stringify(name.slice(0, 70))} is not a publisher name: 1-63 lowercase letters, digits or "-", starting with a letter or digit.`,
@@ -94,7 +94,7 @@ function ownPublisher(c: Context): string {
   auditSubject(c, { publisher });
   const writer = writerOf(c);
   if (!writer.admin && writer.publisher !== publisher) {
-    throw new RegistryError(
+    throw new HttpProblem(
       403,
       "Forbidden",
       `Publisher "${writer.publisher}" cannot change the keys of "${publisher}"; only ${publisher}'s token or the registry admin can.`,
@@ -120,8 +120,8 @@ function publicKey(body: unknown): KeyObject {
   return key;
 }
 
-function invalidKey(problem: string): RegistryError {
-  return new RegistryError(
+function invalidKey(problem: string): HttpProblem {
+  return new HttpProblem(
     422,
     "Invalid key",
     `${problem}. Make a key pair with: openssl genpkey -algorithm ed25519 -out publisher.pem && openssl pkey -in publisher.pem -pubout -out publisher.pub.pem`,

@@ -1,13 +1,13 @@
 import { presentEntryJson } from "../catalog/present-entry.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { jsonText } from "../http/json-text.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { boundedPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parsePageLimit } from "../listing/bounded-page.js";
 import { setNextPageLink } from "../listing/next-page-link.js";
 import { listingScope, registryCursors } from "../listing/page-cursor.js";
 import { indexAfter, matchingFrom } from "../listing/sorted-entries.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 /** The original registry's filters: path, query parameter, and the match on a latest entry. */
 const QUERIES: { path: string; parameter: string; matches: (entry: PublishedEntry, value: string) => boolean }[] = [
@@ -35,7 +35,7 @@ export const queryToolsRoute: RouteModule = (app, deps) => {
     app.get(path, async (c) => {
       const value = c.req.query(query.parameter);
       if (value === undefined || value === "") {
-        throw new RegistryError(400, "Missing query parameter", `GET ${path} needs ?${query.parameter}=<value>.`);
+        throw new HttpProblem(400, "Missing query parameter", `GET ${path} needs ?${query.parameter}=<value>.`);
       }
       const limit = parsePageLimit(c.req.query("limit"), MAX_PAGE_ITEMS, MAX_PAGE_ITEMS);
       const scope = listingScope(path, { [query.parameter]: value });

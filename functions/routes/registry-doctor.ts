@@ -2,9 +2,9 @@ import { formatReport } from "../doctor/print-report.js";
 import { runDoctor } from "../doctor/run-doctor.js";
 import { isPlainObject } from "../entry/field-types.js";
 import { readJsonBody } from "../http/read-json-body.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { requireWriter } from "../trust/require-writer.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 const OPTIONS_HINT = 'Send an empty body or {"fix": true|false, "graceSeconds": <0-604800>, "verifyArchives": true|false}.';
 
@@ -36,6 +36,6 @@ export const registryDoctorRoute: RouteModule = (app, deps) => {
   });
 };
 
-function invalid(problem: string): RegistryError {
-  return new RegistryError(400, "Invalid doctor request", `${problem}. ${OPTIONS_HINT}`);
+function invalid(problem: string): HttpProblem {
+  return new HttpProblem(400, "Invalid doctor request", `${problem}. ${OPTIONS_HINT}`);
 }

@@ -1,5 +1,5 @@
 import { FETCH_ROUTES } from "./fetch-routes.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { SEARCH_ROUTES } from "./search-routes.js";
 import { UPLOAD_ROUTES } from "./upload-routes.js";
 

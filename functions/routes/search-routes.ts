@@ -1,5 +1,5 @@
 import type { CatalogDeps } from "../catalog-deps.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { searchRoute } from "./search.js";
 
 /** The search Lambda's routes. Adding a route is one line here. */

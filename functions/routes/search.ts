@@ -1,12 +1,12 @@
 import { jsonText } from "../http/json-text.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { boundedPage, MAX_PAGE_BYTES } from "../listing/bounded-page.js";
 import { setNextPageLink } from "../listing/next-page-link.js";
 import { listingScope, registryCursors } from "../listing/page-cursor.js";
 import { catalogSearchFor } from "../search/catalog-search-for.js";
 import { MAX_SEARCH_DEPTH, parseSearchQuery } from "../search/search-query.js";
 import type { CatalogDeps } from "../catalog-deps.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 /**
  * `GET /tools/search?q=&limit=&type=&tag=&cursor=`: ranked results over the latest entries, as
@@ -40,7 +40,7 @@ export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
 function parseOffset(after: string): number {
   const offset = Number(after);
   if (!Number.isSafeInteger(offset) || offset < 0 || offset >= MAX_SEARCH_DEPTH) {
-    throw new RegistryError(400, "Invalid cursor", "The cursor does not name a position in these results; omit cursor to start over.");
+    throw new HttpProblem(400, "Invalid cursor", "The cursor does not name a position in these results; omit cursor to start over.");
   }
   return offset;
 }

@@ -1,5 +1,5 @@
 import { TOOL_SPEC_SCHEMA } from "@agent-tools/sdk/tool-spec";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 const SCHEMA_JSON = JSON.stringify(TOOL_SPEC_SCHEMA, null, 2);
 

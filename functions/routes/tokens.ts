@@ -1,7 +1,7 @@
 import { sha256Hex } from "../auth/token-verifier.js";
 import { isPlainObject } from "../entry/field-types.js";
 import { readJsonBody } from "../http/read-json-body.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { TokenExistsError, type TokenRecord } from "../storage/token-store.js";
 import { publisherNameProblem } from "../trust/publisher-name.js";
 import { mintPublisherToken } from "../trust/publisher-token.js";
@@ -9,7 +9,7 @@ import { requireWriter } from "../trust/require-writer.js";
 import { scopeProblem } from "../trust/token-scope.js";
 import { isWriteAction, WRITE_ACTIONS, type WriteAction } from "../trust/write-action.js";
 import { auditSubject } from "../trust/writer.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 const DEFAULT_EXPIRES_IN_HOURS = 720;
 const MAX_EXPIRES_IN_HOURS = 8760;
@@ -38,7 +38,7 @@ export const tokensRoute: RouteModule = (app, deps) => {
       await deps.trust.tokens.create(record, sha256Hex(token));
     } catch (error) {
       if (!(error instanceof TokenExistsError)) throw error;
-      throw new RegistryError(
+      throw new HttpProblem(
         409,
         "Token exists",
         `Publisher "${request.name}" has a live token; revoke it first (DELETE /tokens/${request.name}) to mint a new one, or choose another name.`,
@@ -102,12 +102,12 @@ function tokenRequest(body: unknown): TokenRequest {
   };
 }
 
-function invalid(problem: string): RegistryError {
-  return new RegistryError(422, "Invalid token request", `${problem}. Send e.g. ${EXAMPLE}.`);
+function invalid(problem: string): HttpProblem {
+  return new HttpProblem(422, "Invalid token request", `${problem}. Send e.g. ${EXAMPLE}.`);
 }
 
-function noToken(name: string): RegistryError {
-  return new RegistryError(
+function noToken(name: string): HttpProblem {
+  return new HttpProblem(
     404,
     "Token not found",
     `No publisher token named ${JSON.stringify(name.slice(0, 70))}; list them with GET /tokens.`,

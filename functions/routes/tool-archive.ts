@@ -2,12 +2,12 @@ import { detectArchiveFormat } from "@agent-tools/sdk/archive";
 import type { Context } from "hono";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { notModified } from "../http/entity-tag.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import type { RegistryDeps } from "../registry-deps.js";
 import { ArchiveStore } from "../storage/archive-store.js";
 import { toolIdParam, versionParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 /**
  * `GET /tools/{id}/archive` (latest) and `GET /tools/{id}/versions/{version}/archive`: the exact
@@ -65,8 +65,8 @@ async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry
 }
 
 /** The stored object is gone or damaged (it is never served then); the same bundle uploaded again restores it. */
-function archiveMissing(entry: PublishedEntry): RegistryError {
-  return new RegistryError(
+function archiveMissing(entry: PublishedEntry): HttpProblem {
+  return new HttpProblem(
     404,
     "Archive not found",
     `The archive of ${entry.tool_id}@${entry.version} is missing or damaged in storage; upload the same bundle again to restore it (agent-tools registry doctor reports such versions).`,

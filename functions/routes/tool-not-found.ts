@@ -1,7 +1,7 @@
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 
-export function toolNotFound(toolId: string, version?: string): RegistryError {
-  return new RegistryError(
+export function toolNotFound(toolId: string, version?: string): HttpProblem {
+  return new HttpProblem(
     404,
     "Tool not found",
     version === undefined
@@ -11,8 +11,8 @@ export function toolNotFound(toolId: string, version?: string): RegistryError {
 }
 
 /** Every stored version is yanked: no latest, but exact pins still resolve. */
-export function allYanked(toolId: string): RegistryError {
-  return new RegistryError(
+export function allYanked(toolId: string): HttpProblem {
+  return new HttpProblem(
     404,
     "Tool not found",
     `Every version of "${toolId}" is yanked, so it has no latest version; pin one exactly (GET /tools/${toolId}/versions/{version}), list them with GET /tools/${toolId}/versions?include_yanked=true, or ask its publisher.`,

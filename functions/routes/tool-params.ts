@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import semver from "semver";
 import { idProblem } from "../validate/tool-id.js";
 import { MAX_VERSION_LENGTH } from "../validate/tool-version.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 
 
 /**
@@ -13,7 +13,7 @@ export function toolIdParam(c: Context, name = "id"): string {
   const id = c.req.param(name) ?? "";
   const problem = idProblem(id);
   if (problem !== undefined) {
-    throw new RegistryError(
+    throw new HttpProblem(
       400,
       "Invalid tool id",
       `${JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id)} is not a tool id: ${problem}. Tool ids are 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
@@ -27,7 +27,7 @@ export function versionParam(c: Context, name = "version"): string {
   const raw = c.req.param(name) ?? "";
   const version = raw.length <= MAX_VERSION_LENGTH ? semver.valid(raw) : null;
   if (version === null) {
-    throw new RegistryError(
+    throw new HttpProblem(
       400,
       "Invalid version",
       `${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw)} is not a semantic version of at most ${MAX_VERSION_LENGTH} characters, e.g. 1.0.0 or 2.1.0-beta.1; list a tool's versions with GET /tools/{id}/versions.`,

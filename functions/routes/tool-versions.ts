@@ -1,11 +1,11 @@
 import { presentEntriesJson, presentEntryJson } from "../catalog/present-entry.js";
 import { entryEntityTag, notModified } from "../http/entity-tag.js";
 import { jsonText } from "../http/json-text.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { toolIdParam, versionParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 /**
  * `GET /tools/{id}/versions` (newest first; yanked versions only with `?include_yanked=true`, so a
@@ -35,7 +35,7 @@ export const toolVersionsRoute: RouteModule = (app, deps) => {
 function includeYankedParam(value: string | undefined): boolean {
   if (value === undefined || value === "false") return false;
   if (value === "true") return true;
-  throw new RegistryError(
+  throw new HttpProblem(
     400,
     "Invalid include_yanked",
     `include_yanked must be "true" or "false", got ${JSON.stringify(value.slice(0, 40))}.`,

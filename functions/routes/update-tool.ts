@@ -8,7 +8,7 @@ import { laterTimestamp } from "../catalog/edit-time.js";
 import { presentEntry } from "../catalog/present-entry.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { requestOrigin } from "../http/request-origin.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { authorizeTool } from "../trust/authorize-tool.js";
 import { requireWriter } from "../trust/require-writer.js";
 import { signatureAfterEdit } from "../trust/signature-after-edit.js";
@@ -16,7 +16,7 @@ import { auditSubject } from "../trust/writer.js";
 import { withSearchEmbedding } from "../search/tool-embedding.js";
 import { toolIdParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 const MAX_UPDATE_ATTEMPTS = 5;
 
@@ -32,7 +32,7 @@ export const updateToolRoute: RouteModule = (app, deps) => {
     await authorizeTool(c, deps, toolId, "update");
     const body = await readJsonBody(c);
     if (body === undefined || body === null || (isPlainObject(body) && Object.keys(body).length === 0)) {
-      throw new RegistryError(
+      throw new HttpProblem(
         400,
         "Missing update payload",
         'Send a JSON object of the fields to change, e.g. {"tool_search_description": "..."}.',
@@ -60,17 +60,17 @@ export const updateToolRoute: RouteModule = (app, deps) => {
       const signature = await signatureAfterEdit(c, deps.trust.keys, latest, edited);
       const updated: PublishedEntry = await withSearchEmbedding(signature === undefined ? unsigned : { ...unsigned, signature }, deps.embedder);
       const tooLarge = entrySizeProblem(updated);
-      if (tooLarge !== undefined) throw new RegistryError(413, "Invalid update payload", `${tooLarge}. Shorten the fields you send.`);
+      if (tooLarge !== undefined) throw new HttpProblem(413, "Invalid update payload", `${tooLarge}. Shorten the fields you send.`);
       // false: edited or deleted meanwhile; re-read (404 when the whole tool is gone).
       if (await deps.entries.updateVersionEntry(updated, latest.updated_at)) {
         await recordCatalogChange(deps, { toolId, kind: "updated" });
         return c.json({ message: "Tool updated successfully" });
       }
     }
-    throw new RegistryError(409, "Update conflict", `Tool ${toolId} changed repeatedly during the update; retry it.`);
+    throw new HttpProblem(409, "Update conflict", `Tool ${toolId} changed repeatedly during the update; retry it.`);
   });
 };
 
 function rejectProblems(problems: string[]): void {
-  if (problems.length > 0) throw new RegistryError(422, "Invalid update payload", `${problems.join("; ")}.`);
+  if (problems.length > 0) throw new HttpProblem(422, "Invalid update payload", `${problems.join("; ")}.`);
 }

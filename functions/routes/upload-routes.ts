@@ -2,7 +2,7 @@ import { auditLogRoute } from "./audit-log.js";
 import { deleteToolRoute } from "./delete-tool.js";
 import { publisherKeysRoute } from "./publisher-keys.js";
 import { registryDoctorRoute } from "./registry-doctor.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { tokensRoute } from "./tokens.js";
 import { updateToolRoute } from "./update-tool.js";
 import { uploadToolRoute } from "./upload-tool.js";

@@ -3,7 +3,7 @@ import { requireWriter } from "../trust/require-writer.js";
 import { readBundleUpload } from "../http/read-bundle-upload.js";
 import { publishBundle } from "../publish/publish-bundle.js";
 import { uploadAnswer } from "../publish/upload-answer.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 /** `POST /tools/upload`: multipart field `file` = bundle zip (seed-compatible). */
 export const uploadToolRoute: RouteModule = (app, deps) => {

@@ -3,12 +3,12 @@ import { admitRelease } from "../trust/admit-release.js";
 import { requireWriter } from "../trust/require-writer.js";
 import { writerOf } from "../trust/writer.js";
 import { readJsonBody } from "../http/read-json-body.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { publishBundle } from "../publish/publish-bundle.js";
 import { uploadAnswer } from "../publish/upload-answer.js";
 import { isUploadId } from "../storage/upload-keys.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 
 /** How long the presigned PUT stays valid; the object itself is kept a day (bucket lifecycle). */
 export const UPLOAD_URL_EXPIRES_SECONDS = 15 * 60;
@@ -61,7 +61,7 @@ function declaredSize(body: unknown): number | undefined {
     Array.isArray(body) ||
     (size !== undefined && !(Number.isSafeInteger(size) && (size as number) > 0))
   ) {
-    throw new RegistryError(
+    throw new HttpProblem(
       400,
       "Invalid upload request",
       'Send an empty body or a JSON object {"size": <bundle bytes>}, size a positive integer.',
@@ -70,24 +70,24 @@ function declaredSize(body: unknown): number | undefined {
   return size as number | undefined;
 }
 
-function cannotPublish(publisher: string): RegistryError {
-  return new RegistryError(
+function cannotPublish(publisher: string): HttpProblem {
+  return new HttpProblem(
     403,
     "Forbidden",
     `The token of publisher "${publisher}" may not publish; ask the registry admin for a token with the "publish" action.`,
   );
 }
 
-function tooLarge(size: number, maxBytes: number): RegistryError {
-  return new RegistryError(
+function tooLarge(size: number, maxBytes: number): HttpProblem {
+  return new HttpProblem(
     413,
     "Bundle too large",
     `The bundle is ${size} bytes; the limit is ${maxBytes} bytes (MAX_BUNDLE_BYTES). Shrink tool.zip (leave out build outputs and caches).`,
   );
 }
 
-function unknownUpload(uploadId: string): RegistryError {
-  return new RegistryError(
+function unknownUpload(uploadId: string): HttpProblem {
+  return new HttpProblem(
     404,
     "Upload not found",
     `No bundle is waiting under upload id "${uploadId}": it was never PUT to its uploadUrl, already completed, or expired (uploads are kept one day). Start again with POST /tools/uploads.`,

@@ -9,7 +9,7 @@ import { authorizeTool } from "../trust/authorize-tool.js";
 import { requireWriter } from "../trust/require-writer.js";
 import type { WriteAction } from "../trust/write-action.js";
 import { auditSubject } from "../trust/writer.js";
-import type { RouteModule } from "./route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { toolIdParam, versionParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
 

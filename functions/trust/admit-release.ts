@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { authorizeTool, type AuthorizeDeps } from "./authorize-tool.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { SIGNATURE_HEADER, verifySignature } from "./verify-signature.js";
 import { writerOf } from "./writer.js";
 
@@ -20,7 +20,7 @@ export function admitRelease(c: Context, deps: AuthorizeDeps): (entry: Published
     const signature = header === undefined ? undefined : await verifySignature(deps.trust.keys, header, known ?? writer.publisher, entry);
     const owner = known ?? (await deps.trust.owners.claim(entry.tool_id, writer.publisher, new Date().toISOString()));
     if (!writer.admin && owner !== writer.publisher) {
-      throw new RegistryError(
+      throw new HttpProblem(
         403,
         "Forbidden",
         `Tool "${entry.tool_id}" was just claimed by publisher "${owner}"; ask the registry admin if you should publish it, or choose another tool_id.`,

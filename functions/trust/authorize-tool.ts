@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { EntryStore } from "../storage/entry-store.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import type { TrustStores } from "./trust-stores.js";
 import { ADMIN_PUBLISHER } from "./publisher-name.js";
 import { scopeAllows } from "./token-scope.js";
@@ -33,14 +33,14 @@ export async function authorizeTool(
 function checkToken(writer: Extract<Writer, { admin: false }>, toolId: string, action: WriteAction): void {
   const { token } = writer;
   if (!token.actions.includes(action)) {
-    throw new RegistryError(
+    throw new HttpProblem(
       403,
       "Forbidden",
       `The token of publisher "${writer.publisher}" may ${token.actions.join(", ")}, not ${action}; ask the registry admin for a token with the "${action}" action.`,
     );
   }
   if (!scopeAllows(token.scope, toolId)) {
-    throw new RegistryError(
+    throw new HttpProblem(
       403,
       "Forbidden",
       `Tool id "${toolId}" is outside the scope of publisher "${writer.publisher}" (${token.scope.join(", ")}); publish under an id in your scope, or ask the registry admin to widen it.`,
@@ -56,8 +56,8 @@ async function ownerOf(deps: AuthorizeDeps, toolId: string, writer: Writer): Pro
   return partition.versions.length > 0 ? ADMIN_PUBLISHER : undefined;
 }
 
-function ownedByOther(toolId: string, owner: string, publisher: string): RegistryError {
-  return new RegistryError(
+function ownedByOther(toolId: string, owner: string, publisher: string): HttpProblem {
+  return new HttpProblem(
     403,
     "Forbidden",
     `Tool "${toolId}" belongs to publisher "${owner}", not "${publisher}"; ask the registry admin${owner === ADMIN_PUBLISHER ? "" : ` or ${owner}`} if you should publish it, or choose another tool_id.`,

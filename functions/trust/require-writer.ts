@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { sha256Hex, type TokenVerifier } from "../auth/token-verifier.js";
 import type { RegistryConfig } from "../config.js";
 import { clientAddress } from "../http/client-address.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import type { AuditOutcome } from "../storage/audit-store.js";
 import type { TrustStores } from "./trust-stores.js";
 import { ADMIN_PUBLISHER } from "./publisher-name.js";
@@ -41,7 +41,7 @@ export function requireWriter(deps: WriterDeps, options: WriterOptions): Middlew
     const admit = () => {
       if ("refusal" in identity) throw identity.refusal;
       if (options.adminOnly && !identity.writer.admin) {
-        throw new RegistryError(
+        throw new HttpProblem(
           403,
           "Forbidden",
           `Only the registry's admin token may use ${c.req.method} ${c.req.path}; publisher "${identity.publisher}" cannot.`,
@@ -68,7 +68,7 @@ export function requireWriter(deps: WriterDeps, options: WriterOptions): Middlew
       await next();
       status = c.res.status;
     } catch (error) {
-      if (error instanceof RegistryError) status = error.status;
+      if (error instanceof HttpProblem) status = error.status;
       throw error;
     } finally {
       const subject = c.get("auditSubject");
@@ -79,7 +79,7 @@ export function requireWriter(deps: WriterDeps, options: WriterOptions): Middlew
   };
 }
 
-type Identity = { publisher: string; writer: Writer } | { publisher: string; refusal: RegistryError };
+type Identity = { publisher: string; writer: Writer } | { publisher: string; refusal: HttpProblem };
 
 async function identify(deps: WriterDeps, token: string, now: Date, counted: boolean): Promise<Identity> {
   if (await deps.verifyToken(token)) return { publisher: ADMIN_PUBLISHER, writer: { publisher: ADMIN_PUBLISHER, admin: true } };
@@ -108,7 +108,7 @@ async function identify(deps: WriterDeps, token: string, now: Date, counted: boo
     case "limited":
       return {
         publisher: name,
-        refusal: new RegistryError(
+        refusal: new HttpProblem(
           429,
           "Too many requests",
           `Publisher "${name}" made more than ${deps.trust.publisherRate.limit} writes this minute (PUBLISHER_WRITES_PER_MINUTE); retry in ${result.retryAfterSeconds} s.`,
@@ -126,8 +126,8 @@ function bearerToken(c: Context): string {
   return match[1];
 }
 
-function unauthorized(reason: string): RegistryError {
-  return new RegistryError(401, "Unauthorized", `${reason} ${HOW_TO}`);
+function unauthorized(reason: string): HttpProblem {
+  return new HttpProblem(401, "Unauthorized", `${reason} ${HOW_TO}`);
 }
 
 function outcomeOf(status: number): AuditOutcome {

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { definitionDigest } from "@agent-tools/sdk/tool-spec";
 import type { EntrySignature, PublishedEntry } from "../entry/published-entry.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import type { KeyStore } from "../storage/key-store.js";
 import { ADMIN_PUBLISHER } from "./publisher-name.js";
 import { SIGNATURE_HEADER, verifySignature } from "./verify-signature.js";
@@ -22,7 +22,7 @@ export async function signatureAfterEdit(
   if (header !== undefined) return verifySignature(keys, header, before.owner ?? ADMIN_PUBLISHER, after);
   if (before.signature === undefined) return undefined;
   if (definitionDigest({ ...after }) === definitionDigest({ ...before })) return before.signature;
-  throw new RegistryError(
+  throw new HttpProblem(
     409,
     "Signature required",
     `${before.tool_id}@${before.version} is signed (key ${before.signature.key_id}) and this edit changes what the signature covers: re-sign the edited entry and send the signature in the ${SIGNATURE_HEADER} header.`,

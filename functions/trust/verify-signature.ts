@@ -1,7 +1,7 @@
 import { createPublicKey, verify } from "node:crypto";
 import { signaturePayload } from "@agent-tools/sdk/tool-spec";
 import type { EntrySignature, PublishedEntry } from "../entry/published-entry.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import type { KeyStore } from "../storage/key-store.js";
 
 /** The header a signature travels in (docs/design/publisher-trust.md, "Signatures"). */
@@ -27,7 +27,7 @@ export async function verifySignature(keys: KeyStore, header: string, owner: str
   if (key === undefined)
     throw invalid(`key ${keyId} is not registered; register its public key first (agent-tools key add ${owner} <public-key.pem>)`);
   if (key.publisher !== owner) {
-    throw new RegistryError(
+    throw new HttpProblem(
       403,
       "Forbidden",
       `Key ${keyId} belongs to publisher "${key.publisher}", but ${entry.tool_id} belongs to "${owner}": sign with a key registered for ${owner}.`,
@@ -49,6 +49,6 @@ export async function verifySignature(keys: KeyStore, header: string, owner: str
   return { key_id: keyId, value };
 }
 
-function invalid(problem: string): RegistryError {
-  return new RegistryError(422, "Invalid signature", `${problem}.`);
+function invalid(problem: string): HttpProblem {
+  return new HttpProblem(422, "Invalid signature", `${problem}.`);
 }

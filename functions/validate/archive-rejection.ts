@@ -1,5 +1,5 @@
 import { ARCHIVE_LIMIT_CODES, ArchiveError } from "@agent-tools/sdk/archive";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 
 export const PROCESSING_FAILED = "Failed to process tool package";
 
@@ -10,5 +10,5 @@ export const PROCESSING_FAILED = "Failed to process tool package";
 export function archiveRejection(error: unknown, subject: "The bundle" | "tool.zip", invalidStatus: 400 | 422): unknown {
   if (!(error instanceof ArchiveError)) return error;
   const status = ARCHIVE_LIMIT_CODES.has(error.code) ? 413 : invalidStatus;
-  return new RegistryError(status, PROCESSING_FAILED, `${subject}: ${error.message}`);
+  return new HttpProblem(status, PROCESSING_FAILED, `${subject}: ${error.message}`);
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Ajv, type ErrorObject } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { describe, isPlainObject } from "../entry/field-types.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
 
@@ -61,7 +61,7 @@ function walk(root: Record<string, unknown>, keys: string[]): unknown {
   for (const key of keys) {
     if (value === undefined || value === null) return undefined;
     if (!isPlainObject(value)) {
-      throw new RegistryError(422, PROCESSING_FAILED, `${path.join(".")} must be an object, but it is ${describe(value)}. Expected shape: {"entrypoints": {"execute": {"input": <JSON Schema>}}}.`);
+      throw new HttpProblem(422, PROCESSING_FAILED, `${path.join(".")} must be an object, but it is ${describe(value)}. Expected shape: {"entrypoints": {"execute": {"input": <JSON Schema>}}}.`);
     }
     value = value[key];
     path.push(key);
@@ -77,5 +77,5 @@ function explain(errors: ErrorObject[]): string {
 }
 
 function fail(problem: string): never {
-  throw new RegistryError(422, PROCESSING_FAILED, `${SCHEMA_PATH} ${problem}`);
+  throw new HttpProblem(422, PROCESSING_FAILED, `${SCHEMA_PATH} ${problem}`);
 }

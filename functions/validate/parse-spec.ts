@@ -1,4 +1,4 @@
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { describe, isPlainObject } from "../entry/field-types.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
 
@@ -8,16 +8,16 @@ export function parseSpec(bytes: Uint8Array): Record<string, unknown> {
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new RegistryError(400, PROCESSING_FAILED, "spec.json is not UTF-8 text. Save it as UTF-8 JSON.");
+    throw new HttpProblem(400, PROCESSING_FAILED, "spec.json is not UTF-8 text. Save it as UTF-8 JSON.");
   }
   let spec: unknown;
   try {
     spec = JSON.parse(text);
   } catch (error) {
-    throw new RegistryError(400, PROCESSING_FAILED, `spec.json is not valid JSON (${(error as Error).message}). Check it with: python3 -m json.tool spec.json`);
+    throw new HttpProblem(400, PROCESSING_FAILED, `spec.json is not valid JSON (${(error as Error).message}). Check it with: python3 -m json.tool spec.json`);
   }
   if (!isPlainObject(spec)) {
-    throw new RegistryError(400, PROCESSING_FAILED, `spec.json must be a JSON object ({"tool_id": ..., ...}), but it is ${describe(spec)}.`);
+    throw new HttpProblem(400, PROCESSING_FAILED, `spec.json must be a JSON object ({"tool_id": ..., ...}), but it is ${describe(spec)}.`);
   }
   return spec;
 }

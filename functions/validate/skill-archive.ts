@@ -1,6 +1,6 @@
 import type { ToolArchive } from "@agent-tools/sdk/archive";
 import { SKILL_FILE, SKILL_LIMITS, SkillError, parseSkillManifest } from "@agent-tools/sdk/skill-manifest";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
 
 const SKILL_PATH = `code/${SKILL_FILE}`;
@@ -18,22 +18,22 @@ export function checkSkillArchive(archive: ToolArchive): void {
   const files = archive.entries.filter((entry) => entry.type === "file");
   const total = files.reduce((sum, entry) => sum + entry.data.byteLength, 0);
   if (files.length > SKILL_LIMITS.maxSkillFolderFiles || total > SKILL_LIMITS.maxSkillFolderBytes) {
-    throw new RegistryError(413, PROCESSING_FAILED, `tool.zip: a skill may hold at most ${SKILL_LIMITS.maxSkillFolderFiles} files and ${SKILL_LIMITS.maxSkillFolderBytes} bytes, but this one holds ${files.length} files and ${total} bytes. Keep large data out of skills.`);
+    throw new HttpProblem(413, PROCESSING_FAILED, `tool.zip: a skill may hold at most ${SKILL_LIMITS.maxSkillFolderFiles} files and ${SKILL_LIMITS.maxSkillFolderBytes} bytes, but this one holds ${files.length} files and ${total} bytes. Keep large data out of skills.`);
   }
   const manifest = files.find((entry) => entry.path === SKILL_PATH);
   if (manifest === undefined) {
-    throw new RegistryError(422, PROCESSING_FAILED, `tool.zip: a skill (tool_type "skill") needs ${SKILL_PATH}, but the archive holds ${files.slice(0, 5).map((entry) => entry.path).join(", ") || "no files"}. Put the skill folder's files in code/ and pack again.`);
+    throw new HttpProblem(422, PROCESSING_FAILED, `tool.zip: a skill (tool_type "skill") needs ${SKILL_PATH}, but the archive holds ${files.slice(0, 5).map((entry) => entry.path).join(", ") || "no files"}. Put the skill folder's files in code/ and pack again.`);
   }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(manifest.data);
   } catch {
-    throw new RegistryError(422, PROCESSING_FAILED, `tool.zip: ${SKILL_PATH} is not UTF-8 text; save it as UTF-8.`);
+    throw new HttpProblem(422, PROCESSING_FAILED, `tool.zip: ${SKILL_PATH} is not UTF-8 text; save it as UTF-8.`);
   }
   try {
     parseSkillManifest(text, `tool.zip ${SKILL_PATH}`);
   } catch (error) {
     if (!(error instanceof SkillError)) throw error;
-    throw new RegistryError(OVER_LIMIT.has(error.code) ? 413 : 422, PROCESSING_FAILED, error.message);
+    throw new HttpProblem(OVER_LIMIT.has(error.code) ? 413 : 422, PROCESSING_FAILED, error.message);
   }
 }

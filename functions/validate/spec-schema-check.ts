@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from "ajv";
 import { TOOL_SPEC_SCHEMA } from "@agent-tools/sdk/tool-spec";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
 
 /** Whatever spec.json says for these, the registry replaces them (tool.md, the archive's URL). */
@@ -19,7 +19,7 @@ export function checkSpecSchema(spec: Record<string, unknown>): void {
   const present = Object.fromEntries(Object.entries(spec).filter(([key, value]) => value !== null && !REPLACED_AT_UPLOAD.has(key)));
   if (validateSpec(present)) return;
   const problems = (validateSpec.errors ?? []).slice(0, 5).map(describeError);
-  throw new RegistryError(422, PROCESSING_FAILED, `spec.json does not match the spec.json schema (GET /schemas/spec.json): ${problems.join("; ")}.`);
+  throw new HttpProblem(422, PROCESSING_FAILED, `spec.json does not match the spec.json schema (GET /schemas/spec.json): ${problems.join("; ")}.`);
 }
 
 function describeError(error: ErrorObject): string {

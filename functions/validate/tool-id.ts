@@ -1,4 +1,4 @@
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { describe } from "../entry/field-types.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
 
@@ -37,5 +37,5 @@ export function idProblem(id: string): string | undefined {
 }
 
 function fail(detail: string): never {
-  throw new RegistryError(422, PROCESSING_FAILED, detail);
+  throw new HttpProblem(422, PROCESSING_FAILED, detail);
 }

@@ -1,5 +1,5 @@
 import semver from "semver";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { describe, isPlainObject } from "../entry/field-types.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
 
@@ -24,5 +24,5 @@ export function versionOf(spec: Record<string, unknown>): string {
 }
 
 function fail(detail: string): never {
-  throw new RegistryError(422, PROCESSING_FAILED, detail);
+  throw new HttpProblem(422, PROCESSING_FAILED, detail);
 }

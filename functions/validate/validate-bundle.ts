@@ -2,7 +2,7 @@ import type { ArchiveFormat } from "@agent-tools/sdk/archive";
 import type { ToolCapabilities } from "@agent-tools/sdk/capabilities";
 import { entrySizeProblem, storageProblems, storedShape } from "../entry/entry-limits.js";
 import { entryFromSpec, type ToolEntry } from "../entry/tool-entry.js";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { PROCESSING_FAILED } from "./archive-rejection.js";
 import { readBundleFiles } from "./bundle-files.js";
 import { resolveBundleLimits, type BundleLimitOverrides, type BundleLimits } from "./bundle-limits.js";
@@ -32,7 +32,7 @@ export interface ValidatedBundle {
  * "Upload pipeline"): bundle zip within limits → exactly spec.json, tool.zip, tool.md at its
  * root → spec is a JSON object → tool_id → field types → version → capability manifest → input JSON Schema →
  * the whole spec.json schema → entry
- * size → tool.zip guards and runtime layout. Each failure is a RegistryError (400 malformed
+ * size → tool.zip guards and runtime layout. Each failure is a HttpProblem (400 malformed
  * bundle, 422 invalid content, 413 over a limit) whose detail says what to fix.
  */
 export function validateBundle(bundleBytes: Uint8Array, limits: BundleLimitOverrides = {}): ValidatedBundle {
@@ -56,7 +56,7 @@ function manPage(bytes: Uint8Array): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new RegistryError(422, PROCESSING_FAILED, "tool.md is not UTF-8 text. Save the documentation as UTF-8 Markdown.");
+    throw new HttpProblem(422, PROCESSING_FAILED, "tool.md is not UTF-8 text. Save the documentation as UTF-8 Markdown.");
   }
 }
 
@@ -64,7 +64,7 @@ function manPage(bytes: Uint8Array): string {
 function checkStorable(spec: Record<string, unknown>): void {
   const problems = storageProblems(spec);
   if (problems.length > 0) {
-    throw new RegistryError(422, PROCESSING_FAILED, `spec.json holds values the registry cannot store: ${problems.join("; ")}. Change these values, or move such data into a file in code/.`);
+    throw new HttpProblem(422, PROCESSING_FAILED, `spec.json holds values the registry cannot store: ${problems.join("; ")}. Change these values, or move such data into a file in code/.`);
   }
 }
 
@@ -72,7 +72,7 @@ function checkEntrySize(entry: ToolEntry, limits: BundleLimits): void {
   const bytes = Math.max(Buffer.byteLength(JSON.stringify(entry)), storedShape(entry).bytes);
   if (bytes > limits.maxEntryJsonBytes) {
     const problem = entrySizeProblem(entry, limits.maxEntryJsonBytes) ?? "";
-    throw new RegistryError(
+    throw new HttpProblem(
       413,
       PROCESSING_FAILED,
       `spec.json and tool.md together make a ${bytes}-byte entry; entries are limited to ${limits.maxEntryJsonBytes} bytes (one database item each): ${problem}. Shorten tool.md or move large data from spec.json into code/.`,

@@ -1,4 +1,4 @@
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { MAX_SEARCH_DEPTH, parseSearchQuery } from "../search/search-query.js";
 import type { SearchQuery } from "../search/tool-search-index.js";
 import type { CatalogueParams } from "./web-paths.js";
@@ -42,7 +42,7 @@ function parsePage(raw: string | undefined): number {
   if (raw === undefined || raw === "") return 1;
   const page = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(page >= 1 && page <= MAX_PAGE)) {
-    throw new RegistryError(400, "Invalid page", `page must be a whole number from 1 to ${MAX_PAGE}, got ${JSON.stringify(raw.slice(0, 20))}.`);
+    throw new HttpProblem(400, "Invalid page", `page must be a whole number from 1 to ${MAX_PAGE}, got ${JSON.stringify(raw.slice(0, 20))}.`);
   }
   return page;
 }

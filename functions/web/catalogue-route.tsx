@@ -1,4 +1,4 @@
-import type { RouteModule } from "../routes/route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { catalogSearchFor } from "../search/catalog-search-for.js";
 import type { ToolSummary } from "../search/search-document.js";
 import { catalogueFacets } from "./catalogue-facets.js";

@@ -1,6 +1,6 @@
 import type { Context, Env, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { PAGE_HEADERS } from "./page-headers.js";
 import { ErrorPage } from "./views/error-page.js";
 import { documentHtml } from "./views/layout.js";
@@ -16,7 +16,7 @@ export function sendPage(c: Context, page: unknown, { status = 200, cacheControl
 }
 
 /**
- * `GET path` answering a page. Client mistakes (a RegistryError: bad query, unknown tool) answer
+ * `GET path` answering a page. Client mistakes (a HttpProblem: bad query, unknown tool) answer
  * as an HTML page with the status and detail the API would give; anything else goes on to the
  * app's error handler (a JSON 500 that hides internals).
  */
@@ -25,7 +25,7 @@ export function getPage<P extends string>(app: Hono, path: P, render: (c: Contex
     try {
       return await render(c as unknown as Context<Env, P>);
     } catch (error) {
-      if (!(error instanceof RegistryError)) throw error;
+      if (!(error instanceof HttpProblem)) throw error;
       return sendPage(c, <ErrorPage title={error.error} detail={error.detail} />, { status: error.status });
     }
   });

@@ -1,6 +1,6 @@
-import { RegistryError } from "../http/registry-error.js";
+import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
-import type { RouteModule } from "../routes/route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { renderManPage } from "./render-markdown.js";
 import { getPage, sendPage } from "./send-page.js";
 import { ToolPage } from "./views/tool-page.js";
@@ -26,12 +26,12 @@ export const toolRoute: RouteModule = (app, deps) => {
     const [entry, versions] = await Promise.all([deps.reader.version(id, version), deps.reader.versions(id)]);
     if (!entry) {
       if (versions.length === 0) throw noSuchTool(id);
-      throw new RegistryError(404, "Version not found", `${id} has no version ${version}; its newest versions are ${versions.slice(0, 10).map((v) => v.version).join(", ")} (see ${toolPath(id)}).`);
+      throw new HttpProblem(404, "Version not found", `${id} has no version ${version}; its newest versions are ${versions.slice(0, 10).map((v) => v.version).join(", ")} (see ${toolPath(id)}).`);
     }
     return sendPage(c, <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config)} manPageHtml={await renderManPage(entry)} />, { cacheControl: VERSION_PAGE_CACHE_CONTROL });
   });
 };
 
-function noSuchTool(toolId: string): RegistryError {
-  return new RegistryError(404, "Tool not found", `No tool with id ${JSON.stringify(toolId)} is published. Search the catalogue for it by name or description.`);
+function noSuchTool(toolId: string): HttpProblem {
+  return new HttpProblem(404, "Tool not found", `No tool with id ${JSON.stringify(toolId)} is published. Search the catalogue for it by name or description.`);
 }

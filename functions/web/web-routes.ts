@@ -1,4 +1,4 @@
-import type { RouteModule } from "../routes/route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { catalogueRoute } from "./catalogue-route.js";
 import { toolRoute } from "./tool-route.js";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { validateBundle } from "../../functions/validate/validate-bundle.js";
-import { RegistryError } from "../../functions/http/registry-error.js";
+import { HttpProblem } from "../../functions/http-problem.js";
 import { fixtureBundle } from "../support/bundles.js";
 
 let bundle: Uint8Array;
@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 
 describe("damaged bundles", () => {
-  it("are refused with a 4xx RegistryError, never an unexpected exception (which would be a 500)", () => {
+  it("are refused with a 4xx HttpProblem, never an unexpected exception (which would be a 500)", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }), fc.nat(), (flips, cut) => {
         const damaged = bundle.slice(0, Math.max(cut % (bundle.length + 1), 1));
@@ -18,9 +18,9 @@ describe("damaged bundles", () => {
         try {
           validateBundle(damaged);
         } catch (error) {
-          expect(error).toBeInstanceOf(RegistryError);
-          expect((error as RegistryError).status).toBeGreaterThanOrEqual(400);
-          expect((error as RegistryError).status).toBeLessThan(500);
+          expect(error).toBeInstanceOf(HttpProblem);
+          expect((error as HttpProblem).status).toBeGreaterThanOrEqual(400);
+          expect((error as HttpProblem).status).toBeLessThan(500);
         }
       }),
       { numRuns: 400 },

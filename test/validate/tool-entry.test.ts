@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { entryFromSpec, TOOL_ENTRY_FIELD_NAMES, UPDATABLE_FIELDS, validateEntryUpdate } from "../../functions/entry/tool-entry.js";
-import { RegistryError } from "../../functions/http/registry-error.js";
+import { HttpProblem } from "../../functions/http-problem.js";
 
-function rejection(run: () => unknown): RegistryError {
+function rejection(run: () => unknown): HttpProblem {
   try {
     run();
   } catch (error) {
-    expect(error).toBeInstanceOf(RegistryError);
-    return error as RegistryError;
+    expect(error).toBeInstanceOf(HttpProblem);
+    return error as HttpProblem;
   }
   throw new Error("nothing was thrown");
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateBundle } from "../../functions/validate/validate-bundle.js";
-import { RegistryError } from "../../functions/http/registry-error.js";
+import { HttpProblem } from "../../functions/http-problem.js";
 import {
   buildBinaryToolArchive,
   buildBundle,
@@ -33,12 +33,12 @@ const textStatsSpec = () => readFixtureSpec("text-stats");
 const bundleWith = (parts: Partial<BundleParts>) => buildBundle({ spec: textStatsSpec(), toolZip: pythonZip, toolMd: "# text-stats\n", ...parts });
 const specWith = (fields: Record<string, unknown>) => bundleWith({ spec: { ...textStatsSpec(), ...fields } });
 
-function rejection(bundle: Uint8Array, limits?: Parameters<typeof validateBundle>[1]): RegistryError {
+function rejection(bundle: Uint8Array, limits?: Parameters<typeof validateBundle>[1]): HttpProblem {
   try {
     validateBundle(bundle, limits);
   } catch (error) {
-    expect(error).toBeInstanceOf(RegistryError);
-    return error as RegistryError;
+    expect(error).toBeInstanceOf(HttpProblem);
+    return error as HttpProblem;
   }
   throw new Error("the bundle was accepted");
 }

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import type { CatalogDeps } from "../catalog-deps.js";
-import type { RegistryDeps } from "../registry-deps.js";
+import type { CatalogDeps } from "./catalog-deps.js";
+import type { RegistryDeps } from "./registry-deps.js";
 
 /**
  * One route module: registers its routes on the app. Groups of them make up each Lambda. A module

@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
  * `error` keeps the Python registry's string where one exists (clients match on it, docs/design/compatibility.md);
  * `detail` says exactly what is wrong and how to fix it.
  */
-export class RegistryError extends Error {
+export class HttpProblem extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     readonly error: string,
@@ -14,7 +14,7 @@ export class RegistryError extends Error {
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(`${error}: ${detail}`);
-    this.name = "RegistryError";
+    this.name = "HttpProblem";
   }
 
   toJSON(): { error: string; detail: string } {
