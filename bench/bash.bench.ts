@@ -1,5 +1,5 @@
 /**
- * Bash permission decisions on the mixed corpus (test/builtin/corpus: unsafe + safe commands),
+ * Bash permission decisions on the mixed corpus (test/sdk/builtin/corpus: unsafe + safe commands),
  * through the real PermissionEngine and Bash tool, against a bare tree-sitter-bash parse of the same
  * command measured in this run. Each decision parses and analyses its command afresh (the corpus is
  * larger than the tool's analysis cache). The parser's one-time WASM load is reported separately.
@@ -13,7 +13,7 @@ import { cpus } from "node:os";
 import { Bash } from "../sdk/src/builtin/bash/bash-tool.js";
 import { loadBashParser } from "../sdk/src/builtin/shell/bash-parser.js";
 import { PermissionEngine } from "../sdk/src/permission/permission-engine.js";
-import { loadCorpus } from "../test/builtin/support.js";
+import { loadCorpus } from "../test/sdk/builtin/support.js";
 import { p50p99 } from "./percentiles.js";
 
 const PASSES = 8;

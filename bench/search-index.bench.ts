@@ -25,7 +25,7 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { SqliteDatabase, sqliteDriverName } from "../functions/search/sqlite-driver.js";
 import { ToolSearchIndex } from "../functions/search/tool-search-index.js";
-import { LABELLED_QUERIES, scaledCatalog } from "../test/search/relevance-catalog.js";
+import { LABELLED_QUERIES, scaledCatalog } from "../test/functions/search/relevance-catalog.js";
 import { p50p99 } from "./percentiles.js";
 
 const SEARCHES = 3_000;

@@ -7,8 +7,8 @@
  * the index's score cache emptied by that write). The engine alone, snapshots and cold instances
  * up to 100,000 tools: bench/search-index.bench.ts.
  *
- * The catalogue (realistic tools and variants, test/search/relevance-catalog.ts) is written in
- * bulk through the storage layer (test/search/seed-catalog.ts): uploading 10,000 bundles over
+ * The catalogue (realistic tools and variants, test/functions/search/relevance-catalog.ts) is written in
+ * bulk through the storage layer (test/functions/search/seed-catalog.ts): uploading 10,000 bundles over
  * HTTP would take minutes. Server and client share this process.
  *
  *   npx tsx bench/search.bench.ts      (or: npm run bench search)
@@ -18,8 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLocalRegistry } from "../functions/local/start-local-registry.js";
 import { ToolSearchIndex } from "../functions/search/tool-search-index.js";
-import { LABELLED_QUERIES, scaledCatalog } from "../test/search/relevance-catalog.js";
-import { seedCatalog } from "../test/search/seed-catalog.js";
+import { LABELLED_QUERIES, scaledCatalog } from "../test/functions/search/relevance-catalog.js";
+import { seedCatalog } from "../test/functions/search/seed-catalog.js";
 import { p50p99 } from "./percentiles.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";

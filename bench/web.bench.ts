@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { gzipSync } from "fflate";
 import { createRegistryApp } from "../functions/app.js";
 import { startLocalRegistry } from "../functions/local/start-local-registry.js";
-import { echoToolBundle, uploadOrThrow } from "../test/search/search-bundles.js";
+import { echoToolBundle, uploadOrThrow } from "../test/functions/search/search-bundles.js";
 import { p50p99 } from "./percentiles.js";
 
 const TOOLS = 100;

@@ -1,0 +1,150 @@
+// The doctor: each kind of damage a crash can leave is found, repaired with --fix, and a second run
+// is clean; through the CLI against a running registry, and as `npm run doctor` on a data folder.
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { DeleteObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDoctor } from "../../../functions/doctor/run-doctor.js";
+import { ArchiveStore } from "../../../functions/storage/archive-store.js";
+import { createDynamoDocumentClient, createS3Client } from "../../../functions/storage/aws-clients.js";
+import { LATEST_SORT_KEY } from "../../../functions/storage/table-schema.js";
+import { runCli } from "../../../sdk/src/cli/run-cli.js";
+import { buildBundle, FIXTURE_TOOLS_DIR, readFixtureSpec, zipFiles } from "../../support/bundles.js";
+import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+let registry: TestRegistry;
+
+/** A bundle with its own archive bytes. */
+function bundle(toolId: string, version = "1.0.0"): { bundle: Uint8Array; toolZip: Uint8Array } {
+  const toolZip = zipFiles({ "code/function.py": readFileSync(join(FIXTURE_TOOLS_DIR, "text-stats/code/function.py")), "code/id.txt": `${toolId}@${version}` });
+  const spec = { ...readFixtureSpec("text-stats"), tool_id: toolId, tool_metadata: { version } };
+  return { bundle: buildBundle({ spec, toolZip, toolMd: `# ${toolId}\n` }), toolZip };
+}
+
+async function publish(toolId: string, version = "1.0.0"): Promise<Uint8Array> {
+  const built = bundle(toolId, version);
+  expect((await uploadBundle(registry.url, registry.token, built.bundle)).status).toBe(200);
+  return built.toolZip;
+}
+
+/** Damage of every kind, made with raw storage calls as a crash would leave it. */
+async function damage(): Promise<void> {
+  const { config } = registry.local;
+  const db = createDynamoDocumentClient(config);
+  const s3 = createS3Client(config);
+  try {
+    await publish("healthy");
+    await publish("pointerless");
+    await db.send(new DeleteCommand({ TableName: config.tableName, Key: { tool_id: "pointerless", version: LATEST_SORT_KEY } }));
+    await publish("half-published");
+    await db.send(new UpdateCommand({ TableName: config.tableName, Key: { tool_id: "half-published", version: "1.0.0" }, UpdateExpression: "SET #s = :p", ExpressionAttributeNames: { "#s": "state" }, ExpressionAttributeValues: { ":p": "pending" } }));
+    await publish("half-deleted");
+    await registry.local.deps.entries.beginDeletion("half-deleted", ["1.0.0"], "crashed");
+    const lost = await publish("lost-archive");
+    await s3.send(new DeleteObjectCommand({ Bucket: config.bucketName, Key: ArchiveStore.key(createHash("sha256").update(lost).digest("hex")) }));
+    const orphan = new TextEncoder().encode("bytes no version references");
+    await s3.send(new PutObjectCommand({ Bucket: config.bucketName, Key: ArchiveStore.key(createHash("sha256").update(orphan).digest("hex")), Body: orphan, ContentLength: orphan.byteLength }));
+  } finally {
+    db.destroy();
+    s3.destroy();
+  }
+  registry.local.deps.reader.invalidate();
+}
+
+beforeAll(async () => {
+  registry = await startTestRegistry();
+});
+
+afterAll(async () => {
+  await registry?.close();
+});
+
+describe("registry doctor", () => {
+  it("finds every kind of damage, repairs what storage can, and is clean afterwards", async () => {
+    await damage();
+    const found = await runDoctor(registry.local.deps, { graceSeconds: 0 });
+    expect(found.findings.map((finding) => `${finding.kind} ${finding.toolId ?? ""}`).sort()).toEqual(
+      expect.arrayContaining(["missing-pointer pointerless", "unfinished-publish half-published", "unfinished-delete half-deleted", "orphaned-archive ", "missing-archive "].sort()),
+    );
+    expect(found.findings.every((finding) => !finding.fixed)).toBe(true);
+
+    const fixed = await runDoctor(registry.local.deps, { fix: true, graceSeconds: 0 });
+    expect(fixed.findings.filter((finding) => !finding.fixed).map((finding) => finding.kind)).toEqual(["missing-archive"]);
+    const again = await runDoctor(registry.local.deps, { graceSeconds: 0 });
+    expect(again.findings.map((finding) => finding.kind)).toEqual(["missing-archive"]);
+
+    expect((await (await fetch(`${registry.url}/tools/pointerless`)).json()) as object).toMatchObject({ version: "1.0.0" });
+    expect((await registry.local.deps.entries.getStoredVersion("half-published", "1.0.0"))?.pending).toBe(false);
+    expect((await fetch(`${registry.url}/tools/half-deleted`)).status).toBe(404);
+    // The missing archive comes back with the same bundle.
+    expect((await uploadBundle(registry.url, registry.token, bundle("lost-archive").bundle)).status).toBe(200);
+    expect((await runDoctor(registry.local.deps, { graceSeconds: 0, verifyArchives: true })).findings).toEqual([]);
+  });
+
+  it("leaves young orphans alone (an upload may be in flight)", async () => {
+    const young = new TextEncoder().encode("just written by an upload in flight");
+    const s3 = createS3Client(registry.local.config);
+    await s3.send(new PutObjectCommand({ Bucket: registry.local.config.bucketName, Key: ArchiveStore.key(createHash("sha256").update(young).digest("hex")), Body: young, ContentLength: young.byteLength }));
+    s3.destroy();
+    expect((await runDoctor(registry.local.deps, { fix: true })).findings).toEqual([]);
+    expect((await runDoctor(registry.local.deps, { fix: true, graceSeconds: 0 })).findings.map((finding) => finding.kind)).toEqual(["orphaned-archive"]);
+  });
+
+  it("runs as `agent-tools registry doctor [--fix]` against the running registry", async () => {
+    await publish("cli-pointerless");
+    const db = createDynamoDocumentClient(registry.local.config);
+    await db.send(new DeleteCommand({ TableName: registry.local.config.tableName, Key: { tool_id: "cli-pointerless", version: LATEST_SORT_KEY } }));
+    db.destroy();
+    const out: string[] = [];
+    const io = { out: (text: string) => void out.push(text), err: (text: string) => void out.push(text), cwd: ROOT };
+    const args = ["--registry", registry.url, "registry", "doctor", "--token", registry.token, "--grace", "0"];
+    expect(await runCli(args, io)).toBe(1);
+    expect(out.join("")).toMatch(/found\s+missing-pointer cli-pointerless/);
+    expect(out.join("")).toMatch(/run again with --fix/);
+    out.length = 0;
+    expect(await runCli([...args, "--fix"], io)).toBe(0);
+    expect(out.join("")).toMatch(/fixed\s+missing-pointer cli-pointerless/);
+    out.length = 0;
+    expect(await runCli(args, io)).toBe(0);
+    expect(out.join("")).toMatch(/nothing to repair/);
+    expect(await runCli(["--registry", registry.url, "registry", "doctor", "--token", "wrong"], io)).toBe(1);
+  });
+
+  it("refuses bad doctor requests with 400", async () => {
+    for (const body of ['{"fix":"yes"}', '{"graceSeconds":-1}', '{"other":1}', "[1]"]) {
+      const response = await fetch(`${registry.url}/registry/doctor`, { method: "POST", headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" }, body });
+      expect(response.status, body).toBe(400);
+    }
+  });
+});
+
+describe("npm run doctor", () => {
+  it("checks and repairs a stopped registry's data folder", async () => {
+    const stopped = await startTestRegistry();
+    const { dataDir } = stopped;
+    const db = createDynamoDocumentClient(stopped.local.config);
+    const toolZip = bundle("offline").bundle;
+    expect((await uploadBundle(stopped.url, stopped.token, toolZip)).status).toBe(200);
+    await db.send(new DeleteCommand({ TableName: stopped.local.config.tableName, Key: { tool_id: "offline", version: LATEST_SORT_KEY } }));
+    db.destroy();
+    await stopped.local.close();
+    const run = (args: string[]) =>
+      promisify(execFile)("npm", ["run", "--silent", "doctor", "--", "--data-dir", dataDir, "--grace", "0", ...args], { cwd: ROOT }).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+      );
+    const found = await run([]);
+    expect(found.code).toBe(1);
+    expect(found.stdout).toMatch(/missing-pointer offline/);
+    const fixed = await run(["--fix", "--json"]);
+    expect(fixed.code).toBe(0);
+    expect(JSON.parse(fixed.stdout)).toMatchObject({ fix: true, toolsChecked: 1, findings: [{ kind: "missing-pointer", toolId: "offline", fixed: true }] });
+    await stopped.close();
+  }, 60_000);
+});

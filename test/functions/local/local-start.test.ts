@@ -1,0 +1,53 @@
+// Starting the embedded registry: a failed first start stores no token hash (so the next start
+// still shows a fresh token), and a wildcard host is reported as such, with the URLs to use.
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listeningBanner } from "../../../functions/local/listening-banner.js";
+import { startLocalRegistry } from "../../../functions/local/start-local-registry.js";
+
+let dataDir: string;
+let busy: Server;
+let busyPort: number;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "agent-tools-local-start-"));
+  busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+  busyPort = (busy.address() as { port: number }).port;
+});
+afterAll(async () => {
+  await new Promise((resolve) => busy.close(resolve));
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("the local registry's start", () => {
+  it("stores no token hash when the port is in use, so the next start generates and shows one", async () => {
+    await expect(startLocalRegistry({ dataDir, port: busyPort })).rejects.toMatchObject({ code: "EADDRINUSE" });
+    expect(existsSync(join(dataDir, "write-token.sha256"))).toBe(false);
+
+    const registry = await startLocalRegistry({ dataDir, port: 0 });
+    try {
+      expect(registry.tokenSource).toBe("generated");
+      expect(registry.token).toMatch(/^[\w-]{40,}$/);
+      expect(existsSync(registry.tokenHashFile)).toBe(true);
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it("says a wildcard host serves every interface, and which URL to use from this machine", async () => {
+    const registry = await startLocalRegistry({ dataDir: join(dataDir, "wildcard"), port: 0, host: "0.0.0.0", token: "t" });
+    try {
+      const banner = listeningBanner(registry);
+      expect(banner).toMatch(new RegExp(`^Agent Tools registry listening on http://127\\.0\\.0\\.1:${registry.port} \\(this machine\\), on every interface \\(0\\.0\\.0\\.0\\)`));
+      expect((await fetch(`${registry.url}/health`)).status).toBe(200);
+    } finally {
+      await registry.close();
+    }
+    expect(listeningBanner({ url: "http://127.0.0.1:6000", host: "127.0.0.1", port: 6000 })).toBe("Agent Tools registry listening on http://127.0.0.1:6000");
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The SDK's entry cache against a real registry: a pinned `id@version` is revalidated with one
+ * conditional GET when the registry is reachable (a re-published version with new code is
+ * detected and run), served from the cache when it is not, and every add caches what it fetched.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AgentTools, RegistryUnavailableError } from "@agent-tools/sdk";
+import { deleteTool } from "../../../sdk/src/publish/delete-tool.js";
+import { buildBundle, readFixtureSpec, zipFiles } from "../../support/bundles.js";
+import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
+
+let registry: TestRegistry;
+let workDir: string;
+
+beforeAll(async () => {
+  [registry, workDir] = await Promise.all([startTestRegistry(), mkdtemp(join(tmpdir(), "agent-tools-revalidate-"))]);
+});
+afterAll(async () => {
+  await registry?.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+/** A Python tool whose `execute` answers `answer`, published as `toolId@version`. */
+async function publishAnswering(toolId: string, version: string, answer: string): Promise<void> {
+  const spec = { ...readFixtureSpec("text-stats"), tool_id: toolId, tool_metadata: { version } };
+  const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(answer)}\n`;
+  const toolZip = zipFiles({ "code/function.py": code });
+  const result = await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip, toolMd: `# ${toolId}` }));
+  expect(result.status).toBe(200);
+}
+
+/** An AgentTools whose registry requests are recorded as "METHOD path status". */
+function recordingAgent(cacheDir: string, url = registry.url) {
+  const requests: string[] = [];
+  const tools = new AgentTools({
+    toolsDbUrl: url,
+    cacheDir,
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      requests.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname} ${response.status}`);
+      return response;
+    },
+  });
+  return { tools, requests };
+}
+
+const closedRegistryUrl = "http://127.0.0.1:9"; // the discard port: nothing listens, connections are refused
+
+describe("pinned versions", () => {
+  it("revalidate with one 304 when unchanged, and run new code after a re-publish of the same version", async () => {
+    const cacheDir = join(workDir, "republish");
+    await publishAnswering("answer-tool", "1.0.0", "old code");
+    const first = recordingAgent(cacheDir);
+    await first.tools.add("answer-tool@1.0.0");
+    expect(await first.tools.executeToolById("answer-tool", {})).toBe("old code");
+    await first.tools.close();
+
+    const second = recordingAgent(cacheDir);
+    await second.tools.add("answer-tool@1.0.0");
+    expect(second.requests).toEqual(["GET /tools/answer-tool/versions/1.0.0 304"]);
+    expect(await second.tools.executeToolById("answer-tool", {})).toBe("old code");
+
+    await deleteTool("answer-tool", { registryUrl: registry.url, token: registry.token });
+    await publishAnswering("answer-tool", "1.0.0", "new code");
+    second.requests.length = 0;
+    await second.tools.add("answer-tool@1.0.0");
+    expect(second.requests[0]).toBe("GET /tools/answer-tool/versions/1.0.0 200");
+    expect(second.requests.some((request) => request.endsWith("/archive 200"))).toBe(true);
+    expect(await second.tools.executeToolById("answer-tool", {})).toBe("new code");
+    await second.tools.close();
+  });
+
+  it("are served from the cache when the registry cannot be reached, even if only an unpinned add cached them", async () => {
+    const cacheDir = join(workDir, "offline");
+    await publishAnswering("offline-tool", "2.0.0", "cached answer");
+    const online = new AgentTools({ toolsDbUrl: registry.url, cacheDir });
+    await online.add("offline-tool"); // unpinned
+    await online.close();
+
+    const offline = new AgentTools({ toolsDbUrl: closedRegistryUrl, cacheDir });
+    expect(await offline.add("offline-tool@2.0.0")).toMatchObject({ toolId: "offline-tool", version: "2.0.0" });
+    expect(await offline.executeToolById("offline-tool", {})).toBe("cached answer");
+    await offline.remove("offline-tool");
+    // Unpinned and offline: the highest cached version.
+    expect(await offline.add("offline-tool")).toMatchObject({ version: "2.0.0" });
+    await offline.close();
+  });
+
+  it("fail as unreachable when the registry is down and nothing is cached", async () => {
+    const offline = new AgentTools({ toolsDbUrl: closedRegistryUrl, cacheDir: join(workDir, "empty") });
+    await expect(offline.add("never-seen@1.0.0")).rejects.toBeInstanceOf(RegistryUnavailableError);
+    await expect(offline.add("never-seen")).rejects.toBeInstanceOf(RegistryUnavailableError);
+    await offline.close();
+  });
+
+  it("do not run a cached version the registry has since deleted", async () => {
+    const cacheDir = join(workDir, "deleted");
+    await publishAnswering("deleted-tool", "1.0.0", "gone");
+    const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir });
+    await tools.add("deleted-tool@1.0.0");
+    await tools.close();
+    await deleteTool("deleted-tool", { registryUrl: registry.url, token: registry.token });
+    await expect(tools.add("deleted-tool@1.0.0")).rejects.toMatchObject({ code: "TOOL_NOT_FOUND" });
+    await tools.close();
+  });
+});
