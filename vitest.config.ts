@@ -7,7 +7,9 @@ import { defineConfig } from "vitest/config";
  * source of its built entry (`./dist/x.js` → `sdk/src/x.ts`). A separate test checks the built
  * package with plain node.
  */
-const sdkExports = (JSON.parse(readFileSync(new URL("./sdk/package.json", import.meta.url), "utf8")) as { exports: Record<string, { default: string }> }).exports;
+const sdkExports = (
+  JSON.parse(readFileSync(new URL("./sdk/package.json", import.meta.url), "utf8")) as { exports: Record<string, { default: string }> }
+).exports;
 const sdkAliases = Object.entries(sdkExports).map(([subpath, target]) => ({
   find: new RegExp(`^@agent-tools/sdk${subpath.slice(1).replace(/[/-]/g, "\\$&")}$`),
   replacement: fileURLToPath(new URL(target.default.replace(/^\.\/dist\//, "./sdk/src/").replace(/\.js$/, ".ts"), import.meta.url)),

@@ -61,7 +61,14 @@ export function apibenchSets(checkout: string): RetrievalSet[] {
 /** Everything the registry indexes of a tool, as one text (what a one-field baseline searches). */
 export function toolText(tool: SearchableEntry): string {
   const spec = tool.tool_api_spec as { entrypoints: { execute: { input: { properties: object } } } };
-  return [tool.tool_id, tool.tool_search_description, ...(tool.tool_tags as string[]), tool.tool_type, Object.keys(spec.entrypoints.execute.input.properties).join(" "), tool.tool_man_page_doc].join(" ");
+  return [
+    tool.tool_id,
+    tool.tool_search_description,
+    ...(tool.tool_tags as string[]),
+    tool.tool_type,
+    Object.keys(spec.entrypoints.execute.input.properties).join(" "),
+    tool.tool_man_page_doc,
+  ].join(" ");
 }
 
 function read(checkout: string, path: string): string {
@@ -89,7 +96,9 @@ function toTool(id: string, api: Api): SearchableEntry {
     tool_search_description: api.description ?? "",
     tool_tags: [api.domain, api.functionality, api.framework].filter((tag): tag is string => typeof tag === "string"),
     tool_type: api.domain ?? "",
-    tool_man_page_doc: [api.api_call, ...(Array.isArray(api.example_code) ? api.example_code : [api.example_code])].filter((part) => typeof part === "string").join("\n"),
+    tool_man_page_doc: [api.api_call, ...(Array.isArray(api.example_code) ? api.example_code : [api.example_code])]
+      .filter((part) => typeof part === "string")
+      .join("\n"),
     tool_api_spec: { entrypoints: { execute: { input: { type: "object", properties } } } },
   };
 }

@@ -23,7 +23,11 @@ const loadStart = performance.now();
 const parser = await loadBashParser();
 const loadMs = performance.now() - loadStart;
 
-async function measure(run: (command: string) => unknown, measured = commands, passes = PASSES): Promise<{ p50: number; p99: number; perSecond: number }> {
+async function measure(
+  run: (command: string) => unknown,
+  measured = commands,
+  passes = PASSES,
+): Promise<{ p50: number; p99: number; perSecond: number }> {
   for (const command of measured) await run(command); // warm-up
   const samples: number[] = [];
   const start = performance.now();
@@ -46,13 +50,23 @@ const ownCheck = await measure(async (command) => bash.checkPermissions({ comman
 // This repository as the project: its .git/config (and includes) read for git, its tree walked for searches.
 // Distinct commands, more than the analysis cache holds, so each decision does the work afresh.
 const variants = (make: (n: number) => string) => Array.from({ length: 1500 }, (_, n) => make(n));
-const gitInRepository = await measure((command) => engine.checkPermission(bash, { command }), variants((n) => [`git status -- src${n}`, `git log -p -${n}`, `git diff --stat HEAD~${n}`][n % 3]!), 2);
-const searchOverRepository = await measure((command) => engine.checkPermission(bash, { command }), variants((n) => [`grep -rn TODO${n} .`, `rg TODO${n}`, `git grep TODO${n}`][n % 3]!), 2);
+const gitInRepository = await measure(
+  (command) => engine.checkPermission(bash, { command }),
+  variants((n) => [`git status -- src${n}`, `git log -p -${n}`, `git diff --stat HEAD~${n}`][n % 3]!),
+  2,
+);
+const searchOverRepository = await measure(
+  (command) => engine.checkPermission(bash, { command }),
+  variants((n) => [`grep -rn TODO${n} .`, `rg TODO${n}`, `git grep TODO${n}`][n % 3]!),
+  2,
+);
 
 const row = (name: string, result: { p50: number; p99: number; perSecond: number }) =>
   `| ${name} | ${(result.p50 * 1000).toFixed(0)} µs | ${(result.p99 * 1000).toFixed(0)} µs | ${Math.round(result.perSecond).toLocaleString("en")} | ${(result.p50 / baseline.p50).toFixed(1)}× |`;
 
-console.log(`Bash permission decisions: ${commands.length} corpus commands × ${PASSES} passes, Node ${process.version}, ${cpus().length} cores`);
+console.log(
+  `Bash permission decisions: ${commands.length} corpus commands × ${PASSES} passes, Node ${process.version}, ${cpus().length} cores`,
+);
 console.log(`tree-sitter-bash WASM load (once per process): ${loadMs.toFixed(1)} ms\n`);
 console.log("| measure | p50 | p99 | per second | p50 vs bare parse |");
 console.log("|---|---|---|---|---|");

@@ -39,7 +39,10 @@ const outDir = mkdtempSync(join(cacheDir, "agent-tools-lambda-bench-"));
 /** Wall time of one fresh `node` process running `script`, plus what the script printed. */
 function runNode(script: string): { wallMs: number; output: string } {
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, ...FUNCTION_ENV }, encoding: "utf8" });
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    env: { ...process.env, ...FUNCTION_ENV },
+    encoding: "utf8",
+  });
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`node failed: ${result.stderr}`);
   return { wallMs, output: result.stdout.trim() };
@@ -52,7 +55,9 @@ type BuildName = keyof typeof BUILDS;
 async function buildEntry(name: string, build_: BuildName): Promise<{ file: string; sdkImports: string[] }> {
   const outfile = join(outDir, build_.replace(" ", "-"), name, "index.mjs");
   const result = await build({ ...lambdaBuildOptions(name, outfile, BUILDS[build_]), metafile: true });
-  const externals = Object.values(result.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external).map((entry) => entry.path));
+  const externals = Object.values(result.metafile.outputs).flatMap((output) =>
+    output.imports.filter((entry) => entry.external).map((entry) => entry.path),
+  );
   return { file: outfile, sdkImports: [...new Set(externals.filter((path) => path.startsWith("@aws-sdk/")))].sort() };
 }
 
@@ -69,16 +74,24 @@ try {
     baseline.push(runNode("").wallMs);
     for (const row of rows) {
       const url = pathToFileURL(files.get(key(row))!.file).href;
-      const { wallMs, output } = runNode(`const t = performance.now(); const m = await import(${JSON.stringify(url)}); if (typeof m.handler !== "function") throw new Error("no handler"); console.log(performance.now() - t);`);
+      const { wallMs, output } = runNode(
+        `const t = performance.now(); const m = await import(${JSON.stringify(url)}); if (typeof m.handler !== "function") throw new Error("no handler"); console.log(performance.now() - t);`,
+      );
       samples.get(key(row))!.importMs.push(Number(output));
       samples.get(key(row))!.wallMs.push(wallMs);
     }
   }
 
   const base50 = percentile(baseline, 0.5);
-  console.log(`Node ${process.version}, ${RUNS} fresh processes per row; baseline \`node -e ""\`: p50 ${base50.toFixed(0)} ms, p99 ${percentile(baseline, 0.99).toFixed(0)} ms.`);
-  console.log("`bundled` is what the stack deploys; `sdk external` is the same entry with `@aws-sdk/*` loaded from node_modules (the runtime's copy).\n");
-  console.log("| function | build | bundle (minified) | gzip | cold import p50 | p99 | process p50 | ratio vs `node -e \"\"` | aim (import 150 ms) |");
+  console.log(
+    `Node ${process.version}, ${RUNS} fresh processes per row; baseline \`node -e ""\`: p50 ${base50.toFixed(0)} ms, p99 ${percentile(baseline, 0.99).toFixed(0)} ms.`,
+  );
+  console.log(
+    "`bundled` is what the stack deploys; `sdk external` is the same entry with `@aws-sdk/*` loaded from node_modules (the runtime's copy).\n",
+  );
+  console.log(
+    '| function | build | bundle (minified) | gzip | cold import p50 | p99 | process p50 | ratio vs `node -e ""` | aim (import 150 ms) |',
+  );
   console.log("|---|---|---:|---:|---:|---:|---:|---:|---|");
   for (const row of rows) {
     const { file } = files.get(key(row))!;
@@ -93,7 +106,9 @@ try {
   }
   for (const name of REGISTRY_FUNCTIONS) {
     const external = files.get(`${name}/sdk external`)!.sdkImports;
-    console.log(`\n${name} uses ${external.join(", ")}; bundled, it imports ${files.get(`${name}/bundled`)!.sdkImports.length} AWS SDK packages from the runtime.`);
+    console.log(
+      `\n${name} uses ${external.join(", ")}; bundled, it imports ${files.get(`${name}/bundled`)!.sdkImports.length} AWS SDK packages from the runtime.`,
+    );
   }
 } finally {
   rmSync(outDir, { recursive: true, force: true });

@@ -37,7 +37,18 @@ const cleanup: (() => Promise<unknown>)[] = [];
 try {
   await uploadBundle(registry.url, registry.token, (await fixtureBundle("text-stats")).bundle);
   const env = { ...(process.env as Record<string, string>), AGENT_TOOLS_CACHE_DIR: join(work, "cache") };
-  const serverArgs = (...extra: string[]) => ["--import", "tsx", CLI_MAIN, "mcp", "--registry", registry.url, "--allow", "text-stats", "text-stats", ...extra];
+  const serverArgs = (...extra: string[]) => [
+    "--import",
+    "tsx",
+    CLI_MAIN,
+    "mcp",
+    "--registry",
+    registry.url,
+    "--allow",
+    "text-stats",
+    "text-stats",
+    ...extra,
+  ];
 
   const direct = new AgentTools({ toolsDbUrl: registry.url, cacheDir: join(work, "cache") });
   cleanup.push(() => direct.close());
@@ -75,11 +86,17 @@ try {
     ROUNDS,
   );
   const baseline = rows[0]!.p50;
-  console.log(`${cpus().length} cores, load average ${loadavg().map((load) => load.toFixed(1)).join(" ")}; ${ROUNDS} interleaved rounds after ${WARMUP_ROUNDS} warm-up\n`);
+  console.log(
+    `${cpus().length} cores, load average ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(" ")}; ${ROUNDS} interleaved rounds after ${WARMUP_ROUNDS} warm-up\n`,
+  );
   console.log("| path | p50 ms | p99 ms | p50 vs (a) | MCP overhead p50 ms |");
   console.log("|---|---:|---:|---:|---:|");
   for (const row of rows) {
-    console.log(`| ${row.name} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${(row.p50 / baseline).toFixed(2)}× | ${(row.p50 - baseline).toFixed(3)} |`);
+    console.log(
+      `| ${row.name} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${(row.p50 / baseline).toFixed(2)}× | ${(row.p50 - baseline).toFixed(3)} |`,
+    );
   }
 } finally {
   for (const step of cleanup.reverse()) await step().catch(() => undefined);
@@ -88,7 +105,10 @@ try {
 }
 
 /** Runs each call once per round, in turn, and returns each one's latency percentiles. */
-async function interleave(calls: Record<string, () => Promise<unknown>>, rounds: number): Promise<{ name: string; p50: number; p99: number }[]> {
+async function interleave(
+  calls: Record<string, () => Promise<unknown>>,
+  rounds: number,
+): Promise<{ name: string; p50: number; p99: number }[]> {
   const entries = Object.entries(calls);
   const times = entries.map(() => new Float64Array(rounds));
   for (let round = -WARMUP_ROUNDS; round < rounds; round++) {

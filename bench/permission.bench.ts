@@ -64,10 +64,18 @@ results.push(await measure("engine: BYPASS", () => bypass.checkPermission(add, i
 results.push(await measure("direct tool.invoke() (baseline B)", () => drain(add.invoke(input))));
 results.push(await measure("invoke() through 5 middlewares", () => drain(withMiddleware.invoke(input)), "baseline B"));
 results.push(
-  await measure("executor.run: validate + engine + run + events", () => drain(executor.run([{ id: "1", name: "add", input }])), "baseline B"),
+  await measure(
+    "executor.run: validate + engine + run + events",
+    () => drain(executor.run([{ id: "1", name: "add", input }])),
+    "baseline B",
+  ),
 );
 results.push(
-  await measure("executor.run with raw JSON arguments", () => drain(executor.run([{ id: "1", name: "add", input: '{"a":1,"b":2}' }])), "baseline B"),
+  await measure(
+    "executor.run with raw JSON arguments",
+    () => drain(executor.run([{ id: "1", name: "add", input: '{"a":1,"b":2}' }])),
+    "baseline B",
+  ),
 );
 
 const baselines = new Map([

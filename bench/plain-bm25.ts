@@ -31,10 +31,16 @@ export class PlainBm25 {
         scores.set(document, (scores.get(document) ?? 0) + (idf * tf * 2.2) / norm);
       }
     }
-    return [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([document]) => this.ids[document]!);
+    return [...scores]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, limit)
+      .map(([document]) => this.ids[document]!);
   }
 }
 
 function plainWords(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "");
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== "");
 }

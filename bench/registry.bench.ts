@@ -123,7 +123,9 @@ async function run({ url, token, config }: ServerReady): Promise<void> {
   const db = createDynamoDocumentClient(config);
   const s3 = createS3Client(config);
   const getItem = await bare("DynamoDB GetItem (SDK)", () =>
-    db.send(new GetCommand({ TableName: config.tableName, Key: { tool_id: "text-stats", version: LATEST_SORT_KEY }, ConsistentRead: true })),
+    db.send(
+      new GetCommand({ TableName: config.tableName, Key: { tool_id: "text-stats", version: LATEST_SORT_KEY }, ConsistentRead: true }),
+    ),
   );
   const query = await bare("DynamoDB Query, latest index (SDK)", () =>
     db.send(new QueryCommand({ ...indexQueryInput(config.tableName, LATEST_INDEX, LATEST_CATALOG), Limit: 50 })),
@@ -144,7 +146,9 @@ async function run({ url, token, config }: ServerReady): Promise<void> {
     `Registry on the local server: ${CONNECTIONS} connections, ${SECONDS} s per run (reads: better of 2 alternating runs); ` +
       `bare calls: ${CONNECTIONS} concurrent, same emulators. Load average (1 min) when done: ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores.\n`,
   );
-  console.log("| request | p50 ms | p99 ms | req/s | bare storage call | its p50 ms | its ops/s | req/s vs bare call | req/s vs hello-world |");
+  console.log(
+    "| request | p50 ms | p99 ms | req/s | bare storage call | its p50 ms | its ops/s | req/s vs bare call | req/s vs hello-world |",
+  );
   console.log("|---|---:|---:|---:|---|---:|---:|---:|---:|");
   for (const [route, base] of rows) {
     const isHello = route === hello;

@@ -82,13 +82,16 @@ async function main(): Promise<void> {
   const warm: Record<Mode, { p50: number; p99: number }> = { off: { p50: 0, p99: 0 }, required: { p50: 0, p99: 0 } };
   // Alternating rounds, so a burst of load on the shared machine hits both sides alike.
   const rounds: Record<Mode, number[]> = { off: [], required: [] };
-  const warmTools = Object.fromEntries(MODES.map((mode) => [mode, new AgentTools({ cacheDir: join(work, `warm-${mode}`), sandbox: mode })])) as Record<Mode, AgentTools>;
+  const warmTools = Object.fromEntries(
+    MODES.map((mode) => [mode, new AgentTools({ cacheDir: join(work, `warm-${mode}`), sandbox: mode })]),
+  ) as Record<Mode, AgentTools>;
   for (const mode of MODES) {
     await warmTools[mode].add({ path: toolDir });
     for (let i = 0; i < 500; i++) await warmTools[mode].executeToolById("trivial", { value: i });
   }
   for (let round = 0; round < 10; round++) {
-    for (const mode of MODES) rounds[mode].push(...(await sample(WARM_CALLS / 10, (i) => warmTools[mode].executeToolById("trivial", { value: i }))));
+    for (const mode of MODES)
+      rounds[mode].push(...(await sample(WARM_CALLS / 10, (i) => warmTools[mode].executeToolById("trivial", { value: i }))));
   }
   for (const mode of MODES) {
     warm[mode] = p50p99(rounds[mode]);
@@ -127,7 +130,10 @@ async function main(): Promise<void> {
     "",
     "| measure | unsandboxed | sandboxed | ratio |",
     "|---|---:|---:|---:|",
-    ...rows.map((row) => `| ${row.name} | ${row.off.toFixed(3)} ${row.unit} | ${row.sandboxed.toFixed(3)} ${row.unit} | ${(row.sandboxed / row.off).toFixed(2)} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.name} | ${row.off.toFixed(3)} ${row.unit} | ${row.sandboxed.toFixed(3)} ${row.unit} | ${(row.sandboxed / row.off).toFixed(2)} |`,
+    ),
     ...MODES.map((mode) => {
       const { lazy, started } = memory[mode];
       return `| ${MANY_TOOLS} tools added, ${mode === "off" ? "unsandboxed" : "sandboxed"}: processes / RSS | lazy: ${lazy.count} / ${lazy.mib.toFixed(0)} MiB | all started: ${started.count} / ${started.mib.toFixed(0)} MiB | |`;

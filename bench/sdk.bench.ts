@@ -53,7 +53,10 @@ async function main(): Promise<void> {
   const toolDir = join(work, "trivial");
   await mkdir(join(toolDir, "code"), { recursive: true });
   await writeFile(join(toolDir, "code", "function.py"), TOOL);
-  await writeFile(join(toolDir, "spec.json"), JSON.stringify({ tool_id: "trivial", tool_runtime_type: "python", tool_parameters: { step: 1 } }));
+  await writeFile(
+    join(toolDir, "spec.json"),
+    JSON.stringify({ tool_id: "trivial", tool_runtime_type: "python", tool_parameters: { step: 1 } }),
+  );
 
   const resolveStart = performance.now();
   const interpreter = await resolvePythonInterpreter("python3");
@@ -66,7 +69,11 @@ async function main(): Promise<void> {
   rows.push({ name: "(a) warm executeToolById, Python worker", ...warm });
   rows.push({ name: "(b) same tool in-process, Python loop", ...(await pythonLoop(interpreter.executable, toolDir)) });
   rows.push({ name: "(f) floor: bare JSON-line round trip to Python", ...(await bareRoundTrip(interpreter.executable)) });
-  rows.push({ name: "(c) spawn Python per call", ...(await spawnPerCall(interpreter.executable, toolDir)), note: "real interpreter, not the shim" });
+  rows.push({
+    name: "(c) spawn Python per call",
+    ...(await spawnPerCall(interpreter.executable, toolDir)),
+    note: "real interpreter, not the shim",
+  });
   const bareStart = () => promisify(execFile)(interpreter.executable, ["-S", "-B", "-c", "pass"]);
   rows.push({ name: "(g) floor for an add: bare interpreter start, `python -S -B -c pass`", ...(await sample(SPAWN_CALLS, bareStart, 2)) });
 
@@ -77,21 +84,37 @@ async function main(): Promise<void> {
     await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip: buildPythonToolZip(toolDir), toolMd: "# trivial\n" }));
     const remote = new AgentTools({ toolsDbUrl: registry.url, cacheDir: join(work, "cache") });
     await remote.add("binary-increment");
-    rows.push({ name: "(d) binary tool call (fork+exec, output file)", ...(await sample(BINARY_CALLS, (i) => remote.executeToolById("binary-increment", { value: i }), 20)) });
+    rows.push({
+      name: "(d) binary tool call (fork+exec, output file)",
+      ...(await sample(BINARY_CALLS, (i) => remote.executeToolById("binary-increment", { value: i }), 20)),
+    });
     await remote.close();
     const increment = await compileIncrement();
-    const spawnOnly = () => runProcess(increment, ['{"tool_id":"t","tool_data":{},"mode":"input","input":{"value":1}}', join(work, "floor-out.json")]);
-    rows.push({ name: "(d0) floor for (d): spawn the same binary from Node, nothing else", ...(await sample(BINARY_CALLS, spawnOnly, 20)) });
+    const spawnOnly = () =>
+      runProcess(increment, ['{"tool_id":"t","tool_data":{},"mode":"input","input":{"value":1}}', join(work, "floor-out.json")]);
+    rows.push({
+      name: "(d0) floor for (d): spawn the same binary from Node, nothing else",
+      ...(await sample(BINARY_CALLS, spawnOnly, 20)),
+    });
 
     const coldCaches = await Promise.all(Array.from({ length: ADDS + 2 }, () => mkdtemp(join(work, "cold-"))));
-    rows.push({ name: "(e) cold add: GET entry, download, verify, unpack, start worker", ...(await timeAdds(registry.url, "trivial", (i) => coldCaches[i] ?? work)) });
+    rows.push({
+      name: "(e) cold add: GET entry, download, verify, unpack, start worker",
+      ...(await timeAdds(registry.url, "trivial", (i) => coldCaches[i] ?? work)),
+    });
     const sharedCache = join(work, "shared-cache");
     const priming = new AgentTools({ toolsDbUrl: registry.url, cacheDir: sharedCache });
     await priming.add("trivial");
     await priming.add("trivial@1.0.0");
     await priming.close();
-    rows.push({ name: "(e) cached re-add: GET entry, cached tree, start worker", ...(await timeAdds(registry.url, "trivial", () => sharedCache)) });
-    rows.push({ name: "(e) cached re-add of id@version: one conditional GET (304), cached tree", ...(await timeAdds(registry.url, "trivial@1.0.0", () => sharedCache)) });
+    rows.push({
+      name: "(e) cached re-add: GET entry, cached tree, start worker",
+      ...(await timeAdds(registry.url, "trivial", () => sharedCache)),
+    });
+    rows.push({
+      name: "(e) cached re-add of id@version: one conditional GET (304), cached tree",
+      ...(await timeAdds(registry.url, "trivial@1.0.0", () => sharedCache)),
+    });
   } finally {
     await tools.close();
     await registry.close();
@@ -137,7 +160,9 @@ for i in range(${WARM_CALLS}):
     start = time.perf_counter_ns(); tool.execute({"value": i}); times.append(time.perf_counter_ns() - start)
 print(json.dumps([t / 1e6 for t in times]))
 `;
-  const { stdout } = await promisify(execFile)(python, ["-c", script, join(toolDir, "code", "function.py")], { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(python, ["-c", script, join(toolDir, "code", "function.py")], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return p50p99(JSON.parse(stdout) as number[]);
 }
 
@@ -187,13 +212,19 @@ print(json.dumps(module.AgentSpaceV1Tool("trivial", {"tool_parameters": {"step":
 }
 
 function print(rows: Row[], resolveMs: number): void {
-  console.log(`${cpus().length} cores, load average ${loadavg().map((load) => load.toFixed(1)).join(" ")} (other work on the machine inflates every row)\n`);
+  console.log(
+    `${cpus().length} cores, load average ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(" ")} (other work on the machine inflates every row)\n`,
+  );
   const base = rows[0]?.p50 ?? Number.NaN;
   const format = (ms: number) => (ms < 1 ? ms.toFixed(4) : ms.toFixed(1));
   console.log("| measurement | p50 ms | p99 ms | p50 / (a) |");
   console.log("|---|---:|---:|---:|");
   for (const row of rows) {
-    console.log(`| ${row.name}${row.note ? ` (${row.note})` : ""} | ${format(row.p50)} | ${format(row.p99)} | ${(row.p50 / base).toFixed(2)}× |`);
+    console.log(
+      `| ${row.name}${row.note ? ` (${row.note})` : ""} | ${format(row.p50)} | ${format(row.p99)} | ${(row.p50 / base).toFixed(2)}× |`,
+    );
   }
   console.log(`\nResolving \`python3\` to its real interpreter (once per process): ${resolveMs.toFixed(0)} ms.`);
   const warm = rows[0];

@@ -49,19 +49,29 @@ if (process.argv[2] === INSTANCE_FLAG) {
   const sizes = (process.env.SEARCH_BENCH_SIZES ?? "1000,10000,50000,100000").split(",").map(Number);
   const dir = mkdtempSync(join(tmpdir(), "agent-tools-search-index-bench-"));
   try {
-    console.log(`Driver ${sqliteDriverName()} on Node ${process.version}; ${SEARCHES} searches per size over ${LABELLED_QUERIES.length} labelled queries.\n`);
-    console.log("| tools | build s | snapshot MiB (gzip) | cold: read + gunzip + open + first search ms (gunzip / open / search) | first pass p50 / p99 ms | search p50 ms | search p99 ms | searches/s (1 core) | p50 / 1,000-tool p50 | heap + buffers MiB | RSS MiB | peak RSS MiB |");
+    console.log(
+      `Driver ${sqliteDriverName()} on Node ${process.version}; ${SEARCHES} searches per size over ${LABELLED_QUERIES.length} labelled queries.\n`,
+    );
+    console.log(
+      "| tools | build s | snapshot MiB (gzip) | cold: read + gunzip + open + first search ms (gunzip / open / search) | first pass p50 / p99 ms | search p50 ms | search p99 ms | searches/s (1 core) | p50 / 1,000-tool p50 | heap + buffers MiB | RSS MiB | peak RSS MiB |",
+    );
     console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let baselineP50: number | undefined;
     for (const size of sizes) {
       const start = performance.now();
-      const built = ToolSearchIndex.build(scaledCatalog(size).map((tool) => ({ ...tool, version: "1.0.0" })), 1);
+      const built = ToolSearchIndex.build(
+        scaledCatalog(size).map((tool) => ({ ...tool, version: "1.0.0" })),
+        1,
+      );
       const buildS = (performance.now() - start) / 1000;
       const file = join(dir, `${size}.gz`);
       writeFileSync(file, gzipSync(built.serialize(), { level: 6 }));
       built.close();
       const run = JSON.parse(
-        execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), INSTANCE_FLAG, file], { encoding: "utf8", maxBuffer: 1 << 20 }),
+        execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), INSTANCE_FLAG, file], {
+          encoding: "utf8",
+          maxBuffer: 1 << 20,
+        }),
       ) as InstanceRun;
       baselineP50 ??= run.steady.p50;
       const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);

@@ -133,13 +133,9 @@ function printTable(results: Row[]): void {
     );
   }
   console.log("\nKeeping the index fresh:\n");
-  console.log(
-    "| tools | storage scan (all latest entries, dynalite) ms | full index build ms | first search after a PUT ms |",
-  );
+  console.log("| tools | storage scan (all latest entries, dynalite) ms | full index build ms | first search after a PUT ms |");
   console.log("|---:|---:|---:|---:|");
   for (const row of results) {
-    console.log(
-      `| ${row.tools} | ${ms(row.scanMs)} | ${ms(row.buildMs)} | ${ms(row.firstSearchAfterWriteMs)} |`,
-    );
+    console.log(`| ${row.tools} | ${ms(row.scanMs)} | ${ms(row.buildMs)} | ${ms(row.firstSearchAfterWriteMs)} |`);
   }
 }

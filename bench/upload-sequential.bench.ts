@@ -76,8 +76,12 @@ async function run({ url, token, config }: ServerReady): Promise<void> {
   let pair = 0;
   const barePair = async () => {
     const { toolZip } = bodies[pair % bodies.length]!;
-    await s3.send(new PutObjectCommand({ Bucket: config.bucketName, Key: `bench/${pair}`, Body: toolZip, ContentLength: toolZip.byteLength }));
-    await db.send(new PutCommand({ TableName: config.tableName, Item: { tool_id: `bench-pair-${pair}`, version: "1.0.0", entry: entryItem } }));
+    await s3.send(
+      new PutObjectCommand({ Bucket: config.bucketName, Key: `bench/${pair}`, Body: toolZip, ContentLength: toolZip.byteLength }),
+    );
+    await db.send(
+      new PutCommand({ TableName: config.tableName, Item: { tool_id: `bench-pair-${pair}`, version: "1.0.0", entry: entryItem } }),
+    );
     pair++;
   };
 

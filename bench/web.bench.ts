@@ -22,11 +22,49 @@ const WARMUP = 200;
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-const WORDS = ["count", "words", "text", "csv", "json", "convert", "parse", "summarise", "image", "resize", "audio", "search", "index", "files", "archive"];
+const WORDS = [
+  "count",
+  "words",
+  "text",
+  "csv",
+  "json",
+  "convert",
+  "parse",
+  "summarise",
+  "image",
+  "resize",
+  "audio",
+  "search",
+  "index",
+  "files",
+  "archive",
+];
 
 function manPage(index: number): string {
   const paragraph = Array.from({ length: 60 }, (_, word) => WORDS[(index + word * 7) % WORDS.length]).join(" ");
-  return [`# tool-${index}`, "", paragraph, "", "## Input", "", "| field | meaning |", "|---|---|", "| text | the text |", "", "```json", '{"text": "a b a"}', "```", "", `See [the guide](https://example.org/${index}).`, "", paragraph, "", paragraph, "", paragraph].join("\n");
+  return [
+    `# tool-${index}`,
+    "",
+    paragraph,
+    "",
+    "## Input",
+    "",
+    "| field | meaning |",
+    "|---|---|",
+    "| text | the text |",
+    "",
+    "```json",
+    '{"text": "a b a"}',
+    "```",
+    "",
+    `See [the guide](https://example.org/${index}).`,
+    "",
+    paragraph,
+    "",
+    paragraph,
+    "",
+    paragraph,
+  ].join("\n");
 }
 
 const dataDir = await mkdtemp(join(tmpdir(), "agent-tools-web-bench-"));
@@ -38,7 +76,17 @@ try {
       tool_type: ["text-processing", "data", "media"][index % 3],
       tool_tags: [WORDS[index % WORDS.length]!, WORDS[(index * 3) % WORDS.length]!],
       tool_search_description: `${WORDS[index % WORDS.length]} ${WORDS[(index + 4) % WORDS.length]} tool number ${index}`,
-      tool_api_spec: { entrypoints: { execute: { input: { type: "object", properties: { text: { type: "string", description: "Input text" }, limit: { type: "integer", default: 3 } }, required: ["text"] } } } },
+      tool_api_spec: {
+        entrypoints: {
+          execute: {
+            input: {
+              type: "object",
+              properties: { text: { type: "string", description: "Input text" }, limit: { type: "integer", default: 3 } },
+              required: ["text"],
+            },
+          },
+        },
+      },
     };
     await uploadOrThrow(registry.url, "bench-token", echoToolBundle(spec, manPage(index)));
   }
@@ -68,13 +116,17 @@ try {
   }
 
   const baseline = p50p99(samples.get(routes[0]![0])!);
-  console.log(`Node ${process.version}, ${TOOLS} tools, ${ROUNDS} requests per row after ${WARMUP} warm-up, in process (app.request), interleaved.\n`);
+  console.log(
+    `Node ${process.version}, ${TOOLS} tools, ${ROUNDS} requests per row after ${WARMUP} warm-up, in process (app.request), interleaved.\n`,
+  );
   console.log("| route | p50 | p99 | p50 vs GET /tools/{id} | body | gzip |");
   console.log("|---|---:|---:|---:|---:|---:|");
   for (const [name] of routes) {
     const { p50, p99 } = p50p99(samples.get(name)!);
     const size = sizes.get(name)!;
-    console.log(`| ${name} | ${p50.toFixed(3)} ms | ${p99.toFixed(3)} ms | ${(p50 / baseline.p50).toFixed(1)}× | ${(size.raw / 1024).toFixed(1)} KB | ${(size.gzip / 1024).toFixed(1)} KB |`);
+    console.log(
+      `| ${name} | ${p50.toFixed(3)} ms | ${p99.toFixed(3)} ms | ${(p50 / baseline.p50).toFixed(1)}× | ${(size.raw / 1024).toFixed(1)} KB | ${(size.gzip / 1024).toFixed(1)} KB |`,
+    );
   }
 } finally {
   await registry.close();

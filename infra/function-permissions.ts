@@ -41,13 +41,22 @@ export function grantFunctionPermissions(fn: IFunction, permissions: FunctionPer
   if (permissions.readsTokenSecret) add(["secretsmanager:GetSecretValue"], tokenSecret.secretArn);
 
   // The only wildcards are key prefixes, which the code's keys need (cdk-nag names them by logical id).
-  const arnOf = (resource: TableV2 | Bucket) => `<${Stack.of(resource).resolve((resource.node.defaultChild as CfnResource).logicalId)}.Arn>`;
+  const arnOf = (resource: TableV2 | Bucket) =>
+    `<${Stack.of(resource).resolve((resource.node.defaultChild as CfnResource).logicalId)}.Arn>`;
   const policy = fn.role?.node.tryFindChild("DefaultPolicy");
   if (!policy) return;
   if (permissions.table.length > 0) {
-    acknowledgeFinding(policy, `AwsSolutions-IAM5[Resource::${arnOf(table)}/index/*]`, "Queries go to the table's global secondary indexes (latest versions, archive references); `index/*` names exactly those of this table.");
+    acknowledgeFinding(
+      policy,
+      `AwsSolutions-IAM5[Resource::${arnOf(table)}/index/*]`,
+      "Queries go to the table's global secondary indexes (latest versions, archive references); `index/*` names exactly those of this table.",
+    );
   }
   for (const prefix of Object.keys(permissions.objects)) {
-    acknowledgeFinding(policy, `AwsSolutions-IAM5[Resource::${arnOf(bucket)}/${prefix}*]`, `Object keys under ${prefix} are chosen at run time (content hashes, upload ids, index snapshot revisions); the grant is limited to that prefix of this bucket.`);
+    acknowledgeFinding(
+      policy,
+      `AwsSolutions-IAM5[Resource::${arnOf(bucket)}/${prefix}*]`,
+      `Object keys under ${prefix} are chosen at run time (content hashes, upload ids, index snapshot revisions); the grant is limited to that prefix of this bucket.`,
+    );
   }
 }

@@ -40,10 +40,16 @@ export class RegistryApi extends Construct {
   constructor(scope: Construct, id: string, props: RegistryApiProps) {
     super(scope, id);
     // Each function's `routes` (registry-functions.ts) say what it serves; the "default" one also gets every other path.
-    const served = REGISTRY_FUNCTIONS.flatMap((definition) => (definition.routes === undefined ? [] : [{
-      routes: definition.routes,
-      integration: new HttpLambdaIntegration(functionConstructId(definition.name), props.functions[definition.name]),
-    }]));
+    const served = REGISTRY_FUNCTIONS.flatMap((definition) =>
+      definition.routes === undefined
+        ? []
+        : [
+            {
+              routes: definition.routes,
+              integration: new HttpLambdaIntegration(functionConstructId(definition.name), props.functions[definition.name]),
+            },
+          ],
+    );
     const catchAll = served.filter((entry) => entry.routes === "default");
     if (catchAll.length !== 1) throw new Error(`exactly one function must serve the API's default route, found ${catchAll.length}`);
     this.api = new HttpApi(this, "HttpApi", {

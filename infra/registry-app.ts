@@ -47,6 +47,7 @@ function edgeStack(app: App, stackName: string, rateLimit: number): RegistryEdge
 
 function edgeRegion(): string {
   const region = process.env.AWS_REGION ?? process.env.CDK_DEFAULT_REGION;
-  if (!region) throw new Error("-c waf=true needs the registry's region: set AWS_REGION (the web ACL goes to us-east-1, referenced across regions)");
+  if (!region)
+    throw new Error("-c waf=true needs the registry's region: set AWS_REGION (the web ACL goes to us-east-1, referenced across regions)");
   return region;
 }

@@ -104,17 +104,29 @@ export class RegistryDistribution extends Construct {
       },
     });
     this.publicUrl = `https://${props.domain?.name ?? this.distribution.distributionDomainName}`;
-    acknowledgeFinding(this.distribution, "AwsSolutions-CFR1", "A public registry of agent tools serves every country; an operator who must restrict them adds a geo restriction.");
+    acknowledgeFinding(
+      this.distribution,
+      "AwsSolutions-CFR1",
+      "A public registry of agent tools serves every country; an operator who must restrict them adds a geo restriction.",
+    );
     acknowledgeFinding(
       this.distribution,
       "AwsSolutions-CFR3",
       "Standard logging needs an ACL-enabled log bucket (ours have ACLs disabled); requests that reach the API are in its JSON access logs, edge hits are counted in CloudFront's metrics.",
     );
     if (!props.webAclArn) {
-      acknowledgeFinding(this.distribution, "AwsSolutions-CFR2", "WAF costs about $6/month at idle, so it is opt-in (`-c waf=true` or `-c webAclArn=…`); the functions' reserved and account concurrency bound a flood meanwhile.");
+      acknowledgeFinding(
+        this.distribution,
+        "AwsSolutions-CFR2",
+        "WAF costs about $6/month at idle, so it is opt-in (`-c waf=true` or `-c webAclArn=…`); the functions' reserved and account concurrency bound a flood meanwhile.",
+      );
     }
     if (!props.domain) {
-      acknowledgeFinding(this.distribution, "AwsSolutions-CFR4", "The default *.cloudfront.net certificate fixes the TLS policy; with a custom domain the distribution requires TLS 1.2 (TLSv1.2_2021).");
+      acknowledgeFinding(
+        this.distribution,
+        "AwsSolutions-CFR4",
+        "The default *.cloudfront.net certificate fixes the TLS policy; with a custom domain the distribution requires TLS 1.2 (TLSv1.2_2021).",
+      );
     }
   }
 }

@@ -86,7 +86,12 @@ const DEFINITIONS = [
     timeout: Duration.seconds(10),
     p99DurationAlarm: Duration.seconds(2),
     // The web catalogue's search (`/?q=`) starts from the index snapshot, as the search function does.
-    permissions: { table: READ_TABLE, objects: { [ARCHIVES_PREFIX]: ["s3:GetObject"], [SEARCH_INDEX_PREFIX]: ["s3:GetObject"] }, listBucket: false, readsTokenSecret: false },
+    permissions: {
+      table: READ_TABLE,
+      objects: { [ARCHIVES_PREFIX]: ["s3:GetObject"], [SEARCH_INDEX_PREFIX]: ["s3:GetObject"] },
+      listBucket: false,
+      readsTokenSecret: false,
+    },
     routes: "default",
   },
   {

@@ -62,20 +62,46 @@ export class RegistryMonitoring extends Construct {
       const p99 = fn.metricDuration({ period: PERIOD, statistic: "p99" });
       this.alarm(`${name}Errors`, errors, 1, 1, `${name}: invocations failed (crash or timeout); see its log group`);
       this.alarm(`${name}Throttles`, throttles, 1, 1, `${name}: invocations throttled (concurrency exhausted)`);
-      this.alarm(`${name}Duration`, p99, definition.p99DurationAlarm.toMilliseconds(), 3, `${name}: p99 duration over ${definition.p99DurationAlarm.toSeconds()} s for 15 minutes`);
+      this.alarm(
+        `${name}Duration`,
+        p99,
+        definition.p99DurationAlarm.toMilliseconds(),
+        3,
+        `${name}: p99 duration over ${definition.p99DurationAlarm.toSeconds()} s for 15 minutes`,
+      );
       rows.push([
-        new GraphWidget({ title: `${name}: invocations, errors, throttles`, left: [fn.metricInvocations({ period: PERIOD }), errors, throttles], width: 12 }),
-        new GraphWidget({ title: `${name}: duration p50 / p99 (ms)`, left: [fn.metricDuration({ period: PERIOD, statistic: "p50" }), p99], width: 12 }),
+        new GraphWidget({
+          title: `${name}: invocations, errors, throttles`,
+          left: [fn.metricInvocations({ period: PERIOD }), errors, throttles],
+          width: 12,
+        }),
+        new GraphWidget({
+          title: `${name}: duration p50 / p99 (ms)`,
+          left: [fn.metricDuration({ period: PERIOD, statistic: "p50" }), p99],
+          width: 12,
+        }),
       ]);
     }
 
     const serverErrors = props.api.metricServerError({ period: PERIOD, statistic: "Sum" });
     const latency = props.api.metricLatency({ period: PERIOD, statistic: "p99" });
     this.alarm("Api5xx", serverErrors, 1, 1, "HTTP API answered 5xx");
-    this.alarm("ApiLatency", latency, API_P99_LATENCY.toMilliseconds(), 3, `HTTP API p99 latency over ${API_P99_LATENCY.toSeconds()} s for 15 minutes`);
+    this.alarm(
+      "ApiLatency",
+      latency,
+      API_P99_LATENCY.toMilliseconds(),
+      3,
+      `HTTP API p99 latency over ${API_P99_LATENCY.toSeconds()} s for 15 minutes`,
+    );
 
     const tableMetric = (metricName: string) =>
-      new Metric({ namespace: "AWS/DynamoDB", metricName, dimensionsMap: { TableName: props.table.tableName }, period: PERIOD, statistic: "Sum" });
+      new Metric({
+        namespace: "AWS/DynamoDB",
+        metricName,
+        dimensionsMap: { TableName: props.table.tableName },
+        period: PERIOD,
+        statistic: "Sum",
+      });
     const throttled = new MathExpression({
       expression: "FILL(reads, 0) + FILL(writes, 0)",
       usingMetrics: { reads: tableMetric("ReadThrottleEvents"), writes: tableMetric("WriteThrottleEvents") },
@@ -88,8 +114,16 @@ export class RegistryMonitoring extends Construct {
       dashboardName: props.stackName,
       widgets: [
         [
-          new GraphWidget({ title: "API: requests, 4xx, 5xx", left: [props.api.metricCount({ period: PERIOD }), props.api.metricClientError({ period: PERIOD }), serverErrors], width: 12 }),
-          new GraphWidget({ title: "API: latency p50 / p99 (ms)", left: [props.api.metricLatency({ period: PERIOD, statistic: "p50" }), latency], width: 12 }),
+          new GraphWidget({
+            title: "API: requests, 4xx, 5xx",
+            left: [props.api.metricCount({ period: PERIOD }), props.api.metricClientError({ period: PERIOD }), serverErrors],
+            width: 12,
+          }),
+          new GraphWidget({
+            title: "API: latency p50 / p99 (ms)",
+            left: [props.api.metricLatency({ period: PERIOD, statistic: "p50" }), latency],
+            width: 12,
+          }),
         ],
         ...rows,
         [new GraphWidget({ title: "DynamoDB: throttle events", left: [throttled], width: 24 })],

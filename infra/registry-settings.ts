@@ -89,7 +89,10 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     throttleBurstLimit: positiveInteger("throttleBurstLimit", DEFAULT_SETTINGS.throttleBurstLimit),
     allowedOrigins: Array.isArray(origins)
       ? origins.map(String)
-      : (text("allowedOrigins")?.split(",").map((origin) => origin.trim()).filter(Boolean) ?? []),
+      : (text("allowedOrigins")
+          ?.split(",")
+          .map((origin) => origin.trim())
+          .filter(Boolean) ?? []),
     maxBundleBytes: positiveInteger("maxBundleBytes", DEFAULT_SETTINGS.maxBundleBytes),
     uploadReservedConcurrency:
       text("uploadReservedConcurrency") === "none" ? undefined : positiveInteger("uploadReservedConcurrency", UPLOAD_RESERVED_CONCURRENCY),

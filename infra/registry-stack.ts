@@ -74,7 +74,10 @@ export class RegistryStack extends Stack {
       });
       grantFunctionPermissions(fn, definition.permissions, { table, bucket, tokenSecret });
       if (definition.schedule) {
-        new Rule(this, `${functionConstructId(definition.name)}Schedule`, { schedule: definition.schedule, targets: [new LambdaFunction(fn)] });
+        new Rule(this, `${functionConstructId(definition.name)}Schedule`, {
+          schedule: definition.schedule,
+          targets: [new LambdaFunction(fn)],
+        });
       }
       functions[definition.name] = fn;
     }
@@ -87,7 +90,8 @@ export class RegistryStack extends Stack {
       logRetention,
     });
 
-    if (!settings.cdn && (settings.domainName || settings.webAclArn)) throw new Error("domainName and WAF need the CloudFront distribution: leave cdn on");
+    if (!settings.cdn && (settings.domainName || settings.webAclArn))
+      throw new Error("domainName and WAF need the CloudFront distribution: leave cdn on");
     if (Boolean(settings.domainName) !== Boolean(settings.certificateArn)) {
       throw new Error("domainName and certificateArn go together (an ACM certificate in us-east-1 covering the domain)");
     }
@@ -95,7 +99,10 @@ export class RegistryStack extends Stack {
       ? new RegistryDistribution(this, "Edge", {
           api: this.api.api,
           bucket,
-          domain: settings.domainName && settings.certificateArn ? { name: settings.domainName, certificateArn: settings.certificateArn } : undefined,
+          domain:
+            settings.domainName && settings.certificateArn
+              ? { name: settings.domainName, certificateArn: settings.certificateArn }
+              : undefined,
           webAclArn: settings.webAclArn,
         })
       : undefined;
@@ -122,12 +129,21 @@ export class RegistryStack extends Stack {
       });
     }
 
-    new CfnOutput(this, "RegistryUrl", { value: publicUrl, description: "Registry base URL (toolsDbUrl for the SDK, AGENT_TOOLS_REGISTRY for the CLI)" });
+    new CfnOutput(this, "RegistryUrl", {
+      value: publicUrl,
+      description: "Registry base URL (toolsDbUrl for the SDK, AGENT_TOOLS_REGISTRY for the CLI)",
+    });
     new CfnOutput(this, "ApiUrl", {
       value: this.api.api.apiEndpoint,
-      description: this.distribution ? "execute-api endpoint (answers only through the distribution)" : "Registry base URL (toolsDbUrl for the SDK)",
+      description: this.distribution
+        ? "execute-api endpoint (answers only through the distribution)"
+        : "Registry base URL (toolsDbUrl for the SDK)",
     });
-    if (this.distribution) new CfnOutput(this, "DistributionId", { value: this.distribution.distribution.distributionId, description: "CloudFront distribution (for invalidations)" });
+    if (this.distribution)
+      new CfnOutput(this, "DistributionId", {
+        value: this.distribution.distribution.distributionId,
+        description: "CloudFront distribution (for invalidations)",
+      });
     new CfnOutput(this, "BucketName", { value: bucket.bucketName, description: "Archive bucket (retained on stack deletion)" });
     new CfnOutput(this, "TableName", { value: table.tableName, description: "Entry table (retained on stack deletion)" });
     new CfnOutput(this, "TokenSecretArn", { value: tokenSecret.secretArn, description: "Secret holding the write token" });

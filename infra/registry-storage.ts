@@ -27,7 +27,11 @@ export class RegistryStorage extends Construct {
 
   constructor(scope: Construct, id: string, props: RegistryStorageProps) {
     super(scope, id);
-    const privateBucket = { blockPublicAccess: BlockPublicAccess.BLOCK_ALL, enforceSSL: true, removalPolicy: RemovalPolicy.RETAIN } as const;
+    const privateBucket = {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    } as const;
     // S3 server access logs must go to a bucket with S3-managed keys and the bucket owner's ACL-less ownership.
     this.accessLogs = new Bucket(this, "AccessLogs", {
       ...privateBucket,
@@ -47,7 +51,12 @@ export class RegistryStorage extends Construct {
       serverAccessLogsPrefix: "archives-bucket/",
       lifecycleRules: [
         // Large bundles land here before `/complete`; anything never completed is garbage, every version of it.
-        { id: "expire-incoming-uploads", prefix: UPLOADS_PREFIX, expiration: Duration.days(1), noncurrentVersionExpiration: Duration.days(1) },
+        {
+          id: "expire-incoming-uploads",
+          prefix: UPLOADS_PREFIX,
+          expiration: Duration.days(1),
+          noncurrentVersionExpiration: Duration.days(1),
+        },
         { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
         {
           id: "expire-noncurrent-versions",

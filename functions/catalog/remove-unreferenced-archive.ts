@@ -8,7 +8,10 @@ import type { EntryStore } from "../storage/entry-store.js";
  * meanwhile; a publish that claims it even later re-checks the object itself (docs/storage.md,
  * "Archives"). Returns whether the object was removed.
  */
-export async function removeArchiveIfUnreferenced(stores: { entries: EntryStore; archives: ArchiveStore }, sha256: string): Promise<boolean> {
+export async function removeArchiveIfUnreferenced(
+  stores: { entries: EntryStore; archives: ArchiveStore },
+  sha256: string,
+): Promise<boolean> {
   if (await stores.entries.archiveReferenced(sha256)) return false;
   const bytes = await stores.archives.get(sha256);
   await stores.archives.delete(sha256);

@@ -44,18 +44,30 @@ async function main(): Promise<number> {
     return 0;
   }
   const graceSeconds = values.grace === undefined ? undefined : Number(values.grace);
-  if (graceSeconds !== undefined && !(Number.isSafeInteger(graceSeconds) && graceSeconds >= 0)) throw new Error(`--grace must be a whole number of seconds, got "${values.grace}"`);
+  if (graceSeconds !== undefined && !(Number.isSafeInteger(graceSeconds) && graceSeconds >= 0))
+    throw new Error(`--grace must be a whole number of seconds, got "${values.grace}"`);
   const { runDoctor } = await import("./run-doctor.js");
   const { formatReport } = await import("./print-report.js");
   const { unresolved } = await import("./doctor-report.js");
-  const options = { fix: values.fix ?? false, verifyArchives: values["verify-archives"] ?? false, ...(graceSeconds === undefined ? {} : { graceSeconds }) };
+  const options = {
+    fix: values.fix ?? false,
+    verifyArchives: values["verify-archives"] ?? false,
+    ...(graceSeconds === undefined ? {} : { graceSeconds }),
+  };
 
   const report = await withStorage(values, (deps) => runDoctor(deps, options));
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   return unresolved(report).length === 0 ? 0 : 1;
 }
 
-type Values = { "data-dir"?: string; table?: string; bucket?: string; region?: string; "dynamodb-endpoint"?: string; "s3-endpoint"?: string };
+type Values = {
+  "data-dir"?: string;
+  table?: string;
+  bucket?: string;
+  region?: string;
+  "dynamodb-endpoint"?: string;
+  "s3-endpoint"?: string;
+};
 
 async function withStorage<T>(values: Values, use: (deps: import("./run-doctor.js").DoctorDeps) => Promise<T>): Promise<T> {
   const { createRegistryDeps } = await import("../registry-deps.js");
@@ -71,7 +83,8 @@ async function withStorage<T>(values: Values, use: (deps: import("./run-doctor.j
       await storage.close();
     }
   }
-  if (values.table === undefined || values.bucket === undefined) throw new Error("give --data-dir <dir>, or --table and --bucket of a deployed stack (see --help)");
+  if (values.table === undefined || values.bucket === undefined)
+    throw new Error("give --data-dir <dir>, or --table and --bucket of a deployed stack (see --help)");
   const env: Record<string, string | undefined> = { ...process.env, TABLE_NAME: values.table, BUCKET_NAME: values.bucket };
   if (values.region !== undefined) env.AWS_REGION = values.region;
   if (values["dynamodb-endpoint"] !== undefined) env.DYNAMODB_ENDPOINT = values["dynamodb-endpoint"];

@@ -16,7 +16,11 @@ export interface LambdaHandlerOptions extends CatalogDepsOptions {
 }
 
 /** Builds what a group's routes use: `createRegistryDeps`, or `createCatalogDeps` for groups that never touch archives. */
-export type DepsFactory<Deps extends CatalogDeps> = (config: RegistryConfig, verifyToken: TokenVerifier, options: CatalogDepsOptions) => Deps;
+export type DepsFactory<Deps extends CatalogDeps> = (
+  config: RegistryConfig,
+  verifyToken: TokenVerifier,
+  options: CatalogDepsOptions,
+) => Deps;
 
 /**
  * An API Gateway (HTTP API, payload v2) handler serving `routes`, configured from env, with JSON

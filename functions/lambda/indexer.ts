@@ -10,7 +10,9 @@ import { EntryStore } from "../storage/entry-store.js";
 /** The indexer configured from `env`; kept warm, it keeps its index between runs. */
 export function createIndexerHandler(env: Record<string, string | undefined> = process.env): () => Promise<IndexerRun> {
   const config = loadConfig(env);
-  const indexer = new SearchIndexer(searchSources({ config, entries: new EntryStore(createDynamoDocumentClient(config), config.tableName) }));
+  const indexer = new SearchIndexer(
+    searchSources({ config, entries: new EntryStore(createDynamoDocumentClient(config), config.tableName) }),
+  );
   return () => indexer.run();
 }
 

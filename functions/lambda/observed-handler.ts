@@ -17,7 +17,11 @@ export const METRICS_NAMESPACE = "AgentTools";
 export function observedHandler(name: string, inner: LambdaHandler, env: Env = process.env): LambdaHandler {
   const serviceName = env.POWERTOOLS_SERVICE_NAME || `agent-tools-${name}`;
   const logger = new Logger({ serviceName, persistentKeys: { function: name } });
-  const metrics = new Metrics({ serviceName, namespace: env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE, defaultDimensions: { function: name } });
+  const metrics = new Metrics({
+    serviceName,
+    namespace: env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,
+    defaultDimensions: { function: name },
+  });
   let coldStart = true;
   return (async (event: LambdaEvent, context?: LambdaContext) => {
     const started = performance.now();
@@ -49,6 +53,7 @@ export function observedHandler(name: string, inner: LambdaHandler, env: Env = p
 
 /** What the access log also records, so a function's line and the API's line join on `apiRequestId`. */
 function requestLine(event: LambdaEvent): Record<string, string | undefined> {
-  const context = (event as { requestContext?: { requestId?: string; routeKey?: string; http?: { method?: string; path?: string } } }).requestContext;
+  const context = (event as { requestContext?: { requestId?: string; routeKey?: string; http?: { method?: string; path?: string } } })
+    .requestContext;
   return { apiRequestId: context?.requestId, method: context?.http?.method, path: context?.http?.path, route: context?.routeKey };
 }

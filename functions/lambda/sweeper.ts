@@ -15,6 +15,14 @@ export async function handler(): Promise<DoctorReport> {
   const report = await runDoctor(deps, { fix: true, graceSeconds: DEFAULT_GRACE_SECONDS });
   const open = report.findings.filter((finding) => !finding.fixed);
   // One JSON line per sweep for the logs; unresolved findings (missing archives) need an upload.
-  console.log(JSON.stringify({ message: "registry sweep", toolsChecked: report.toolsChecked, archivesChecked: report.archivesChecked, fixed: report.findings.length - open.length, open }));
+  console.log(
+    JSON.stringify({
+      message: "registry sweep",
+      toolsChecked: report.toolsChecked,
+      archivesChecked: report.archivesChecked,
+      fixed: report.findings.length - open.length,
+      open,
+    }),
+  );
   return report;
 }

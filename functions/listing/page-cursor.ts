@@ -30,12 +30,22 @@ export class PageCursors {
   /** The position `cursor` names in `scope`; a 400 for anything this registry did not issue for it. */
   decode(scope: string, cursor: string): string {
     if (cursor.length > MAX_CURSOR_CHARS) {
-      throw new HttpProblem(400, INVALID, `cursor is ${cursor.length} characters long, more than any this registry issues (${MAX_CURSOR_CHARS}); ${FOLLOW_LINK}.`);
+      throw new HttpProblem(
+        400,
+        INVALID,
+        `cursor is ${cursor.length} characters long, more than any this registry issues (${MAX_CURSOR_CHARS}); ${FOLLOW_LINK}.`,
+      );
     }
     const [payload, mac, extra] = cursor.split(".");
     const expected = payload === undefined ? undefined : this.mac(payload);
     const given = mac === undefined ? undefined : Buffer.from(mac, "base64url");
-    if (extra !== undefined || expected === undefined || given === undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (
+      extra !== undefined ||
+      expected === undefined ||
+      given === undefined ||
+      given.length !== expected.length ||
+      !timingSafeEqual(given, expected)
+    ) {
       throw new HttpProblem(400, INVALID, `The cursor was not issued by this registry (or was altered); ${FOLLOW_LINK}.`);
     }
     const [issuedScope, after] = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as [string, string];

@@ -41,7 +41,10 @@ export async function deleteTool(toolId: string, deps: DeleteDeps, maxClaimed = 
 async function pruneLowestVersions(deps: DeleteDeps, partition: ToolPartition, keep: number): Promise<ToolPartition> {
   const byRank = [...partition.versions].sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
   const lowest = byRank.slice(0, byRank.length - keep);
-  await deps.entries.deleteVersions(partition.toolId, lowest.map((version) => version.version));
+  await deps.entries.deleteVersions(
+    partition.toolId,
+    lowest.map((version) => version.version),
+  );
   for (const sha256 of new Set(lowest.map((version) => version.archiveSha256))) {
     if (sha256 !== "") await removeArchiveIfUnreferenced(deps, sha256);
   }

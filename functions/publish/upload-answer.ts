@@ -8,5 +8,10 @@ import type { PublishedEntry } from "../entry/published-entry.js";
 export function uploadAnswer(entry: PublishedEntry): Record<string, unknown> {
   const declared = entry.tool_metadata.version;
   const warnings = declared === undefined || declared === null || declared === "" ? [MISSING_VERSION_WARNING] : [];
-  return { message: "Tool uploaded successfully", tool_id: entry.tool_id, version: entry.version, ...(warnings.length > 0 ? { warnings } : {}) };
+  return {
+    message: "Tool uploaded successfully",
+    tool_id: entry.tool_id,
+    version: entry.version,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
 }

@@ -14,7 +14,14 @@ import { HttpProblem } from "../http-problem.js";
  */
 export type EntryPredicate = (entry: PublishedEntry) => boolean;
 
-const REGISTRY_OWNED_FIELDS = ["version", "tool_archive_sha256", "tool_archive_integrity", "tool_archive_size", "published_at", "updated_at"];
+const REGISTRY_OWNED_FIELDS = [
+  "version",
+  "tool_archive_sha256",
+  "tool_archive_integrity",
+  "tool_archive_size",
+  "published_at",
+  "updated_at",
+];
 const QUERYABLE_FIELDS = [...TOOL_ENTRY_FIELD_NAMES.filter((field) => field !== "tool_source_code_link"), ...REGISTRY_OWNED_FIELDS];
 const OBJECT_FIELDS = new Set(TOOL_ENTRY_FIELD_NAMES.filter((field) => TOOL_ENTRY_FIELDS[field] === "object"));
 const MAX_CONDITIONS = 50;
@@ -22,7 +29,7 @@ const MAX_IN_VALUES = 1000;
 
 export const GENERIC_QUERY_HELP =
   'Send a JSON object of conditions, all of which must hold, e.g. {"tool_type": "text-processing", "tool_tags": {"$in": ["nlp", "ml"]}, "tool_metadata.author": {"$exists": true}}. ' +
-  "Each condition is an equality, {\"$in\": [values]} or {\"$exists\": true|false}, on one of " +
+  'Each condition is an equality, {"$in": [values]} or {"$exists": true|false}, on one of ' +
   `${QUERYABLE_FIELDS.join(", ")}, or a dotted path into ${[...OBJECT_FIELDS].join(", ")}.`;
 
 function invalid(problem: string): HttpProblem {
@@ -31,9 +38,11 @@ function invalid(problem: string): HttpProblem {
 
 export function parseGenericFilter(body: unknown): EntryPredicate {
   if (body === undefined) throw invalid("The body is empty");
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalid(`The body is ${Array.isArray(body) ? "an array" : JSON.stringify(body)}, not an object of conditions`);
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw invalid(`The body is ${Array.isArray(body) ? "an array" : JSON.stringify(body)}, not an object of conditions`);
   const conditions = Object.entries(body);
-  if (conditions.length > MAX_CONDITIONS) throw invalid(`The filter has ${conditions.length} conditions; at most ${MAX_CONDITIONS} are accepted`);
+  if (conditions.length > MAX_CONDITIONS)
+    throw invalid(`The filter has ${conditions.length} conditions; at most ${MAX_CONDITIONS} are accepted`);
   const predicates = conditions.map(([path, condition]) => fieldPredicate(path, condition));
   return (entry) => predicates.every((matches) => matches(entry));
 }
@@ -43,7 +52,8 @@ function fieldPredicate(path: string, condition: unknown): EntryPredicate {
   const [field] = segments;
   if (path.startsWith("$")) throw invalid(`"${path}" is not supported: only per-field conditions are`);
   if (!QUERYABLE_FIELDS.includes(field!)) throw invalid(`"${field}" is not a queryable ToolEntry field`);
-  if (segments.length > 1 && !OBJECT_FIELDS.has(field as never)) throw invalid(`"${path}" goes inside ${field}, which is not an object field`);
+  if (segments.length > 1 && !OBJECT_FIELDS.has(field as never))
+    throw invalid(`"${path}" goes inside ${field}, which is not an object field`);
   if (segments.some((segment) => segment === "")) throw invalid(`"${path}" has an empty path segment`);
   const read = (entry: PublishedEntry) => valueAt(entry, segments);
 
@@ -51,7 +61,8 @@ function fieldPredicate(path: string, condition: unknown): EntryPredicate {
   const operators = Object.entries(condition as Record<string, unknown>).map(([operator, operand]): ((value: unknown) => boolean) => {
     if (operator === "$in") {
       if (!Array.isArray(operand)) throw invalid(`"${path}": $in needs a list of values, got ${JSON.stringify(operand)}`);
-      if (operand.length > MAX_IN_VALUES) throw invalid(`"${path}": $in has ${operand.length} values; at most ${MAX_IN_VALUES} are accepted`);
+      if (operand.length > MAX_IN_VALUES)
+        throw invalid(`"${path}": $in has ${operand.length} values; at most ${MAX_IN_VALUES} are accepted`);
       return (value) => operand.some((candidate) => equals(value, candidate));
     }
     if (operator === "$exists") {
@@ -71,7 +82,8 @@ function isOperatorObject(condition: unknown): boolean {
   if (condition === null || typeof condition !== "object" || Array.isArray(condition)) return false;
   const keys = Object.keys(condition);
   const operators = keys.filter((key) => key.startsWith("$"));
-  if (operators.length > 0 && operators.length < keys.length) throw invalid(`${JSON.stringify(condition).slice(0, 80)} mixes operators and fields`);
+  if (operators.length > 0 && operators.length < keys.length)
+    throw invalid(`${JSON.stringify(condition).slice(0, 80)} mixes operators and fields`);
   return operators.length > 0;
 }
 

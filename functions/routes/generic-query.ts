@@ -29,7 +29,10 @@ export const genericQueryRoute: RouteModule = (app, deps) => {
     const entries = await deps.reader.allLatest();
     const start = cursor === undefined || cursor === "" ? 0 : indexAfter(entries, cursors.decode(scope, cursor));
     const origin = requestOrigin(c, deps.config);
-    const page = boundedPage(matchingFrom(entries, start, matches), (entry) => presentEntryJson(entry, origin), { limit, maxBytes: MAX_PAGE_BYTES });
+    const page = boundedPage(matchingFrom(entries, start, matches), (entry) => presentEntryJson(entry, origin), {
+      limit,
+      maxBytes: MAX_PAGE_BYTES,
+    });
     const last = page.items.at(-1);
     if (page.more && last !== undefined) setNextPageLink(c, deps.config, cursors.encode(scope, last.tool_id));
     return jsonText(c, page.json);

@@ -40,7 +40,11 @@ export const listToolsRoute: RouteModule = (app, deps) => {
 function parseTimestamp(value: string): string {
   const time = Date.parse(value);
   if (Number.isNaN(time)) {
-    throw new HttpProblem(400, "Invalid updated_since", `updated_since must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "${value.slice(0, 40)}".`);
+    throw new HttpProblem(
+      400,
+      "Invalid updated_since",
+      `updated_since must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "${value.slice(0, 40)}".`,
+    );
   }
   return new Date(time).toISOString();
 }

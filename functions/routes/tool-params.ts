@@ -4,7 +4,6 @@ import { idProblem } from "../validate/tool-id.js";
 import { MAX_VERSION_LENGTH } from "../validate/tool-version.js";
 import { HttpProblem } from "../http-problem.js";
 
-
 /**
  * The `{id}` path segment, checked against the tool-id rule before any storage call: an id that
  * no upload could have created (`#catalog`, 2,000 characters, `a/b`) is 400, never a storage key.

@@ -58,7 +58,10 @@ export const updateToolRoute: RouteModule = (app, deps) => {
       };
       const { signature: _previous, ...unsigned } = edited;
       const signature = await signatureAfterEdit(c, deps.trust.keys, latest, edited);
-      const updated: PublishedEntry = await withSearchEmbedding(signature === undefined ? unsigned : { ...unsigned, signature }, deps.embedder);
+      const updated: PublishedEntry = await withSearchEmbedding(
+        signature === undefined ? unsigned : { ...unsigned, signature },
+        deps.embedder,
+      );
       const tooLarge = entrySizeProblem(updated);
       if (tooLarge !== undefined) throw new HttpProblem(413, "Invalid update payload", `${tooLarge}. Shorten the fields you send.`);
       // false: edited or deleted meanwhile; re-read (404 when the whole tool is gone).

@@ -43,7 +43,12 @@ export class BedrockEmbedder implements Embedder {
       const { BedrockRuntimeClient, InvokeModelCommand } = await (this.sdk ??= import("@aws-sdk/client-bedrock-runtime"));
       this.client ??= new BedrockRuntimeClient({ region: this.options.region });
       const output = await this.client.send(
-        new InvokeModelCommand({ modelId: this.model, contentType: "application/json", accept: "application/json", body: JSON.stringify(body) }),
+        new InvokeModelCommand({
+          modelId: this.model,
+          contentType: "application/json",
+          accept: "application/json",
+          body: JSON.stringify(body),
+        }),
         { abortSignal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) },
       );
       answer = JSON.parse(new TextDecoder().decode(output.body)) as { embedding?: unknown };

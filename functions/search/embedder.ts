@@ -33,7 +33,9 @@ export function checkedVectors(vectors: readonly (readonly unknown[])[], texts: 
   const dimensions = vectors[0]?.length ?? 0;
   return vectors.map((vector, index) => {
     if (vector.length === 0 || vector.length > MAX_EMBEDDING_DIMENSIONS || vector.length !== dimensions) {
-      throw new EmbeddingError(`${service} returned a vector of ${vector.length} dimensions at ${index} (expected 1 to ${MAX_EMBEDDING_DIMENSIONS}, all alike).`);
+      throw new EmbeddingError(
+        `${service} returned a vector of ${vector.length} dimensions at ${index} (expected 1 to ${MAX_EMBEDDING_DIMENSIONS}, all alike).`,
+      );
     }
     if (!vector.every((value) => typeof value === "number" && Number.isFinite(value))) {
       throw new EmbeddingError(`${service} returned a vector with a value that is not a finite number at ${index}.`);

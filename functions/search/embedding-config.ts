@@ -20,7 +20,10 @@ export function embedderFromEnv(env: Env = process.env): Embedder | undefined {
   if (kind === "" || kind === "off") return undefined;
   if (kind !== "openai" && kind !== "bedrock") throw new Error(`SEARCH_EMBEDDINGS must be "openai", "bedrock" or "off", got "${kind}"`);
   const model = env.SEARCH_EMBEDDING_MODEL;
-  if (!model) throw new Error(`SEARCH_EMBEDDINGS=${kind} needs SEARCH_EMBEDDING_MODEL, e.g. ${kind === "openai" ? "text-embedding-3-small" : "amazon.titan-embed-text-v2:0"}`);
+  if (!model)
+    throw new Error(
+      `SEARCH_EMBEDDINGS=${kind} needs SEARCH_EMBEDDING_MODEL, e.g. ${kind === "openai" ? "text-embedding-3-small" : "amazon.titan-embed-text-v2:0"}`,
+    );
   const dimensions = optionalInteger(env.SEARCH_EMBEDDING_DIMENSIONS, "SEARCH_EMBEDDING_DIMENSIONS");
   const timeoutMs = optionalInteger(env.SEARCH_EMBEDDING_TIMEOUT_MS, "SEARCH_EMBEDDING_TIMEOUT_MS");
   if (kind === "bedrock") {

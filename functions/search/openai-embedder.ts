@@ -55,8 +55,13 @@ export class OpenAIEmbedder implements Embedder {
       const message = typeof answer?.error?.message === "string" ? answer.error.message : response.statusText;
       throw new EmbeddingError(`The embeddings endpoint ${this.url} answered ${response.status}: ${message}`, response.status);
     }
-    if (!Array.isArray(answer?.data)) throw new EmbeddingError(`The embeddings endpoint ${this.url} answered without a data list.`, response.status);
+    if (!Array.isArray(answer?.data))
+      throw new EmbeddingError(`The embeddings endpoint ${this.url} answered without a data list.`, response.status);
     const rows = (answer.data as { index?: unknown; embedding?: unknown }[]).slice().sort((a, b) => Number(a.index) - Number(b.index));
-    return checkedVectors(rows.map((row) => (Array.isArray(row.embedding) ? row.embedding : [])), input.length, "The embeddings endpoint");
+    return checkedVectors(
+      rows.map((row) => (Array.isArray(row.embedding) ? row.embedding : [])),
+      input.length,
+      "The embeddings endpoint",
+    );
   }
 }

@@ -17,7 +17,5 @@ export function reciprocalRankFusion<T>(lists: readonly (readonly T[])[], k = RR
       scores.set(item, entry);
     });
   }
-  return [...scores]
-    .sort(([, a], [, b]) => b.score - a.score || a.first - b.first)
-    .map(([item, { score }]) => ({ item, score }));
+  return [...scores].sort(([, a], [, b]) => b.score - a.score || a.first - b.first).map(([item, { score }]) => ({ item, score }));
 }

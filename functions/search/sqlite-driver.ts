@@ -21,7 +21,11 @@ export interface SqliteStatement<Row> {
 
 /** The part of `node:sqlite`'s DatabaseSync used here (this project's @types/node is Node 20's). */
 interface NodeSqliteDatabase {
-  prepare(sql: string): { get(...parameters: SqliteValue[]): unknown; all(...parameters: SqliteValue[]): unknown[]; run(...parameters: SqliteValue[]): unknown };
+  prepare(sql: string): {
+    get(...parameters: SqliteValue[]): unknown;
+    all(...parameters: SqliteValue[]): unknown[];
+    run(...parameters: SqliteValue[]): unknown;
+  };
   exec(sql: string): void;
   serialize(): Uint8Array;
   deserialize(bytes: Uint8Array): void;
@@ -31,9 +35,7 @@ export interface NodeSqliteModule {
   DatabaseSync: new (path: string) => NodeSqliteDatabase;
 }
 
-export type Driver =
-  | { name: "node:sqlite"; module: NodeSqliteModule }
-  | { name: "better-sqlite3"; module: typeof BetterSqlite3 };
+export type Driver = { name: "node:sqlite"; module: NodeSqliteModule } | { name: "better-sqlite3"; module: typeof BetterSqlite3 };
 
 let driver: Driver | undefined;
 
@@ -98,7 +100,8 @@ export class SqliteDatabase {
 
   static fromBytes(bytes: Uint8Array): SqliteDatabase {
     const loaded = loadDriver();
-    if (loaded.name === "better-sqlite3") return new SqliteDatabase(new loaded.module(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+    if (loaded.name === "better-sqlite3")
+      return new SqliteDatabase(new loaded.module(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
     const handle = new loaded.module.DatabaseSync(":memory:");
     handle.deserialize(bytes);
     return new SqliteDatabase(handle);

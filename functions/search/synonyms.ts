@@ -58,7 +58,10 @@ export class SynonymTable {
         this.alternatives.set(term, [...new Set([...(this.alternatives.get(term) ?? []), ...others])]);
       }
       for (const phrase of group.filter((word) => word.includes(" "))) {
-        this.phrases.push({ words: new RegExp(`(?<![\\p{L}\\p{N}])${phrase.split(" ").join("\\s+")}(?![\\p{L}\\p{N}])`, "iu"), terms: normalised });
+        this.phrases.push({
+          words: new RegExp(`(?<![\\p{L}\\p{N}])${phrase.split(" ").join("\\s+")}(?![\\p{L}\\p{N}])`, "iu"),
+          terms: normalised,
+        });
       }
     }
   }

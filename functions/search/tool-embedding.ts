@@ -9,7 +9,14 @@ const MAX_EMBEDDED_CHARS = 8_000;
 export function embeddingText(entry: SearchableEntry): string {
   const name = (entry.tool_metadata as { name?: unknown } | undefined)?.name;
   const tags = Array.isArray(entry.tool_tags) ? entry.tool_tags.filter((tag) => typeof tag === "string") : [];
-  return [entry.tool_id, typeof name === "string" ? name : "", text(entry.tool_search_description), tags.join(", "), text(entry.tool_type), inputSchemaText(entry.tool_api_spec)]
+  return [
+    entry.tool_id,
+    typeof name === "string" ? name : "",
+    text(entry.tool_search_description),
+    tags.join(", "),
+    text(entry.tool_type),
+    inputSchemaText(entry.tool_api_spec),
+  ]
     .filter((part) => part !== "")
     .join("\n")
     .slice(0, MAX_EMBEDDED_CHARS);

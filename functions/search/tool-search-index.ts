@@ -80,7 +80,9 @@ export class ToolSearchIndex {
       deleteTool: db.prepare("DELETE FROM tools WHERE rowid = ?"),
       insertTag: db.prepare("INSERT INTO tool_tags (rowid, tag) VALUES (?, ?)"),
       deleteTags: db.prepare("DELETE FROM tool_tags WHERE rowid = ?"),
-      insertShort: db.prepare(`INSERT INTO short_text (rowid, ${SHORT_FIELDS.join(", ")}) VALUES (?, ${SHORT_FIELDS.map(() => "?").join(", ")})`),
+      insertShort: db.prepare(
+        `INSERT INTO short_text (rowid, ${SHORT_FIELDS.join(", ")}) VALUES (?, ${SHORT_FIELDS.map(() => "?").join(", ")})`,
+      ),
       deleteShort: db.prepare("DELETE FROM short_text WHERE rowid = ?"),
       insertMan: db.prepare("INSERT INTO man_text (rowid, man) VALUES (?, ?)"),
       deleteMan: db.prepare("DELETE FROM man_text WHERE rowid = ?"),
@@ -174,7 +176,8 @@ export class ToolSearchIndex {
       this.statements.insertTool.run(rowid, summary.tool_id, summary.tool_type, document.quality, JSON.stringify(summary));
       for (const tag of new Set(summary.tool_tags)) this.statements.insertTag.run(rowid, tag);
       this.statements.insertShort.run(rowid, ...SHORT_FIELDS.map((field) => document.fields[field]));
-      for (const term of new Set(SHORT_FIELDS.flatMap((field) => document.fields[field].split(" ")))) if (term !== "") this.statements.addTerm.run(term);
+      for (const term of new Set(SHORT_FIELDS.flatMap((field) => document.fields[field].split(" "))))
+        if (term !== "") this.statements.addTerm.run(term);
       if (document.manPage !== "") this.statements.insertMan.run(rowid, document.manPage);
       const embedding = decodeEmbedding(entry.tool_search_embedding);
       if (embedding !== undefined) this.vectors.put(rowid, embedding.model, embedding.vector);
@@ -280,7 +283,9 @@ export class ToolSearchIndex {
       const tie = Math.abs(a.score - b.score) <= TIE_TOLERANCE * Math.max(a.score, b.score);
       return (tie ? 0 : b.score - a.score) || b.quality - a.quality || (a.tool_id < b.tool_id ? -1 : a.tool_id > b.tool_id ? 1 : 0);
     });
-    return ranked.slice(0, limit).map((row) => ({ ...(JSON.parse(row.summary) as ToolSummary), score: Number(row.score.toPrecision(SCORE_DIGITS)) }));
+    return ranked
+      .slice(0, limit)
+      .map((row) => ({ ...(JSON.parse(row.summary) as ToolSummary), score: Number(row.score.toPrecision(SCORE_DIGITS)) }));
   }
 
   /** Cached scores and frequencies hold for one state of the index only. */
@@ -293,8 +298,13 @@ export class ToolSearchIndex {
   nearest(model: string, vector: Float32Array, query: Omit<SearchQuery, "q">): SearchHit[] {
     const rows = this.vectors.nearest(model, vector, query.limit, query);
     if (rows.length === 0) return [];
-    const summaries = new Map(this.statements.summaries.all(JSON.stringify(rows.map((row) => row.rowid))).map((row) => [row.rowid, row.summary]));
-    return rows.map((row) => ({ ...(JSON.parse(summaries.get(row.rowid)!) as ToolSummary), score: Number(row.similarity.toPrecision(SCORE_DIGITS)) }));
+    const summaries = new Map(
+      this.statements.summaries.all(JSON.stringify(rows.map((row) => row.rowid))).map((row) => [row.rowid, row.summary]),
+    );
+    return rows.map((row) => ({
+      ...(JSON.parse(summaries.get(row.rowid)!) as ToolSummary),
+      score: Number(row.similarity.toPrecision(SCORE_DIGITS)),
+    }));
   }
 
   private deleteRow(rowid: number): void {

@@ -34,7 +34,12 @@ export class VectorTable {
   }
 
   /** The `limit` rows most similar (cosine above 0) to `vector` among those of `model` (of this exact `type` and with this `tag`, when given), best first. */
-  nearest(model: string, vector: Float32Array, limit: number, filters: { type?: string; tag?: string }): { rowid: number; similarity: number }[] {
+  nearest(
+    model: string,
+    vector: Float32Array,
+    limit: number,
+    filters: { type?: string; tag?: string },
+  ): { rowid: number; similarity: number }[] {
     const { rowids, vectors } = this.ofModel(model);
     const kept: Set<number>[] = [];
     if (filters.type !== undefined) kept.push(new Set(this.statements.ofType.all(filters.type).map((row) => row.rowid)));
@@ -59,7 +64,9 @@ export class VectorTable {
       this.cache = {
         model,
         rowids: rows.map((row) => row.rowid),
-        vectors: rows.map((row) => new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength))),
+        vectors: rows.map(
+          (row) => new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength)),
+        ),
       };
     }
     return this.cache;

@@ -106,9 +106,7 @@ export class ArchiveStore {
   async *list(): AsyncGenerator<ArchiveObject> {
     let token: string | undefined;
     do {
-      const page = await this.s3.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: ARCHIVES_PREFIX, ContinuationToken: token }),
-      );
+      const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: ARCHIVES_PREFIX, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
         const sha256 = (object.Key ?? "").slice(ARCHIVES_PREFIX.length);
         if (!SHA256_HEX.test(sha256)) continue;

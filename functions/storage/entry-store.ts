@@ -463,7 +463,11 @@ export class EntryStore {
           UpdateExpression: "SET #slot = :change ADD #revision :one",
           ConditionExpression: expected === 0 ? "attribute_not_exists(#revision)" : "#revision = :expected",
           ExpressionAttributeNames: { "#slot": changeSlot(next), "#revision": "revision" },
-          ExpressionAttributeValues: { ":change": { revision: next, tool_id: change.toolId }, ":one": 1, ...(expected === 0 ? {} : { ":expected": expected }) },
+          ExpressionAttributeValues: {
+            ":change": { revision: next, tool_id: change.toolId },
+            ":one": 1,
+            ...(expected === 0 ? {} : { ":expected": expected }),
+          },
         }),
       );
     } catch (error) {

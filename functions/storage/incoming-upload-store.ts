@@ -19,7 +19,11 @@ export class IncomingUploadStore {
    * refuses any body of another size; without it, the size is checked at completion.
    */
   presignPut(uploadId: string, expiresInSeconds: number, size?: number): Promise<string> {
-    const command = new PutObjectCommand({ Bucket: this.bucket, Key: uploadKey(uploadId), ...(size === undefined ? {} : { ContentLength: size }) });
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: uploadKey(uploadId),
+      ...(size === undefined ? {} : { ContentLength: size }),
+    });
     return getSignedUrl(this.s3, command, {
       expiresIn: expiresInSeconds,
       ...(size === undefined ? {} : { signableHeaders: new Set(["content-length"]) }),

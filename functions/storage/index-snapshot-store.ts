@@ -48,7 +48,9 @@ export class IndexSnapshotStore {
   /** Stores the snapshot, points `latest.json` at it, and drops all but the newest few. */
   async put(snapshot: IndexSnapshot): Promise<void> {
     const body = await gzipBytes(snapshot.bytes);
-    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: snapshotKey(snapshot.revision), Body: body, ContentType: "application/gzip" }));
+    await this.s3.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: snapshotKey(snapshot.revision), Body: body, ContentType: "application/gzip" }),
+    );
     await this.s3.send(
       new PutObjectCommand({
         Bucket: this.bucket,
@@ -63,7 +65,10 @@ export class IndexSnapshotStore {
 
   private async dropOlderThanNewest(kept: number): Promise<void> {
     const listed = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: SNAPSHOTS_PREFIX }));
-    const keys = (listed.Contents ?? []).map((object) => object.Key!).sort().reverse();
+    const keys = (listed.Contents ?? [])
+      .map((object) => object.Key!)
+      .sort()
+      .reverse();
     for (const key of keys.slice(kept)) await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 

@@ -19,7 +19,11 @@ const HOW_TO_BUILD = "Build it with: zip bundle.zip spec.json tool.zip tool.md";
  */
 export function readBundleFiles(bundle: Uint8Array, limits: BundleLimits): BundleFiles {
   if (bundle.length > limits.maxBundleBytes) {
-    throw new HttpProblem(413, PROCESSING_FAILED, `The bundle is ${bundle.length} bytes; at most ${limits.maxBundleBytes} are accepted. Make tool.zip smaller (no caches, no build outputs).`);
+    throw new HttpProblem(
+      413,
+      PROCESSING_FAILED,
+      `The bundle is ${bundle.length} bytes; at most ${limits.maxBundleBytes} are accepted. Make tool.zip smaller (no caches, no build outputs).`,
+    );
   }
   const format = detectArchiveFormat(bundle);
   if (format !== "zip") {
@@ -42,17 +46,29 @@ function checkBundleLayout(entries: VettedEntry[]): void {
   if (atRoot.length === 0) {
     const folder = nestingFolder(files);
     if (folder !== undefined) {
-      throw new HttpProblem(400, PROCESSING_FAILED, `spec.json, tool.zip and tool.md are inside the folder "${folder}/" of the bundle, but must be at its root. Zip the files, not their folder: cd ${folder} && zip ../bundle.zip spec.json tool.zip tool.md`);
+      throw new HttpProblem(
+        400,
+        PROCESSING_FAILED,
+        `spec.json, tool.zip and tool.md are inside the folder "${folder}/" of the bundle, but must be at its root. Zip the files, not their folder: cd ${folder} && zip ../bundle.zip spec.json tool.zip tool.md`,
+      );
     }
   }
   const missing = REQUIRED.filter((name) => !atRoot.includes(name));
   if (missing.length > 0) {
     const holds = entries.length === 0 ? "nothing" : list(entries.map(describeEntry));
-    throw new HttpProblem(400, PROCESSING_FAILED, `The bundle has no ${list(missing)} at its root (it holds ${holds}). A bundle holds exactly spec.json, tool.zip and tool.md at its root. ${HOW_TO_BUILD}`);
+    throw new HttpProblem(
+      400,
+      PROCESSING_FAILED,
+      `The bundle has no ${list(missing)} at its root (it holds ${holds}). A bundle holds exactly spec.json, tool.zip and tool.md at its root. ${HOW_TO_BUILD}`,
+    );
   }
   const extra = entries.filter((entry) => !(REQUIRED as readonly string[]).includes(entry.path) || entry.type !== "file");
   if (extra.length > 0) {
-    throw new HttpProblem(400, PROCESSING_FAILED, `The bundle holds unexpected entries: ${list(extra.map(describeEntry))}. A bundle holds exactly spec.json, tool.zip and tool.md; put the tool's other files in tool.zip's code/ folder. ${HOW_TO_BUILD}`);
+    throw new HttpProblem(
+      400,
+      PROCESSING_FAILED,
+      `The bundle holds unexpected entries: ${list(extra.map(describeEntry))}. A bundle holds exactly spec.json, tool.zip and tool.md; put the tool's other files in tool.zip's code/ folder. ${HOW_TO_BUILD}`,
+    );
   }
 }
 

@@ -19,9 +19,14 @@ const dialects = { draft7: new Ajv(OPTIONS), draft2019: new Ajv2019(OPTIONS), dr
 export function checkInputSchema(apiSpec: Record<string, unknown>): void {
   const schema = walk(apiSpec, ["entrypoints", "execute", "input"]);
   if (schema === undefined) return;
-  if (!isPlainObject(schema)) fail(`must be a JSON Schema object, but it is ${describe(schema)}. Example: {"type": "object", "properties": {"text": {"type": "string"}}}`);
+  if (!isPlainObject(schema))
+    fail(
+      `must be a JSON Schema object, but it is ${describe(schema)}. Example: {"type": "object", "properties": {"text": {"type": "string"}}}`,
+    );
   if (schema.type !== undefined && schema.type !== "object") {
-    fail(`must describe an object (LLM function parameters are always an object), but its type is ${JSON.stringify(schema.type)}. Wrap the value: {"type": "object", "properties": {"value": ...}}`);
+    fail(
+      `must describe an object (LLM function parameters are always an object), but its type is ${JSON.stringify(schema.type)}. Wrap the value: {"type": "object", "properties": {"value": ...}}`,
+    );
   }
   // New versions of a tool mostly keep its schema: judge each distinct schema once.
   const key = createHash("sha256").update(JSON.stringify(schema)).digest("hex");
@@ -61,7 +66,11 @@ function walk(root: Record<string, unknown>, keys: string[]): unknown {
   for (const key of keys) {
     if (value === undefined || value === null) return undefined;
     if (!isPlainObject(value)) {
-      throw new HttpProblem(422, PROCESSING_FAILED, `${path.join(".")} must be an object, but it is ${describe(value)}. Expected shape: {"entrypoints": {"execute": {"input": <JSON Schema>}}}.`);
+      throw new HttpProblem(
+        422,
+        PROCESSING_FAILED,
+        `${path.join(".")} must be an object, but it is ${describe(value)}. Expected shape: {"entrypoints": {"execute": {"input": <JSON Schema>}}}.`,
+      );
     }
     value = value[key];
     path.push(key);
@@ -72,7 +81,10 @@ function walk(root: Record<string, unknown>, keys: string[]): unknown {
 function explain(errors: ErrorObject[]): string {
   return errors
     .slice(0, 5)
-    .map((error) => `${error.instancePath ? `at ${error.instancePath} ` : ""}${error.message ?? "invalid"}${error.params && "allowedValues" in error.params ? ` (${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")})` : ""}`)
+    .map(
+      (error) =>
+        `${error.instancePath ? `at ${error.instancePath} ` : ""}${error.message ?? "invalid"}${error.params && "allowedValues" in error.params ? ` (${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")})` : ""}`,
+    )
     .join("; ");
 }
 

@@ -14,7 +14,11 @@ export function parseSpec(bytes: Uint8Array): Record<string, unknown> {
   try {
     spec = JSON.parse(text);
   } catch (error) {
-    throw new HttpProblem(400, PROCESSING_FAILED, `spec.json is not valid JSON (${(error as Error).message}). Check it with: python3 -m json.tool spec.json`);
+    throw new HttpProblem(
+      400,
+      PROCESSING_FAILED,
+      `spec.json is not valid JSON (${(error as Error).message}). Check it with: python3 -m json.tool spec.json`,
+    );
   }
   if (!isPlainObject(spec)) {
     throw new HttpProblem(400, PROCESSING_FAILED, `spec.json must be a JSON object ({"tool_id": ..., ...}), but it is ${describe(spec)}.`);

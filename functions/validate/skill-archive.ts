@@ -18,11 +18,24 @@ export function checkSkillArchive(archive: ToolArchive): void {
   const files = archive.entries.filter((entry) => entry.type === "file");
   const total = files.reduce((sum, entry) => sum + entry.data.byteLength, 0);
   if (files.length > SKILL_LIMITS.maxSkillFolderFiles || total > SKILL_LIMITS.maxSkillFolderBytes) {
-    throw new HttpProblem(413, PROCESSING_FAILED, `tool.zip: a skill may hold at most ${SKILL_LIMITS.maxSkillFolderFiles} files and ${SKILL_LIMITS.maxSkillFolderBytes} bytes, but this one holds ${files.length} files and ${total} bytes. Keep large data out of skills.`);
+    throw new HttpProblem(
+      413,
+      PROCESSING_FAILED,
+      `tool.zip: a skill may hold at most ${SKILL_LIMITS.maxSkillFolderFiles} files and ${SKILL_LIMITS.maxSkillFolderBytes} bytes, but this one holds ${files.length} files and ${total} bytes. Keep large data out of skills.`,
+    );
   }
   const manifest = files.find((entry) => entry.path === SKILL_PATH);
   if (manifest === undefined) {
-    throw new HttpProblem(422, PROCESSING_FAILED, `tool.zip: a skill (tool_type "skill") needs ${SKILL_PATH}, but the archive holds ${files.slice(0, 5).map((entry) => entry.path).join(", ") || "no files"}. Put the skill folder's files in code/ and pack again.`);
+    throw new HttpProblem(
+      422,
+      PROCESSING_FAILED,
+      `tool.zip: a skill (tool_type "skill") needs ${SKILL_PATH}, but the archive holds ${
+        files
+          .slice(0, 5)
+          .map((entry) => entry.path)
+          .join(", ") || "no files"
+      }. Put the skill folder's files in code/ and pack again.`,
+    );
   }
   let text: string;
   try {

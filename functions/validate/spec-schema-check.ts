@@ -19,7 +19,11 @@ export function checkSpecSchema(spec: Record<string, unknown>): void {
   const present = Object.fromEntries(Object.entries(spec).filter(([key, value]) => value !== null && !REPLACED_AT_UPLOAD.has(key)));
   if (validateSpec(present)) return;
   const problems = (validateSpec.errors ?? []).slice(0, 5).map(describeError);
-  throw new HttpProblem(422, PROCESSING_FAILED, `spec.json does not match the spec.json schema (GET /schemas/spec.json): ${problems.join("; ")}.`);
+  throw new HttpProblem(
+    422,
+    PROCESSING_FAILED,
+    `spec.json does not match the spec.json schema (GET /schemas/spec.json): ${problems.join("; ")}.`,
+  );
 }
 
 function describeError(error: ErrorObject): string {

@@ -11,7 +11,11 @@ export function capabilitiesOf(spec: Record<string, unknown>): ToolCapabilities 
   const value = spec.tool_capabilities;
   const problems = toolCapabilityProblems(value);
   if (problems.length > 0) {
-    throw new HttpProblem(422, PROCESSING_FAILED, `spec.json has an invalid capability manifest: ${problems.join("; ")}. See docs/sandbox.md for the format.`);
+    throw new HttpProblem(
+      422,
+      PROCESSING_FAILED,
+      `spec.json has an invalid capability manifest: ${problems.join("; ")}. See docs/sandbox.md for the format.`,
+    );
   }
   return value === undefined || value === null ? undefined : readToolCapabilities(value);
 }

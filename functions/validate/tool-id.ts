@@ -14,7 +14,10 @@ export function toolIdOf(spec: Record<string, unknown>): string {
   if (id === undefined || id === null) fail(`spec.json has no tool_id. Add one, ${EXAMPLE}.`);
   if (typeof id !== "string") fail(`tool_id must be a string, but it is ${describe(id)}. Use ${EXAMPLE}.`);
   const problem = idProblem(id);
-  if (problem !== undefined) fail(`tool_id ${JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id)} is invalid: ${problem}. Ids are 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit, ${EXAMPLE}.`);
+  if (problem !== undefined)
+    fail(
+      `tool_id ${JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id)} is invalid: ${problem}. Ids are 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit, ${EXAMPLE}.`,
+    );
   return id;
 }
 

@@ -17,9 +17,12 @@ export function versionOf(spec: Record<string, unknown>): string {
   }
   const valid = semver.valid(version);
   if (valid === null) {
-    fail(`tool_metadata.version ${JSON.stringify(version)} is not semantic versioning: use MAJOR.MINOR.PATCH, e.g. "1.0.0" or "2.1.0-beta.1".`);
+    fail(
+      `tool_metadata.version ${JSON.stringify(version)} is not semantic versioning: use MAJOR.MINOR.PATCH, e.g. "1.0.0" or "2.1.0-beta.1".`,
+    );
   }
-  if (valid.length > MAX_VERSION_LENGTH) fail(`tool_metadata.version is ${valid.length} characters long; versions are limited to ${MAX_VERSION_LENGTH}.`);
+  if (valid.length > MAX_VERSION_LENGTH)
+    fail(`tool_metadata.version is ${valid.length} characters long; versions are limited to ${MAX_VERSION_LENGTH}.`);
   return valid;
 }
 

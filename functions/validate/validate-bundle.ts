@@ -64,7 +64,11 @@ function manPage(bytes: Uint8Array): string {
 function checkStorable(spec: Record<string, unknown>): void {
   const problems = storageProblems(spec);
   if (problems.length > 0) {
-    throw new HttpProblem(422, PROCESSING_FAILED, `spec.json holds values the registry cannot store: ${problems.join("; ")}. Change these values, or move such data into a file in code/.`);
+    throw new HttpProblem(
+      422,
+      PROCESSING_FAILED,
+      `spec.json holds values the registry cannot store: ${problems.join("; ")}. Change these values, or move such data into a file in code/.`,
+    );
   }
 }
 

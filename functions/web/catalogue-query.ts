@@ -42,7 +42,11 @@ function parsePage(raw: string | undefined): number {
   if (raw === undefined || raw === "") return 1;
   const page = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(page >= 1 && page <= MAX_PAGE)) {
-    throw new HttpProblem(400, "Invalid page", `page must be a whole number from 1 to ${MAX_PAGE}, got ${JSON.stringify(raw.slice(0, 20))}.`);
+    throw new HttpProblem(
+      400,
+      "Invalid page",
+      `page must be a whole number from 1 to ${MAX_PAGE}, got ${JSON.stringify(raw.slice(0, 20))}.`,
+    );
   }
   return page;
 }

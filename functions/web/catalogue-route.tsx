@@ -22,11 +22,26 @@ export const catalogueRoute: RouteModule = (app, deps) => {
       matches = await search.search(searchQueryFor({ ...params, q: params.q }));
       limitNote = `A search shows its ${MAX_SEARCH_PAGE * PAGE_SIZE} best matches at most; add words or a filter to narrow it.`;
     } else {
-      matches = entries.filter((entry) => (params.type === undefined || entry.tool_type === params.type) && (params.tag === undefined || entry.tool_tags.includes(params.tag)));
+      matches = entries.filter(
+        (entry) =>
+          (params.type === undefined || entry.tool_type === params.type) &&
+          (params.tag === undefined || entry.tool_tags.includes(params.tag)),
+      );
     }
     const page = matches.slice(from, from + PAGE_SIZE);
     const hasNextPage = matches.length > from + PAGE_SIZE && (params.q === undefined || params.page < MAX_SEARCH_PAGE);
     const { types, tags } = catalogueFacets(entries);
-    return sendPage(c, <CataloguePage params={params} results={page} hasNextPage={hasNextPage} types={types} tags={tags} limitNote={params.page >= MAX_SEARCH_PAGE ? limitNote : undefined} total={params.q === undefined ? matches.length : undefined} />);
+    return sendPage(
+      c,
+      <CataloguePage
+        params={params}
+        results={page}
+        hasNextPage={hasNextPage}
+        types={types}
+        tags={tags}
+        limitNote={params.page >= MAX_SEARCH_PAGE ? limitNote : undefined}
+        total={params.q === undefined ? matches.length : undefined}
+      />,
+    );
   });
 };

@@ -35,7 +35,13 @@ function collect(schema: Record<string, unknown>, prefix: string, depth: number,
     if (fields.length >= MAX_FIELDS) return;
     const path = `${prefix}${name}`;
     const child = isPlainObject(property) ? property : {};
-    fields.push({ name: path, type: typeOf(child), required: required.has(name), description: text(child.description) || text(child.title), notes: notesOf(child) });
+    fields.push({
+      name: path,
+      type: typeOf(child),
+      required: required.has(name),
+      description: text(child.description) || text(child.title),
+      notes: notesOf(child),
+    });
     if (depth >= MAX_DEPTH) continue;
     if (isPlainObject(child.properties)) collect(child, `${path}.`, depth + 1, fields);
     else if (isPlainObject(child.items) && isPlainObject(child.items.properties)) collect(child.items, `${path}[].`, depth + 1, fields);
@@ -55,7 +61,18 @@ export function typeOf(schema: Record<string, unknown>): string {
   return "any";
 }
 
-const CONSTRAINTS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "pattern", "format"] as const;
+const CONSTRAINTS = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "pattern",
+  "format",
+] as const;
 
 function notesOf(schema: Record<string, unknown>): string[] {
   const notes: string[] = [];
@@ -90,6 +107,14 @@ function exampleValue(name: string, schema: Record<string, unknown>): unknown {
   if (schema.default !== undefined) return schema.default;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  const placeholders: Record<string, unknown> = { string: `<${name}>`, integer: 0, number: 0, boolean: false, array: [], object: {}, null: null };
+  const placeholders: Record<string, unknown> = {
+    string: `<${name}>`,
+    integer: 0,
+    number: 0,
+    boolean: false,
+    array: [],
+    object: {},
+    null: null,
+  };
   return typeof type === "string" && type in placeholders ? placeholders[type] : `<${name}>`;
 }

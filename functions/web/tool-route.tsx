@@ -18,7 +18,10 @@ export const toolRoute: RouteModule = (app, deps) => {
     const toolId = c.req.param("id");
     const [entry, versions] = await Promise.all([deps.reader.latest(toolId), deps.reader.versions(toolId)]);
     if (!entry) throw noSuchTool(toolId);
-    return sendPage(c, <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config)} manPageHtml={await renderManPage(entry)} />);
+    return sendPage(
+      c,
+      <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config)} manPageHtml={await renderManPage(entry)} />,
+    );
   });
 
   getPage(app, "/t/:id/:version", async (c) => {
@@ -26,12 +29,27 @@ export const toolRoute: RouteModule = (app, deps) => {
     const [entry, versions] = await Promise.all([deps.reader.version(id, version), deps.reader.versions(id)]);
     if (!entry) {
       if (versions.length === 0) throw noSuchTool(id);
-      throw new HttpProblem(404, "Version not found", `${id} has no version ${version}; its newest versions are ${versions.slice(0, 10).map((v) => v.version).join(", ")} (see ${toolPath(id)}).`);
+      throw new HttpProblem(
+        404,
+        "Version not found",
+        `${id} has no version ${version}; its newest versions are ${versions
+          .slice(0, 10)
+          .map((v) => v.version)
+          .join(", ")} (see ${toolPath(id)}).`,
+      );
     }
-    return sendPage(c, <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config)} manPageHtml={await renderManPage(entry)} />, { cacheControl: VERSION_PAGE_CACHE_CONTROL });
+    return sendPage(
+      c,
+      <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config)} manPageHtml={await renderManPage(entry)} />,
+      { cacheControl: VERSION_PAGE_CACHE_CONTROL },
+    );
   });
 };
 
 function noSuchTool(toolId: string): HttpProblem {
-  return new HttpProblem(404, "Tool not found", `No tool with id ${JSON.stringify(toolId)} is published. Search the catalogue for it by name or description.`);
+  return new HttpProblem(
+    404,
+    "Tool not found",
+    `No tool with id ${JSON.stringify(toolId)} is published. Search the catalogue for it by name or description.`,
+  );
 }

@@ -204,7 +204,10 @@ export class AgentTools implements SkillSource {
    */
   async add(source: ToolSource, parameters: Record<string, unknown> = {}): Promise<AddedTool> {
     if (parameters === null || typeof parameters !== "object" || Array.isArray(parameters)) {
-      throw new AgentToolsError("INVALID_PARAMETERS", `add() parameters must be a plain object, got ${Array.isArray(parameters) ? "an array" : typeof parameters}.`);
+      throw new AgentToolsError(
+        "INVALID_PARAMETERS",
+        `add() parameters must be a plain object, got ${Array.isArray(parameters) ? "an array" : typeof parameters}.`,
+      );
     }
     const key = typeof source === "string" ? parseToolRef(source).toolId : `local:${source.path}`;
     const previous = this.loading.get(key) ?? Promise.resolve(undefined);
@@ -265,7 +268,9 @@ export class AgentTools implements SkillSource {
    */
   async startWorkers(toolIds: string[] = [...this.tools.keys()]): Promise<void> {
     const runtimes = await Promise.all(toolIds.map(async (toolId) => (await this.loaded(toolId)).runtime));
-    const results = await Promise.allSettled(runtimes.map((runtime) => (runtime instanceof PythonToolRuntime ? runtime.start() : undefined)));
+    const results = await Promise.allSettled(
+      runtimes.map((runtime) => (runtime instanceof PythonToolRuntime ? runtime.start() : undefined)),
+    );
     const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
     if (failed !== undefined) throw failed.reason;
   }
@@ -309,7 +314,8 @@ export class AgentTools implements SkillSource {
     if (matches(settled)) return settled;
     await this.add(ref);
     const added = this.tools.get(toolId);
-    if (added === undefined) throw new AgentToolsError("TOOL_NOT_ADDED", `Tool "${toolId}" was removed while it was being added.`, { toolId });
+    if (added === undefined)
+      throw new AgentToolsError("TOOL_NOT_ADDED", `Tool "${toolId}" was removed while it was being added.`, { toolId });
     return added;
   }
 
@@ -372,7 +378,11 @@ export class AgentTools implements SkillSource {
     const { toolId, version } = parseToolRef(source);
     const client = this.client;
     if (client === undefined) {
-      throw new AgentToolsError("REGISTRY_NOT_CONFIGURED", `Cannot add "${source}" from a registry: pass toolsDbUrl to new AgentTools(), or add a local tool with { path }.`, { toolId });
+      throw new AgentToolsError(
+        "REGISTRY_NOT_CONFIGURED",
+        `Cannot add "${source}" from a registry: pass toolsDbUrl to new AgentTools(), or add a local tool with { path }.`,
+        { toolId },
+      );
     }
     const entry = await registryEntry(client, this.cache, toolId, version, this.latestPolicy);
     await this.trust.admit(entry, version ?? entryVersion(entry), version !== undefined);

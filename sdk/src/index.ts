@@ -17,13 +17,25 @@ export { ToolResponse } from "./tool/tool-response.js";
 
 export { ToolCallError, ToolkitError } from "./toolkit/errors.js";
 export { toolCallsFromOpenAI, toolMessagesForOpenAI } from "./toolkit/openai-messages.js";
-export { ToolCallState, type ConfirmationRequest, type ConfirmResult, type ToolCall, type ToolExecutionEvent } from "./toolkit/tool-call.js";
+export {
+  ToolCallState,
+  type ConfirmationRequest,
+  type ConfirmResult,
+  type ToolCall,
+  type ToolExecutionEvent,
+} from "./toolkit/tool-call.js";
 export { ToolCallExecutor, type ExecutionHandlers, type ToolCallExecutorOptions } from "./toolkit/tool-call-executor.js";
 export { Toolkit, type ToolkitOptions } from "./toolkit/toolkit.js";
 
 export { PermissionModeError, PermissionRuleError, PermissionSettingsError } from "./permission/errors.js";
 export { PermissionEngine, type PermissionEngineOptions, type PermissionResult } from "./permission/permission-engine.js";
-export { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision, type PermissionRule } from "./permission/types.js";
+export {
+  PermissionBehavior,
+  PermissionMode,
+  type PermissionContext,
+  type PermissionDecision,
+  type PermissionRule,
+} from "./permission/types.js";
 export { loadPermissionSettings } from "./permission/settings/load-permission-settings.js";
 
 export { Bash } from "./builtin/bash/bash-tool.js";

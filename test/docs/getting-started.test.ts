@@ -29,7 +29,8 @@ function pageSteps(url: string): Step[] {
     const text = block.text.replaceAll(PAGE_URL, url);
     if (lang === "text") {
       const previous = steps.at(-1);
-      if (!previous || previous.expected !== undefined) throw new Error(`${PAGE}: a text block must follow the block whose output it shows:\n${text}`);
+      if (!previous || previous.expected !== undefined)
+        throw new Error(`${PAGE}: a text block must follow the block whose output it shows:\n${text}`);
       previous.expected = text;
     } else if (lang === "sh" && tag === "install") continue;
     else if (lang === "sh") steps.push({ kind: tag === "terminal-1" ? "registry" : "shell", code: text });
@@ -54,7 +55,11 @@ interface Finished {
 
 function run(command: string[], options: { env: NodeJS.ProcessEnv; stdin?: string }): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: REPO_ROOT, env: options.env, stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    const child = spawn(command[0]!, command.slice(1), {
+      cwd: REPO_ROOT,
+      env: options.env,
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -80,7 +85,9 @@ describe(PAGE, () => {
     const port = await freePort();
     const steps = pageSteps(`http://127.0.0.1:${port}`);
     expect(steps.map((step) => step.kind)).toContain("registry");
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("AGENT_TOOLS_") && name !== "REGISTRY_TOKEN"));
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith("AGENT_TOOLS_") && name !== "REGISTRY_TOKEN"),
+    );
     // A reader's terminal: their own temp folder and tool cache, here private to this run.
     const terminal = { ...inherited, TMPDIR: scratch, AGENT_TOOLS_CACHE_DIR: join(scratch, "cache") };
     const state = join(scratch, "terminal-2.env");
@@ -113,7 +120,8 @@ async function startRegistry(step: Step, env: NodeJS.ProcessEnv): Promise<ChildP
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 60_000;
   while (transcriptMismatch(step.expected ?? "…", output) !== undefined) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the registry did not start as the page shows:\n${transcriptMismatch(step.expected ?? "…", output)}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the registry did not start as the page shows:\n${transcriptMismatch(step.expected ?? "…", output)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return child;

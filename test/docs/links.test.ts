@@ -12,7 +12,8 @@ describe("documentation links", () => {
       const [path = "", anchor] = href.split("#");
       const target = path === "" ? page : normalize(join(dirname(page), path));
       if (!existsSync(join(REPO_ROOT, target))) broken.push(`${href} (no file ${target})`);
-      else if (anchor !== undefined && target.endsWith(".md") && !headingAnchors(target).has(anchor)) broken.push(`${href} (no heading #${anchor} in ${target})`);
+      else if (anchor !== undefined && target.endsWith(".md") && !headingAnchors(target).has(anchor))
+        broken.push(`${href} (no heading #${anchor} in ${target})`);
     }
     expect(broken).toEqual([]);
   });

@@ -37,14 +37,21 @@ describe("the tool examples of docs/permissions.md", () => {
   it("a production deploy asks even with an allow rule; a test deploy runs on it", async () => {
     const engine = new PermissionEngine({ allow: ["Deploy"] });
     const deploy = new Deploy();
-    expect(await engine.checkPermission(deploy, { target: "prod-eu" })).toMatchObject({ behavior: "ask", message: "Production deploy", bypassImmune: true });
+    expect(await engine.checkPermission(deploy, { target: "prod-eu" })).toMatchObject({
+      behavior: "ask",
+      message: "Production deploy",
+      bypassImmune: true,
+    });
     expect((await engine.checkPermission(deploy, { target: "staging" })).behavior).toBe("allow");
     expect((await new PermissionEngine({ allow: ["Deploy(staging)"] }).checkPermission(deploy, { target: "qa" })).behavior).toBe("ask");
   });
 
   it("the zod FunctionTool and the external tool run through a Toolkit", async () => {
     const toolkit = new Toolkit({ tools: [weather, approval, new Deploy()], engine: new PermissionEngine({ allow: ["get_weather"] }) });
-    expect(toolkit.getSchemas()[0]!.function.parameters).toMatchObject({ properties: { city: { type: "string", description: "The city name" } }, required: ["city"] });
+    expect(toolkit.getSchemas()[0]!.function.parameters).toMatchObject({
+      properties: { city: { type: "string", description: "The city name" } },
+      required: ["city"],
+    });
     const events = await collect(
       toolkit.createExecutor().run([
         { id: "w", name: "get_weather", input: { city: "Oslo" } },

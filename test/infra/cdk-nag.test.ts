@@ -32,7 +32,9 @@ function nagReport(context: Record<string, string>): PluginReport {
     }
     const report = JSON.parse(readFileSync(join(outdir, "validation-report.json"), "utf8")) as { pluginReports: PluginReport[] };
     const nag = report.pluginReports.find((plugin) => plugin.pluginName === "AwsSolutions")!;
-    const open = nag.violations.map((violation) => `${violation.ruleName} at ${violation.violatingConstructs.map((c) => c.constructPath).join(", ")}`);
+    const open = nag.violations.map(
+      (violation) => `${violation.ruleName} at ${violation.violatingConstructs.map((c) => c.constructPath).join(", ")}`,
+    );
     expect(open, String(failure ?? "")).toEqual([]);
     return nag;
   } finally {
@@ -51,26 +53,36 @@ const FULL = {
 };
 
 describe("cdk-nag AwsSolutions", () => {
-  it("finds nothing unacknowledged in the default stack, and every acknowledgment has its reason", () => {
-    const report = nagReport({});
-    expect(report.conclusion).toBe("success");
-    expect(report.suppressedViolations.length).toBeGreaterThan(0);
-    for (const suppressed of report.suppressedViolations) expect(suppressed.reason.length, suppressed.acknowledgedId).toBeGreaterThan(40);
-    // With the default certificate and no WAF, those two findings are acknowledged, not fixed.
-    expect(report.suppressedViolations.map((entry) => entry.ruleName)).toEqual(expect.arrayContaining(["AwsSolutions-CFR2", "AwsSolutions-CFR4"]));
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    "finds nothing unacknowledged in the default stack, and every acknowledgment has its reason",
+    () => {
+      const report = nagReport({});
+      expect(report.conclusion).toBe("success");
+      expect(report.suppressedViolations.length).toBeGreaterThan(0);
+      for (const suppressed of report.suppressedViolations) expect(suppressed.reason.length, suppressed.acknowledgedId).toBeGreaterThan(40);
+      // With the default certificate and no WAF, those two findings are acknowledged, not fixed.
+      expect(report.suppressedViolations.map((entry) => entry.ruleName)).toEqual(
+        expect.arrayContaining(["AwsSolutions-CFR2", "AwsSolutions-CFR4"]),
+      );
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 
-  it("finds nothing without CloudFront, nor with every option on (where WAF and the custom domain's TLS 1.2 fix CFR2 and CFR4)", () => {
-    nagReport({ cdn: "false" });
-    const saved = process.env.AWS_REGION;
-    process.env.AWS_REGION = "eu-west-1";
-    try {
-      const full = nagReport(FULL);
-      expect(full.suppressedViolations.map((entry) => entry.ruleName)).not.toContain("AwsSolutions-CFR2");
-      expect(full.suppressedViolations.map((entry) => entry.ruleName)).not.toContain("AwsSolutions-CFR4");
-    } finally {
-      if (saved === undefined) delete process.env.AWS_REGION;
-      else process.env.AWS_REGION = saved;
-    }
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    "finds nothing without CloudFront, nor with every option on (where WAF and the custom domain's TLS 1.2 fix CFR2 and CFR4)",
+    () => {
+      nagReport({ cdn: "false" });
+      const saved = process.env.AWS_REGION;
+      process.env.AWS_REGION = "eu-west-1";
+      try {
+        const full = nagReport(FULL);
+        expect(full.suppressedViolations.map((entry) => entry.ruleName)).not.toContain("AwsSolutions-CFR2");
+        expect(full.suppressedViolations.map((entry) => entry.ruleName)).not.toContain("AwsSolutions-CFR4");
+      } finally {
+        if (saved === undefined) delete process.env.AWS_REGION;
+        else process.env.AWS_REGION = saved;
+      }
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });

@@ -38,7 +38,10 @@ function largestHeaders(token: string, contentType: string): Record<string, stri
     "cloudfront-viewer-country": "DE",
     "user-agent": "agent-tools/0.1.0 node/24",
   };
-  const used = Object.entries(headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, "POST /tools/upload HTTP/1.1\r\n".length);
+  const used = Object.entries(headers).reduce(
+    (sum, [name, value]) => sum + name.length + value.length + 4,
+    "POST /tools/upload HTTP/1.1\r\n".length,
+  );
   headers["x-padding"] = '"'.repeat(HEADER_QUOTA_BYTES - used - "x-padding".length - 4);
   return headers;
 }
@@ -47,7 +50,8 @@ function largestHeaders(token: string, contentType: string): Record<string, stri
 async function bundleWithBody(bodyBytes: number): Promise<{ body: Uint8Array; contentType: string; bundle: Uint8Array }> {
   const fixture = await fixtureBundle("text-stats");
   const code = unzipSync(fixture.toolZip);
-  const build = (filler: number) => buildBundle({ spec: fixture.spec, toolZip: zipFiles({ ...code, "code/filler.bin": randomBytes(filler) }), toolMd: "# text-stats\n" });
+  const build = (filler: number) =>
+    buildBundle({ spec: fixture.spec, toolZip: zipFiles({ ...code, "code/filler.bin": randomBytes(filler) }), toolMd: "# text-stats\n" });
   let bundle = build(bodyBytes - 600);
   bundle = build(bodyBytes - 600 + (bodyBytes - 400 - bundle.byteLength));
   return { ...(await multipartOfSize(bundle, bodyBytes)), bundle };
@@ -90,7 +94,12 @@ describe("the cap, measured", () => {
     // The largest body that fits this envelope, by base64's 4 bytes per 3: the cap is below it.
     expect(Math.floor((LAMBDA_EVENT_MAX_BYTES - envelope) / 4) * 3).toBeGreaterThanOrEqual(DIRECT_UPLOAD_MAX_BODY_BYTES);
     // What the issue saw: a 4.6 MiB bundle does not fit at all, so it must take the presigned path.
-    const big = apiGatewayEvent({ method: "POST", url: "/tools/upload", headers: { "content-type": largest.contentType }, body: new Uint8Array(4.6 * 1024 * 1024) });
+    const big = apiGatewayEvent({
+      method: "POST",
+      url: "/tools/upload",
+      headers: { "content-type": largest.contentType },
+      body: new Uint8Array(4.6 * 1024 * 1024),
+    });
     expect(eventBytes(big)).toBeGreaterThan(LAMBDA_EVENT_MAX_BYTES);
     // The SDK sends `bundle.zip`; 1 KiB of the cap is its multipart framing.
     expect(DIRECT_UPLOAD_MAX_BYTES).toBe(DIRECT_UPLOAD_MAX_BODY_BYTES - 1024);
@@ -100,7 +109,14 @@ describe("the cap, measured", () => {
 
 describe("the upload handler at the boundary (API Gateway events)", () => {
   const post = (body: { body: Uint8Array; contentType: string }) =>
-    upload(apiGatewayEvent({ method: "POST", url: "/tools/upload", headers: { authorization: `Bearer ${registry.token}`, "content-type": body.contentType }, body: body.body }));
+    upload(
+      apiGatewayEvent({
+        method: "POST",
+        url: "/tools/upload",
+        headers: { authorization: `Bearer ${registry.token}`, "content-type": body.contentType },
+        body: body.body,
+      }),
+    );
 
   it("publishes the largest direct upload", async () => {
     const result = await post(largest);
@@ -141,13 +157,16 @@ describe("the SDK", () => {
   /** A gateway in front with a smaller limit: answers `/tools/upload` itself, as API Gateway does. */
   const gatewayFetch: typeof fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.pathname === "/tools/upload") return new Response('{"message":"Request Entity Too Large"}', { status: 413, headers: { "content-type": "application/json" } });
+    if (url.pathname === "/tools/upload")
+      return new Response('{"message":"Request Entity Too Large"}', { status: 413, headers: { "content-type": "application/json" } });
     return fetch(input, init);
   };
 
   it("maps a gateway's 413 to the registry's error with the hint when told to upload directly", async () => {
     const bundle = (await fixtureBundle("text-stats", { version: "2.0.0" })).bundle;
-    const failure = await sdkUpload(bundle, { registryUrl: registry.url, token: registry.token, via: "upload", fetch: gatewayFetch }).catch((error: unknown) => error);
+    const failure = await sdkUpload(bundle, { registryUrl: registry.url, token: registry.token, via: "upload", fetch: gatewayFetch }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(RegistryError);
     expect(failure).toMatchObject({ status: 413, error: "Bundle too large" });
     expect((failure as RegistryError).detail).toContain("Request Entity Too Large");

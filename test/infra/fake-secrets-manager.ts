@@ -28,7 +28,8 @@ export async function startFakeSecretsManager(secrets: Record<string, string> = 
       if (state.fail) return reply(500, { __type: "InternalServiceError", message: "fake outage" });
       const { SecretId } = JSON.parse(body) as { SecretId: string };
       const value = state.secrets.get(SecretId);
-      if (value === undefined) return reply(400, { __type: "ResourceNotFoundException", message: "Secrets Manager can't find the specified secret." });
+      if (value === undefined)
+        return reply(400, { __type: "ResourceNotFoundException", message: "Secrets Manager can't find the specified secret." });
       reply(200, { ARN: SecretId, Name: SecretId.split(":").pop(), SecretString: value, VersionId: "v1" });
     });
   });

@@ -87,7 +87,9 @@ async function importedCommands(name: FunctionName): Promise<string[]> {
     logLevel: "silent",
   });
   const code = result.outputFiles[0]!.text;
-  const names = [...code.matchAll(/import\s*\{([^}]*)\}\s*from\s*["']@aws-sdk\/[^"']+["']/g)].flatMap((match) => match[1]!.split(",").map((part) => part.trim().split(/\s+as\s+/)[0]!));
+  const names = [...code.matchAll(/import\s*\{([^}]*)\}\s*from\s*["']@aws-sdk\/[^"']+["']/g)].flatMap((match) =>
+    match[1]!.split(",").map((part) => part.trim().split(/\s+as\s+/)[0]!),
+  );
   return [...new Set(names.filter((imported) => imported.endsWith("Command")))];
 }
 
@@ -108,7 +110,8 @@ describe("Lambda bundles", () => {
     expect(bundle("Search").code).toContain("S3ServiceException");
     expect(bundle("Fetch").code).toContain("S3ServiceException");
     expect(bundle("Upload").code).toContain("SecretsManagerServiceException");
-    for (const name of NAMES.filter((name) => name !== "Upload")) expect(bundle(name).code, name).not.toContain("SecretsManagerServiceException");
+    for (const name of NAMES.filter((name) => name !== "Upload"))
+      expect(bundle(name).code, name).not.toContain("SecretsManagerServiceException");
   });
 
   // Upload's bundle holds every write path; the readers' bundles hold the same store classes, whose
@@ -118,22 +121,34 @@ describe("Lambda bundles", () => {
     expect(commands.length).toBeGreaterThan(5);
     for (const command of commands) {
       const action = ACTION_OF_COMMAND[command];
-      expect(action, `${command} has no IAM mapping: add it to ACTION_OF_COMMAND and grant it in infra/registry-functions.ts`).toBeDefined();
+      expect(
+        action,
+        `${command} has no IAM mapping: add it to ACTION_OF_COMMAND and grant it in infra/registry-functions.ts`,
+      ).toBeDefined();
       expect(uploadActions.has(action!), `${command} needs ${action}, which the upload role lacks`).toBe(true);
     }
   });
 
   it("load and answer requests from the bundled file", async () => {
     const saved = { ...process.env };
-    Object.assign(process.env, { AWS_REGION: "eu-west-1", TABLE_NAME: "t-bundle", BUCKET_NAME: "b-bundle", REGISTRY_TOKEN_SHA256: "0".repeat(64) });
+    Object.assign(process.env, {
+      AWS_REGION: "eu-west-1",
+      TABLE_NAME: "t-bundle",
+      BUCKET_NAME: "b-bundle",
+      REGISTRY_TOKEN_SHA256: "0".repeat(64),
+    });
     try {
       // The API's functions; the sweeper and the indexer answer their schedules only (registry-stack.test.ts).
       for (const name of NAMES.filter((name) => name !== "Sweeper" && name !== "Indexer")) {
-        const { handler } = (await import(pathToFileURL(bundle(name).file).href)) as { handler: (event: unknown) => Promise<{ statusCode: number; body: string }> };
+        const { handler } = (await import(pathToFileURL(bundle(name).file).href)) as {
+          handler: (event: unknown) => Promise<{ statusCode: number; body: string }>;
+        };
         const health = await handler(apiGatewayEvent({ method: "GET", url: "/health" }));
         const expected = name === "Fetch" ? 200 : 404; // /health belongs to the fetch group
         expect(health.statusCode, name).toBe(expected);
-        expect(JSON.parse(health.body), name).toEqual(name === "Fetch" ? { status: "ok" } : expect.objectContaining({ error: "Not found" }));
+        expect(JSON.parse(health.body), name).toEqual(
+          name === "Fetch" ? { status: "ok" } : expect.objectContaining({ error: "Not found" }),
+        );
       }
     } finally {
       process.env = saved;

@@ -17,7 +17,9 @@ import { startTestRegistry, type TestRegistry } from "../support/registry.js";
 import { API_DOMAIN, apiGatewayEvent, multipartBundle, type EventInput } from "../support/api-gateway-event.js";
 import { startFakeSecretsManager, type FakeSecretsManager } from "./fake-secrets-manager.js";
 
-type Handler = (event: LambdaEvent) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string; isBase64Encoded: boolean }>;
+type Handler = (
+  event: LambdaEvent,
+) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string; isBase64Encoded: boolean }>;
 
 const SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:AgentToolsWriteToken-x1y2z3";
 const TOKEN = "deployed-write-token";
@@ -61,7 +63,11 @@ beforeAll(async () => {
     import("../../functions/lambda/fetch.js"),
     import("../../functions/lambda/search.js"),
   ]);
-  handlers = { upload: upload.handler as unknown as Handler, fetch: fetchEntry.handler as unknown as Handler, search: search.handler as unknown as Handler };
+  handlers = {
+    upload: upload.handler as unknown as Handler,
+    fetch: fetchEntry.handler as unknown as Handler,
+    search: search.handler as unknown as Handler,
+  };
 });
 
 afterAll(async () => {
@@ -114,7 +120,13 @@ function normalise(value: unknown): unknown {
 
 async function uploadRequest(bundle: Uint8Array, token = TOKEN): Promise<EventInput> {
   const { body, contentType } = await multipartBundle(bundle, "text-stats-bundle.zip");
-  return { method: "POST", url: "/tools/upload", routeKey: "POST /tools/upload", headers: { "content-type": contentType, authorization: `Bearer ${token}` }, body };
+  return {
+    method: "POST",
+    url: "/tools/upload",
+    routeKey: "POST /tools/upload",
+    headers: { "content-type": contentType, authorization: `Bearer ${token}` },
+    body,
+  };
 }
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -142,15 +154,31 @@ describe("upload function", () => {
   it("publishes a large bundle through a presigned PUT and /complete", async () => {
     const { bundle } = await fixtureBundle("text-stats", { version: "1.1.0" });
     const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
-    const start = await handlers.upload(apiGatewayEvent({ method: "POST", url: "/tools/uploads", routeKey: "POST /tools/uploads", headers: auth, body: JSON.stringify({ size: bundle.byteLength }) }));
+    const start = await handlers.upload(
+      apiGatewayEvent({
+        method: "POST",
+        url: "/tools/uploads",
+        routeKey: "POST /tools/uploads",
+        headers: auth,
+        body: JSON.stringify({ size: bundle.byteLength }),
+      }),
+    );
     expect(start.statusCode).toBe(201);
     const ticket = JSON.parse(start.body) as { uploadId: string; uploadUrl: string; completeUrl: string };
     expect(ticket.completeUrl).toBe(`https://${API_DOMAIN}/tools/uploads/${ticket.uploadId}/complete`);
     expect((await fetch(ticket.uploadUrl, { method: "PUT", body: bundle })).status).toBe(200);
 
-    const completeRoute = { method: "POST", url: new URL(ticket.completeUrl).pathname, routeKey: "POST /tools/uploads/{uploadId}/complete", headers: auth };
+    const completeRoute = {
+      method: "POST",
+      url: new URL(ticket.completeUrl).pathname,
+      routeKey: "POST /tools/uploads/{uploadId}/complete",
+      headers: auth,
+    };
     const done = await handlers.upload(apiGatewayEvent(completeRoute));
-    expect([done.statusCode, JSON.parse(done.body)]).toEqual([200, { message: "Tool uploaded successfully", tool_id: "text-stats", version: "1.1.0" }]);
+    expect([done.statusCode, JSON.parse(done.body)]).toEqual([
+      200,
+      { message: "Tool uploaded successfully", tool_id: "text-stats", version: "1.1.0" },
+    ]);
     expect((await handlers.upload(apiGatewayEvent(completeRoute))).statusCode).toBe(404);
 
     // Keep the local server's catalog identical for the comparisons below.
@@ -160,7 +188,16 @@ describe("upload function", () => {
 
 describe("fetch function", () => {
   it("returns the same entries, lists and versions as the local server", async () => {
-    for (const url of ["/tools/text-stats", "/tools/binary-increment", "/tools", "/tools?limit=1", "/tools/text-stats/versions", "/tools/text-stats/versions/1.0.0", "/tools/query/by-tag?tag=nlp", "/health"]) {
+    for (const url of [
+      "/tools/text-stats",
+      "/tools/binary-increment",
+      "/tools",
+      "/tools?limit=1",
+      "/tools/text-stats/versions",
+      "/tools/text-stats/versions/1.0.0",
+      "/tools/query/by-tag?tag=nlp",
+      "/health",
+    ]) {
       const { lambda, server } = await both("fetch", { method: "GET", url });
       expect(lambda.status, url).toBe(200);
       expect(normalise(lambda.body), url).toEqual(normalise(server.body));
@@ -199,7 +236,9 @@ describe("search function", () => {
       expect(lambda.status, url).toBe(200);
       expect(normalise(lambda.body), url).toEqual(normalise(server.body));
     }
-    const found = (await both("search", { method: "GET", url: "/tools/search?q=count%20words" })).lambda.body as { results: { tool_id: string }[] };
+    const found = (await both("search", { method: "GET", url: "/tools/search?q=count%20words" })).lambda.body as {
+      results: { tool_id: string }[];
+    };
     expect(found.results[0]?.tool_id).toBe("text-stats");
   });
 
@@ -211,7 +250,12 @@ describe("search function", () => {
 
 describe("delete through the upload function", () => {
   it("removes the tool for both, and the fetch function then answers 404", async () => {
-    const request = { method: "DELETE", url: "/tools/binary-increment", routeKey: "DELETE /tools/{id}", headers: { authorization: `Bearer ${TOKEN}` } };
+    const request = {
+      method: "DELETE",
+      url: "/tools/binary-increment",
+      routeKey: "DELETE /tools/{id}",
+      headers: { authorization: `Bearer ${TOKEN}` },
+    };
     const { lambda, server } = await both("upload", request);
     expect(lambda.status).toBe(200);
     expect(normalise(lambda.body)).toEqual(normalise(server.body));

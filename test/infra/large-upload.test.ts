@@ -28,7 +28,10 @@ interface Ticket {
 async function post(path: string, body?: unknown, token: string | null = registry.token) {
   const response = await fetch(`${registry.url}${path}`, {
     method: "POST",
-    headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -129,7 +132,11 @@ describe("POST /tools/uploads/{uploadId}/complete", () => {
 
   it("answers 404 with a detail for unknown, never-uploaded and malformed upload ids", async () => {
     const never = await startUpload(100);
-    for (const url of [never.completeUrl, `${registry.url}/tools/uploads/${randomUUID()}/complete`, `${registry.url}/tools/uploads/..%2Fx/complete`]) {
+    for (const url of [
+      never.completeUrl,
+      `${registry.url}/tools/uploads/${randomUUID()}/complete`,
+      `${registry.url}/tools/uploads/..%2Fx/complete`,
+    ]) {
       const response = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${registry.token}` } });
       const body = (await response.json()) as Record<string, unknown>;
       expect(response.status, url).toBe(404);

@@ -45,7 +45,11 @@ async function linesOf(handler: Handler, url: string): Promise<Record<string, an
   } finally {
     process.stdout.write = write;
   }
-  return written.join("").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+  return written
+    .join("")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, any>);
 }
 
 describe("observed handler", () => {
@@ -71,7 +75,10 @@ describe("observed handler", () => {
 
     // Warm and fine: a log line, and no metric at all (an idle or healthy registry publishes none).
     const second = await linesOf(handler, "/health");
-    expect(second.find((line) => line.message === "request")).toMatchObject({ status: 200, function_request_id: LAMBDA_CONTEXT.awsRequestId });
+    expect(second.find((line) => line.message === "request")).toMatchObject({
+      status: 200,
+      function_request_id: LAMBDA_CONTEXT.awsRequestId,
+    });
     expect(second.filter((line) => line._aws)).toEqual([]);
   });
 });

@@ -32,7 +32,9 @@ afterAll(() => registry?.close());
 
 /** `secret: null` sends no origin header, as a client calling execute-api directly. */
 const call = (request: EventInput, secret: string | null = SECRET) =>
-  fetchHandler(apiGatewayEvent({ ...request, headers: { ...request.headers, ...(secret === null ? {} : { [ORIGIN_VERIFY_HEADER]: secret }) } }));
+  fetchHandler(
+    apiGatewayEvent({ ...request, headers: { ...request.headers, ...(secret === null ? {} : { [ORIGIN_VERIFY_HEADER]: secret }) } }),
+  );
 
 describe("origin access", () => {
   it("answers the distribution, which sends the secret", async () => {
@@ -49,9 +51,15 @@ describe("origin access", () => {
 
   it("guards the write routes the same way", async () => {
     const upload = createLambdaHandler("upload", {
-      env: { ...storageEnv(registry), ORIGIN_VERIFY_SECRET: SECRET, REGISTRY_TOKEN_SHA256: createHash("sha256").update(registry.token).digest("hex") },
+      env: {
+        ...storageEnv(registry),
+        ORIGIN_VERIFY_SECRET: SECRET,
+        REGISTRY_TOKEN_SHA256: createHash("sha256").update(registry.token).digest("hex"),
+      },
     }) as unknown as Handler;
-    const bare = await upload(apiGatewayEvent({ method: "DELETE", url: "/tools/text-stats", headers: { authorization: `Bearer ${registry.token}` } }));
+    const bare = await upload(
+      apiGatewayEvent({ method: "DELETE", url: "/tools/text-stats", headers: { authorization: `Bearer ${registry.token}` } }),
+    );
     expect(bare.statusCode).toBe(403); // nothing deleted: the request never reached the app
     expect((await call({ method: "GET", url: "/tools/text-stats" })).statusCode).toBe(200);
   });

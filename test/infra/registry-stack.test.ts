@@ -219,7 +219,16 @@ describe("IAM least privilege", () => {
       ],
       Fetch: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:GetObject"],
       Search: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:GetObject"],
-      Indexer: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:DeleteObject", "s3:GetObject", "s3:ListBucket", "s3:PutObject"],
+      Indexer: [
+        "dynamodb:GetItem",
+        "dynamodb:Query",
+        "logs:CreateLogStream",
+        "logs:PutLogEvents",
+        "s3:DeleteObject",
+        "s3:GetObject",
+        "s3:ListBucket",
+        "s3:PutObject",
+      ],
       Sweeper: [
         "dynamodb:BatchWriteItem",
         "dynamodb:DeleteItem",
@@ -285,10 +294,18 @@ describe("IAM least privilege", () => {
     expect(json(roleOf("Search").statements)).not.toContain("archives/");
     // Only the indexer writes the index snapshots, and it touches nothing else in the bucket.
     const objectResources = (name: FunctionName, action: string) =>
-      roleOf(name).statements.filter((statement) => [statement.Action].flat().includes(action)).map((statement) => json(statement.Resource));
-    for (const name of ["Search", "Fetch"] as const) expect(objectResources(name, "s3:GetObject").filter((resource) => resource.includes("search-index/")), name).toHaveLength(1);
+      roleOf(name)
+        .statements.filter((statement) => [statement.Action].flat().includes(action))
+        .map((statement) => json(statement.Resource));
+    for (const name of ["Search", "Fetch"] as const)
+      expect(
+        objectResources(name, "s3:GetObject").filter((resource) => resource.includes("search-index/")),
+        name,
+      ).toHaveLength(1);
     for (const name of FUNCTION_NAMES.filter((name) => name !== "Indexer")) {
-      expect(json(roleOf(name).statements.filter((statement) => WRITE_VERB.test(json(statement.Action)))), name).not.toContain("search-index/");
+      expect(json(roleOf(name).statements.filter((statement) => WRITE_VERB.test(json(statement.Action)))), name).not.toContain(
+        "search-index/",
+      );
     }
     expect(json(roleOf("Indexer").statements)).not.toMatch(/archives\/|uploads\//);
   });
@@ -372,12 +389,20 @@ describe("HTTP API", () => {
 
   it("runs the sweeper (doctor --fix) every hour and the search indexer every minute from EventBridge schedules, outside the API", () => {
     const schedules = Object.fromEntries(
-      ofType("AWS::Events::Rule").map(([, rule]) => [(rule.Properties.Targets as { Arn: { "Fn::GetAtt": string[] } }[])[0]!.Arn["Fn::GetAtt"][0], rule.Properties.ScheduleExpression]),
+      ofType("AWS::Events::Rule").map(([, rule]) => [
+        (rule.Properties.Targets as { Arn: { "Fn::GetAtt": string[] } }[])[0]!.Arn["Fn::GetAtt"][0],
+        rule.Properties.ScheduleExpression,
+      ]),
     );
     expect(schedules).toEqual({ [functionId("Sweeper")]: "rate(1 hour)", [functionId("Indexer")]: "rate(1 minute)" });
     const permissions = ofType("AWS::Lambda::Permission").map(([, permission]) => permission.Properties);
     for (const name of ["Sweeper", "Indexer"] as const) {
-      expect(permissions.filter((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name)).map((permission) => permission.Principal), name).toEqual(["events.amazonaws.com"]);
+      expect(
+        permissions
+          .filter((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name))
+          .map((permission) => permission.Principal),
+        name,
+      ).toEqual(["events.amazonaws.com"]);
     }
   });
 });

@@ -31,7 +31,10 @@ export function synthStack(context: Record<string, unknown> = {}, options: { bun
   }
 }
 
-export type TemplateResources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+export type TemplateResources = Record<
+  string,
+  { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }
+>;
 /** Construct ids of the stack's functions (`Upload`, `Fetch`, …), from the one list the stack uses. */
 export type FunctionName = string;
 export const FUNCTION_NAMES: readonly FunctionName[] = REGISTRY_FUNCTIONS.map((definition) => functionConstructId(definition.name));

@@ -7,14 +7,25 @@ import { describe, expect, it } from "vitest";
 import { DIRECT_UPLOAD_MAX_BODY_BYTES, LARGE_UPLOAD_HINT } from "../../functions/http/direct-upload-limit.js";
 import { UPLOAD_SIZE_FUNCTION_CODE } from "../../infra/upload-size-function.js";
 
-type Answer = { statusCode?: number; headers: Record<string, { value: string }>; body?: { encoding: string; data: string }; method?: string };
+type Answer = {
+  statusCode?: number;
+  headers: Record<string, { value: string }>;
+  body?: { encoding: string; data: string };
+  method?: string;
+};
 const handler = runInNewContext(`${UPLOAD_SIZE_FUNCTION_CODE}; handler`) as (event: unknown) => Answer;
 
 const viewerRequest = (method: string, contentLength?: number) => ({
   version: "1.0",
   context: { eventType: "viewer-request" },
   viewer: { ip: "198.51.100.7" },
-  request: { method, uri: "/tools/upload", querystring: {}, cookies: {}, headers: contentLength === undefined ? {} : { "content-length": { value: String(contentLength) } } },
+  request: {
+    method,
+    uri: "/tools/upload",
+    querystring: {},
+    cookies: {},
+    headers: contentLength === undefined ? {} : { "content-length": { value: String(contentLength) } },
+  },
 });
 
 describe("upload size function", () => {

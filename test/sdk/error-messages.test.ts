@@ -6,15 +6,24 @@ import { errorBody } from "../../sdk/src/registry-client/registry-errors.js";
 // Messages that join a detail and a hint read as sentences, whatever punctuation the detail ends with.
 describe("error messages", () => {
   it("join a detail that ends with a full stop without doubling it", () => {
-    const notFound = new ToolNotFoundError("x", "Tool not found", 'No tool with id "x" is published; list the published tools with GET /tools.');
-    expect(notFound.message).toBe('Tool "x" is not in the registry: No tool with id "x" is published; list the published tools with GET /tools. Check the id and version, or upload the tool first.');
+    const notFound = new ToolNotFoundError(
+      "x",
+      "Tool not found",
+      'No tool with id "x" is published; list the published tools with GET /tools.',
+    );
+    expect(notFound.message).toBe(
+      'Tool "x" is not in the registry: No tool with id "x" is published; list the published tools with GET /tools. Check the id and version, or upload the tool first.',
+    );
     expect(new RegistryUnavailableError("http://r", "socket hang up.").message).not.toMatch(/\.\./);
     expect([asSentence("a"), asSentence("a."), asSentence("a.. "), asSentence("GET /tools")]).toEqual(["a.", "a.", "a.", "GET /tools."]);
   });
 
   it("keep API Gateway's own error message (a 413 over its payload limit)", () => {
     expect(errorBody('{"message":"Request Entity Too Large"}', 413)).toEqual({ error: "Request Entity Too Large", detail: "" });
-    expect(errorBody('{"error":"Bundle too large","detail":"at most 10 MiB"}', 413)).toEqual({ error: "Bundle too large", detail: "at most 10 MiB" });
+    expect(errorBody('{"error":"Bundle too large","detail":"at most 10 MiB"}', 413)).toEqual({
+      error: "Bundle too large",
+      detail: "at most 10 MiB",
+    });
     expect(errorBody("<html>busy</html>", 503)).toEqual({ error: "HTTP 503", detail: "<html>busy</html>" });
   });
 });

@@ -39,20 +39,29 @@ afterAll(async () => {
 
 describe("the packed SDK in a fresh project", () => {
   it("ships its README, and adds and runs a registry tool from a plain node script", async () => {
-    expect(await readdir(join(project, "node_modules/@agent-tools/sdk"))).toEqual(expect.arrayContaining(["README.md", "dist", "python", "bin", "package.json"]));
+    expect(await readdir(join(project, "node_modules/@agent-tools/sdk"))).toEqual(
+      expect.arrayContaining(["README.md", "dist", "python", "bin", "package.json"]),
+    );
     const script = `import { AgentTools } from "@agent-tools/sdk";
 const tools = new AgentTools({ toolsDbUrl: process.env.REGISTRY_URL, cacheDir: process.env.CACHE_DIR });
 await tools.add("text-stats", { top_n: 2 });
 console.log(JSON.stringify(await tools.executeToolById("text-stats", { text: "the cat and the hat and the bat" })));
 await tools.close();`;
     await writeFile(join(project, "index.mjs"), script);
-    const { stdout } = await run(process.execPath, ["index.mjs"], { cwd: project, env: { ...process.env, REGISTRY_URL: registry.url, CACHE_DIR: await temp.make() } });
+    const { stdout } = await run(process.execPath, ["index.mjs"], {
+      cwd: project,
+      env: { ...process.env, REGISTRY_URL: registry.url, CACHE_DIR: await temp.make() },
+    });
     expect(JSON.parse(stdout)).toEqual({ word_count: 8, unique_words: 5, top_words: ["the", "and"] });
   });
 
   it("installs the agent-tools command, which runs a tool folder", async () => {
     const bin = join(project, "node_modules/.bin/agent-tools");
-    const { stdout } = await run(bin, ["run", join(FIXTURE_TOOLS_DIR, "text-stats"), "--input", '{"text": "x y x"}', "--cache-dir", await temp.make()], { cwd: project });
+    const { stdout } = await run(
+      bin,
+      ["run", join(FIXTURE_TOOLS_DIR, "text-stats"), "--input", '{"text": "x y x"}', "--cache-dir", await temp.make()],
+      { cwd: project },
+    );
     expect(JSON.parse(stdout)).toEqual({ word_count: 3, unique_words: 2, top_words: ["x", "y"] });
   });
 });

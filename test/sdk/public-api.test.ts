@@ -25,14 +25,23 @@ describe("the SDK's public API", () => {
   it("matches the pinned surface", async () => {
     const lines = entries.flatMap((entry) => {
       const surface = entrySurface(entry.source);
-      return [...surface.values.map((name) => `${entry.subpath} value ${name}`), ...surface.types.map((name) => `${entry.subpath} type ${name}`)];
+      return [
+        ...surface.values.map((name) => `${entry.subpath} value ${name}`),
+        ...surface.types.map((name) => `${entry.subpath} type ${name}`),
+      ];
     });
     await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot("public-api.surface.txt");
   });
 
   it("resolves every entry point the same way in tsc and in the tests", () => {
-    const paths = (JSON.parse(readFileSync(new URL("../../tsconfig.json", import.meta.url), "utf8")) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions.paths;
-    const expected = Object.fromEntries(entries.map((entry) => [`@agent-tools/sdk${entry.subpath.slice(1)}`, [`./${entry.source.slice(entry.source.indexOf("sdk/src/"))}`]]));
+    const paths = (
+      JSON.parse(readFileSync(new URL("../../tsconfig.json", import.meta.url), "utf8")) as {
+        compilerOptions: { paths: Record<string, string[]> };
+      }
+    ).compilerOptions.paths;
+    const expected = Object.fromEntries(
+      entries.map((entry) => [`@agent-tools/sdk${entry.subpath.slice(1)}`, [`./${entry.source.slice(entry.source.indexOf("sdk/src/"))}`]]),
+    );
     expect(paths).toEqual(expected);
   });
 

@@ -42,12 +42,18 @@ afterAll(async () => {
 
 describe("the published package shape", () => {
   it("ships JavaScript, declarations and the Python worker", () => {
-    for (const file of ["sdk/dist/index.js", "sdk/dist/index.d.ts", "sdk/dist/agent-tools.js", "sdk/dist/agent-tools.d.ts", "sdk/python/agent_tools_worker.py"]) {
+    for (const file of [
+      "sdk/dist/index.js",
+      "sdk/dist/index.d.ts",
+      "sdk/dist/agent-tools.js",
+      "sdk/dist/agent-tools.d.ts",
+      "sdk/python/agent_tools_worker.py",
+    ]) {
       expect(existsSync(`${repoRoot}${file}`), file).toBe(true);
     }
   });
 
-  it("runs the issue's example from plain node with `import { AgentTools } from \"@agent-tools/sdk\"`", async () => {
+  it('runs the issue\'s example from plain node with `import { AgentTools } from "@agent-tools/sdk"`', async () => {
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", USER_SCRIPT], {
       cwd: repoRoot,
       env: { ...process.env, REGISTRY_URL: registry.url, CACHE_DIR: await temp.make() },
@@ -61,7 +67,11 @@ describe("the published package shape", () => {
 
   it("lets a script that never calls close() exit, and takes its Python worker down with it", async () => {
     const dir = await temp.make();
-    const tool = await writePythonTool(dir, "pid", "import os\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): pass\n    def execute(self, input_data):\n        return os.getpid()\n");
+    const tool = await writePythonTool(
+      dir,
+      "pid",
+      "import os\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): pass\n    def execute(self, input_data):\n        return os.getpid()\n",
+    );
     const script = `import { AgentTools } from "@agent-tools/sdk";
 const tools = new AgentTools({ cacheDir: process.env.CACHE_DIR });
 await tools.add({ path: process.env.TOOL_DIR });

@@ -54,7 +54,8 @@ export async function openTab(browser: Browser, options: BrowserContextOptions =
   // Runs before any page script, in every document; CSP does not apply to it. (A string: this
   // project compiles without the DOM library.)
   await context.addInitScript({
-    content: 'document.addEventListener("securitypolicyviolation", (event) => reportCspViolation(event.violatedDirective + " " + event.blockedURI));',
+    content:
+      'document.addEventListener("securitypolicyviolation", (event) => reportCspViolation(event.violatedDirective + " " + event.blockedURI));',
   });
   const page = await context.newPage();
   page.on("console", (message) => {

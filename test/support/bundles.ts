@@ -23,10 +23,7 @@ export type FixtureToolName = "text-stats" | "binary-increment";
  * One archive member: bytes, text, or details. `type` defaults to "file"; for zips it sets the
  * unix file-type bits, so devices, fifos and symlinks (data or `linkTarget` = target) can be built.
  */
-export type ArchiveMember =
-  | Uint8Array
-  | string
-  | { data?: Uint8Array | string; mode?: number; type?: TarEntryKind; linkTarget?: string };
+export type ArchiveMember = Uint8Array | string | { data?: Uint8Array | string; mode?: number; type?: TarEntryKind; linkTarget?: string };
 
 const UNIX_FILE_TYPE_BITS: Record<TarEntryKind, number> = {
   file: 0o100000,
@@ -44,7 +41,10 @@ export function zipFiles(files: Record<string, ArchiveMember>): Uint8Array {
   const zippable: Zippable = {};
   for (const [path, member] of Object.entries(files)) {
     const { data, mode, type } = describeMember(path, member);
-    zippable[path] = [data, { os: MADE_BY_UNIX, attrs: ((UNIX_FILE_TYPE_BITS[type] | mode) << 16) >>> 0, mtime: new Date("2026-01-01T00:00:00Z") }];
+    zippable[path] = [
+      data,
+      { os: MADE_BY_UNIX, attrs: ((UNIX_FILE_TYPE_BITS[type] | mode) << 16) >>> 0, mtime: new Date("2026-01-01T00:00:00Z") },
+    ];
   }
   return zipSync(zippable, { level: 6 });
 }

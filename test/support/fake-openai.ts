@@ -140,7 +140,8 @@ function answerEmbeddings(
   if (input.length === 0 || input.length > 2048 || !input.every((text) => typeof text === "string" && text !== "")) {
     return send(response, 400, apiError("'input' must be a non-empty string or an array of 1 to 2048 non-empty strings"));
   }
-  if (scripted !== undefined && "status" in scripted && "message" in scripted) return send(response, scripted.status, apiError(scripted.message));
+  if (scripted !== undefined && "status" in scripted && "message" in scripted)
+    return send(response, scripted.status, apiError(scripted.message));
   if (scripted !== undefined && "rawBody" in scripted) return send(response, scripted.status ?? 200, scripted.rawBody);
   const dimensions = typeof body.dimensions === "number" ? body.dimensions : 64;
   send(response, 200, {
@@ -190,7 +191,8 @@ function validateChatRequest(body: any): string | undefined {
       names.add(tool.function.name);
       if (tool.function.description !== undefined && typeof tool.function.description !== "string") return "description must be a string";
       const parameters = tool.function.parameters;
-      if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) return "parameters must be a JSON Schema object";
+      if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters))
+        return "parameters must be a JSON Schema object";
     }
   }
   if (body.tool_choice !== undefined && body.tools === undefined) return "'tool_choice' is only allowed when 'tools' are specified";
@@ -212,7 +214,10 @@ function keywordModel(body: any): FakeReply {
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 2);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 2);
 }
 
 function apiError(message: string, code: string | null = null): unknown {

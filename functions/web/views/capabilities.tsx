@@ -8,7 +8,9 @@ import { isPlainObject } from "../../entry/field-types.js";
  */
 export function Capabilities({ declared }: { declared: unknown }) {
   // The registry stores every kind, empty ones included (`{ network: [], env: [], filesystem: [] }`).
-  const kinds = (isPlainObject(declared) ? Object.entries(declared) : []).filter(([, grants]) => !(Array.isArray(grants) && grants.length === 0));
+  const kinds = (isPlainObject(declared) ? Object.entries(declared) : []).filter(
+    ([, grants]) => !(Array.isArray(grants) && grants.length === 0),
+  );
   if (kinds.length === 0) {
     return <p class="muted">No capabilities declared: the tool runs with the SDK's default sandbox profile (no network, no secrets).</p>;
   }
@@ -33,6 +35,9 @@ export function Capabilities({ declared }: { declared: unknown }) {
 
 function describeGrant(grant: unknown): string {
   if (typeof grant === "string") return grant;
-  if (isPlainObject(grant)) return Object.entries(grant).map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`).join(", ");
+  if (isPlainObject(grant))
+    return Object.entries(grant)
+      .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+      .join(", ");
   return JSON.stringify(grant) ?? String(grant);
 }

@@ -81,9 +81,21 @@ export function CataloguePage({ params, results, hasNextPage, types, tags, limit
         </ol>
       )}
       <nav class="pages" aria-label="Pages">
-        <span>{params.page > 1 ? <a rel="prev" href={cataloguePath({ ...params, page: params.page - 1 })}>← Previous</a> : null}</span>
+        <span>
+          {params.page > 1 ? (
+            <a rel="prev" href={cataloguePath({ ...params, page: params.page - 1 })}>
+              ← Previous
+            </a>
+          ) : null}
+        </span>
         <span class="muted">Page {params.page}</span>
-        <span>{hasNextPage ? <a rel="next" href={cataloguePath({ ...params, page: params.page + 1 })}>Next →</a> : null}</span>
+        <span>
+          {hasNextPage ? (
+            <a rel="next" href={cataloguePath({ ...params, page: params.page + 1 })}>
+              Next →
+            </a>
+          ) : null}
+        </span>
       </nav>
       {limitNote && !hasNextPage ? <p class="muted">{limitNote}</p> : null}
     </Layout>

@@ -25,11 +25,10 @@ export function Layout({ title, children }: LayoutProps) {
           </a>
           <span class="muted">registry catalogue</span>
         </header>
-        <main>
-          {children}
-        </main>
+        <main>{children}</main>
         <footer>
-          Every page here has a JSON twin: <a href="/tools">GET /tools</a>, <code>GET /tools/search?q=</code>, <code>GET /tools/{"{id}"}</code>.
+          Every page here has a JSON twin: <a href="/tools">GET /tools</a>, <code>GET /tools/search?q=</code>,{" "}
+          <code>GET /tools/{"{id}"}</code>.
         </footer>
         <script dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />
       </body>

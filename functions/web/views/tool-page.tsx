@@ -24,7 +24,13 @@ export interface ToolPageProps {
 export function ToolPage({ entry, versions, origin, manPageHtml }: ToolPageProps) {
   const latest = versions[0]?.version ?? entry.version;
   const schema = inputSchemaOf(entry.tool_api_spec);
-  const snippets = toolSnippets({ origin, toolId: entry.tool_id, version: entry.version, sha256: entry.tool_archive_sha256, input: exampleInput(schema) });
+  const snippets = toolSnippets({
+    origin,
+    toolId: entry.tool_id,
+    version: entry.version,
+    sha256: entry.tool_archive_sha256,
+    input: exampleInput(schema),
+  });
   return (
     <Layout title={`${entry.tool_id} ${entry.version} · Agent Tools`}>
       <p>
@@ -33,8 +39,23 @@ export function ToolPage({ entry, versions, origin, manPageHtml }: ToolPageProps
       <h1>{entry.tool_id}</h1>
       <p class="muted">
         <span class="version">{entry.version}</span>
-        {entry.version === latest ? <> · <span class="badge latest">latest</span></> : <> · newer: <a href={toolPath(entry.tool_id)}>{latest}</a></>}
-        {entry.tool_type ? <> · <a href={cataloguePath({ type: entry.tool_type })}>{entry.tool_type}</a></> : null}
+        {entry.version === latest ? (
+          <>
+            {" "}
+            · <span class="badge latest">latest</span>
+          </>
+        ) : (
+          <>
+            {" "}
+            · newer: <a href={toolPath(entry.tool_id)}>{latest}</a>
+          </>
+        )}
+        {entry.tool_type ? (
+          <>
+            {" "}
+            · <a href={cataloguePath({ type: entry.tool_type })}>{entry.tool_type}</a>
+          </>
+        ) : null}
         {entry.tool_runtime_type ? <> · {entry.tool_runtime_type}</> : null}
       </p>
       <p class="description">{entry.tool_search_description}</p>

@@ -3,7 +3,6 @@ import { AgentToolsError } from "../errors.js";
 
 export type { ArchiveErrorCode } from "../error-codes.js";
 
-
 /** A tool archive (or bundle) that cannot be accepted: `message` says what is wrong and how to fix it. */
 export class ArchiveError extends AgentToolsError<ArchiveErrorCode> {
   constructor(code: ArchiveErrorCode, message: string, options: { toolId?: string; cause?: unknown } = {}) {

@@ -18,7 +18,10 @@ export function readArchive(
 ): ToolArchive {
   const format = detectArchiveFormat(bytes);
   if (format === undefined) {
-    throw new ArchiveError("ARCHIVE_UNSUPPORTED_FORMAT", `The archive is neither a zip nor a tar.gz (it starts with bytes ${describeStart(bytes)}). Create it with \`zip -r tool.zip code\`, or \`tar czf tool.zip code\` for binaries.`);
+    throw new ArchiveError(
+      "ARCHIVE_UNSUPPORTED_FORMAT",
+      `The archive is neither a zip nor a tar.gz (it starts with bytes ${describeStart(bytes)}). Create it with \`zip -r tool.zip code\`, or \`tar czf tool.zip code\` for binaries.`,
+    );
   }
   const resolved = resolveArchiveLimits(limits);
   const vetted = vetEntries(readRawEntries(bytes, format, resolved), resolved).filter(({ path }) => !isMacOsMetadata(path));

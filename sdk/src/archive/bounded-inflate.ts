@@ -27,11 +27,7 @@ export function inflateKnownSize(data: Uint8Array, declaredBytes: number): Uint8
  * Inflates raw deflate or gzip data, calling `checkProduced` with the running output size after
  * every slice so a bomb is stopped long before it fills memory. `checkProduced` throws to abort.
  */
-export function inflateBounded(
-  data: Uint8Array,
-  encoding: "deflate" | "gzip",
-  checkProduced: (producedBytes: number) => void,
-): Uint8Array {
+export function inflateBounded(data: Uint8Array, encoding: "deflate" | "gzip", checkProduced: (producedBytes: number) => void): Uint8Array {
   const chunks: Uint8Array[] = [];
   let produced = 0;
   const onData = (chunk: Uint8Array) => {

@@ -10,26 +10,40 @@ export function checkCodeLayout(entries: VettedEntry[]): void {
   const outside = entries.filter(({ path }) => !isInsideCode(path)).map(({ path }) => path);
   if (outside.length > 0) throw outsideCode(outside, outside.length < entries.length);
   if (entries.length === 0) {
-    throw new ArchiveError("ARCHIVE_NO_CODE_FOLDER", "The archive is empty; it must unpack to a code/ folder. From the tool folder run `zip -r tool.zip code` (or `tar czf tool.zip code` for binaries).");
+    throw new ArchiveError(
+      "ARCHIVE_NO_CODE_FOLDER",
+      "The archive is empty; it must unpack to a code/ folder. From the tool folder run `zip -r tool.zip code` (or `tar czf tool.zip code` for binaries).",
+    );
   }
   for (const { path, type, raw } of entries) {
     if (path === "code" && type !== "directory") {
-      throw new ArchiveError("ARCHIVE_NO_CODE_FOLDER", `"code" is a ${type}, not a folder; the archive must unpack to a code/ folder holding the tool.`);
+      throw new ArchiveError(
+        "ARCHIVE_NO_CODE_FOLDER",
+        `"code" is a ${type}, not a folder; the archive must unpack to a code/ folder holding the tool.`,
+      );
     }
     if (type !== "symlink") continue;
     const resolved = resolveLinkTarget(path, raw.linkTarget ?? "");
     if (resolved === undefined || !isInsideCode(resolved)) {
-      throw new ArchiveError("ARCHIVE_LINK_ESCAPE", `The symlink "${path}" points to "${raw.linkTarget}", outside code/. Links may only point to files inside code/; copy the file into code/ instead.`);
+      throw new ArchiveError(
+        "ARCHIVE_LINK_ESCAPE",
+        `The symlink "${path}" points to "${raw.linkTarget}", outside code/. Links may only point to files inside code/; copy the file into code/ instead.`,
+      );
     }
   }
 }
 
 function outsideCode(outside: string[], hasCodeFolder: boolean): ArchiveError {
-  const shown = outside.slice(0, 5).map((path) => `"${path}"`).join(", ") + (outside.length > 5 ? ` and ${outside.length - 5} more` : "");
+  const shown =
+    outside
+      .slice(0, 5)
+      .map((path) => `"${path}"`)
+      .join(", ") + (outside.length > 5 ? ` and ${outside.length - 5} more` : "");
   const nested = outside.map((path) => /^(.+?)\/code(\/|$)/.exec(path)?.[1]).find((folder) => folder !== undefined);
-  const hint = nested === undefined
-    ? "Put the tool's files in a code/ folder and archive that folder: `zip -r tool.zip code` (or `tar czf tool.zip code` for binaries)."
-    : `The code/ folder is nested under "${nested}/": archive from inside that folder, e.g. \`cd ${nested} && zip -r tool.zip code\`.`;
+  const hint =
+    nested === undefined
+      ? "Put the tool's files in a code/ folder and archive that folder: `zip -r tool.zip code` (or `tar czf tool.zip code` for binaries)."
+      : `The code/ folder is nested under "${nested}/": archive from inside that folder, e.g. \`cd ${nested} && zip -r tool.zip code\`.`;
   return new ArchiveError(
     hasCodeFolder ? "ARCHIVE_OUTSIDE_CODE" : "ARCHIVE_NO_CODE_FOLDER",
     `The archive must unpack to a code/ folder, but ${shown} ${outside.length === 1 ? "is" : "are"} outside it. ${hint}`,

@@ -22,7 +22,10 @@ export function vetEntries(rawEntries: RawArchiveEntry[], limits: ArchiveLimits)
     const path = normaliseEntryPath(raw.name);
     if (path === "" && raw.kind === "directory") continue;
     if (raw.kind !== "file" && raw.kind !== "directory" && raw.kind !== "symlink") {
-      throw new ArchiveError("ARCHIVE_ENTRY_TYPE", `The entry "${raw.name}" is a ${raw.kind}; archives may hold only regular files, folders and symlinks. Replace it with a regular file.`);
+      throw new ArchiveError(
+        "ARCHIVE_ENTRY_TYPE",
+        `The entry "${raw.name}" is a ${raw.kind}; archives may hold only regular files, folders and symlinks. Replace it with a regular file.`,
+      );
     }
     totalBytes += raw.size;
     checkSize(raw, totalBytes, limits);
@@ -34,13 +37,22 @@ export function vetEntries(rawEntries: RawArchiveEntry[], limits: ArchiveLimits)
 
 function checkSize(raw: RawArchiveEntry, totalBytes: number, limits: ArchiveLimits): void {
   if (raw.size > limits.maxEntryBytes) {
-    throw new ArchiveError("ARCHIVE_ENTRY_TOO_LARGE", `The file "${raw.name}" unpacks to ${raw.size} bytes; one file may be at most ${limits.maxEntryBytes} bytes. Ship a smaller file.`);
+    throw new ArchiveError(
+      "ARCHIVE_ENTRY_TOO_LARGE",
+      `The file "${raw.name}" unpacks to ${raw.size} bytes; one file may be at most ${limits.maxEntryBytes} bytes. Ship a smaller file.`,
+    );
   }
   if (totalBytes > limits.maxTotalBytes) {
-    throw new ArchiveError("ARCHIVE_TOTAL_TOO_LARGE", `The archive unpacks to more than ${limits.maxTotalBytes} bytes, the limit. Ship less (no caches, no build outputs).`);
+    throw new ArchiveError(
+      "ARCHIVE_TOTAL_TOO_LARGE",
+      `The archive unpacks to more than ${limits.maxTotalBytes} bytes, the limit. Ship less (no caches, no build outputs).`,
+    );
   }
   if (raw.size > RATIO_CHECK_FLOOR_BYTES && raw.size / Math.max(raw.compressedSize, 1) > limits.maxCompressionRatio) {
-    throw new ArchiveError("ARCHIVE_COMPRESSION_RATIO", `The file "${raw.name}" expands from ${raw.compressedSize} to ${raw.size} bytes (more than ${limits.maxCompressionRatio}:1): it looks like a decompression bomb. Remove padding or generated data.`);
+    throw new ArchiveError(
+      "ARCHIVE_COMPRESSION_RATIO",
+      `The file "${raw.name}" expands from ${raw.compressedSize} to ${raw.size} bytes (more than ${limits.maxCompressionRatio}:1): it looks like a decompression bomb. Remove padding or generated data.`,
+    );
   }
 }
 
@@ -49,11 +61,17 @@ function checkUniqueAndUnshadowed(vetted: VettedEntry[]): void {
   const pathByFoldedCase = new Map<string, string>();
   for (const { path, type } of vetted) {
     if (typeByPath.has(path)) {
-      throw new ArchiveError("ARCHIVE_DUPLICATE_PATH", `The archive holds "${path}" twice; an extractor would silently keep one. Re-create the archive from a clean folder.`);
+      throw new ArchiveError(
+        "ARCHIVE_DUPLICATE_PATH",
+        `The archive holds "${path}" twice; an extractor would silently keep one. Re-create the archive from a clean folder.`,
+      );
     }
     const sameButCase = pathByFoldedCase.get(path.toLowerCase());
     if (sameButCase !== undefined) {
-      throw new ArchiveError("ARCHIVE_DUPLICATE_PATH", `"${sameButCase}" and "${path}" differ only by case, so they collide on macOS and Windows, where agents also run tools. Rename one of them.`);
+      throw new ArchiveError(
+        "ARCHIVE_DUPLICATE_PATH",
+        `"${sameButCase}" and "${path}" differ only by case, so they collide on macOS and Windows, where agents also run tools. Rename one of them.`,
+      );
     }
     typeByPath.set(path, type);
     pathByFoldedCase.set(path.toLowerCase(), path);
@@ -61,10 +79,16 @@ function checkUniqueAndUnshadowed(vetted: VettedEntry[]): void {
   for (const { path, type, raw } of vetted) {
     const shadowing = ancestors(path).find((ancestor) => (typeByPath.get(ancestor) ?? "directory") !== "directory");
     if (shadowing !== undefined) {
-      throw new ArchiveError("ARCHIVE_PATH_CONFLICT", `The entry "${path}" sits below "${shadowing}", which is a ${typeByPath.get(shadowing)}; writing through it could escape the folder. Re-create the archive from a clean folder.`);
+      throw new ArchiveError(
+        "ARCHIVE_PATH_CONFLICT",
+        `The entry "${path}" sits below "${shadowing}", which is a ${typeByPath.get(shadowing)}; writing through it could escape the folder. Re-create the archive from a clean folder.`,
+      );
     }
     if (type === "symlink" && resolveLinkTarget(path, raw.linkTarget ?? "") === undefined) {
-      throw new ArchiveError("ARCHIVE_LINK_ESCAPE", `The symlink "${path}" points to "${raw.linkTarget}", outside the archive. Links may only point inside the archive; copy the file in instead.`);
+      throw new ArchiveError(
+        "ARCHIVE_LINK_ESCAPE",
+        `The symlink "${path}" points to "${raw.linkTarget}", outside the archive. Links may only point inside the archive; copy the file in instead.`,
+      );
     }
   }
 }

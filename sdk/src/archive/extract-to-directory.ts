@@ -87,7 +87,10 @@ async function writeEntries(root: string, entries: ArchiveEntry[]): Promise<void
 function insideRoot(root: string, entryPath: string): string {
   const path = resolve(root, entryPath);
   if (!path.startsWith(root + sep)) {
-    throw new AgentToolsError("ARCHIVE_PATH_ESCAPE", `Refusing to write archive entry "${entryPath}": it resolves outside the extraction folder.`);
+    throw new AgentToolsError(
+      "ARCHIVE_PATH_ESCAPE",
+      `Refusing to write archive entry "${entryPath}": it resolves outside the extraction folder.`,
+    );
   }
   return path;
 }

@@ -26,15 +26,24 @@ function gunzipTar(bytes: Uint8Array, limits: ArchiveLimits): Uint8Array {
   const cap = limits.maxTotalBytes + limits.maxEntries * TAR_OVERHEAD_PER_ENTRY + TAR_TRAILER;
   const tar = inflateBounded(bytes, "gzip", (produced) => {
     if (produced > cap) {
-      throw new ArchiveError("ARCHIVE_TOTAL_TOO_LARGE", `The tar.gz unpacks to more than ${limits.maxTotalBytes} bytes, the limit for a tool. Ship less in code/ (no caches, no build outputs).`);
+      throw new ArchiveError(
+        "ARCHIVE_TOTAL_TOO_LARGE",
+        `The tar.gz unpacks to more than ${limits.maxTotalBytes} bytes, the limit for a tool. Ship less in code/ (no caches, no build outputs).`,
+      );
     }
     if (produced > RATIO_CHECK_FLOOR_BYTES && produced / bytes.length > limits.maxCompressionRatio) {
-      throw new ArchiveError("ARCHIVE_COMPRESSION_RATIO", `The tar.gz expands more than ${limits.maxCompressionRatio} times its ${bytes.length} compressed bytes: it looks like a decompression bomb. Real code does not compress this well; remove padding or generated data.`);
+      throw new ArchiveError(
+        "ARCHIVE_COMPRESSION_RATIO",
+        `The tar.gz expands more than ${limits.maxCompressionRatio} times its ${bytes.length} compressed bytes: it looks like a decompression bomb. Real code does not compress this well; remove padding or generated data.`,
+      );
     }
   });
   const emptyTar = tar.subarray(0, 512).every((byte) => byte === 0);
   if (!emptyTar && !hasUstarMagic(tar, 0)) {
-    throw new ArchiveError("ARCHIVE_UNSUPPORTED_FORMAT", "The gzip file does not contain a tar archive (a single gzipped file?). Pack the folder instead: `tar czf tool.zip code`.");
+    throw new ArchiveError(
+      "ARCHIVE_UNSUPPORTED_FORMAT",
+      "The gzip file does not contain a tar archive (a single gzipped file?). Pack the folder instead: `tar czf tool.zip code`.",
+    );
   }
   return tar;
 }

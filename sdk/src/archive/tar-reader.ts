@@ -50,10 +50,16 @@ export function readTarEntries(tar: Uint8Array, maxEntries: number): RawArchiveE
     const kind = KIND_BY_TYPEFLAG[typeflag];
     const name = pending.path ?? headerName(header);
     if (kind === undefined) {
-      throw new ArchiveError("ARCHIVE_UNSUPPORTED_FEATURE", `"${name}" has tar entry type '${typeflag}' (sparse, multi-volume or vendor specific), which is not supported. Create the archive with plain \`tar czf tool.zip code\`.`);
+      throw new ArchiveError(
+        "ARCHIVE_UNSUPPORTED_FEATURE",
+        `"${name}" has tar entry type '${typeflag}' (sparse, multi-volume or vendor specific), which is not supported. Create the archive with plain \`tar czf tool.zip code\`.`,
+      );
     }
     if (entries.length === maxEntries) {
-      throw new ArchiveError("ARCHIVE_TOO_MANY_ENTRIES", `The tar holds more than ${maxEntries} entries. Remove generated or vendored files from code/.`);
+      throw new ArchiveError(
+        "ARCHIVE_TOO_MANY_ENTRIES",
+        `The tar holds more than ${maxEntries} entries. Remove generated or vendored files from code/.`,
+      );
     }
     const linkTarget = pending.linkpath ?? readString(header, 157, 100);
     entries.push({
@@ -120,5 +126,8 @@ function readString(bytes: Uint8Array, start: number, length: number): string {
 }
 
 function corrupt(reason: string): never {
-  throw new ArchiveError("ARCHIVE_CORRUPT", `The tar is damaged: ${reason}. Re-create it with \`tar czf tool.zip code\` and upload it again.`);
+  throw new ArchiveError(
+    "ARCHIVE_CORRUPT",
+    `The tar is damaged: ${reason}. Re-create it with \`tar czf tool.zip code\` and upload it again.`,
+  );
 }

@@ -36,9 +36,17 @@ export function writeTar(entries: TarInputEntry[]): Uint8Array {
     const type = entry.type ?? "file";
     const data = type === "file" ? toBytes(entry.data ?? "") : new Uint8Array(0);
     const longNames = paxRecords(entry);
-    if (longNames.length > 0) pushWithData(blocks, header({ path: "PaxHeader", typeflag: "x", size: longNames.length, mode: 0o644 }), longNames);
+    if (longNames.length > 0)
+      pushWithData(blocks, header({ path: "PaxHeader", typeflag: "x", size: longNames.length, mode: 0o644 }), longNames);
     const mode = entry.mode ?? (type === "directory" ? 0o755 : type === "symlink" ? 0o777 : 0o644);
-    const fields = { path: entry.path, typeflag: TYPEFLAG[type], size: data.length, mode, linkTarget: entry.linkTarget ?? "", mtime: entry.mtime ?? 0 };
+    const fields = {
+      path: entry.path,
+      typeflag: TYPEFLAG[type],
+      size: data.length,
+      mode,
+      linkTarget: entry.linkTarget ?? "",
+      mtime: entry.mtime ?? 0,
+    };
     pushWithData(blocks, header(fields), data);
   }
   blocks.push(new Uint8Array(BLOCK * 2));
@@ -46,7 +54,10 @@ export function writeTar(entries: TarInputEntry[]): Uint8Array {
 }
 
 function paxRecords(entry: TarInputEntry): Uint8Array {
-  const records = [["path", entry.path], ["linkpath", entry.linkTarget ?? ""]]
+  const records = [
+    ["path", entry.path],
+    ["linkpath", entry.linkTarget ?? ""],
+  ]
     .filter(([, value]) => new TextEncoder().encode(value).length > 100)
     .map(([key, value]) => paxRecord(key!, value!));
   return toBytes(records.join(""));

@@ -23,15 +23,27 @@ export function findPythonEntry(archive: ToolArchive): ArchiveEntry {
 export function findBinaryExecutable(archive: ToolArchive): ArchiveEntry {
   const contents = archive.entries.filter((entry) => entry.path !== "code");
   if (contents.length === 0 || contents.every((entry) => entry.type === "directory")) {
-    throw new ArchiveError("ARCHIVE_BINARY_MISSING", "A binary tool needs its executable in code/, but code/ holds no file. Put the compiled program there, then `tar czf tool.zip code`.");
+    throw new ArchiveError(
+      "ARCHIVE_BINARY_MISSING",
+      "A binary tool needs its executable in code/, but code/ holds no file. Put the compiled program there, then `tar czf tool.zip code`.",
+    );
   }
   const [only] = contents;
   if (contents.length > 1 || only === undefined || only.type !== "file") {
-    const listed = contents.slice(0, 5).map((entry) => `${entry.path}${entry.type === "directory" ? "/" : entry.type === "symlink" ? " (symlink)" : ""}`).join(", ");
-    throw new ArchiveError("ARCHIVE_BINARY_SEVERAL", `A binary tool's code/ must hold exactly one regular file, the executable, but it holds ${listed}${contents.length > 5 ? ` and ${contents.length - 5} more` : ""}. Remove everything else (link dependencies statically), or set tool_runtime_type to "python".`);
+    const listed = contents
+      .slice(0, 5)
+      .map((entry) => `${entry.path}${entry.type === "directory" ? "/" : entry.type === "symlink" ? " (symlink)" : ""}`)
+      .join(", ");
+    throw new ArchiveError(
+      "ARCHIVE_BINARY_SEVERAL",
+      `A binary tool's code/ must hold exactly one regular file, the executable, but it holds ${listed}${contents.length > 5 ? ` and ${contents.length - 5} more` : ""}. Remove everything else (link dependencies statically), or set tool_runtime_type to "python".`,
+    );
   }
   if ((only.mode & 0o111) === 0) {
-    throw new ArchiveError("ARCHIVE_BINARY_NOT_EXECUTABLE", `The binary "${only.path}" is not executable (mode ${only.mode.toString(8)}). Run \`chmod +x ${only.path}\` and pack with \`tar czf tool.zip code\`, which keeps permissions (a zip made without unix attributes drops them).`);
+    throw new ArchiveError(
+      "ARCHIVE_BINARY_NOT_EXECUTABLE",
+      `The binary "${only.path}" is not executable (mode ${only.mode.toString(8)}). Run \`chmod +x ${only.path}\` and pack with \`tar czf tool.zip code\`, which keeps permissions (a zip made without unix attributes drops them).`,
+    );
   }
   return only;
 }

@@ -24,10 +24,16 @@ export function readZipEntries(bytes: Uint8Array, maxEntries: number): RawArchiv
   const count = view.getUint16(end + 10, true);
   const directoryOffset = view.getUint32(end + 16, true);
   if (count === 0xffff || directoryOffset === 0xffffffff) {
-    throw new ArchiveError("ARCHIVE_UNSUPPORTED_FEATURE", "ZIP64 archives are not supported: an archive this large exceeds the registry's limits. Ship a smaller tool.");
+    throw new ArchiveError(
+      "ARCHIVE_UNSUPPORTED_FEATURE",
+      "ZIP64 archives are not supported: an archive this large exceeds the registry's limits. Ship a smaller tool.",
+    );
   }
   if (count > maxEntries) {
-    throw new ArchiveError("ARCHIVE_TOO_MANY_ENTRIES", `The zip holds ${count} entries; at most ${maxEntries} are allowed. Remove generated or vendored files from code/.`);
+    throw new ArchiveError(
+      "ARCHIVE_TOO_MANY_ENTRIES",
+      `The zip holds ${count} entries; at most ${maxEntries} are allowed. Remove generated or vendored files from code/.`,
+    );
   }
   const entries: RawArchiveEntry[] = [];
   let offset = directoryOffset;
@@ -68,18 +74,24 @@ function toRawEntry(bytes: Uint8Array, view: DataView, header: CentralHeader): R
     throw new ArchiveError("ARCHIVE_UNSUPPORTED_FEATURE", `"${header.name}" is encrypted. Create the archive without a password.`);
   }
   if (header.method !== STORED && header.method !== DEFLATED) {
-    throw new ArchiveError("ARCHIVE_UNSUPPORTED_FEATURE", `"${header.name}" uses compression method ${header.method}; only stored and deflate are supported. Re-create it with \`zip -r tool.zip code\`.`);
+    throw new ArchiveError(
+      "ARCHIVE_UNSUPPORTED_FEATURE",
+      `"${header.name}" uses compression method ${header.method}; only stored and deflate are supported. Re-create it with \`zip -r tool.zip code\`.`,
+    );
   }
   const unixMode = header.madeBy === MADE_BY_UNIX ? header.externalAttributes >>> 16 : 0;
   const kind = kindOf(header.name, unixMode, header.externalAttributes);
   if (kind === "symlink" && header.size > MAX_LINK_TARGET_BYTES) {
-    throw new ArchiveError("ARCHIVE_PATH_INVALID", `The symlink "${header.name}" has a ${header.size}-byte target; link targets are paths of at most ${MAX_LINK_TARGET_BYTES} bytes.`);
+    throw new ArchiveError(
+      "ARCHIVE_PATH_INVALID",
+      `The symlink "${header.name}" has a ${header.size}-byte target; link targets are paths of at most ${MAX_LINK_TARGET_BYTES} bytes.`,
+    );
   }
   const read = () => readData(bytes, view, header);
   return {
     name: header.name,
     kind,
-    mode: (unixMode & 0o7777) || (kind === "directory" ? 0o755 : 0o644),
+    mode: unixMode & 0o7777 || (kind === "directory" ? 0o755 : 0o644),
     size: header.size,
     compressedSize: header.compressedSize,
     ...(kind === "symlink" ? { linkTarget: new TextDecoder().decode(read()) } : {}),
@@ -90,13 +102,20 @@ function toRawEntry(bytes: Uint8Array, view: DataView, header: CentralHeader): R
 /** Unix file type bits when the archive was made on unix; otherwise the DOS directory flag or a trailing slash. */
 function kindOf(name: string, unixMode: number, externalAttributes: number): RawEntryKind {
   switch (unixMode & 0o170000) {
-    case 0o040000: return "directory";
-    case 0o120000: return "symlink";
-    case 0o020000: return "character device";
-    case 0o060000: return "block device";
-    case 0o010000: return "fifo";
-    case 0o140000: return "socket";
-    default: return name.endsWith("/") || externalAttributes & 0x10 ? "directory" : "file";
+    case 0o040000:
+      return "directory";
+    case 0o120000:
+      return "symlink";
+    case 0o020000:
+      return "character device";
+    case 0o060000:
+      return "block device";
+    case 0o010000:
+      return "fifo";
+    case 0o140000:
+      return "socket";
+    default:
+      return name.endsWith("/") || externalAttributes & 0x10 ? "directory" : "file";
   }
 }
 
@@ -110,11 +129,12 @@ function readData(bytes: Uint8Array, view: DataView, header: CentralHeader): Uin
     return checkCrc(stored, header);
   }
   const beyondDeclared = () => corrupt(`"${header.name}" inflates beyond its declared ${header.size} bytes`);
-  const data = stored.length <= ONE_SHOT_MAX_INPUT_BYTES
-    ? inflateKnownSize(stored, header.size)
-    : inflateBounded(stored, "deflate", (produced) => {
-        if (produced > header.size) beyondDeclared();
-      });
+  const data =
+    stored.length <= ONE_SHOT_MAX_INPUT_BYTES
+      ? inflateKnownSize(stored, header.size)
+      : inflateBounded(stored, "deflate", (produced) => {
+          if (produced > header.size) beyondDeclared();
+        });
   if (data === undefined) return beyondDeclared();
   if (data.length !== header.size) corrupt(`"${header.name}" inflates to ${data.length} bytes, not the declared ${header.size}`);
   return checkCrc(data, header);
@@ -139,5 +159,8 @@ function requireSignature(view: DataView, offset: number, signature: number, hea
 }
 
 function corrupt(reason: string): never {
-  throw new ArchiveError("ARCHIVE_CORRUPT", `The zip is damaged: ${reason}. Re-create it with \`zip -r tool.zip code\` and upload it again.`);
+  throw new ArchiveError(
+    "ARCHIVE_CORRUPT",
+    `The zip is damaged: ${reason}. Re-create it with \`zip -r tool.zip code\` and upload it again.`,
+  );
 }

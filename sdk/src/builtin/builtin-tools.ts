@@ -28,7 +28,10 @@ export const BUILTIN_TOOL_NAMES = Object.keys(BUILTIN_TOOLS);
 export function createBuiltinTools(names: readonly string[], cwd: string): ToolBase<any>[] {
   const unknown = names.filter((name) => !Object.hasOwn(BUILTIN_TOOLS, name));
   if (unknown.length > 0) {
-    throw new ToolError("BUILTIN_TOOL_UNKNOWN", `Unknown built-in tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; the built-ins are ${BUILTIN_TOOL_NAMES.join(", ")} (names are case-sensitive).`);
+    throw new ToolError(
+      "BUILTIN_TOOL_UNKNOWN",
+      `Unknown built-in tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; the built-ins are ${BUILTIN_TOOL_NAMES.join(", ")} (names are case-sensitive).`,
+    );
   }
   return [...new Set(names)].map((name) => BUILTIN_TOOLS[name]!(cwd));
 }

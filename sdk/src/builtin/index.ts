@@ -11,11 +11,25 @@ export { Glob, MAX_GLOB_RESULTS, type GlobInput } from "./search/glob-tool.js";
 export { DEFAULT_HEAD_LIMIT, Grep, type GrepInput, type GrepOutputMode } from "./search/grep-tool.js";
 export type { SearchToolOptions } from "./search/search-tool-base.js";
 export { TaskStatus, TaskStore, type Task } from "./tasks/task-store.js";
-export { TaskCreate, TaskGet, TaskList, TaskUpdate, type TaskCreateInput, type TaskGetInput, type TaskToolOptions, type TaskUpdateInput } from "./tasks/task-tools.js";
+export {
+  TaskCreate,
+  TaskGet,
+  TaskList,
+  TaskUpdate,
+  type TaskCreateInput,
+  type TaskGetInput,
+  type TaskToolOptions,
+  type TaskUpdateInput,
+} from "./tasks/task-tools.js";
 export { LocalWorkspaceBackend } from "./workspace/local-workspace-backend.js";
 export { SandboxedWorkspaceBackend } from "./workspace/sandboxed-workspace-backend.js";
 export type { BackgroundProcess, ExecOptions, ExecResult, FileStat, GlobOptions, WorkspaceBackend } from "./workspace/workspace-backend.js";
-export { DEFAULT_DANGEROUS_DIRECTORIES, DEFAULT_DANGEROUS_FILES, isDangerousPath, type DangerousPathLists } from "./paths/dangerous-paths.js";
+export {
+  DEFAULT_DANGEROUS_DIRECTORIES,
+  DEFAULT_DANGEROUS_FILES,
+  isDangerousPath,
+  type DangerousPathLists,
+} from "./paths/dangerous-paths.js";
 export { PROTECTED_CONFIG, type ProtectedConfigEntry } from "./paths/protected-config.js";
 export {
   SECRET_LOCATIONS,

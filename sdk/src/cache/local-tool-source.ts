@@ -33,7 +33,11 @@ export async function readLocalTool(
 ): Promise<LocalTool> {
   const path = resolve(source.path);
   const info = await stat(path).catch((error: unknown) => {
-    throw new AgentToolsError("LOCAL_TOOL_NOT_FOUND", `Local tool path ${path} cannot be read: ${(error as Error).message}. Pass a tool folder (holding code/), its code/ folder, or a tool.zip.`, { cause: error });
+    throw new AgentToolsError(
+      "LOCAL_TOOL_NOT_FOUND",
+      `Local tool path ${path} cannot be read: ${(error as Error).message}. Pass a tool folder (holding code/), its code/ folder, or a tool.zip.`,
+      { cause: error },
+    );
   });
   let tree: ToolTree;
   let specDir: string;
@@ -71,6 +75,8 @@ async function readSpec(path: string): Promise<Partial<ToolRecord> | undefined> 
   try {
     return JSON.parse(text) as Partial<ToolRecord>;
   } catch (error) {
-    throw new AgentToolsError("LOCAL_SPEC_INVALID", `${path} is not valid JSON (${(error as Error).message}); fix it or remove it.`, { cause: error });
+    throw new AgentToolsError("LOCAL_SPEC_INVALID", `${path} is not valid JSON (${(error as Error).message}); fix it or remove it.`, {
+      cause: error,
+    });
   }
 }

@@ -21,9 +21,17 @@ export interface LatestPolicy {
  * the registry is unreachable, the cached entry is used: for `id@version` that version, for `id`
  * the highest cached version that is not yanked (and old enough under `minReleaseAgeHours`).
  */
-export async function registryEntry(client: RegistryClient, cache: ToolCache, toolId: string, version: string | undefined, policy: LatestPolicy): Promise<ToolRecord> {
+export async function registryEntry(
+  client: RegistryClient,
+  cache: ToolCache,
+  toolId: string,
+  version: string | undefined,
+  policy: LatestPolicy,
+): Promise<ToolRecord> {
   if (version !== undefined) return pinnedEntry(client, cache, toolId, version);
-  return policy.minReleaseAgeHours === undefined ? latestEntry(client, cache, toolId) : agedEntry(client, cache, toolId, policy.minReleaseAgeHours, policy.now);
+  return policy.minReleaseAgeHours === undefined
+    ? latestEntry(client, cache, toolId)
+    : agedEntry(client, cache, toolId, policy.minReleaseAgeHours, policy.now);
 }
 
 async function pinnedEntry(client: RegistryClient, cache: ToolCache, toolId: string, version: string): Promise<ToolRecord> {
@@ -36,7 +44,13 @@ async function pinnedEntry(client: RegistryClient, cache: ToolCache, toolId: str
     throw error;
   }
   if (fresh === undefined) {
-    if (cached === undefined) throw new RegistryError(304, "Invalid response from server", `${client.baseUrl} answered 304 Not Modified to a request without If-None-Match.`, { toolId });
+    if (cached === undefined)
+      throw new RegistryError(
+        304,
+        "Invalid response from server",
+        `${client.baseUrl} answered 304 Not Modified to a request without If-None-Match.`,
+        { toolId },
+      );
     return cached.entry;
   }
   await cache.writeEntry(toolId, version, fresh);
@@ -57,7 +71,13 @@ async function latestEntry(client: RegistryClient, cache: ToolCache, toolId: str
 }
 
 /** The newest version listed by `GET /tools/{id}/versions` (or cached, offline) that is old enough; then revalidated like a pin. */
-async function agedEntry(client: RegistryClient, cache: ToolCache, toolId: string, minAgeHours: number, now: () => number): Promise<ToolRecord> {
+async function agedEntry(
+  client: RegistryClient,
+  cache: ToolCache,
+  toolId: string,
+  minAgeHours: number,
+  now: () => number,
+): Promise<ToolRecord> {
   let versions: unknown;
   try {
     versions = await client.listVersions(toolId);
@@ -76,10 +96,11 @@ async function newestCachedEntry(cache: ToolCache, toolId: string): Promise<Tool
 }
 
 async function cachedEntries(cache: ToolCache, toolId: string): Promise<ToolRecord[]> {
-  const entries = await Promise.all((await cache.cachedVersions(toolId)).map(async (version) => (await cache.readEntry(toolId, version))?.entry));
+  const entries = await Promise.all(
+    (await cache.cachedVersions(toolId)).map(async (version) => (await cache.readEntry(toolId, version))?.entry),
+  );
   return entries.filter((entry): entry is ToolRecord => entry !== undefined);
 }
-
 
 /** The registry's `version`, else the spec's, else the registry's default `0.0.0`. */
 export function entryVersion(entry: ToolRecord): string {

@@ -17,11 +17,18 @@ export function registerMcpCommand(program: Command, io: CliIo, registryUrl: () 
     .option("--ask <rule>", "ask rule (repeatable)", collect, [])
     .option("--deny <rule>", "deny rule (repeatable)", collect, [])
     .option("--mode <mode>", `permission mode: ${KNOWN_MODE_NAMES.join(", ")}`)
-    .option("--builtin <names>", "built-in tools to serve, comma-separated, e.g. Read,Grep (repeatable)", (value: string, previous: string[]) => [...previous, ...splitList(value)], [])
+    .option(
+      "--builtin <names>",
+      "built-in tools to serve, comma-separated, e.g. Read,Grep (repeatable)",
+      (value: string, previous: string[]) => [...previous, ...splitList(value)],
+      [],
+    )
     .option("--http", "serve streamable HTTP on 127.0.0.1 instead of stdio")
     .addOption(new Option("--port <n>", "port for --http (default: any free port, printed at start)").argParser(port).default(0))
     // Loaded on use: the server pulls in the whole SDK, which the other commands do not need at startup.
-    .action(async (refs: string[], options: McpCommandOptions) => (await import("./serve-mcp.js")).serveMcp(refs, options, io, registryUrl()));
+    .action(async (refs: string[], options: McpCommandOptions) =>
+      (await import("./serve-mcp.js")).serveMcp(refs, options, io, registryUrl()),
+    );
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -29,7 +36,10 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 function splitList(value: string): string[] {
-  return value.split(",").map((name) => name.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 function port(value: string): number {

@@ -37,18 +37,34 @@ export function registerPolicyCommands(program: Command, io: CliIo): void {
     .action(async (command: string, options: ExplainOptions) => {
       const cwd = resolve(io.cwd, options.cwd ?? ".");
       const bash = new Bash({ cwd });
-      const engine = new PermissionEngine({ mode: options.mode, workingDirectories: [cwd], allow: options.allow, ask: options.ask, deny: options.deny });
+      const engine = new PermissionEngine({
+        mode: options.mode,
+        workingDirectories: [cwd],
+        allow: options.allow,
+        ask: options.ask,
+        deny: options.deny,
+      });
       const decision = await engine.checkPermission(bash, { command });
       const analysis = await bash.analyse(command);
-      const parts = analysis.commands.map((part) => ({ command: part.resolved.command.text, rule: part.readOnlyRule, readOnly: part.readOnlyProblem === undefined, problem: part.readOnlyProblem }));
+      const parts = analysis.commands.map((part) => ({
+        command: part.resolved.command.text,
+        rule: part.readOnlyRule,
+        readOnly: part.readOnlyProblem === undefined,
+        problem: part.readOnlyProblem,
+      }));
       if (options.json) {
-        io.out(`${JSON.stringify({ behavior: decision.behavior, bypassImmune: decision.bypassImmune, message: decision.message, reason: decision.reason, unanalysable: analysis.unanalysable, parts }, null, 2)}\n`);
+        io.out(
+          `${JSON.stringify({ behavior: decision.behavior, bypassImmune: decision.bypassImmune, message: decision.message, reason: decision.reason, unanalysable: analysis.unanalysable, parts }, null, 2)}\n`,
+        );
         return;
       }
       io.out(`decision: ${decision.behavior}${decision.bypassImmune ? " (bypass-immune)" : ""}: ${decision.message}\n`);
       if (decision.reason) io.out(`reason:   ${decision.reason}\n`);
       if (analysis.unanalysable) io.out(`unanalysable: ${analysis.unanalysable}\n`);
-      for (const part of parts) io.out(`  ${part.readOnly ? "read-only " : "not read-only"}  ${part.rule}  ${part.command}${part.problem ? `  (${part.problem})` : ""}\n`);
+      for (const part of parts)
+        io.out(
+          `  ${part.readOnly ? "read-only " : "not read-only"}  ${part.rule}  ${part.command}${part.problem ? `  (${part.problem})` : ""}\n`,
+        );
     });
   policy
     .command("table")

@@ -14,7 +14,10 @@ interface DoctorAnswer {
 /** Findings remain that this run did not repair: exit status 1, like any refused request. */
 export class DoctorFindingsError extends AgentToolsError {
   constructor(open: number, fixRun: boolean) {
-    super("DOCTOR_FINDINGS", `${open} finding(s) remain${fixRun ? " that --fix cannot repair (see above)" : "; run again with --fix to repair them"}`);
+    super(
+      "DOCTOR_FINDINGS",
+      `${open} finding(s) remain${fixRun ? " that --fix cannot repair (see above)" : "; run again with --fix to repair them"}`,
+    );
   }
 }
 

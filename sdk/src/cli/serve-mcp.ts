@@ -28,7 +28,8 @@ export async function serveMcp(refs: string[], options: McpCommandOptions, io: C
     throw new UsageError("name at least one tool to serve: tool ids or folders as arguments, or --builtin Read,Grep.");
   }
   const mode = options.mode === undefined ? undefined : parseModeName(options.mode);
-  if (options.mode !== undefined && mode === undefined) throw new UsageError(`unknown --mode ${JSON.stringify(options.mode)}; use one of ${KNOWN_MODE_NAMES.join(", ")}.`);
+  if (options.mode !== undefined && mode === undefined)
+    throw new UsageError(`unknown --mode ${JSON.stringify(options.mode)}; use one of ${KNOWN_MODE_NAMES.join(", ")}.`);
   const engine = PermissionEngine.fromSettings({
     projectDir: io.cwd,
     code: { ...(mode === undefined ? {} : { mode }), allow: options.allow, ask: options.ask, deny: options.deny },
@@ -38,8 +39,14 @@ export async function serveMcp(refs: string[], options: McpCommandOptions, io: C
   try {
     for (const ref of refs) await agentTools.add(isPath(ref) ? { path: resolve(io.cwd, ref) } : ref);
     const toolkit = new Toolkit({ tools: [...registryTools(agentTools), ...builtins], skills: [agentTools], engine });
-    const names = toolkit.getTools().map((tool) => tool.name).join(", ");
-    const createServer = () => createMcpToolServer(toolkit, { instructions: "Tools from an Agent Tools registry; every call is checked against the user's permission rules." });
+    const names = toolkit
+      .getTools()
+      .map((tool) => tool.name)
+      .join(", ");
+    const createServer = () =>
+      createMcpToolServer(toolkit, {
+        instructions: "Tools from an Agent Tools registry; every call is checked against the user's permission rules.",
+      });
     if (options.http) {
       const host = await serveMcpOverHttp(createServer, { port: options.port });
       io.err(`agent-tools mcp: serving ${names} on ${host.url} (mode ${engine.mode})\n`);

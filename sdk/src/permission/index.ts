@@ -20,5 +20,12 @@ export {
   type PermissionSettingsIssue,
 } from "./settings/load-permission-settings.js";
 export { KNOWN_MODE_NAMES, parseModeName } from "./settings/mode-names.js";
-export { LAYER_SOURCE, SETTINGS_LAYERS, settingsFiles, type SettingsFile, type SettingsLayer, type SettingsLocations } from "./settings/settings-layers.js";
+export {
+  LAYER_SOURCE,
+  SETTINGS_LAYERS,
+  settingsFiles,
+  type SettingsFile,
+  type SettingsLayer,
+  type SettingsLocations,
+} from "./settings/settings-layers.js";
 export type { PermissionErrorCode } from "../error-codes.js";

@@ -101,7 +101,9 @@ export class PermissionEngine {
   addRule(rule: PermissionRuleInput, behavior?: PermissionBehavior): void {
     const resolvedBehavior = behavior ?? (typeof rule === "string" ? undefined : rule.behavior);
     if (resolvedBehavior === undefined) {
-      throw new PermissionModeError(`addRule(${JSON.stringify(rule)}) needs a behavior: pass "allow", "ask" or "deny" as the second argument.`);
+      throw new PermissionModeError(
+        `addRule(${JSON.stringify(rule)}) needs a behavior: pass "allow", "ask" or "deny" as the second argument.`,
+      );
     }
     if (resolvedBehavior === PermissionBehavior.PASSTHROUGH) return;
     const normalized = toPermissionRule(rule, resolvedBehavior, "session");
@@ -151,7 +153,11 @@ export class PermissionEngine {
     }
     // Protected configuration asks in every mode, with nothing to suggest (no rule would silence it).
     if (own.behavior === PermissionBehavior.ASK && own.alwaysAsk) {
-      return this.askOrConvert(result({ ...own, behavior: own.behavior, suggestions: [], bypassImmune: true, alwaysAsk: true }), tool, input);
+      return this.askOrConvert(
+        result({ ...own, behavior: own.behavior, suggestions: [], bypassImmune: true, alwaysAsk: true }),
+        tool,
+        input,
+      );
     }
     // A safety ASK survives allow rules; BYPASS opts out of it by design. A plain ASK or PASSTHROUGH falls through.
     if (own.behavior === PermissionBehavior.ASK && own.bypassImmune && mode !== PermissionMode.BYPASS) {
@@ -164,10 +170,18 @@ export class PermissionEngine {
     }
 
     if (mode === PermissionMode.BYPASS) {
-      return result({ behavior: "allow", message: `Permission granted for ${name} (bypass mode)`, reason: "Bypass mode allows all operations" });
+      return result({
+        behavior: "allow",
+        message: `Permission granted for ${name} (bypass mode)`,
+        reason: "Bypass mode allows all operations",
+      });
     }
     if (mode === PermissionMode.DONT_ASK) {
-      return result({ behavior: "deny", message: `Permission denied for ${name} (dont_ask mode - user not available)`, reason: `Mode: ${mode}` });
+      return result({
+        behavior: "deny",
+        message: `Permission denied for ${name} (dont_ask mode - user not available)`,
+        reason: `Mode: ${mode}`,
+      });
     }
     const ask = result({ behavior: "ask", message: `Permission required for ${name}`, reason: `Mode: ${mode}` });
     return this.askOrConvert(ask, tool, input);
@@ -186,11 +200,19 @@ export class PermissionEngine {
     };
   }
 
-  private async firstMatch(behavior: keyof typeof RULE_LISTS, tool: AnyTool, input: Record<string, unknown>): Promise<PermissionRule | undefined> {
+  private async firstMatch(
+    behavior: keyof typeof RULE_LISTS,
+    tool: AnyTool,
+    input: Record<string, unknown>,
+  ): Promise<PermissionRule | undefined> {
     const byTool = this.rulesFor(behavior);
     for (const key of ruleKeys(tool)) {
       for (const rule of byTool[key] ?? []) {
-        if (!rule.ruleContent || (await tool.matchRule(rule.ruleContent, input, { ...this.context, ruleBehavior: behavior, ruleToolName: key }))) return rule;
+        if (
+          !rule.ruleContent ||
+          (await tool.matchRule(rule.ruleContent, input, { ...this.context, ruleBehavior: behavior, ruleToolName: key }))
+        )
+          return rule;
       }
     }
     return undefined;

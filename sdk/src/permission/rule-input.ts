@@ -8,12 +8,7 @@ export type PermissionRuleInput =
   | { toolName: string; ruleContent?: string | undefined; behavior?: PermissionBehavior; source?: string };
 
 /** Normalises one rule given in an allow/ask/deny list; throws PermissionRuleError naming the rule. */
-export function toPermissionRule(
-  input: PermissionRuleInput,
-  behavior: PermissionBehavior,
-  source: string,
-  where?: string,
-): PermissionRule {
+export function toPermissionRule(input: PermissionRuleInput, behavior: PermissionBehavior, source: string, where?: string): PermissionRule {
   if (typeof input === "string") return parseRule(input, behavior, source, where);
   if (input === null || typeof input !== "object" || typeof input.toolName !== "string") {
     throw new PermissionRuleError(JSON.stringify(input) ?? String(input), "a rule object needs a string toolName", where);

@@ -17,12 +17,7 @@ export function toolNameProblem(name: string): string | undefined {
  * matcher (so `Bash(echo \*)` keeps its escaped star). `Tool()` and `Tool(*)` mean the whole tool.
  * Throws PermissionRuleError naming the rule (and `where`, e.g. a settings file) when malformed.
  */
-export function parseRule(
-  rule: string,
-  behavior: PermissionBehavior,
-  source = "session",
-  where?: string,
-): PermissionRule {
+export function parseRule(rule: string, behavior: PermissionBehavior, source = "session", where?: string): PermissionRule {
   const text = rule.trim();
   const fail = (problem: string): never => {
     throw new PermissionRuleError(rule, problem, where);
@@ -30,11 +25,11 @@ export function parseRule(
   if (text === "") fail("the rule is empty");
   const open = firstUnescaped(text, "(");
   const toolName = (open === -1 ? text : text.slice(0, open)).trim();
-  if (open === -1 && firstUnescaped(text, ")") !== -1) fail("it has a \")\" without a matching \"(\"");
+  if (open === -1 && firstUnescaped(text, ")") !== -1) fail('it has a ")" without a matching "("');
   const nameProblem = toolNameProblem(toolName);
   if (nameProblem) fail(nameProblem);
   if (open === -1) return { toolName, behavior, source };
-  if (!text.endsWith(")") || isEscaped(text, text.length - 1)) fail("the content must end with an unescaped \")\"");
+  if (!text.endsWith(")") || isEscaped(text, text.length - 1)) fail('the content must end with an unescaped ")"');
   const raw = text.slice(open + 1, -1);
   checkBalanced(raw, fail);
   const content = unescapeContent(raw).trim();
@@ -65,9 +60,9 @@ function checkBalanced(raw: string, fail: (problem: string) => never): void {
   for (let i = 0; i < raw.length; i++) {
     if (isEscaped(raw, i)) continue;
     if (raw[i] === "(") depth++;
-    if (raw[i] === ")" && --depth < 0) fail("the content has an unescaped \")\"; escape it as \\)");
+    if (raw[i] === ")" && --depth < 0) fail('the content has an unescaped ")"; escape it as \\)');
   }
-  if (depth > 0) fail("the content has an unescaped \"(\"; escape it as \\(");
+  if (depth > 0) fail('the content has an unescaped "("; escape it as \\(');
 }
 
 function unescapeContent(raw: string): string {

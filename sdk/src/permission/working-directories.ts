@@ -73,11 +73,7 @@ function linkTarget(path: string): string | undefined {
  * segment (so `/tmp/projectX` is not inside `/tmp/project`). `cwd` resolves relative paths, and is
  * the only working directory when none is given (never an extra one).
  */
-export function isPathInWorkingDirectories(
-  path: string,
-  workingDirectories: readonly string[],
-  cwd: string = process.cwd(),
-): boolean {
+export function isPathInWorkingDirectories(path: string, workingDirectories: readonly string[], cwd: string = process.cwd()): boolean {
   const target = resolveRealPath(path, cwd);
   return (workingDirectories.length > 0 ? workingDirectories : [cwd]).some((directory) => {
     const root = resolveRealPath(directory, cwd);

@@ -35,16 +35,24 @@ export async function packTool(toolDir: string): Promise<PackedTool> {
 
   let archive: Uint8Array;
   if (codeFiles !== undefined) {
-    if (codeFiles.length === 0) throw new PackError(`${join(toolDir, "code")} is empty: put the tool's code there.`, { toolId: spec.tool_id });
+    if (codeFiles.length === 0)
+      throw new PackError(`${join(toolDir, "code")} is empty: put the tool's code there.`, { toolId: spec.tool_id });
     archive = python ? zipCode(codeFiles) : tarGzipCode(codeFiles);
   } else {
     archive = await readRequired(toolDir, "tool.zip", "the code archive; or create a code/ folder and let pack build it");
   }
   const archiveFormat = detectArchiveFormat(archive);
   if (archiveFormat !== "zip" && archiveFormat !== "tar.gz") {
-    throw new PackError(`${join(toolDir, "tool.zip")} is neither a zip nor a tar.gz: rebuild it with \`zip -r tool.zip code\` (or \`tar czf tool.zip code\` for a binary).`, { toolId: spec.tool_id });
+    throw new PackError(
+      `${join(toolDir, "tool.zip")} is neither a zip nor a tar.gz: rebuild it with \`zip -r tool.zip code\` (or \`tar czf tool.zip code\` for a binary).`,
+      { toolId: spec.tool_id },
+    );
   }
-  const bundle = zipSync({ "spec.json": [specBytes, { mtime: ZIP_MTIME }], "tool.zip": [archive, { mtime: ZIP_MTIME, level: 0 }], "tool.md": [manPage, { mtime: ZIP_MTIME }] });
+  const bundle = zipSync({
+    "spec.json": [specBytes, { mtime: ZIP_MTIME }],
+    "tool.zip": [archive, { mtime: ZIP_MTIME, level: 0 }],
+    "tool.md": [manPage, { mtime: ZIP_MTIME }],
+  });
   const declared = typeof spec.tool_metadata?.version === "string" && spec.tool_metadata.version !== "";
   const version = declared ? (spec.tool_metadata!.version as string) : "0.0.0";
   return { toolId: spec.tool_id, version, archiveFormat, bundle, warnings: declared ? [] : [MISSING_VERSION_WARNING] };
@@ -101,8 +109,16 @@ async function readCodeFolder(codeDir: string): Promise<CodeFile[] | undefined> 
       const path = join(dir, name);
       const stats = await lstat(path);
       if (stats.isDirectory()) await walk(path);
-      else if (stats.isFile()) files.push({ path: `code/${relative(codeDir, path).split(sep).join("/")}`, data: new Uint8Array(await readFile(path)), mode: stats.mode & 0o777 });
-      else throw new PackError(`${path} is not a regular file (a link or device); the registry accepts only files and folders in code/. Copy the target in instead.`);
+      else if (stats.isFile())
+        files.push({
+          path: `code/${relative(codeDir, path).split(sep).join("/")}`,
+          data: new Uint8Array(await readFile(path)),
+          mode: stats.mode & 0o777,
+        });
+      else
+        throw new PackError(
+          `${path} is not a regular file (a link or device); the registry accepts only files and folders in code/. Copy the target in instead.`,
+        );
     }
   };
   await walk(codeDir);
@@ -116,6 +132,9 @@ function zipCode(files: CodeFile[]): Uint8Array {
 }
 
 function tarGzipCode(files: CodeFile[]): Uint8Array {
-  const entries: TarInputEntry[] = [{ path: "code/", type: "directory" }, ...files.map((file) => ({ path: file.path, data: file.data, mode: file.mode }))];
+  const entries: TarInputEntry[] = [
+    { path: "code/", type: "directory" },
+    ...files.map((file) => ({ path: file.path, data: file.data, mode: file.mode })),
+  ];
   return gzipSync(writeTar(entries), { mtime: 0 });
 }

@@ -9,7 +9,12 @@ const CHUNK_BYTES = 256 * 1024;
  * which a presigned S3 URL signs). Answers as fetch would; a failed connection is a TypeError
  * "fetch failed" with the socket error as its cause, like fetch's.
  */
-export function putWithProgress(url: string, body: Uint8Array, headers: Record<string, string>, onProgress: (sent: number, total: number) => void): Promise<Response> {
+export function putWithProgress(
+  url: string,
+  body: Uint8Array,
+  headers: Record<string, string>,
+  onProgress: (sent: number, total: number) => void,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const send = target.protocol === "https:" ? httpsRequest : httpRequest;

@@ -23,17 +23,37 @@ export interface RegistryWriteOptions extends RegistryRequestOptions {
  * One request to the registry (authenticated when a token is given), answered with its JSON body. Error bodies
  * (`{"error","detail"}`) become a `RegistryError` carrying both; no answer becomes `RegistryUnavailableError`.
  */
-export async function registryRequest<T>(options: RegistryRequestOptions, method: string, pathOrUrl: string, body?: RequestInit["body"], headers: Record<string, string> = {}): Promise<T> {
+export async function registryRequest<T>(
+  options: RegistryRequestOptions,
+  method: string,
+  pathOrUrl: string,
+  body?: RequestInit["body"],
+  headers: Record<string, string> = {},
+): Promise<T> {
   const base = options.registryUrl.replace(/\/+$/, "");
   const url = new URL(pathOrUrl, `${base}/`).toString();
-  const response = await send(options, url, { method, body, headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), accept: "application/json", ...headers } }, base);
+  const response = await send(
+    options,
+    url,
+    {
+      method,
+      body,
+      headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), accept: "application/json", ...headers },
+    },
+    base,
+  );
   const text = await response.text();
   if (!response.ok) {
     const { error, detail } = errorBody(text, response.status);
     throw new RegistryError(response.status, error, detail);
   }
   const json = parseJson(text);
-  if (json === undefined) throw new RegistryError(response.status, "Invalid response from server", `expected JSON from ${method} ${url}, got: ${text.slice(0, 200)}`);
+  if (json === undefined)
+    throw new RegistryError(
+      response.status,
+      "Invalid response from server",
+      `expected JSON from ${method} ${url}, got: ${text.slice(0, 200)}`,
+    );
   return json as T;
 }
 
@@ -45,7 +65,12 @@ const STALE_CONNECTION = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
  * that died with its kept-alive connection (closed by the server while idle, e.g. during a long
  * storage PUT) is sent once more, as browsers do: the server never read it.
  */
-async function send(options: Pick<RegistryRequestOptions, "fetch" | "timeoutMs">, url: string, init: RequestInit, registryUrl: string): Promise<Response> {
+async function send(
+  options: Pick<RegistryRequestOptions, "fetch" | "timeoutMs">,
+  url: string,
+  init: RequestInit,
+  registryUrl: string,
+): Promise<Response> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const method = init.method ?? "GET";
   for (let attempt = 1; ; attempt++) {

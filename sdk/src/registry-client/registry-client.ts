@@ -91,7 +91,11 @@ export class RegistryClient {
    * version can change: PUT edits the latest one, and a deleted tool's version can be published again.
    */
   async getToolVersionIfChanged(toolId: string, version: string, etag: string | undefined): Promise<EntryWithTag | undefined> {
-    const response = await this.request(`${this.baseUrl}${versionPath(toolId, version)}`, toolId, etag === undefined ? {} : { "if-none-match": etag });
+    const response = await this.request(
+      `${this.baseUrl}${versionPath(toolId, version)}`,
+      toolId,
+      etag === undefined ? {} : { "if-none-match": etag },
+    );
     if (response.status === 304) return undefined;
     return { entry: (await this.readJson(response, toolId)) as ToolRecord, etag: response.headers.get("etag") ?? undefined };
   }
@@ -183,9 +187,7 @@ export class RegistryClient {
       response = await this.fetchImpl(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: "follow", headers });
     } catch (error) {
       const reason =
-        error instanceof Error && error.name === "TimeoutError"
-          ? `no answer within ${this.timeoutMs} ms`
-          : describeFetchFailure(error);
+        error instanceof Error && error.name === "TimeoutError" ? `no answer within ${this.timeoutMs} ms` : describeFetchFailure(error);
       throw new RegistryUnavailableError(this.baseUrl, reason, { toolId, cause: error });
     }
     if (response.status === 502 || response.status === 503 || response.status === 504) {

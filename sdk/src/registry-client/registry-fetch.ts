@@ -10,10 +10,9 @@ import { Readable } from "node:stream";
  * node:http instead.
  */
 const BAD_PORTS = new Set([
-  0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103,
-  104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514,
-  515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723,
-  2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+  0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
+  119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
+  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
 ]);
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -71,7 +70,8 @@ async function fetchOverNodeHttp(request: Request, redirectsLeft: number): Promi
 function followRedirect(request: Request, body: Buffer | undefined, status: number, target: URL, redirectsLeft: number): Promise<Response> {
   const toGet = status === 303 ? request.method !== "HEAD" : (status === 301 || status === 302) && request.method === "POST";
   const headers = new Headers(request.headers);
-  if (toGet) for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) headers.delete(name);
+  if (toGet)
+    for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) headers.delete(name);
   if (target.origin !== new URL(request.url).origin) headers.delete("authorization");
   const init: RequestInit = {
     method: toGet ? "GET" : request.method,

@@ -30,11 +30,18 @@ export class RegistryTool extends ToolBase {
   readonly inputSchema: ToolInputSchema;
   readonly toolId: string;
 
-  constructor(private readonly source: RegistryToolSource, toolId: string, options: RegistryToolOptions = {}) {
+  constructor(
+    private readonly source: RegistryToolSource,
+    toolId: string,
+    options: RegistryToolOptions = {},
+  ) {
     super(options);
     const added = source.getTool(toolId);
     if (!added) {
-      throw new ToolError("REGISTRY_TOOL_NOT_ADDED", `Tool "${toolId}" has not been added: call agentTools.add("${toolId}") before wrapping it as a tool.`);
+      throw new ToolError(
+        "REGISTRY_TOOL_NOT_ADDED",
+        `Tool "${toolId}" has not been added: call agentTools.add("${toolId}") before wrapping it as a tool.`,
+      );
     }
     this.toolId = toolId;
     this.name = options.name ?? toolNameFromId(toolId);
@@ -64,6 +71,12 @@ export function registryTool(source: RegistryToolSource, toolId: string, options
 }
 
 /** Every tool added so far, as ToolBases (same options for all); skills are left to the Skill viewer. */
-export function registryTools(source: RegistryToolSource & Required<Pick<RegistryToolSource, "list">>, options: Omit<RegistryToolOptions, "name"> = {}): RegistryTool[] {
-  return source.list().filter((added) => !isSkillRecord(added.record)).map((added) => new RegistryTool(source, added.toolId, options));
+export function registryTools(
+  source: RegistryToolSource & Required<Pick<RegistryToolSource, "list">>,
+  options: Omit<RegistryToolOptions, "name"> = {},
+): RegistryTool[] {
+  return source
+    .list()
+    .filter((added) => !isSkillRecord(added.record))
+    .map((added) => new RegistryTool(source, added.toolId, options));
 }

@@ -23,11 +23,7 @@ export class ToolExecutionError extends AgentToolsError {
   readonly exitCode: number | undefined;
   readonly stderr: string | undefined;
 
-  constructor(
-    toolId: string,
-    reason: string,
-    options: { python?: PythonErrorInfo; exitCode?: number; stderr?: string } = {},
-  ) {
+  constructor(toolId: string, reason: string, options: { python?: PythonErrorInfo; exitCode?: number; stderr?: string } = {}) {
     super("TOOL_EXECUTION_FAILED", `Tool "${toolId}" failed: ${reason}`, { toolId });
     this.python = options.python;
     this.exitCode = options.exitCode;

@@ -58,7 +58,15 @@ export async function startToolRuntime(record: ToolRecord, tree: ToolTree, setti
       })
     : undefined;
   const venvDir = venvPython === undefined ? [] : [dirname(dirname(venvPython))];
-  const readOnly = [tree.toolDir, tree.codeDir, ...interpreter.prefixes, ...interpreter.sitePaths, dirname(interpreter.executable), ...venvDir, dirname(WORKER_SCRIPT_PATH)];
+  const readOnly = [
+    tree.toolDir,
+    tree.codeDir,
+    ...interpreter.prefixes,
+    ...interpreter.sitePaths,
+    dirname(interpreter.executable),
+    ...venvDir,
+    dirname(WORKER_SCRIPT_PATH),
+  ];
   return new PythonToolRuntime({
     ...common,
     codeDir: tree.codeDir,

@@ -12,9 +12,26 @@ const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx
  * name service); never `/etc/shadow` or other secrets: this is an allowlist.
  */
 const ETC_FILES = [
-  "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
-  "/etc/hosts", "/etc/host.conf", "/etc/gai.conf", "/etc/localtime", "/etc/timezone", "/etc/ssl", "/etc/ca-certificates",
-  "/etc/pki", "/etc/crypto-policies", "/etc/alternatives", "/etc/os-release", "/etc/mime.types", "/etc/protocols", "/etc/services",
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/passwd",
+  "/etc/group",
+  "/etc/nsswitch.conf",
+  "/etc/hosts",
+  "/etc/host.conf",
+  "/etc/gai.conf",
+  "/etc/localtime",
+  "/etc/timezone",
+  "/etc/ssl",
+  "/etc/ca-certificates",
+  "/etc/pki",
+  "/etc/crypto-policies",
+  "/etc/alternatives",
+  "/etc/os-release",
+  "/etc/mime.types",
+  "/etc/protocols",
+  "/etc/services",
 ];
 const PRLIMIT = "/usr/bin/prlimit";
 
@@ -41,14 +58,30 @@ export class BubblewrapPlatform implements SandboxPlatform {
       };
     }
     if (!existsSync(PRLIMIT)) {
-      return { available: false, platform: this.name, reason: `${PRLIMIT} is missing, so resource limits cannot be set`, fix: "install util-linux (`sudo apt-get install util-linux`)" };
+      return {
+        available: false,
+        platform: this.name,
+        reason: `${PRLIMIT} is missing, so resource limits cannot be set`,
+        fix: "install util-linux (`sudo apt-get install util-linux`)",
+      };
     }
-    const profile: SandboxProfile = { base: "system", readOnly: [], writable: [], network: { kind: "none" }, env: { PATH: "/usr/bin:/bin" }, cwd: "/", limits: { cpuSeconds: 5, memoryBytes: 256 * 1024 * 1024, processes: 16, fileSizeBytes: 1024, openFiles: 64 } };
+    const profile: SandboxProfile = {
+      base: "system",
+      readOnly: [],
+      writable: [],
+      network: { kind: "none" },
+      env: { PATH: "/usr/bin:/bin" },
+      cwd: "/",
+      limits: { cpuSeconds: 5, memoryBytes: 256 * 1024 * 1024, processes: 16, fileSizeBytes: 1024, openFiles: 64 },
+    };
     const command = this.wrap(profile, ["/bin/sh", "-c", "exit 0"]);
     const trial = spawnSync(command.command, command.args, { env: command.env, encoding: "utf8", timeout: 10_000 });
     command.release();
     if (trial.status === 0) {
-      const notes = process.getuid?.() === 0 && ProcessCountGroup.create(1) === undefined ? ["running as root without a writable pids cgroup: the process limit is not enforced"] : [];
+      const notes =
+        process.getuid?.() === 0 && ProcessCountGroup.create(1) === undefined
+          ? ["running as root without a writable pids cgroup: the process limit is not enforced"]
+          : [];
       return { available: true, platform: this.name, version: version.stdout.trim().replace(/^bubblewrap\s*/, ""), notes };
     }
     const stderr = (trial.stderr ?? "").trim() || trial.error?.message || `exit ${trial.status}`;
@@ -59,7 +92,7 @@ export class BubblewrapPlatform implements SandboxPlatform {
       reason: userns ? `bubblewrap cannot create user namespaces here (${stderr})` : `a trial sandbox failed (${stderr})`,
       fix: userns
         ? "allow unprivileged user namespaces for bwrap: on Ubuntu 24.04 add an AppArmor profile granting `userns` to /usr/bin/bwrap (see docs/sandbox.md), elsewhere check `sysctl user.max_user_namespaces` and container seccomp settings"
-        : "run the command above by hand to see what fails, or pass sandbox: \"off\" to run unsandboxed",
+        : 'run the command above by hand to see what fails, or pass sandbox: "off" to run unsandboxed',
     };
   }
 

@@ -7,7 +7,12 @@ export {
   type FilesystemCapability,
   type ToolCapabilities,
 } from "./capabilities/tool-capabilities.js";
-export { CAPABILITY_TOOL_NAME, type CapabilityAnswer, type CapabilityAsker, type CapabilityRequest } from "./capabilities/capability-grants.js";
+export {
+  CAPABILITY_TOOL_NAME,
+  type CapabilityAnswer,
+  type CapabilityAsker,
+  type CapabilityRequest,
+} from "./capabilities/capability-grants.js";
 export { BubblewrapPlatform } from "./bubblewrap-platform.js";
 export { DEFAULT_RESOURCE_LIMITS, resolveResourceLimits, type ResourceLimits } from "./resource-limits.js";
 export type { Denial, ToolFailure } from "./sandbox-denial.js";

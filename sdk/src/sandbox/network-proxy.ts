@@ -19,7 +19,11 @@ let created = 0;
 export class FilteringProxy {
   private readonly sockets = new Set<Socket>();
 
-  private constructor(private readonly server: Server, readonly socketPath: string, private readonly allowed: ReadonlyArray<{ host: string; ports: number[] }>) {
+  private constructor(
+    private readonly server: Server,
+    readonly socketPath: string,
+    private readonly allowed: ReadonlyArray<{ host: string; ports: number[] }>,
+  ) {
     server.on("connection", (client) => this.accept(client));
   }
 
@@ -39,7 +43,9 @@ export class FilteringProxy {
   /** Whether `host:port` is granted. */
   allows(host: string, port: number): boolean {
     const name = host.replace(/^\[|\]$/g, "").toLowerCase();
-    return this.allowed.some((entry) => entry.ports.includes(port) && (entry.host === name || (entry.host.startsWith("*.") && name.endsWith(entry.host.slice(1)))));
+    return this.allowed.some(
+      (entry) => entry.ports.includes(port) && (entry.host === name || (entry.host.startsWith("*.") && name.endsWith(entry.host.slice(1)))),
+    );
   }
 
   async close(): Promise<void> {
@@ -101,7 +107,9 @@ export class FilteringProxy {
       client.pipe(upstream);
       upstream.pipe(client);
     });
-    upstream.once("error", (error) => (connected ? client.destroy() : refuse(client, 502, `cannot reach ${host}:${port}: ${error.message}`)));
+    upstream.once("error", (error) =>
+      connected ? client.destroy() : refuse(client, 502, `cannot reach ${host}:${port}: ${error.message}`),
+    );
     client.once("error", () => upstream.destroy());
     client.once("close", () => upstream.destroy());
     upstream.once("close", () => client.end());
@@ -116,7 +124,9 @@ export class FilteringProxy {
 
 function refuse(client: Socket, status: number, reason: string): void {
   const body = `${reason}\n`;
-  client.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  client.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function splitHostPort(target: string, defaultPort: number): { host: string; port: number } {

@@ -63,7 +63,9 @@ function pidsParent(): string | undefined {
 }
 
 function findParent(): string | null {
-  const v2 = existsSync(join(V2_ROOT, "cgroup.controllers")) && readFileSync(join(V2_ROOT, "cgroup.controllers"), "utf8").split(/\s+/).includes("pids");
+  const v2 =
+    existsSync(join(V2_ROOT, "cgroup.controllers")) &&
+    readFileSync(join(V2_ROOT, "cgroup.controllers"), "utf8").split(/\s+/).includes("pids");
   const root = existsSync(join(V1_ROOT, "pids.max")) || existsSync(join(V1_ROOT, "cgroup.procs")) ? V1_ROOT : v2 ? V2_ROOT : undefined;
   if (root === undefined) return null;
   const dir = join(root, "agent-tools");
@@ -98,4 +100,3 @@ function sweepAbandoned(dir: string): void {
     if (Number.isInteger(owner) && owner !== process.pid && !existsSync(`/proc/${owner}`)) removeQuietly(join(dir, name));
   }
 }
-

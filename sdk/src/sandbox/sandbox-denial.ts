@@ -48,7 +48,10 @@ export function denialOf(failure: ToolFailure, context: DenialContext): Denial |
       ? `It is declared but was not granted: allow the rule Capability(${toolId}:${capability}).`
       : `A tool that needs it must declare it in spec.json (${declaredHow}) and be granted the rule Capability(${toolId}:${capability}).`,
   });
-  const limit = (name: string): Denial => ({ capability: `limits.${name}`, fix: `Raise sandboxLimits.${name} in new AgentTools({ sandboxLimits }) if the tool really needs more.` });
+  const limit = (name: string): Denial => ({
+    capability: `limits.${name}`,
+    fix: `Raise sandboxLimits.${name} in new AgentTools({ sandboxLimits }) if the tool really needs more.`,
+  });
 
   const proxied = PROXY_REFUSAL.exec(text);
   if (proxied) return grant(proxied[1]!, `tool_capabilities.network`);
@@ -56,14 +59,26 @@ export function denialOf(failure: ToolFailure, context: DenialContext): Denial |
   if (failure.signal === "SIGXFSZ" || failure.errno === E.EFBIG) return limit("fileSizeBytes");
   if (failure.type === "MemoryError" || failure.errno === E.ENOMEM) return limit("memoryBytes");
   if (failure.errno === E.EMFILE) return limit("openFiles");
-  if (failure.errno === E.EAGAIN && /fork|_execute_child|spawn|Thread/.test(`${failure.traceback ?? ""}${failure.message}`)) return limit("processes");
+  if (failure.errno === E.EAGAIN && /fork|_execute_child|spawn|Thread/.test(`${failure.traceback ?? ""}${failure.message}`))
+    return limit("processes");
   if (failure.type === "ProcessLookupError" || (failure.errno === E.ESRCH && /kill/.test(failure.traceback ?? ""))) {
-    return { capability: "process:signal", fix: "A sandboxed tool sees only its own processes and cannot signal the agent or any other process." };
+    return {
+      capability: "process:signal",
+      fix: "A sandboxed tool sees only its own processes and cannot signal the agent or any other process.",
+    };
   }
-  if (failure.errno === E.ECONNREFUSED || failure.errno === E.ENETUNREACH || failure.errno === E.EHOSTUNREACH || failure.type === "gaierror") {
+  if (
+    failure.errno === E.ECONNREFUSED ||
+    failure.errno === E.ENETUNREACH ||
+    failure.errno === E.EHOSTUNREACH ||
+    failure.type === "gaierror"
+  ) {
     if (context.profile.network.kind === "none") return grant("network", `tool_capabilities.network, e.g. ["api.example.com:443"]`);
   }
-  if (failure.filename !== undefined && (failure.errno === E.EROFS || failure.errno === E.EACCES || failure.errno === E.EPERM || failure.errno === E.ENOENT)) {
+  if (
+    failure.filename !== undefined &&
+    (failure.errno === E.EROFS || failure.errno === E.EACCES || failure.errno === E.EPERM || failure.errno === E.ENOENT)
+  ) {
     const denied = hiddenPathAccess(failure.filename, failure.errno);
     if (denied !== undefined) {
       const capability = `filesystem:${failure.filename}:${denied}`;
@@ -73,7 +88,8 @@ export function denialOf(failure: ToolFailure, context: DenialContext): Denial |
   }
   if (failure.type === "KeyError") {
     const name = /^'([A-Za-z_][A-Za-z0-9_]*)'$/.exec(failure.message.trim())?.[1];
-    if (name !== undefined && context.agentEnvNames.has(name) && context.profile.env[name] === undefined) return grant(`env:${name}`, `tool_capabilities.env`);
+    if (name !== undefined && context.agentEnvNames.has(name) && context.profile.env[name] === undefined)
+      return grant(`env:${name}`, `tool_capabilities.env`);
   }
   return undefined;
 }

@@ -6,7 +6,11 @@ export class SandboxUnavailableError extends AgentToolsError {
   readonly fix: string;
 
   constructor(what: string, reason: string, fix: string, toolId?: string) {
-    super("SANDBOX_UNAVAILABLE", `${what} require a sandbox (sandbox: "required"), but ${reason}. To fix: ${fix}.`, toolId === undefined ? {} : { toolId });
+    super(
+      "SANDBOX_UNAVAILABLE",
+      `${what} require a sandbox (sandbox: "required"), but ${reason}. To fix: ${fix}.`,
+      toolId === undefined ? {} : { toolId },
+    );
     this.reason = reason;
     this.fix = fix;
   }
@@ -23,7 +27,11 @@ export class SandboxDeniedError extends AgentToolsError {
   readonly detail: string;
 
   constructor(toolId: string, capability: string, detail: string, fix: string, cause?: unknown) {
-    super("SANDBOX_DENIED", `Tool "${toolId}" was stopped by the sandbox: it lacks the capability ${capability} (${detail.trim().split("\n").pop()?.slice(0, 300) ?? ""}). ${fix}`, { toolId, cause });
+    super(
+      "SANDBOX_DENIED",
+      `Tool "${toolId}" was stopped by the sandbox: it lacks the capability ${capability} (${detail.trim().split("\n").pop()?.slice(0, 300) ?? ""}). ${fix}`,
+      { toolId, cause },
+    );
     this.capability = capability;
     this.detail = detail;
   }

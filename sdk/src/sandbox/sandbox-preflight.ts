@@ -32,7 +32,12 @@ const linuxPlatform = new BubblewrapPlatform();
 /** The preflight, run once per platform and process (a trial sandbox costs a few milliseconds). */
 export function sandboxSupport(platform: SandboxPlatform | undefined = defaultSandboxPlatform()): SandboxSupport {
   if (platform === undefined) {
-    return { available: false, platform: process.platform, reason: `no sandbox backend exists for ${process.platform} yet (Linux uses bubblewrap)`, fix: 'run on Linux, or pass sandbox: "off" to acknowledge running unsandboxed' };
+    return {
+      available: false,
+      platform: process.platform,
+      reason: `no sandbox backend exists for ${process.platform} yet (Linux uses bubblewrap)`,
+      fix: 'run on Linux, or pass sandbox: "off" to acknowledge running unsandboxed',
+    };
   }
   let support = supportCache.get(platform);
   if (support === undefined) {

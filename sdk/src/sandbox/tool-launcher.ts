@@ -42,7 +42,11 @@ export function directLauncher(stateDir: string): ToolLauncher {
  * How a tool's process ended. A sandbox's outer process reports its child's death by signal N as
  * exit code 128 + N (as shells do), so for sandboxed tools that code is read back as the signal.
  */
-export function processEnd(launcher: ToolLauncher, exitCode: number | null, signal: NodeJS.Signals | null): { exitCode: number | null; signal: NodeJS.Signals | null } {
+export function processEnd(
+  launcher: ToolLauncher,
+  exitCode: number | null,
+  signal: NodeJS.Signals | null,
+): { exitCode: number | null; signal: NodeJS.Signals | null } {
   if (!launcher.sandboxed || signal !== null || exitCode === null || exitCode <= 128) return { exitCode, signal };
   const name = Object.entries(constants.signals).find(([, number]) => number === exitCode - 128)?.[0] as NodeJS.Signals | undefined;
   return name === undefined ? { exitCode, signal } : { exitCode: null, signal: name };

@@ -47,7 +47,8 @@ export class ToolSandbox implements ToolLauncher {
       const paths = grant.path === "workspace" ? options.workingDirectories : [grant.path];
       (grant.access === "write" ? writable : readOnly).push(...paths);
     }
-    const network: SandboxNetwork = options.proxySocket === undefined ? { kind: "none" } : { kind: "proxy", proxySocket: options.proxySocket };
+    const network: SandboxNetwork =
+      options.proxySocket === undefined ? { kind: "none" } : { kind: "proxy", proxySocket: options.proxySocket };
     this.profile = { base: "system", readOnly, writable, network, env: this.environment(), cwd: options.stateDir, limits: options.limits };
   }
 
@@ -62,18 +63,36 @@ export class ToolSandbox implements ToolLauncher {
   }
 
   explain(failure: ToolFailure): Denial | undefined {
-    return denialOf(failure, { toolId: this.options.toolId, profile: this.profile, agentEnvNames: this.agentEnvNames, declared: this.options.declared });
+    return denialOf(failure, {
+      toolId: this.options.toolId,
+      profile: this.profile,
+      agentEnvNames: this.agentEnvNames,
+      declared: this.options.declared,
+    });
   }
 
   private environment(): Record<string, string> {
-    const env: Record<string, string> = { PATH: SANDBOX_PATH, HOME: this.stateDir, TMPDIR: "/tmp", AGENT_TOOLS_STATE_DIR: this.stateDir, AGENT_TOOLS_SANDBOX: "1" };
+    const env: Record<string, string> = {
+      PATH: SANDBOX_PATH,
+      HOME: this.stateDir,
+      TMPDIR: "/tmp",
+      AGENT_TOOLS_STATE_DIR: this.stateDir,
+      AGENT_TOOLS_SANDBOX: "1",
+    };
     for (const name of [...PASSED_ENV, ...this.options.granted.env]) {
       const value = process.env[name];
       if (value !== undefined) env[name] = value;
     }
     if (this.options.proxySocket !== undefined) {
       const proxy = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
-      Object.assign(env, { AGENT_TOOLS_PROXY_SOCKET: this.options.proxySocket, HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, ALL_PROXY: proxy });
+      Object.assign(env, {
+        AGENT_TOOLS_PROXY_SOCKET: this.options.proxySocket,
+        HTTP_PROXY: proxy,
+        HTTPS_PROXY: proxy,
+        http_proxy: proxy,
+        https_proxy: proxy,
+        ALL_PROXY: proxy,
+      });
     }
     return env;
   }

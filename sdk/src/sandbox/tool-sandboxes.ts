@@ -25,7 +25,6 @@ export interface ToolSandboxesOptions {
   stateRoot: string;
 }
 
-
 /**
  * The sandboxes of one `AgentTools`: per tool, the launcher its runtime starts processes with,
  * decided once on first use (preflight, capability grants, proxy), plus its state folder.

@@ -35,7 +35,10 @@ export class AddToolTool extends ToolBase<{ tool_id: string }> {
   }
 
   checkPermissions(input: { tool_id: string }): PermissionDecision {
-    return { behavior: PermissionBehavior.ASK, message: `Adding registry tool "${input.tool_id}" downloads and prepares third-party code.` };
+    return {
+      behavior: PermissionBehavior.ASK,
+      message: `Adding registry tool "${input.tool_id}" downloads and prepares third-party code.`,
+    };
   }
 
   /** `AddTool(<tool id>)` names one tool; a trailing `*` names every id with that prefix. */
@@ -57,6 +60,8 @@ export class AddToolTool extends ToolBase<{ tool_id: string }> {
     else if (!(existing instanceof RegistryTool && existing.toolId === toolId)) {
       return ToolChunk.error(`A different tool is already called "${tool.name}"; "${toolId}" was added to AgentTools but not registered.`);
     }
-    return ToolChunk.text(JSON.stringify({ added: toolId, name: tool.name, input_schema: tool.inputSchema }), { metadata: { toolId, name: tool.name } });
+    return ToolChunk.text(JSON.stringify({ added: toolId, name: tool.name, input_schema: tool.inputSchema }), {
+      metadata: { toolId, name: tool.name },
+    });
   }
 }

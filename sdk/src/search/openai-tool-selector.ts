@@ -98,7 +98,11 @@ function parseArguments(toolId: string, raw: string): Record<string, unknown> {
     throw new InvalidToolArgumentsError(toolId, raw, error instanceof Error ? error.message : String(error), error);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new InvalidToolArgumentsError(toolId, raw, `got ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`);
+    throw new InvalidToolArgumentsError(
+      toolId,
+      raw,
+      `got ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`,
+    );
   }
   return parsed as Record<string, unknown>;
 }

@@ -67,11 +67,9 @@ export class OpenAIRequestError extends ToolSearchError {
 
   constructor(baseUrl: string, status: number | undefined, detail: string, cause?: unknown) {
     const what = status === undefined ? "could not be reached" : `answered HTTP ${status}`;
-    super(
-      "SEARCH_API_ERROR",
-      `The OpenAI API at ${baseUrl} ${what}: ${asSentence(detail)} Check openaiBaseUrl, openaiApiKey and model.`,
-      { cause },
-    );
+    super("SEARCH_API_ERROR", `The OpenAI API at ${baseUrl} ${what}: ${asSentence(detail)} Check openaiBaseUrl, openaiApiKey and model.`, {
+      cause,
+    });
     this.status = status;
   }
 }

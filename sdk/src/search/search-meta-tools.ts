@@ -14,13 +14,27 @@ import { SearchToolsTool } from "./search-tools-tool.js";
  *   // the model calls SearchTools({ query: "count words" }), then AddTool({ tool_id: "text-stats" }),
  *   // then text_stats({ text: "…" }) — each call through the permission engine.
  */
-export function addSearchMetaTools(tools: AgentTools, toolkit: Toolkit, toolOptions: Omit<RegistryToolOptions, "name"> = {}): { searchTools: SearchToolsTool; addTool: AddToolTool } {
+export function addSearchMetaTools(
+  tools: AgentTools,
+  toolkit: Toolkit,
+  toolOptions: Omit<RegistryToolOptions, "name"> = {},
+): { searchTools: SearchToolsTool; addTool: AddToolTool } {
   const registry = tools.registry;
   if (registry === undefined) {
     throw new ToolSearchError("REGISTRY_NOT_CONFIGURED", "SearchTools needs a registry: pass toolsDbUrl to new AgentTools().");
   }
   const searchTools = new SearchToolsTool(registry);
-  const addTool = new AddToolTool({ tools: { add: (toolId) => tools.add(toolId), executeToolById: (id, input) => tools.executeToolById(id, input), getTool: (id) => tools.getTool(id) }, toolkit }, toolOptions);
+  const addTool = new AddToolTool(
+    {
+      tools: {
+        add: (toolId) => tools.add(toolId),
+        executeToolById: (id, input) => tools.executeToolById(id, input),
+        getTool: (id) => tools.getTool(id),
+      },
+      toolkit,
+    },
+    toolOptions,
+  );
   toolkit.registerTool(searchTools);
   toolkit.registerTool(addTool);
   return { searchTools, addTool };

@@ -31,8 +31,18 @@ export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }>
   readonly inputSchema: ToolInputSchema = {
     type: "object",
     properties: {
-      query: { type: "string", minLength: 1, maxLength: MAX_QUERY_CHARS, description: "What the tool should do, e.g. 'count words in a text'." },
-      limit: { type: "integer", minimum: 1, maximum: MAX_SEARCH_TOOLS_RESULTS, description: `How many tools to return (default ${DEFAULT_SEARCH_TOOLS_RESULTS}).` },
+      query: {
+        type: "string",
+        minLength: 1,
+        maxLength: MAX_QUERY_CHARS,
+        description: "What the tool should do, e.g. 'count words in a text'.",
+      },
+      limit: {
+        type: "integer",
+        minimum: 1,
+        maximum: MAX_SEARCH_TOOLS_RESULTS,
+        description: `How many tools to return (default ${DEFAULT_SEARCH_TOOLS_RESULTS}).`,
+      },
     },
     required: ["query"],
     additionalProperties: false,
@@ -55,7 +65,14 @@ export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }>
     const found: FoundTool[] = records.flatMap((record) =>
       record === undefined
         ? []
-        : [{ tool_id: record.tool_id, description: String(record.tool_search_description ?? ""), tags: (record.tool_tags ?? []).map(String), input_schema: inputSchemaOf(record) }],
+        : [
+            {
+              tool_id: record.tool_id,
+              description: String(record.tool_search_description ?? ""),
+              tags: (record.tool_tags ?? []).map(String),
+              input_schema: inputSchemaOf(record),
+            },
+          ],
     );
     const text =
       found.length === 0

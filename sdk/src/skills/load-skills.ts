@@ -17,20 +17,39 @@ export function loadSkill(directory: string): Skill {
   const file = join(dir, SKILL_FILE);
   const info = statSync(file, { throwIfNoEntry: false });
   if (info === undefined || !info.isFile()) {
-    throw new SkillError("SKILL_FILE_MISSING", dir, `a skill folder needs a ${SKILL_FILE} file (YAML front matter with name and description, then Markdown instructions).`);
+    throw new SkillError(
+      "SKILL_FILE_MISSING",
+      dir,
+      `a skill folder needs a ${SKILL_FILE} file (YAML front matter with name and description, then Markdown instructions).`,
+    );
   }
   if (info.size > SKILL_LIMITS.maxSkillFileBytes) {
-    throw new SkillError("SKILL_TOO_LARGE", file, `${SKILL_FILE} is ${info.size} bytes; at most ${SKILL_LIMITS.maxSkillFileBytes} are allowed. Move details into resource files and reference them.`);
+    throw new SkillError(
+      "SKILL_TOO_LARGE",
+      file,
+      `${SKILL_FILE} is ${info.size} bytes; at most ${SKILL_LIMITS.maxSkillFileBytes} are allowed. Move details into resource files and reference them.`,
+    );
   }
   const manifest = parseSkillManifest(decodeUtf8(readFileSync(file), file), file);
-  return { name: manifest.name, description: manifest.description, markdown: manifest.body, directory: dir, resources: listResources(dir), frontMatter: manifest.frontMatter };
+  return {
+    name: manifest.name,
+    description: manifest.description,
+    markdown: manifest.body,
+    directory: dir,
+    resources: listResources(dir),
+    frontMatter: manifest.frontMatter,
+  };
 }
 
 /** A skill folder (holding SKILL.md), or a folder whose subfolders are skills (those without SKILL.md are ignored). */
 export function loadSkills(path: string): Skill[] {
   const dir = resolve(path);
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new SkillError("SKILL_FOLDER_MISSING", dir, `no such folder; pass a skill folder (holding ${SKILL_FILE}) or a folder of skill folders.`);
+    throw new SkillError(
+      "SKILL_FOLDER_MISSING",
+      dir,
+      `no such folder; pass a skill folder (holding ${SKILL_FILE}) or a folder of skill folders.`,
+    );
   }
   if (existsSync(join(dir, SKILL_FILE))) return [loadSkill(dir)];
   const skillDirs = readdirSync(dir, { withFileTypes: true })
@@ -38,7 +57,11 @@ export function loadSkills(path: string): Skill[] {
     .map((entry) => join(dir, entry.name))
     .sort();
   if (skillDirs.length === 0) {
-    throw new SkillError("SKILL_FILE_MISSING", dir, `neither this folder nor any folder in it holds a ${SKILL_FILE}; a skill is a folder with ${SKILL_FILE} in it.`);
+    throw new SkillError(
+      "SKILL_FILE_MISSING",
+      dir,
+      `neither this folder nor any folder in it holds a ${SKILL_FILE}; a skill is a folder with ${SKILL_FILE} in it.`,
+    );
   }
   return skillDirs.map(loadSkill);
 }

@@ -23,7 +23,11 @@ export class SkillCatalog {
     for (const skill of typeof input === "string" ? loadSkills(input) : [input]) {
       const known = this.fixed.get(skill.name);
       if (known !== undefined) {
-        throw new SkillError("SKILL_DUPLICATE", skill.directory ?? skill.name, `a skill named "${skill.name}" is already registered${known.directory ? ` from ${known.directory}` : ""}; skill names must be unique.`);
+        throw new SkillError(
+          "SKILL_DUPLICATE",
+          skill.directory ?? skill.name,
+          `a skill named "${skill.name}" is already registered${known.directory ? ` from ${known.directory}` : ""}; skill names must be unique.`,
+        );
       }
       this.fixed.set(skill.name, skill);
     }

@@ -45,21 +45,31 @@ export function parseSkillManifest(text: string, where: string): SkillManifest {
     throw new SkillError(code, where, problem, { cause });
   };
   if (Buffer.byteLength(text) > SKILL_LIMITS.maxSkillFileBytes) {
-    fail("SKILL_TOO_LARGE", `${SKILL_FILE} is larger than ${SKILL_LIMITS.maxSkillFileBytes} bytes; move details into resource files next to it and reference them from ${SKILL_FILE}.`);
+    fail(
+      "SKILL_TOO_LARGE",
+      `${SKILL_FILE} is larger than ${SKILL_LIMITS.maxSkillFileBytes} bytes; move details into resource files next to it and reference them from ${SKILL_FILE}.`,
+    );
   }
   const source = text.replace(/^\uFEFF/, "");
   const match = FRONT_MATTER.exec(source);
   if (match === null) {
-    return fail("SKILL_FRONT_MATTER_MISSING", `${SKILL_FILE} must start with YAML front matter: a line "---", then "name: my-skill" and "description: what it does and when to use it", then a line "---".`);
+    return fail(
+      "SKILL_FRONT_MATTER_MISSING",
+      `${SKILL_FILE} must start with YAML front matter: a line "---", then "name: my-skill" and "description: what it does and when to use it", then a line "---".`,
+    );
   }
   const [whole, yamlText = ""] = match;
   if (Buffer.byteLength(yamlText) > SKILL_LIMITS.maxFrontMatterBytes) {
-    fail("SKILL_FRONT_MATTER_TOO_LARGE", `the front matter is larger than ${SKILL_LIMITS.maxFrontMatterBytes} bytes; keep it to name, description and a few short fields.`);
+    fail(
+      "SKILL_FRONT_MATTER_TOO_LARGE",
+      `the front matter is larger than ${SKILL_LIMITS.maxFrontMatterBytes} bytes; keep it to name, description and a few short fields.`,
+    );
   }
   // Warnings (e.g. an unresolved tag) reject too: a skill's manifest should mean exactly what it says.
   const document = parseDocument(yamlText, { strict: true, uniqueKeys: true, logLevel: "silent" });
   const [problem] = [...document.errors, ...document.warnings];
-  if (problem !== undefined) fail("SKILL_FRONT_MATTER_INVALID", `the front matter is not valid YAML: ${problem.message.split("\n")[0]}`, problem);
+  if (problem !== undefined)
+    fail("SKILL_FRONT_MATTER_INVALID", `the front matter is not valid YAML: ${problem.message.split("\n")[0]}`, problem);
   let data: unknown;
   try {
     data = document.toJS({ maxAliasCount: 16 });
@@ -73,14 +83,23 @@ export function parseSkillManifest(text: string, where: string): SkillManifest {
   const name = frontMatter.name;
   if (typeof name !== "string" || name === "") return fail("SKILL_NAME_INVALID", "the front matter needs `name: my-skill` (a string).");
   if (name.length > SKILL_LIMITS.maxNameLength || !SKILL_NAME.test(name)) {
-    fail("SKILL_NAME_INVALID", `skill name ${JSON.stringify(name)} must be at most ${SKILL_LIMITS.maxNameLength} lowercase letters, digits and single hyphens, e.g. "pdf-forms".`);
+    fail(
+      "SKILL_NAME_INVALID",
+      `skill name ${JSON.stringify(name)} must be at most ${SKILL_LIMITS.maxNameLength} lowercase letters, digits and single hyphens, e.g. "pdf-forms".`,
+    );
   }
   const description = frontMatter.description;
   if (typeof description !== "string" || description.trim() === "") {
-    return fail("SKILL_DESCRIPTION_INVALID", "the front matter needs `description:` (a non-empty string saying what the skill does and when to use it).");
+    return fail(
+      "SKILL_DESCRIPTION_INVALID",
+      "the front matter needs `description:` (a non-empty string saying what the skill does and when to use it).",
+    );
   }
   if (description.length > SKILL_LIMITS.maxDescriptionLength) {
-    fail("SKILL_DESCRIPTION_INVALID", `the description has ${description.length} characters; at most ${SKILL_LIMITS.maxDescriptionLength} are allowed. Move details into the body of ${SKILL_FILE}.`);
+    fail(
+      "SKILL_DESCRIPTION_INVALID",
+      `the description has ${description.length} characters; at most ${SKILL_LIMITS.maxDescriptionLength} are allowed. Move details into the body of ${SKILL_FILE}.`,
+    );
   }
   return { name, description: description.trim(), body: source.slice(whole.length).replace(/^\s*\n/, ""), frontMatter };
 }

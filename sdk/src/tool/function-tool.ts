@@ -82,7 +82,10 @@ function isIterableStream(value: unknown): value is AsyncIterable<unknown> | Ite
 function jsonSchemaFromZod(schema: z.ZodType, name: string): ToolInputSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: "draft-07", io: "input" }) as Record<string, unknown>;
   if (json["type"] !== "object") {
-    throw new ToolError("TOOL_SCHEMA_INVALID", `FunctionTool "${name}": the zod schema must describe an object (z.object({...})), got type ${JSON.stringify(json["type"])}.`);
+    throw new ToolError(
+      "TOOL_SCHEMA_INVALID",
+      `FunctionTool "${name}": the zod schema must describe an object (z.object({...})), got type ${JSON.stringify(json["type"])}.`,
+    );
   }
   return { properties: {}, ...json, type: "object" };
 }

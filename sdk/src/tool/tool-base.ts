@@ -140,4 +140,3 @@ async function* runLayer(
 ): AsyncGenerator<ToolChunk, void, undefined> {
   yield* middleware instanceof ToolMiddlewareBase ? middleware.onToolCall(tool, input, next) : middleware(tool, input, next);
 }
-

@@ -10,11 +10,7 @@ export type ToolNextHandler = (input: Record<string, unknown>) => AsyncGenerator
  * calling `next` (short-circuit) or call `next` again (retry).
  */
 export abstract class ToolMiddlewareBase {
-  abstract onToolCall(
-    tool: ToolBase<any>,
-    input: Record<string, unknown>,
-    next: ToolNextHandler,
-  ): AsyncIterable<ToolChunk>;
+  abstract onToolCall(tool: ToolBase<any>, input: Record<string, unknown>, next: ToolNextHandler): AsyncIterable<ToolChunk>;
 }
 
 /** The same hook as a plain async generator function. */

@@ -63,12 +63,18 @@ function extendBlock(known: ToolContentBlock, block: ToolContentBlock): void {
     return;
   }
   if (known.type === "data" && block.type === "data") return extendData(known, block);
-  throw new ToolError("TOOL_CHUNK_MISMATCH", `A chunk continues block ${known.id} with a ${block.type} block, but it is a ${known.type} block. Give blocks of different types different ids.`);
+  throw new ToolError(
+    "TOOL_CHUNK_MISMATCH",
+    `A chunk continues block ${known.id} with a ${block.type} block, but it is a ${known.type} block. Give blocks of different types different ids.`,
+  );
 }
 
 function extendData(known: DataBlock, block: DataBlock): void {
   if (known.source.type !== "base64" || block.source.type !== "base64") {
-    throw new ToolError("TOOL_CHUNK_MISMATCH", `Data block ${known.id} is a URL and cannot be streamed in pieces. Send a URL block once, or stream base64 data.`);
+    throw new ToolError(
+      "TOOL_CHUNK_MISMATCH",
+      `Data block ${known.id} is a URL and cannot be streamed in pieces. Send a URL block once, or stream base64 data.`,
+    );
   }
   const bytes = Buffer.concat([Buffer.from(known.source.data, "base64"), Buffer.from(block.source.data, "base64")]);
   known.source = { ...known.source, data: bytes.toString("base64") };

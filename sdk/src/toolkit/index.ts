@@ -3,7 +3,14 @@ export { AgentState } from "../tool/agent-state.js";
 export { ToolError } from "../tool/errors.js";
 export { ExternalTool, type ExternalToolOptions } from "../tool/external-tool.js";
 export { FunctionTool, type FunctionToolOptions, type ToolFunction } from "../tool/function-tool.js";
-export { ToolBase, type Awaitable, type ToolBaseOptions, type ToolCallContext, type ToolCallResult, type ToolInputSchema } from "../tool/tool-base.js";
+export {
+  ToolBase,
+  type Awaitable,
+  type ToolBaseOptions,
+  type ToolCallContext,
+  type ToolCallResult,
+  type ToolInputSchema,
+} from "../tool/tool-base.js";
 export {
   isToolChunk,
   ToolChunk,

@@ -3,7 +3,10 @@ export async function* mergeStreams<T>(streams: readonly AsyncIterable<T>[]): As
   const iterators = streams.map((stream) => stream[Symbol.asyncIterator]());
   const pending = new Map<number, Promise<{ index: number; result: IteratorResult<T> }>>();
   const pull = (index: number) => {
-    pending.set(index, iterators[index]!.next().then((result) => ({ index, result })));
+    pending.set(
+      index,
+      iterators[index]!.next().then((result) => ({ index, result })),
+    );
   };
   for (let index = 0; index < iterators.length; index++) pull(index);
   try {

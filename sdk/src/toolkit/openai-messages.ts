@@ -31,7 +31,9 @@ export function toolMessagesForOpenAI(responses: readonly ToolResponse[]): OpenA
     role: "tool",
     tool_call_id: response.id,
     content: response.content
-      .map((block) => (block.type === "text" ? block.text : `[${block.source.mediaType ?? "data"} attachment${block.name ? ` ${block.name}` : ""}]`))
+      .map((block) =>
+        block.type === "text" ? block.text : `[${block.source.mediaType ?? "data"} attachment${block.name ? ` ${block.name}` : ""}]`,
+      )
       .join("\n"),
   }));
 }

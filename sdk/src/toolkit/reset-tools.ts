@@ -41,7 +41,9 @@ export class ResetTools extends ToolBase {
     const groups = this.switchboard.switchableGroups();
     const known = new Set(groups.map((group) => group.name));
     const unknown = Object.keys(input).filter((name) => !known.has(name));
-    const notBoolean = Object.entries(input).filter(([, value]) => typeof value !== "boolean").map(([name]) => name);
+    const notBoolean = Object.entries(input)
+      .filter(([, value]) => typeof value !== "boolean")
+      .map(([name]) => name);
     if (unknown.length > 0 || notBoolean.length > 0) {
       const problems = [
         unknown.length > 0 ? `unknown groups: ${unknown.join(", ")}` : "",

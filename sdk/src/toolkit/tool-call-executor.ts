@@ -68,7 +68,10 @@ export class ToolCallExecutor {
   private readonly engine: PermissionEngine;
   private readonly signal: AbortSignal | undefined;
 
-  constructor(private readonly toolkit: ToolRunner, options: ToolCallExecutorOptions = {}) {
+  constructor(
+    private readonly toolkit: ToolRunner,
+    options: ToolCallExecutorOptions = {},
+  ) {
     this.engine = options.engine ?? toolkit.engine;
     this.signal = options.signal;
   }
@@ -86,7 +89,10 @@ export class ToolCallExecutor {
   /** Starts a new round of tool calls (the previous round must not be waiting). */
   async *run(calls: ToolCall[]): AsyncGenerator<ToolExecutionEvent, void, undefined> {
     if (this.waiting) {
-      throw new ToolkitError("EXECUTOR_WAITING", "This executor is waiting for confirmations or external results; answer them with resume() before run() is called again.");
+      throw new ToolkitError(
+        "EXECUTOR_WAITING",
+        "This executor is waiting for confirmations or external results; answer them with resume() before run() is called again.",
+      );
     }
     this.records = calls.map((call) => ({ call, state: ToolCallState.PENDING }));
     this.cursor = 0;
@@ -113,7 +119,9 @@ export class ToolCallExecutor {
         if (event.type === "require_user_confirm") {
           const answers = handlers.confirm ? await handlers.confirm(event.toolCalls) : [];
           const answered = new Set(answers.map((answer) => answer.toolCallId));
-          const refused = event.toolCalls.filter((request) => !answered.has(request.id)).map((request) => ({ toolCallId: request.id, confirmed: false }));
+          const refused = event.toolCalls
+            .filter((request) => !answered.has(request.id))
+            .map((request) => ({ toolCallId: request.id, confirmed: false }));
           pending.push(this.resume({ confirmResults: [...answers, ...refused] }));
         } else if (event.type === "require_external_execution") {
           const results = handlers.executeExternally
@@ -177,9 +185,7 @@ export class ToolCallExecutor {
   }
 
   private async *processBatch(batch: CallRecord[], parallel: boolean): AsyncGenerator<ToolExecutionEvent, void, undefined> {
-    const evaluations = parallel
-      ? await Promise.all(batch.map((record) => this.evaluate(record)))
-      : [await this.evaluate(batch[0]!)];
+    const evaluations = parallel ? await Promise.all(batch.map((record) => this.evaluate(record))) : [await this.evaluate(batch[0]!)];
     const allowed: CallRecord[] = [];
     const asking: ConfirmationRequest[] = [];
     for (const [index, evaluation] of evaluations.entries()) {
@@ -208,7 +214,14 @@ export class ToolCallExecutor {
     try {
       decision = await this.engine.checkPermission(found.tool, input);
     } catch (error) {
-      return this.failed(record, asAgentError(error, "PERMISSION_CHECK_FAILED", `PermissionCheckError: checking permission for "${call.name}" failed: ${describeError(error)}`));
+      return this.failed(
+        record,
+        asAgentError(
+          error,
+          "PERMISSION_CHECK_FAILED",
+          `PermissionCheckError: checking permission for "${call.name}" failed: ${describeError(error)}`,
+        ),
+      );
     }
     if (decision.behavior === PermissionBehavior.ALLOW) return { kind: "allow" };
     if (decision.behavior === PermissionBehavior.DENY) {
@@ -297,14 +310,22 @@ export class ToolCallExecutor {
       record.state = ToolCallState.ALLOWED;
       allowed.push(record);
     }
-    yield* this.dispatch(allowed, allowed.every((record) => record.tool!.isConcurrencySafe));
+    yield* this.dispatch(
+      allowed,
+      allowed.every((record) => record.tool!.isConcurrencySafe),
+    );
   }
 
   /** Remembers the confirmed call's rules and takes the user's edited input; an error if either is bad. */
   private acceptAnswer(record: CallRecord, result: ConfirmResult): AgentToolsError | undefined {
     try {
       const rules = (result.rules ?? []).map((rule) =>
-        toPermissionRule(rule, typeof rule === "string" ? PermissionBehavior.ALLOW : (rule.behavior ?? PermissionBehavior.ALLOW), "session", "the user's confirmation"),
+        toPermissionRule(
+          rule,
+          typeof rule === "string" ? PermissionBehavior.ALLOW : (rule.behavior ?? PermissionBehavior.ALLOW),
+          "session",
+          "the user's confirmation",
+        ),
       );
       if (result.input !== undefined) {
         const problems = this.toolkit.validateInput(record.tool!, result.input);
@@ -359,17 +380,26 @@ function parseInput(call: ToolCall): Record<string, unknown> | ToolCallError {
     try {
       input = input.trim() === "" ? {} : JSON.parse(input);
     } catch (error) {
-      return new ToolCallError("TOOL_CALL_INPUT_NOT_JSON", `InvalidInputError: the arguments of tool "${call.name}" are not valid JSON (${(error as Error).message}). Send a JSON object.`);
+      return new ToolCallError(
+        "TOOL_CALL_INPUT_NOT_JSON",
+        `InvalidInputError: the arguments of tool "${call.name}" are not valid JSON (${(error as Error).message}). Send a JSON object.`,
+      );
     }
   }
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    return new ToolCallError("TOOL_CALL_INPUT_NOT_OBJECT", `InvalidInputError: the arguments of tool "${call.name}" must be a JSON object.`);
+    return new ToolCallError(
+      "TOOL_CALL_INPUT_NOT_OBJECT",
+      `InvalidInputError: the arguments of tool "${call.name}" must be a JSON object.`,
+    );
   }
   return input as Record<string, unknown>;
 }
 
 function invalidInput(name: string, problems: string): ToolCallError {
-  return new ToolCallError("TOOL_CALL_INPUT_INVALID", `InvalidInputError: the input of tool "${name}" does not match its schema: ${problems}.`);
+  return new ToolCallError(
+    "TOOL_CALL_INPUT_INVALID",
+    `InvalidInputError: the input of tool "${name}" does not match its schema: ${problems}.`,
+  );
 }
 
 function asAgentError(error: unknown, code: ToolCallErrorCode, message: string): AgentToolsError {

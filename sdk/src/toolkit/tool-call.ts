@@ -53,7 +53,6 @@ export type ToolExecutionEvent =
   /** The call could not start: unknown tool, inactive group, bad input, a failing permission check or rule. */
   | { type: "tool_error"; toolCallId: string; name: string; response: ToolResponse; error: AgentToolsError };
 
-
 /** The user's answer to one confirmation request. */
 export interface ConfirmResult {
   toolCallId: string;
@@ -72,6 +71,4 @@ export interface ExternalExecutionResult {
   metadata?: Record<string, unknown>;
 }
 
-export type ExecutorAnswer =
-  | { confirmResults: ConfirmResult[] }
-  | { executionResults: ExternalExecutionResult[] };
+export type ExecutorAnswer = { confirmResults: ConfirmResult[] } | { executionResults: ExternalExecutionResult[] };

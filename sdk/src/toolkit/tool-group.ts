@@ -20,10 +20,16 @@ export function checkGroups(groups: readonly ToolGroup[]): void {
   const seen = new Set<string>();
   for (const group of groups) {
     if (group.name === BASIC_GROUP) {
-      throw new ToolkitError("TOOL_GROUP_RESERVED", `A tool group cannot be named "${BASIC_GROUP}": that group holds the Toolkit's own tools. Rename it.`);
+      throw new ToolkitError(
+        "TOOL_GROUP_RESERVED",
+        `A tool group cannot be named "${BASIC_GROUP}": that group holds the Toolkit's own tools. Rename it.`,
+      );
     }
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(group.name)) {
-      throw new ToolkitError("TOOL_GROUP_NAME", `Tool group name ${JSON.stringify(group.name)} must be 1-64 letters, digits, _ or -, since it becomes a reset_tools parameter.`);
+      throw new ToolkitError(
+        "TOOL_GROUP_NAME",
+        `Tool group name ${JSON.stringify(group.name)} must be 1-64 letters, digits, _ or -, since it becomes a reset_tools parameter.`,
+      );
     }
     if (seen.has(group.name)) {
       throw new ToolkitError("TOOL_GROUP_DUPLICATE", `Two tool groups are named "${group.name}"; group names must be unique.`);

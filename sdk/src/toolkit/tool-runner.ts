@@ -17,7 +17,12 @@ export interface ToolRunner {
   /** Undefined when `input` satisfies the tool's JSON Schema, else what is wrong. */
   validateInput(tool: ToolBase<any>, input: unknown): string | undefined;
   /** Runs an already resolved tool through its middleware; never throws. */
-  runTool(tool: ToolBase<any>, callId: string, input: Record<string, unknown>, signal?: AbortSignal): AsyncGenerator<ToolChunk, ToolResponse, undefined>;
+  runTool(
+    tool: ToolBase<any>,
+    callId: string,
+    input: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): AsyncGenerator<ToolChunk, ToolResponse, undefined>;
 }
 
 /** What the LLM reads when the user interrupts a running call. */

@@ -209,9 +209,11 @@ export class Toolkit implements GroupSwitchboard, ToolRunner {
   private group(name: string): ToolGroup {
     const group = this.groups.find((candidate) => candidate.name === name);
     if (!group) {
-      throw new ToolCallError("TOOL_GROUP_NOT_FOUND", `There is no tool group named "${name}"; known groups: ${this.groups.map((g) => g.name).join(", ") || "none"}.`);
+      throw new ToolCallError(
+        "TOOL_GROUP_NOT_FOUND",
+        `There is no tool group named "${name}"; known groups: ${this.groups.map((g) => g.name).join(", ") || "none"}.`,
+      );
     }
     return group;
   }
 }
-

@@ -6,7 +6,8 @@ const AREA_CLASSES: Record<keyof typeof ERROR_CODES, string> = {
   registry: "`RegistryError`, `ToolNotFoundError`, `RegistryUnavailableError`",
   publish: "`PackError`, `BundleTransferError`",
   archive: "`ArchiveError`, `ArchiveIntegrityError`",
-  runtimes: "`ToolLoadError`, `ToolExecutionError`, `ToolInputError`, `ToolOutputError`, `ToolTimeoutError`, `ToolCrashedError`, `ToolEnvironmentError`, `ToolClosedError`",
+  runtimes:
+    "`ToolLoadError`, `ToolExecutionError`, `ToolInputError`, `ToolOutputError`, `ToolTimeoutError`, `ToolCrashedError`, `ToolEnvironmentError`, `ToolClosedError`",
   sandbox: "`SandboxUnavailableError`, `SandboxDeniedError`",
   permission: "`PermissionRuleError`, `PermissionModeError`, `PermissionSettingsError`",
   tool: "`ToolError`",

@@ -40,11 +40,17 @@ export function pageTokens(page: string): Token[] {
 /** The anchors GitHub gives the page's headings. */
 export function headingAnchors(page: string): Set<string> {
   const slugger = new GithubSlugger();
-  return new Set(pageTokens(page).filter((t): t is Tokens.Heading => t.type === "heading").map((t) => slugger.slug(t.text)));
+  return new Set(
+    pageTokens(page)
+      .filter((t): t is Tokens.Heading => t.type === "heading")
+      .map((t) => slugger.slug(t.text)),
+  );
 }
 
 export function pageLinks(page: string): string[] {
-  return pageTokens(page).filter((t): t is Tokens.Link => t.type === "link").map((t) => t.href);
+  return pageTokens(page)
+    .filter((t): t is Tokens.Link => t.type === "link")
+    .map((t) => t.href);
 }
 
 export function codeBlocks(page: string): Tokens.Code[] {

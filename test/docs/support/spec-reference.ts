@@ -20,7 +20,12 @@ export function renderSpecReference(): string {
   const visit = (path: string, node: SchemaNode) => {
     if (node.description !== undefined) {
       const type = node.type === "array" ? `list of ${node.items?.type ?? "values"}` : (node.type ?? "any");
-      const notes = [required.has(path) ? "**required**" : "", node.description, node.pattern ? `Pattern \`${node.pattern}\`.` : "", node.examples ? `E.g. ${node.examples.map((example) => `\`${JSON.stringify(example)}\``).join(", ")}.` : ""];
+      const notes = [
+        required.has(path) ? "**required**" : "",
+        node.description,
+        node.pattern ? `Pattern \`${node.pattern}\`.` : "",
+        node.examples ? `E.g. ${node.examples.map((example) => `\`${JSON.stringify(example)}\``).join(", ")}.` : "",
+      ];
       rows.push(`| \`${path}\` | ${type} | ${notes.filter(Boolean).join(" ").replaceAll("|", "\\|")} |`);
     }
     for (const [name, child] of Object.entries(node.properties ?? {})) visit(`${path}.${name}`, child);

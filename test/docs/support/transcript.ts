@@ -2,7 +2,10 @@
 export const ELLIPSIS = "…";
 
 function lineMatches(expected: string, actual: string): boolean {
-  const pattern = expected.split(ELLIPSIS).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  const pattern = expected
+    .split(ELLIPSIS)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
   return new RegExp(`^${pattern}$`).test(actual);
 }
 
@@ -11,8 +14,14 @@ function lineMatches(expected: string, actual: string): boolean {
  * ignored, `…` as the wildcard. Returns undefined on a match, else the first difference.
  */
 export function transcriptMismatch(expected: string, actual: string): string | undefined {
-  const want = expected.trimEnd().split("\n").map((line) => line.trimEnd());
-  const got = actual.trimEnd().split("\n").map((line) => line.trimEnd());
+  const want = expected
+    .trimEnd()
+    .split("\n")
+    .map((line) => line.trimEnd());
+  const got = actual
+    .trimEnd()
+    .split("\n")
+    .map((line) => line.trimEnd());
   const match = (w: number, g: number): boolean => {
     if (w === want.length) return g === got.length;
     if (want[w] === ELLIPSIS) return match(w + 1, g) || (g < got.length && match(w, g + 1));

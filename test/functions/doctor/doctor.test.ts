@@ -22,7 +22,10 @@ let registry: TestRegistry;
 
 /** A bundle with its own archive bytes. */
 function bundle(toolId: string, version = "1.0.0"): { bundle: Uint8Array; toolZip: Uint8Array } {
-  const toolZip = zipFiles({ "code/function.py": readFileSync(join(FIXTURE_TOOLS_DIR, "text-stats/code/function.py")), "code/id.txt": `${toolId}@${version}` });
+  const toolZip = zipFiles({
+    "code/function.py": readFileSync(join(FIXTURE_TOOLS_DIR, "text-stats/code/function.py")),
+    "code/id.txt": `${toolId}@${version}`,
+  });
   const spec = { ...readFixtureSpec("text-stats"), tool_id: toolId, tool_metadata: { version } };
   return { bundle: buildBundle({ spec, toolZip, toolMd: `# ${toolId}\n` }), toolZip };
 }
@@ -43,13 +46,30 @@ async function damage(): Promise<void> {
     await publish("pointerless");
     await db.send(new DeleteCommand({ TableName: config.tableName, Key: { tool_id: "pointerless", version: LATEST_SORT_KEY } }));
     await publish("half-published");
-    await db.send(new UpdateCommand({ TableName: config.tableName, Key: { tool_id: "half-published", version: "1.0.0" }, UpdateExpression: "SET #s = :p", ExpressionAttributeNames: { "#s": "state" }, ExpressionAttributeValues: { ":p": "pending" } }));
+    await db.send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: { tool_id: "half-published", version: "1.0.0" },
+        UpdateExpression: "SET #s = :p",
+        ExpressionAttributeNames: { "#s": "state" },
+        ExpressionAttributeValues: { ":p": "pending" },
+      }),
+    );
     await publish("half-deleted");
     await registry.local.deps.entries.beginDeletion("half-deleted", ["1.0.0"], "crashed");
     const lost = await publish("lost-archive");
-    await s3.send(new DeleteObjectCommand({ Bucket: config.bucketName, Key: ArchiveStore.key(createHash("sha256").update(lost).digest("hex")) }));
+    await s3.send(
+      new DeleteObjectCommand({ Bucket: config.bucketName, Key: ArchiveStore.key(createHash("sha256").update(lost).digest("hex")) }),
+    );
     const orphan = new TextEncoder().encode("bytes no version references");
-    await s3.send(new PutObjectCommand({ Bucket: config.bucketName, Key: ArchiveStore.key(createHash("sha256").update(orphan).digest("hex")), Body: orphan, ContentLength: orphan.byteLength }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: config.bucketName,
+        Key: ArchiveStore.key(createHash("sha256").update(orphan).digest("hex")),
+        Body: orphan,
+        ContentLength: orphan.byteLength,
+      }),
+    );
   } finally {
     db.destroy();
     s3.destroy();
@@ -70,7 +90,15 @@ describe("registry doctor", () => {
     await damage();
     const found = await runDoctor(registry.local.deps, { graceSeconds: 0 });
     expect(found.findings.map((finding) => `${finding.kind} ${finding.toolId ?? ""}`).sort()).toEqual(
-      expect.arrayContaining(["missing-pointer pointerless", "unfinished-publish half-published", "unfinished-delete half-deleted", "orphaned-archive ", "missing-archive "].sort()),
+      expect.arrayContaining(
+        [
+          "missing-pointer pointerless",
+          "unfinished-publish half-published",
+          "unfinished-delete half-deleted",
+          "orphaned-archive ",
+          "missing-archive ",
+        ].sort(),
+      ),
     );
     expect(found.findings.every((finding) => !finding.fixed)).toBe(true);
 
@@ -90,16 +118,27 @@ describe("registry doctor", () => {
   it("leaves young orphans alone (an upload may be in flight)", async () => {
     const young = new TextEncoder().encode("just written by an upload in flight");
     const s3 = createS3Client(registry.local.config);
-    await s3.send(new PutObjectCommand({ Bucket: registry.local.config.bucketName, Key: ArchiveStore.key(createHash("sha256").update(young).digest("hex")), Body: young, ContentLength: young.byteLength }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: registry.local.config.bucketName,
+        Key: ArchiveStore.key(createHash("sha256").update(young).digest("hex")),
+        Body: young,
+        ContentLength: young.byteLength,
+      }),
+    );
     s3.destroy();
     expect((await runDoctor(registry.local.deps, { fix: true })).findings).toEqual([]);
-    expect((await runDoctor(registry.local.deps, { fix: true, graceSeconds: 0 })).findings.map((finding) => finding.kind)).toEqual(["orphaned-archive"]);
+    expect((await runDoctor(registry.local.deps, { fix: true, graceSeconds: 0 })).findings.map((finding) => finding.kind)).toEqual([
+      "orphaned-archive",
+    ]);
   });
 
   it("runs as `agent-tools registry doctor [--fix]` against the running registry", async () => {
     await publish("cli-pointerless");
     const db = createDynamoDocumentClient(registry.local.config);
-    await db.send(new DeleteCommand({ TableName: registry.local.config.tableName, Key: { tool_id: "cli-pointerless", version: LATEST_SORT_KEY } }));
+    await db.send(
+      new DeleteCommand({ TableName: registry.local.config.tableName, Key: { tool_id: "cli-pointerless", version: LATEST_SORT_KEY } }),
+    );
     db.destroy();
     const out: string[] = [];
     const io = { out: (text: string) => void out.push(text), err: (text: string) => void out.push(text), cwd: ROOT };
@@ -118,7 +157,11 @@ describe("registry doctor", () => {
 
   it("refuses bad doctor requests with 400", async () => {
     for (const body of ['{"fix":"yes"}', '{"graceSeconds":-1}', '{"other":1}', "[1]"]) {
-      const response = await fetch(`${registry.url}/registry/doctor`, { method: "POST", headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" }, body });
+      const response = await fetch(`${registry.url}/registry/doctor`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+        body,
+      });
       expect(response.status, body).toBe(400);
     }
   });
@@ -144,7 +187,11 @@ describe("npm run doctor", () => {
     expect(found.stdout).toMatch(/missing-pointer offline/);
     const fixed = await run(["--fix", "--json"]);
     expect(fixed.code).toBe(0);
-    expect(JSON.parse(fixed.stdout)).toMatchObject({ fix: true, toolsChecked: 1, findings: [{ kind: "missing-pointer", toolId: "offline", fixed: true }] });
+    expect(JSON.parse(fixed.stdout)).toMatchObject({
+      fix: true,
+      toolsChecked: 1,
+      findings: [{ kind: "missing-pointer", toolId: "offline", fixed: true }],
+    });
     await stopped.close();
   }, 60_000);
 });

@@ -64,7 +64,11 @@ describe("internal items", () => {
   });
 
   it("validates versions in paths before storage, and normalises a leading v", async () => {
-    for (const path of ["/tools/text-stats/versions/%23latest", "/tools/text-stats/versions/latest", `/tools/text-stats/versions/1.0.0-${"x".repeat(200)}`]) {
+    for (const path of [
+      "/tools/text-stats/versions/%23latest",
+      "/tools/text-stats/versions/latest",
+      `/tools/text-stats/versions/1.0.0-${"x".repeat(200)}`,
+    ]) {
       const answer = await request("GET", path);
       expect(answer.status, path).toBe(400);
       expect(answer.body.error).toBe("Invalid version");

@@ -28,7 +28,20 @@ describe("versionRank", () => {
   });
 
   it("ranks the usual edge cases in semver order", () => {
-    const ordered = ["0.0.0", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.2.0", "1.10.0", "10.0.0"];
+    const ordered = [
+      "0.0.0",
+      "1.0.0-alpha",
+      "1.0.0-alpha.1",
+      "1.0.0-alpha.beta",
+      "1.0.0-beta",
+      "1.0.0-beta.2",
+      "1.0.0-beta.11",
+      "1.0.0-rc.1",
+      "1.0.0",
+      "1.2.0",
+      "1.10.0",
+      "10.0.0",
+    ];
     expect([...ordered].sort((a, b) => (versionRank(a) < versionRank(b) ? -1 : 1))).toEqual(ordered);
     expect(versionRank("1.0.0+build.7")).toBe(versionRank("1.0.0"));
   });

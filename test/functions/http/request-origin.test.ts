@@ -25,7 +25,8 @@ beforeAll(async () => {
     startTestRegistry({ publicUrl: "https://tools.example.org/" }),
   ]);
   const { bundle } = await fixtureBundle("text-stats");
-  for (const target of [registry, behindProxy, withPublicUrl]) expect((await uploadBundle(target.url, target.token, bundle)).status).toBe(200);
+  for (const target of [registry, behindProxy, withPublicUrl])
+    expect((await uploadBundle(target.url, target.token, bundle)).status).toBe(200);
 });
 afterAll(async () => {
   await Promise.all([registry, behindProxy, withPublicUrl].map((target) => target?.close()));
@@ -49,7 +50,9 @@ async function startUpload(target: TestRegistry, headers: Record<string, string>
 describe("local server", () => {
   it("ignores forwarded headers from a client that is not a trusted proxy", async () => {
     expect((await getEntry(registry, SPOOFED)).tool_source_code_link).toBe(`${registry.url}${LINK}`);
-    expect((await startUpload(registry, SPOOFED)).completeUrl).toMatch(new RegExp(`^${registry.url}/tools/uploads/[0-9a-f-]{36}/complete$`));
+    expect((await startUpload(registry, SPOOFED)).completeUrl).toMatch(
+      new RegExp(`^${registry.url}/tools/uploads/[0-9a-f-]{36}/complete$`),
+    );
     const list = await fetch(`${registry.url}/tools?limit=1`, { headers: SPOOFED });
     expect(await list.json()).toHaveLength(1);
     const next = list.headers.get("link");
@@ -57,8 +60,12 @@ describe("local server", () => {
   });
 
   it("believes them from a trusted proxy, and only a proto of http or https", async () => {
-    expect((await getEntry(behindProxy, { "x-forwarded-host": "tools.lan", "x-forwarded-proto": "https" })).tool_source_code_link).toBe(`https://tools.lan${LINK}`);
-    expect((await getEntry(behindProxy, { "x-forwarded-host": "tools.lan", "x-forwarded-proto": "javascript" })).tool_source_code_link).toBe(`http://tools.lan${LINK}`);
+    expect((await getEntry(behindProxy, { "x-forwarded-host": "tools.lan", "x-forwarded-proto": "https" })).tool_source_code_link).toBe(
+      `https://tools.lan${LINK}`,
+    );
+    expect(
+      (await getEntry(behindProxy, { "x-forwarded-host": "tools.lan", "x-forwarded-proto": "javascript" })).tool_source_code_link,
+    ).toBe(`http://tools.lan${LINK}`);
     expect((await getEntry(behindProxy, {})).tool_source_code_link).toBe(`${behindProxy.url}${LINK}`);
   });
 
@@ -77,7 +84,8 @@ describe("Lambda handlers (API Gateway events)", () => {
       upload: createLambdaHandler("upload", { env: full }) as unknown as Handler,
     };
   };
-  const call = async (handler: Handler, request: EventInput) => JSON.parse(resultBytes(await handler(apiGatewayEvent(request))).toString("utf8"));
+  const call = async (handler: Handler, request: EventInput) =>
+    JSON.parse(resultBytes(await handler(apiGatewayEvent(request))).toString("utf8"));
   const uploads = (headers: Record<string, string>): EventInput => ({
     method: "POST",
     url: "/tools/uploads",
@@ -87,21 +95,29 @@ describe("Lambda handlers (API Gateway events)", () => {
 
   it("ignore a client's X-Forwarded-Host in entries and completeUrl", async () => {
     const { fetch, upload } = handlers({});
-    expect((await call(fetch, { method: "GET", url: "/tools/text-stats", headers: SPOOFED })).tool_source_code_link).toBe(`https://${API_DOMAIN}${LINK}`);
+    expect((await call(fetch, { method: "GET", url: "/tools/text-stats", headers: SPOOFED })).tool_source_code_link).toBe(
+      `https://${API_DOMAIN}${LINK}`,
+    );
     expect((await call(upload, uploads(SPOOFED))).completeUrl).toMatch(new RegExp(`^https://${API_DOMAIN}/tools/uploads/`));
   });
 
   it("use the PUBLIC_URL the stack sets", async () => {
     const { fetch, upload } = handlers({ PUBLIC_URL: "https://registry.example.com" });
-    expect((await call(fetch, { method: "GET", url: "/tools/text-stats", headers: SPOOFED })).tool_source_code_link).toBe(`https://registry.example.com${LINK}`);
+    expect((await call(fetch, { method: "GET", url: "/tools/text-stats", headers: SPOOFED })).tool_source_code_link).toBe(
+      `https://registry.example.com${LINK}`,
+    );
     expect((await call(upload, uploads(SPOOFED))).completeUrl).toMatch(/^https:\/\/registry\.example\.com\/tools\/uploads\//);
   });
 
   it("believe forwarded headers only when API Gateway's source address is a trusted proxy", async () => {
     const { fetch } = handlers({ TRUSTED_PROXIES: "192.0.2.1" }); // the test events' sourceIp
     const headers = { "x-forwarded-host": "tools.lan", "x-forwarded-proto": "https" };
-    expect((await call(fetch, { method: "GET", url: "/tools/text-stats", headers })).tool_source_code_link).toBe(`https://tools.lan${LINK}`);
+    expect((await call(fetch, { method: "GET", url: "/tools/text-stats", headers })).tool_source_code_link).toBe(
+      `https://tools.lan${LINK}`,
+    );
     const other = handlers({ TRUSTED_PROXIES: "198.51.100.7" });
-    expect((await call(other.fetch, { method: "GET", url: "/tools/text-stats", headers })).tool_source_code_link).toBe(`https://${API_DOMAIN}${LINK}`);
+    expect((await call(other.fetch, { method: "GET", url: "/tools/text-stats", headers })).tool_source_code_link).toBe(
+      `https://${API_DOMAIN}${LINK}`,
+    );
   });
 });

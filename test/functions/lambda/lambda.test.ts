@@ -3,7 +3,14 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureBundle, type FixtureBundle } from "../../support/bundles.js";
 import { startTestRegistry, storageEnv, type TestRegistry } from "../../support/registry.js";
-import { API_DOMAIN, apiGatewayEvent, multipartBundle, resultBytes, type ApiGatewayResult, type EventInput } from "../../support/api-gateway-event.js";
+import {
+  API_DOMAIN,
+  apiGatewayEvent,
+  multipartBundle,
+  resultBytes,
+  type ApiGatewayResult,
+  type EventInput,
+} from "../../support/api-gateway-event.js";
 
 type Handler = (event: unknown, context?: unknown) => Promise<ApiGatewayResult>;
 

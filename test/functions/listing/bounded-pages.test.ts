@@ -18,10 +18,17 @@ let registry: TestRegistry;
 const LARGE_EVERY = Math.floor(TOOLS / LARGE_TOOLS);
 const catalog = scaledCatalog(TOOLS).map((tool, index) =>
   index % LARGE_EVERY === 0 && index < LARGE_TOOLS * LARGE_EVERY
-    ? { ...tool, tool_tags: [...tool.tool_tags, "large"], tool_man_page_doc: `${tool.tool_man_page_doc}\n${"A \"quoted\" line of reference text.\n".repeat(800)}` }
+    ? {
+        ...tool,
+        tool_tags: [...tool.tool_tags, "large"],
+        tool_man_page_doc: `${tool.tool_man_page_doc}\n${'A "quoted" line of reference text.\n'.repeat(800)}`,
+      }
     : tool,
 );
-const largeIds = catalog.filter((tool) => tool.tool_tags.includes("large")).map((tool) => tool.tool_id).sort();
+const largeIds = catalog
+  .filter((tool) => tool.tool_tags.includes("large"))
+  .map((tool) => tool.tool_id)
+  .sort();
 
 beforeAll(async () => {
   // No background snapshot rebuild of 10,000 tools competing with the requests measured here.
@@ -74,12 +81,18 @@ describe("bounded pages", () => {
 
   it("pages query/by-keyword, whose single answer was 14.7 MiB at this size, by count and bytes", async () => {
     const { ids } = await walk("/tools/query/by-keyword?keyword=e&limit=1000");
-    const expected = catalog.filter((tool) => tool.tool_search_description.toLowerCase().includes("e")).map((tool) => tool.tool_id).sort();
+    const expected = catalog
+      .filter((tool) => tool.tool_search_description.toLowerCase().includes("e"))
+      .map((tool) => tool.tool_id)
+      .sort();
     expect(ids).toEqual(expected);
   });
 
   it("keeps the fetch Lambda's answer under its 6 MB response limit", async () => {
-    const handler = createLambdaHandler("fetch", { env: storageEnv(registry) }) as unknown as (event: unknown, context: unknown) => Promise<ApiGatewayResult>;
+    const handler = createLambdaHandler("fetch", { env: storageEnv(registry) }) as unknown as (
+      event: unknown,
+      context: unknown,
+    ) => Promise<ApiGatewayResult>;
     const result = await handler(apiGatewayEvent({ method: "GET", url: "/tools/query/by-tag?tag=large" }), {});
     expect(result.statusCode).toBe(200);
     expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(LAMBDA_RESPONSE_LIMIT);

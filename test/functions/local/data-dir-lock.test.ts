@@ -28,7 +28,11 @@ function startTimeOf(pid: number): string {
 
 /** A zombie: a child that exited while its parent (sleeping, never waiting) keeps it unreaped. */
 async function withZombie(use: (pid: number) => Promise<void>): Promise<void> {
-  const parent = spawn("python3", ["-c", "import os,sys,time\npid=os.fork()\nif pid==0: os._exit(0)\nprint(pid,flush=True)\ntime.sleep(30)"], { stdio: ["ignore", "pipe", "inherit"] });
+  const parent = spawn(
+    "python3",
+    ["-c", "import os,sys,time\npid=os.fork()\nif pid==0: os._exit(0)\nprint(pid,flush=True)\ntime.sleep(30)"],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   try {
     const pid = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (chunk) => resolve(String(chunk).trim()))));
     while (!readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ")) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -43,11 +43,17 @@ describe("the local registry's start", () => {
     const registry = await startLocalRegistry({ dataDir: join(dataDir, "wildcard"), port: 0, host: "0.0.0.0", token: "t" });
     try {
       const banner = listeningBanner(registry);
-      expect(banner).toMatch(new RegExp(`^Agent Tools registry listening on http://127\\.0\\.0\\.1:${registry.port} \\(this machine\\), on every interface \\(0\\.0\\.0\\.0\\)`));
+      expect(banner).toMatch(
+        new RegExp(
+          `^Agent Tools registry listening on http://127\\.0\\.0\\.1:${registry.port} \\(this machine\\), on every interface \\(0\\.0\\.0\\.0\\)`,
+        ),
+      );
       expect((await fetch(`${registry.url}/health`)).status).toBe(200);
     } finally {
       await registry.close();
     }
-    expect(listeningBanner({ url: "http://127.0.0.1:6000", host: "127.0.0.1", port: 6000 })).toBe("Agent Tools registry listening on http://127.0.0.1:6000");
+    expect(listeningBanner({ url: "http://127.0.0.1:6000", host: "127.0.0.1", port: 6000 })).toBe(
+      "Agent Tools registry listening on http://127.0.0.1:6000",
+    );
   });
 });

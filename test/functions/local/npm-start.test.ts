@@ -48,7 +48,10 @@ function npmStart(args: string[], env: Record<string, string>): Promise<Started>
 /** SIGTERM to the whole group (npm, tsx, node), then wait until every process in it is gone and its output is read. */
 async function stop(started: Started): Promise<void> {
   const group = -started.child.pid!;
-  const closed = started.child.exitCode !== null && started.child.stdout!.closed ? Promise.resolve() : new Promise((resolve) => started.child.once("close", resolve));
+  const closed =
+    started.child.exitCode !== null && started.child.stdout!.closed
+      ? Promise.resolve()
+      : new Promise((resolve) => started.child.once("close", resolve));
   process.kill(group, "SIGTERM");
   for (;;) {
     try {

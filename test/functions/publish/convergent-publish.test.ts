@@ -44,11 +44,31 @@ function ownArchiveBundle(toolId: string): { bundle: Uint8Array; toolZip: Uint8A
 async function rewind(toolId: string, version: string, pointerTo?: PublishedEntry): Promise<void> {
   const db = createDynamoDocumentClient(registry.local.config);
   const table = registry.local.config.tableName;
-  await db.send(new UpdateCommand({ TableName: table, Key: { tool_id: toolId, version }, UpdateExpression: "SET #s = :p", ExpressionAttributeNames: { "#s": "state" }, ExpressionAttributeValues: { ":p": "pending" } }));
+  await db.send(
+    new UpdateCommand({
+      TableName: table,
+      Key: { tool_id: toolId, version },
+      UpdateExpression: "SET #s = :p",
+      ExpressionAttributeNames: { "#s": "state" },
+      ExpressionAttributeValues: { ":p": "pending" },
+    }),
+  );
   if (pointerTo === undefined) {
     await db.send(new DeleteCommand({ TableName: table, Key: { tool_id: toolId, version: LATEST_SORT_KEY } }));
   } else {
-    await db.send(new PutCommand({ TableName: table, Item: { tool_id: toolId, version: LATEST_SORT_KEY, catalog: LATEST_CATALOG, latest_version: pointerTo.version, latest_order: pointerOrder(pointerTo.version, pointerTo.updated_at), entry: pointerTo } }));
+    await db.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          tool_id: toolId,
+          version: LATEST_SORT_KEY,
+          catalog: LATEST_CATALOG,
+          latest_version: pointerTo.version,
+          latest_order: pointerOrder(pointerTo.version, pointerTo.updated_at),
+          entry: pointerTo,
+        },
+      }),
+    );
   }
   db.destroy();
   registry.local.deps.reader.invalidate();
@@ -119,7 +139,12 @@ describe("write-once archives over HTTP", () => {
     const truncated = Buffer.from(fixture.toolZip.subarray(0, fixture.toolZip.byteLength >> 1));
     const s3 = createS3Client(registry.local.config);
     await s3.send(
-      new PutObjectCommand({ Bucket: registry.local.config.bucketName, Key: ArchiveStore.key(sha256), Body: truncated, ContentLength: truncated.byteLength }),
+      new PutObjectCommand({
+        Bucket: registry.local.config.bucketName,
+        Key: ArchiveStore.key(sha256),
+        Body: truncated,
+        ContentLength: truncated.byteLength,
+      }),
     );
     s3.destroy();
     const broken = await fetch(`${registry.url}/tools/damaged-archive/versions/1.0.0/archive`);

@@ -47,11 +47,15 @@ function release(toolId: string, version: string): Release {
 }
 
 async function startServer(): Promise<{ process: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--openssl-legacy-provider", "--import", "tsx", "functions/local/main.ts", "--port", "0", "--data-dir", dataDir], {
-    cwd: ROOT,
-    env: { ...process.env, REGISTRY_TOKEN: TOKEN },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--openssl-legacy-provider", "--import", "tsx", "functions/local/main.ts", "--port", "0", "--data-dir", dataDir],
+    {
+      cwd: ROOT,
+      env: { ...process.env, REGISTRY_TOKEN: TOKEN },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += String(chunk)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -142,13 +146,19 @@ describe("crash suite", () => {
       const archive = await fetch(`${url}/tools/${item.toolId}/versions/${item.version}/archive`);
       expect(archive.status, `${item.toolId}@${item.version}`).toBe(200);
       const bytes = Buffer.from(await archive.arrayBuffer());
-      expect(createHash("sha256").update(bytes).digest("hex"), `${item.toolId}@${item.version}`).toBe(createHash("sha256").update(item.toolZip).digest("hex"));
+      expect(createHash("sha256").update(bytes).digest("hex"), `${item.toolId}@${item.version}`).toBe(
+        createHash("sha256").update(item.toolZip).digest("hex"),
+      );
     }
     for (const toolId of TOOLS) {
-      const versions = ((await (await fetch(`${url}/tools/${toolId}/versions`)).json()) as { version: string }[]).map((entry) => entry.version);
+      const versions = ((await (await fetch(`${url}/tools/${toolId}/versions`)).json()) as { version: string }[]).map(
+        (entry) => entry.version,
+      );
       const highest = versions.reduce((a, b) => (semver.gt(a, b) ? a : b));
       expect(((await (await fetch(`${url}/tools/${toolId}`)).json()) as { version: string }).version, toolId).toBe(highest);
-      const listed = ((await (await fetch(`${url}/tools?limit=1000`)).json()) as { tool_id: string; version: string }[]).find((entry) => entry.tool_id === toolId);
+      const listed = ((await (await fetch(`${url}/tools?limit=1000`)).json()) as { tool_id: string; version: string }[]).find(
+        (entry) => entry.tool_id === toolId,
+      );
       expect(listed?.version, toolId).toBe(highest);
     }
 

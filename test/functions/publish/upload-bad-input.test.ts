@@ -27,14 +27,23 @@ const functionPy = readFileSync(join(FIXTURE_TOOLS_DIR, "text-stats/code/functio
 const bundleWith = (parts: { spec?: Record<string, unknown> | string; toolZip?: Uint8Array }) =>
   buildBundle({ spec: parts.spec ?? textStatsSpec, toolZip: parts.toolZip ?? pythonZip, toolMd });
 const specWith = (fields: Record<string, unknown>) => bundleWith({ spec: { ...textStatsSpec, ...fields } });
-const pythonToolZip = (extra: Record<string, Uint8Array | string>) => zipFiles({ "code/": { type: "directory" }, "code/function.py": functionPy, ...extra });
+const pythonToolZip = (extra: Record<string, Uint8Array | string>) =>
+  zipFiles({ "code/": { type: "directory" }, "code/function.py": functionPy, ...extra });
 
 /** Bundles the registry must refuse, with a word the detail must mention. */
 const BAD_BUNDLES: { name: string; bundle: () => Uint8Array | Promise<Uint8Array>; mentions: RegExp }[] = [
   { name: "not a zip", bundle: () => new TextEncoder().encode("this is not a zip file at all"), mentions: /zip/i },
   { name: "missing spec.json", bundle: () => zipFiles({ "tool.zip": pythonZip, "tool.md": toolMd }), mentions: /spec\.json/ },
-  { name: "missing tool.zip", bundle: () => zipFiles({ "spec.json": JSON.stringify(textStatsSpec), "tool.md": toolMd }), mentions: /tool\.zip/ },
-  { name: "missing tool.md", bundle: () => zipFiles({ "spec.json": JSON.stringify(textStatsSpec), "tool.zip": pythonZip }), mentions: /tool\.md/ },
+  {
+    name: "missing tool.zip",
+    bundle: () => zipFiles({ "spec.json": JSON.stringify(textStatsSpec), "tool.md": toolMd }),
+    mentions: /tool\.zip/,
+  },
+  {
+    name: "missing tool.md",
+    bundle: () => zipFiles({ "spec.json": JSON.stringify(textStatsSpec), "tool.zip": pythonZip }),
+    mentions: /tool\.md/,
+  },
   {
     name: "files nested under a folder",
     bundle: () => buildBundle({ spec: textStatsSpec, toolZip: pythonZip, toolMd, folder: "text-stats" }),
@@ -64,7 +73,11 @@ const BAD_BUNDLES: { name: string; bundle: () => Uint8Array | Promise<Uint8Array
       specWith({ tool_api_spec: { entrypoints: { execute: { input: { type: "object", properties: { x: { type: "no-such-type" } } } } } } }),
     mentions: /input/,
   },
-  { name: "tool.zip neither zip nor tar.gz", bundle: () => bundleWith({ toolZip: new TextEncoder().encode("plain text") }), mentions: /tool\.zip/ },
+  {
+    name: "tool.zip neither zip nor tar.gz",
+    bundle: () => bundleWith({ toolZip: new TextEncoder().encode("plain text") }),
+    mentions: /tool\.zip/,
+  },
   { name: "tool.zip without code/", bundle: () => bundleWith({ toolZip: zipFiles({ "function.py": functionPy }) }), mentions: /code\// },
   {
     name: "python tool without code/function.py",
@@ -87,7 +100,11 @@ const BAD_BUNDLES: { name: string; bundle: () => Uint8Array | Promise<Uint8Array
     mentions: /code\//,
   },
   { name: "zip slip with ..", bundle: () => bundleWith({ toolZip: pythonToolZip({ "code/../../evil.py": "x" }) }), mentions: /\.\./ },
-  { name: "absolute path entry", bundle: () => bundleWith({ toolZip: pythonToolZip({ "/etc/evil.py": "x" }) }), mentions: /absolute|\/etc/i },
+  {
+    name: "absolute path entry",
+    bundle: () => bundleWith({ toolZip: pythonToolZip({ "/etc/evil.py": "x" }) }),
+    mentions: /absolute|\/etc/i,
+  },
   {
     name: "tar link pointing outside code/",
     bundle: () =>

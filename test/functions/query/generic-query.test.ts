@@ -12,7 +12,13 @@ let registry: TestRegistry;
 const TOOLS = [
   { tool_id: "alpha", tool_type: "text-processing", tool_tags: ["nlp", "text"], tool_metadata: { version: "1.0.0", author: "Ann" } },
   { tool_id: "beta", tool_type: "utility", tool_tags: ["math"], tool_metadata: { version: "2.0.0" } },
-  { tool_id: "gamma", tool_type: "text-processing", tool_tags: ["ml"], tool_metadata: { version: "0.1.0", author: "Bo" }, tool_execution_mode: "local_code" },
+  {
+    tool_id: "gamma",
+    tool_type: "text-processing",
+    tool_tags: ["ml"],
+    tool_metadata: { version: "0.1.0", author: "Bo" },
+    tool_execution_mode: "local_code",
+  },
 ];
 
 beforeAll(async () => {
@@ -20,7 +26,9 @@ beforeAll(async () => {
   const toolZip = zipFiles({ "code/function.py": "class AgentSpaceV1Tool:\n    pass\n" });
   for (const tool of TOOLS) {
     const spec = { ...readFixtureSpec("text-stats"), ...tool };
-    expect((await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip, toolMd: `# ${tool.tool_id}` }))).status).toBe(200);
+    expect((await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip, toolMd: `# ${tool.tool_id}` }))).status).toBe(
+      200,
+    );
   }
 });
 afterAll(async () => {
@@ -62,10 +70,18 @@ describe("POST /tools/query/generic", () => {
   it("answers full entries, paged like GET /tools", async () => {
     const first = await query({ tool_type: "text-processing" }, "?limit=1");
     expect(ids(first.body)).toEqual(["alpha"]);
-    expect((first.body as Record<string, unknown>[])[0]).toMatchObject({ tool_id: "alpha", tool_man_page_doc: "# alpha", tool_source_code_link: expect.stringContaining("/tools/alpha/versions/1.0.0/archive") });
+    expect((first.body as Record<string, unknown>[])[0]).toMatchObject({
+      tool_id: "alpha",
+      tool_man_page_doc: "# alpha",
+      tool_source_code_link: expect.stringContaining("/tools/alpha/versions/1.0.0/archive"),
+    });
     const next = /<([^>]+)>; rel="next"/.exec(first.link ?? "")?.[1];
     expect(next).toBeDefined();
-    const second = await fetch(next!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tool_type: "text-processing" }) });
+    const second = await fetch(next!, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tool_type: "text-processing" }),
+    });
     expect(ids(await second.json())).toEqual(["gamma"]);
     // The cursor belongs to that filter: another body is refused, not answered with a wrong page.
     const other = await fetch(next!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({}) });

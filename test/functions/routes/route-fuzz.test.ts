@@ -39,19 +39,41 @@ const ROUTES = [
 
 /** Path segments: valid ids and versions, internal keys, encodings, huge and odd text. */
 const segment = fc.oneof(
-  fc.constantFrom("text-stats", "1.0.0", "v1.0.0", "%23catalog", "%23latest", "%23revision", "..", ".", "%2F", "%00", "%E0%A4%A", "%", "%%", "a%2Fb", "upload", "search", "query"),
+  fc.constantFrom(
+    "text-stats",
+    "1.0.0",
+    "v1.0.0",
+    "%23catalog",
+    "%23latest",
+    "%23revision",
+    "..",
+    ".",
+    "%2F",
+    "%00",
+    "%E0%A4%A",
+    "%",
+    "%%",
+    "a%2Fb",
+    "upload",
+    "search",
+    "query",
+  ),
   fc.string({ maxLength: 40 }).map(encodeURIComponent),
   fc.stringMatching(/^[A-Za-z0-9._~-]{1,20}$/),
   fc.integer({ min: 129, max: 3_000 }).map((length) => "a".repeat(length)),
 );
-const path = fc.tuple(fc.constantFrom(...ROUTES), segment, segment, segment).map(([template, id, v, u]) =>
-  template.replace("{id}", id).replace("{v}", v).replace("{u}", u),
-);
+const path = fc
+  .tuple(fc.constantFrom(...ROUTES), segment, segment, segment)
+  .map(([template, id, v, u]) => template.replace("{id}", id).replace("{v}", v).replace("{u}", u));
 const query = fc
   .array(
     fc.tuple(
       fc.constantFrom("limit", "cursor", "type", "tag", "keyword", "mode", "uri", "q", "page", "updated_since", "fix", "x"),
-      fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("", "0", "-1", "1e309", "NaN", "A".repeat(1_400), "%ZZ"), fc.integer().map(String)),
+      fc.oneof(
+        fc.string({ maxLength: 30 }),
+        fc.constantFrom("", "0", "-1", "1e309", "NaN", "A".repeat(1_400), "%ZZ"),
+        fc.integer().map(String),
+      ),
     ),
     { maxLength: 4 },
   )
@@ -62,7 +84,10 @@ const nested = fc.integer({ min: 1, max: 3_000 }).map((depth) => `{"tool_paramet
  * "Limits"): empty and long keys, numbers of any magnitude, deep nesting, beside ordinary values.
  */
 const hostileKey = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("", "__proto__", "#latest", "k".repeat(1_025)));
-const hostileNumber = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(1e300, -1e20, 2 ** 53, 5e-324, 1e-131, 9007199254740991, 0, -0));
+const hostileNumber = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom(1e300, -1e20, 2 ** 53, 5e-324, 1e-131, 9007199254740991, 0, -0),
+);
 const { hostile } = fc.letrec((tie) => ({
   hostile: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
@@ -76,7 +101,15 @@ const { hostile } = fc.letrec((tie) => ({
   ),
 }));
 /** The fields an entry stores from spec.json and PUT, each given a hostile value. */
-const storedField = fc.constantFrom("tool_parameters", "tool_api_spec", "tool_metadata", "tool_tags", "tool_search_description", "tool_capabilities", "tool_execution_mode");
+const storedField = fc.constantFrom(
+  "tool_parameters",
+  "tool_api_spec",
+  "tool_metadata",
+  "tool_tags",
+  "tool_search_description",
+  "tool_capabilities",
+  "tool_execution_mode",
+);
 const hostileFields = fc.dictionary(storedField, hostile, { minKeys: 1, maxKeys: 2 });
 
 const body = fc.oneof(
@@ -86,18 +119,39 @@ const body = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.uint8Array({ maxLength: 300 }),
   nested,
-  fc.constantFrom('{"tool_search_description":"fuzzed"}', '{"tool_id":"other"}', '{"fix":true,"graceSeconds":0}', '{"size":1e30}', "null", "[]", '{"__proto__":{"x":1}}'),
+  fc.constantFrom(
+    '{"tool_search_description":"fuzzed"}',
+    '{"tool_id":"other"}',
+    '{"fix":true,"graceSeconds":0}',
+    '{"size":1e30}',
+    "null",
+    "[]",
+    '{"__proto__":{"x":1}}',
+  ),
 );
 const headers = fc.record(
   {
     authorization: fc.oneof(fc.constant("TOKEN"), fc.constant("Bearer wrong"), fc.string({ maxLength: 30 }), fc.constant("Bearer")),
-    "content-type": fc.constantFrom("application/json", "multipart/form-data; boundary=x", "multipart/form-data", "text/plain", "application/octet-stream", ";;;"),
+    "content-type": fc.constantFrom(
+      "application/json",
+      "multipart/form-data; boundary=x",
+      "multipart/form-data",
+      "text/plain",
+      "application/octet-stream",
+      ";;;",
+    ),
     "if-none-match": fc.string({ maxLength: 70 }),
     "x-forwarded-host": fc.string({ maxLength: 30 }).filter((value) => !/[\r\n]/.test(value)),
   },
   { requiredKeys: [] },
 );
-const request = fc.record({ method: fc.constantFrom("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"), path, query, headers, body });
+const request = fc.record({
+  method: fc.constantFrom("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"),
+  path,
+  query,
+  headers,
+  body,
+});
 
 beforeAll(async () => {
   registry = await startTestRegistry();
@@ -115,7 +169,10 @@ describe("every route under fuzzing", () => {
     let before: StorageSnapshot = await storageSnapshot(registry.local);
     await fc.assert(
       fc.asyncProperty(request, async ({ method, path: url, query: search, headers: sent, body: payload }) => {
-        const init: RequestInit = { method, headers: { ...sent, ...(sent.authorization === "TOKEN" ? { authorization: `Bearer ${registry.token}` } : {}) } };
+        const init: RequestInit = {
+          method,
+          headers: { ...sent, ...(sent.authorization === "TOKEN" ? { authorization: `Bearer ${registry.token}` } : {}) },
+        };
         if (payload !== undefined && method !== "GET" && method !== "HEAD") init.body = payload as RequestInit["body"];
         const response = await app.request(`http://registry.test${url}${search}`, init);
         await response.arrayBuffer();
@@ -139,13 +196,24 @@ describe("every route under fuzzing", () => {
         if (viaUpload) {
           const spec = { ...fixture.spec, ...fields, tool_id: "fuzzed-upload", tool_metadata: { version: `1.0.${version++}` } };
           const form = new FormData();
-          form.set("file", new Blob([buildBundle({ spec, toolZip: fixture.toolZip, toolMd: "# fuzzed\n" }) as Uint8Array<ArrayBuffer>]), "bundle.zip");
+          form.set(
+            "file",
+            new Blob([buildBundle({ spec, toolZip: fixture.toolZip, toolMd: "# fuzzed\n" }) as Uint8Array<ArrayBuffer>]),
+            "bundle.zip",
+          );
           response = await app.request("http://registry.test/tools/upload", { method: "POST", headers: authorised, body: form });
         } else {
-          response = await app.request("http://registry.test/tools/text-stats", { method: "PUT", headers: { ...authorised, "content-type": "application/json" }, body: JSON.stringify(fields) });
+          response = await app.request("http://registry.test/tools/text-stats", {
+            method: "PUT",
+            headers: { ...authorised, "content-type": "application/json" },
+            body: JSON.stringify(fields),
+          });
         }
         const answer = await response.text();
-        expect(response.status, `${viaUpload ? "upload" : "PUT"} ${JSON.stringify(fields).slice(0, 300)}: ${answer.slice(0, 300)}`).toBeLessThan(500);
+        expect(
+          response.status,
+          `${viaUpload ? "upload" : "PUT"} ${JSON.stringify(fields).slice(0, 300)}: ${answer.slice(0, 300)}`,
+        ).toBeLessThan(500);
         const after = await storageSnapshot(registry.local);
         if (response.status >= 400) expect(after, answer.slice(0, 300)).toEqual(before);
         before = after;

@@ -27,7 +27,8 @@ describe("GET /schemas/spec.json", () => {
     const schema = (await response.json()) as Record<string, unknown>;
     expect(schema).toMatchObject({ $schema: "http://json-schema.org/draft-07/schema#", required: ["tool_id"] });
     const validate = new Ajv({ strict: false }).compile(schema);
-    for (const name of ["text-stats", "binary-increment"] as const) expect(validate(readFixtureSpec(name)), JSON.stringify(validate.errors)).toBe(true);
+    for (const name of ["text-stats", "binary-increment"] as const)
+      expect(validate(readFixtureSpec(name)), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ tool_id: "a/b" })).toBe(false);
     expect(validate({ tool_id: "a..b" })).toBe(false);
     expect(validate({ tool_search_description: "no id" })).toBe(false);
@@ -36,10 +37,16 @@ describe("GET /schemas/spec.json", () => {
 
 describe("uploads", () => {
   it("are held to the whole schema: a field the type checks do not look into is refused with its path", async () => {
-    const spec = { ...readFixtureSpec("text-stats"), tool_id: "schema-checked", tool_api_spec: { entrypoints: { execute: { input: { type: "object" }, output: "a string" } } } };
+    const spec = {
+      ...readFixtureSpec("text-stats"),
+      tool_id: "schema-checked",
+      tool_api_spec: { entrypoints: { execute: { input: { type: "object" }, output: "a string" } } },
+    };
     const result = await upload(spec);
     expect(result.status).toBe(422);
-    expect(result.body.detail).toMatch(/does not match the spec\.json schema \(GET \/schemas\/spec\.json\): tool_api_spec\.entrypoints\.execute\.output must be object/);
+    expect(result.body.detail).toMatch(
+      /does not match the spec\.json schema \(GET \/schemas\/spec\.json\): tool_api_spec\.entrypoints\.execute\.output must be object/,
+    );
   });
 
   it("warn when spec.json has no version, and say nothing when it has one", async () => {
@@ -47,7 +54,11 @@ describe("uploads", () => {
     delete unversioned.tool_metadata;
     const warned = await upload(unversioned);
     expect(warned.status).toBe(200);
-    expect(warned.body).toMatchObject({ tool_id: "no-version", version: "0.0.0", warnings: [expect.stringMatching(/no tool_metadata\.version, so the tool is published as 0\.0\.0/)] });
+    expect(warned.body).toMatchObject({
+      tool_id: "no-version",
+      version: "0.0.0",
+      warnings: [expect.stringMatching(/no tool_metadata\.version, so the tool is published as 0\.0\.0/)],
+    });
     const quiet = await upload({ ...readFixtureSpec("text-stats"), tool_id: "with-version" });
     expect(quiet.body).toEqual({ message: "Tool uploaded successfully", tool_id: "with-version", version: "1.0.0" });
   });

@@ -27,7 +27,11 @@ describe("OpenAIEmbedder", () => {
     const request = llm.requests.at(-1)!;
     expect(request.path).toBe("/v1/embeddings");
     expect(request.headers.authorization).toBe("Bearer test-key");
-    expect(request.body).toEqual({ model: "text-embedding-3-small", input: ["a red car", "a red automobile", "weather forecast"], encoding_format: "float" });
+    expect(request.body).toEqual({
+      model: "text-embedding-3-small",
+      input: ["a red car", "a red automobile", "weather forecast"],
+      encoding_format: "float",
+    });
     expect(car).toHaveLength(64);
     expect([...car!]).toEqual([...automobile!]);
     expect([...car!]).not.toEqual([...weather!]);
@@ -49,14 +53,18 @@ describe("OpenAIEmbedder", () => {
   ];
   it.each(FAILURES)("fails with an EmbeddingError on %s", async (_what, reply, message, status) => {
     llm.reply(reply);
-    const failure = await new OpenAIEmbedder({ baseUrl: llm.baseUrl, apiKey: "k", model: "m" }).embed(["text"]).catch((error: unknown) => error);
+    const failure = await new OpenAIEmbedder({ baseUrl: llm.baseUrl, apiKey: "k", model: "m" })
+      .embed(["text"])
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(EmbeddingError);
     expect((failure as EmbeddingError).message).toMatch(message);
     if (status !== undefined) expect((failure as EmbeddingError).status).toBe(status);
   });
 
   it("fails with an EmbeddingError when the endpoint cannot be reached", async () => {
-    const failure = await new OpenAIEmbedder({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", model: "m", timeoutMs: 2000 }).embed(["text"]).catch((error: unknown) => error);
+    const failure = await new OpenAIEmbedder({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", model: "m", timeoutMs: 2000 })
+      .embed(["text"])
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(EmbeddingError);
     expect((failure as Error).message).toMatch(/could not be reached/);
   });
@@ -72,7 +80,11 @@ describe("embedderFromEnv", () => {
     const openai = embedderFromEnv({ SEARCH_EMBEDDINGS: "openai", SEARCH_EMBEDDING_MODEL: "text-embedding-3-small", OPENAI_API_KEY: "k" });
     expect(openai).toBeInstanceOf(OpenAIEmbedder);
     expect(openai!.model).toBe("text-embedding-3-small");
-    const bedrock = embedderFromEnv({ SEARCH_EMBEDDINGS: "bedrock", SEARCH_EMBEDDING_MODEL: "amazon.titan-embed-text-v2:0", AWS_REGION: "eu-west-1" });
+    const bedrock = embedderFromEnv({
+      SEARCH_EMBEDDINGS: "bedrock",
+      SEARCH_EMBEDDING_MODEL: "amazon.titan-embed-text-v2:0",
+      AWS_REGION: "eu-west-1",
+    });
     expect(bedrock).toBeInstanceOf(BedrockEmbedder);
   });
 
@@ -80,8 +92,14 @@ describe("embedderFromEnv", () => {
     [{ SEARCH_EMBEDDINGS: "cohere" }, /SEARCH_EMBEDDINGS must be "openai", "bedrock" or "off", got "cohere"/],
     [{ SEARCH_EMBEDDINGS: "openai", OPENAI_API_KEY: "k" }, /needs SEARCH_EMBEDDING_MODEL, e\.g\. text-embedding-3-small/],
     [{ SEARCH_EMBEDDINGS: "openai", SEARCH_EMBEDDING_MODEL: "m" }, /needs SEARCH_EMBEDDING_API_KEY \(or OPENAI_API_KEY\)/],
-    [{ SEARCH_EMBEDDINGS: "bedrock", SEARCH_EMBEDDING_MODEL: "m", SEARCH_EMBEDDING_DIMENSIONS: "0" }, /SEARCH_EMBEDDING_DIMENSIONS must be a whole number of at least 1, got "0"/],
-    [{ SEARCH_EMBEDDINGS: "bedrock", SEARCH_EMBEDDING_MODEL: "m", SEARCH_EMBEDDING_TIMEOUT_MS: "soon" }, /SEARCH_EMBEDDING_TIMEOUT_MS must be a whole number/],
+    [
+      { SEARCH_EMBEDDINGS: "bedrock", SEARCH_EMBEDDING_MODEL: "m", SEARCH_EMBEDDING_DIMENSIONS: "0" },
+      /SEARCH_EMBEDDING_DIMENSIONS must be a whole number of at least 1, got "0"/,
+    ],
+    [
+      { SEARCH_EMBEDDINGS: "bedrock", SEARCH_EMBEDDING_MODEL: "m", SEARCH_EMBEDDING_TIMEOUT_MS: "soon" },
+      /SEARCH_EMBEDDING_TIMEOUT_MS must be a whole number/,
+    ],
   ];
   it.each(MISCONFIGURED)("refuses %j", (env, message) => {
     expect(() => embedderFromEnv(env)).toThrow(message);
@@ -91,11 +109,26 @@ describe("embedderFromEnv", () => {
 describe("reciprocalRankFusion", () => {
   const CASES: [lists: string[][], expected: string[]][] = [
     // Found by both lists beats first in one.
-    [[["a", "b", "c"], ["c", "d", "b"]], ["c", "b", "a", "d"]],
+    [
+      [
+        ["a", "b", "c"],
+        ["c", "d", "b"],
+      ],
+      ["c", "b", "a", "d"],
+    ],
     // One list alone keeps its order.
-    [[["x", "y", "z"], []], ["x", "y", "z"]],
+    [
+      [["x", "y", "z"], []],
+      ["x", "y", "z"],
+    ],
     // Equal fused scores keep the order in which the lists named them.
-    [[["p", "q"], ["q", "p"]], ["p", "q"]],
+    [
+      [
+        ["p", "q"],
+        ["q", "p"],
+      ],
+      ["p", "q"],
+    ],
   ];
   it.each(CASES)("fuses %j into %j", (lists, expected) => {
     expect(reciprocalRankFusion(lists).map((fused) => fused.item)).toEqual(expected);
@@ -133,7 +166,9 @@ describe("stored embeddings", () => {
       tool_tags: ["text", "nlp"],
       tool_type: "text-processing",
       tool_man_page_doc: "# a long page",
-      tool_api_spec: { entrypoints: { execute: { input: { type: "object", properties: { text: { type: "string", description: "Text to analyse" } } } } } },
+      tool_api_spec: {
+        entrypoints: { execute: { input: { type: "object", properties: { text: { type: "string", description: "Text to analyse" } } } } },
+      },
     });
     expect(text).toBe("text-stats\nCounts words\ntext, nlp\ntext-processing\ntext Text to analyse");
   });

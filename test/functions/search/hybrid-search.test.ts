@@ -12,10 +12,20 @@ let registry: TestRegistry;
 
 beforeAll(async () => {
   // The fake model knows what the lexical search does not: a puppy is a dog, a tune is a song.
-  llm = await startFakeOpenAI({ synonyms: [["dog", "puppy"], ["song", "tune", "melody"]] });
+  llm = await startFakeOpenAI({
+    synonyms: [
+      ["dog", "puppy"],
+      ["song", "tune", "melody"],
+    ],
+  });
   registry = await startTestRegistry({ embedder: new OpenAIEmbedder({ baseUrl: llm.baseUrl, apiKey: "test-key", model: "fake-embed" }) });
   for (const spec of [
-    { tool_id: "dog-breeds", tool_search_description: "Identifies the breed of a dog in a photo", tool_tags: ["image"], tool_type: "media" },
+    {
+      tool_id: "dog-breeds",
+      tool_search_description: "Identifies the breed of a dog in a photo",
+      tool_tags: ["image"],
+      tool_type: "media",
+    },
     { tool_id: "song-finder", tool_search_description: "Names the song playing in a recording", tool_tags: ["audio"], tool_type: "media" },
     { tool_id: "word-count", tool_search_description: "Counts the words of a text", tool_tags: ["text"], tool_type: "text-processing" },
   ]) {
@@ -65,7 +75,11 @@ it("answers lexically when the query cannot be embedded", async () => {
 
 it("publishes without a vector when the embedder fails, and the tool is still found lexically", async () => {
   llm.reply({ status: 500, message: "internal error" });
-  await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: "weather-now", tool_search_description: "Current weather for a city" }));
+  await uploadOrThrow(
+    registry.url,
+    registry.token,
+    echoToolBundle({ tool_id: "weather-now", tool_search_description: "Current weather for a city" }),
+  );
   expect((await registry.local.deps.entries.getLatest("weather-now"))?.tool_search_embedding).toBeUndefined();
   expect((await search("q=weather+city")).ids[0]).toBe("weather-now");
 });

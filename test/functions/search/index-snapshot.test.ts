@@ -43,11 +43,15 @@ afterAll(async () => {
 
 describe("a snapshot", () => {
   it("loads into an index that ranks exactly as the one it was taken from, at the same revision", () => {
-    const built = ToolSearchIndex.build(relevanceCatalog().map((tool) => ({ ...tool, version: "1.0.0" })), 42);
+    const built = ToolSearchIndex.build(
+      relevanceCatalog().map((tool) => ({ ...tool, version: "1.0.0" })),
+      42,
+    );
     const loaded = ToolSearchIndex.open(built.serialize());
     expect(loaded.revision).toBe(42);
     expect(loaded.size).toBe(relevanceCatalog().length);
-    for (const [query] of LABELLED_QUERIES) expect(loaded.search({ q: query, limit: 10 }), query).toEqual(built.search({ q: query, limit: 10 }));
+    for (const [query] of LABELLED_QUERIES)
+      expect(loaded.search({ q: query, limit: 10 }), query).toEqual(built.search({ q: query, limit: 10 }));
   });
 
   it("refuses bytes that are not a snapshot", () => {
@@ -62,7 +66,11 @@ describe("a cold search instance", () => {
     expect(indexed).toMatchObject({ stored: true, tools: relevanceCatalog().length });
 
     // Another process writes: an upload, a PUT and a DELETE.
-    await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: "barcode-decoder", tool_search_description: "Decodes barcodes in pictures" }));
+    await uploadOrThrow(
+      registry.url,
+      registry.token,
+      echoToolBundle({ tool_id: "barcode-decoder", tool_search_description: "Decodes barcodes in pictures" }),
+    );
     const [edited, deleted] = [relevanceCatalog()[0]!.tool_id, relevanceCatalog()[1]!.tool_id];
     expect((await write("PUT", edited, { tool_search_description: "Renders zebra stripes" })).status).toBe(200);
     expect((await write("DELETE", deleted)).status).toBe(200);
@@ -77,7 +85,8 @@ describe("a cold search instance", () => {
 
   it("scans once when the log no longer covers the snapshot's revision, then follows the log", async () => {
     await new SearchIndexer(coldSearch().sources).run();
-    for (let i = 0; i <= CHANGE_LOG_SLOTS; i++) expect((await write("PUT", "barcode-decoder", { tool_search_description: `Decodes barcodes, take ${i}` })).status).toBe(200);
+    for (let i = 0; i <= CHANGE_LOG_SLOTS; i++)
+      expect((await write("PUT", "barcode-decoder", { tool_search_description: `Decodes barcodes, take ${i}` })).status).toBe(200);
     const { entries, search } = coldSearch();
     expect(await ids(search, "barcodes")).toContain("barcode-decoder");
     expect(entries.scans).toBe(1);
@@ -116,7 +125,11 @@ describe("the search Lambda", () => {
     const { entries } = registry.local.deps;
     const latest = (await entries.getLatest("barcode-decoder"))!;
     // A newer edit (updated_at moves), as a PUT makes it, so the latest pointer follows it.
-    await entries.replaceVersion({ ...latest, tool_search_description: "Unannounced edit about walruses", updated_at: new Date(Date.parse(latest.updated_at) + 1000).toISOString() });
+    await entries.replaceVersion({
+      ...latest,
+      tool_search_description: "Unannounced edit about walruses",
+      updated_at: new Date(Date.parse(latest.updated_at) + 1000).toISOString(),
+    });
 
     // Revalidate on every request, so the test does not depend on how long the steps above took.
     const search = createLambdaHandler("search", { env: { ...storageEnv(registry), CACHE_REVALIDATE_MS: "0" } }) as unknown as Handler;

@@ -39,7 +39,10 @@ let node: string;
 const [edited, deleted] = [relevanceCatalog()[0]!.tool_id, relevanceCatalog()[1]!.tool_id];
 
 /** One cold container of `name` answering `urls` in order. */
-async function coldLambda<Answer = ApiGatewayResult>(name: BundledFunction, events: unknown[]): Promise<{ node: string; answers: Answer[] }> {
+async function coldLambda<Answer = ApiGatewayResult>(
+  name: BundledFunction,
+  events: unknown[],
+): Promise<{ node: string; answers: Answer[] }> {
   const eventsFile = join(workDir, `${name}-events.json`);
   const answersFile = join(workDir, `${name}-answers.json`);
   await writeFile(eventsFile, JSON.stringify(events));
@@ -57,7 +60,15 @@ const BUNDLED = ["search", "fetch", "indexer"] as const;
 type BundledFunction = (typeof BUNDLED)[number];
 const gets = (urls: string[]) => urls.map((url) => apiGatewayEvent({ method: "GET", url }));
 /** What EventBridge sends on the indexer's schedule. */
-const SCHEDULED_EVENT = { version: "0", id: "test", "detail-type": "Scheduled Event", source: "aws.events", time: new Date().toISOString(), resources: [], detail: {} };
+const SCHEDULED_EVENT = {
+  version: "0",
+  id: "test",
+  "detail-type": "Scheduled Event",
+  source: "aws.events",
+  time: new Date().toISOString(),
+  resources: [],
+  detail: {},
+};
 
 const searchUrl = (q: string) => `/tools/search?q=${encodeURIComponent(q)}&limit=10`;
 const bodyOf = (answer: ApiGatewayResult) => resultBytes(answer).toString("utf8");
@@ -72,15 +83,30 @@ beforeAll(async () => {
   ]);
   node = lambdaRuntimeNode();
 
-  expect(await new SearchIndexer(searchSources(registry.local.deps)).run()).toMatchObject({ stored: true, tools: relevanceCatalog().length });
+  expect(await new SearchIndexer(searchSources(registry.local.deps)).run()).toMatchObject({
+    stored: true,
+    tools: relevanceCatalog().length,
+  });
   // After the snapshot: an edit that the revision does not announce (a loaded snapshot cannot see
   // it, a scan would), and three that it does (an upload, a PUT, a DELETE: applied from the log).
   const { entries } = registry.local.deps;
   const unannounced = (await entries.getLatest(relevanceCatalog()[2]!.tool_id))!;
-  await entries.replaceVersion({ ...unannounced, tool_search_description: "Unannounced edit about walruses", updated_at: new Date(Date.parse(unannounced.updated_at) + 1000).toISOString() });
-  await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: "quokka-counter", tool_search_description: "Counts quokkas in wildlife photos" }));
+  await entries.replaceVersion({
+    ...unannounced,
+    tool_search_description: "Unannounced edit about walruses",
+    updated_at: new Date(Date.parse(unannounced.updated_at) + 1000).toISOString(),
+  });
+  await uploadOrThrow(
+    registry.url,
+    registry.token,
+    echoToolBundle({ tool_id: "quokka-counter", tool_search_description: "Counts quokkas in wildlife photos" }),
+  );
   const write = (method: string, toolId: string, body?: unknown) =>
-    fetch(`${registry.url}/tools/${toolId}`, { method, headers: { "content-type": "application/json", authorization: `Bearer ${registry.token}` }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    fetch(`${registry.url}/tools/${toolId}`, {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${registry.token}` },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
   expect((await write("PUT", edited, { tool_search_description: "Renders zebra stripes" })).status).toBe(200);
   expect((await write("DELETE", deleted)).status).toBe(200);
 }, 300_000);
@@ -111,7 +137,10 @@ describe("the deployed bundles, cold, on the Lambda runtime's Node", () => {
       expect(answers[i]!.statusCode, query).toBe(200);
       const { results } = JSON.parse(bodyOf(answers[i]!)) as { results: SearchHit[] };
       const expected = await local.search({ q: query, limit: 10 });
-      expect(results.map(({ score, ...hit }) => hit), query).toEqual(expected.map(({ score, ...hit }) => hit));
+      expect(
+        results.map(({ score, ...hit }) => hit),
+        query,
+      ).toEqual(expected.map(({ score, ...hit }) => hit));
       for (const [rank, hit] of results.entries()) expect(Math.abs(hit.score / expected[rank]!.score - 1), query).toBeLessThan(0.02);
     }
     const idsOf = (i: number) => (JSON.parse(bodyOf(answers[i]!)) as { results: { tool_id: string }[] }).results.map((hit) => hit.tool_id);

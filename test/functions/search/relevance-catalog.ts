@@ -11,8 +11,18 @@ type Row = [id: string, type: string, tags: string, description: string];
 const ROWS: Row[] = [
   ["text-stats", "text-processing", "text nlp statistics", "Counts words in a text and returns the most frequent ones"],
   ["summarizer", "text-processing", "text llm summary", "Condenses long articles and documents into a short abstract of a few sentences"],
-  ["translator", "text-processing", "text language i18n", "Translates text between English, German, French, Spanish and 40 other languages"],
-  ["sentiment-analyzer", "text-processing", "text nlp classification", "Classifies the sentiment of reviews or messages as positive, negative or neutral"],
+  [
+    "translator",
+    "text-processing",
+    "text language i18n",
+    "Translates text between English, German, French, Spanish and 40 other languages",
+  ],
+  [
+    "sentiment-analyzer",
+    "text-processing",
+    "text nlp classification",
+    "Classifies the sentiment of reviews or messages as positive, negative or neutral",
+  ],
   ["keyword-extractor", "text-processing", "text nlp seo", "Extracts the key phrases and topics of a document ranked by importance"],
   ["spell-checker", "text-processing", "text grammar", "Finds spelling and grammar mistakes and suggests corrections"],
   ["language-detector", "text-processing", "text nlp language", "Identifies which human language a piece of text is written in"],
@@ -185,9 +195,21 @@ export function scaledCatalog(n: number): CatalogTool[] {
 }
 
 const FLAVOURS = [
-  "for teams", "with batch support", "running fully offline", "for enterprise accounts", "with streaming output",
-  "tuned for large inputs", "with a REST interface", "for mobile apps", "with audit logging", "for cloud storage buckets",
-  "with caching", "for command line use", "with retries and backoff", "for spreadsheets", "in multiple languages",
+  "for teams",
+  "with batch support",
+  "running fully offline",
+  "for enterprise accounts",
+  "with streaming output",
+  "tuned for large inputs",
+  "with a REST interface",
+  "for mobile apps",
+  "with audit logging",
+  "for cloud storage buckets",
+  "with caching",
+  "for command line use",
+  "with retries and backoff",
+  "for spreadsheets",
+  "in multiple languages",
 ];
 
 function tool(id: string, type: string, tags: string[], description: string, seeAlso?: string): CatalogTool {

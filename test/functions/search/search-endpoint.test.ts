@@ -28,11 +28,36 @@ beforeAll(async () => {
   await uploadOrThrow(registry.url, registry.token, (await fixtureBundle("text-stats")).bundle);
   await uploadOrThrow(registry.url, registry.token, (await fixtureBundle("binary-increment")).bundle);
   const tools = [
-    { tool_id: "csv-to-json", tool_search_description: "Converts CSV spreadsheets into JSON records", tool_tags: ["csv", "json", "convert"], tool_type: "data" },
-    { tool_id: "image.resize", tool_search_description: "Resizes and crops images to a target width and height", tool_tags: ["image", "resize"], tool_type: "media" },
-    { tool_id: "word_cloud", tool_search_description: "Draws a word cloud picture from a document", tool_tags: ["text", "visualisation"], tool_type: "media" },
-    { tool_id: "summarizer", tool_search_description: "Summarizes long documents into a few sentences", tool_tags: ["text", "llm"], tool_type: "text-processing" },
-    { tool_id: "pdf.textExtract_v2", tool_search_description: "Pulls the content out of PDF files", tool_tags: ["pdf"], tool_type: "documents" },
+    {
+      tool_id: "csv-to-json",
+      tool_search_description: "Converts CSV spreadsheets into JSON records",
+      tool_tags: ["csv", "json", "convert"],
+      tool_type: "data",
+    },
+    {
+      tool_id: "image.resize",
+      tool_search_description: "Resizes and crops images to a target width and height",
+      tool_tags: ["image", "resize"],
+      tool_type: "media",
+    },
+    {
+      tool_id: "word_cloud",
+      tool_search_description: "Draws a word cloud picture from a document",
+      tool_tags: ["text", "visualisation"],
+      tool_type: "media",
+    },
+    {
+      tool_id: "summarizer",
+      tool_search_description: "Summarizes long documents into a few sentences",
+      tool_tags: ["text", "llm"],
+      tool_type: "text-processing",
+    },
+    {
+      tool_id: "pdf.textExtract_v2",
+      tool_search_description: "Pulls the content out of PDF files",
+      tool_tags: ["pdf"],
+      tool_type: "documents",
+    },
   ];
   for (const tool of tools) await uploadOrThrow(registry.url, registry.token, echoToolBundle(tool));
   await uploadOrThrow(
@@ -140,7 +165,13 @@ describe("freshness on the local server", () => {
     await uploadOrThrow(
       registry.url,
       registry.token,
-      echoToolBundle({ tool_id: "summarizer", version: "2.0.0", tool_search_description: "Summarizes long documents into bullet points", tool_tags: ["text", "llm"], tool_type: "text-processing" }),
+      echoToolBundle({
+        tool_id: "summarizer",
+        version: "2.0.0",
+        tool_search_description: "Summarizes long documents into bullet points",
+        tool_tags: ["text", "llm"],
+        tool_type: "text-processing",
+      }),
     );
     const { body } = await search("q=bullet");
     expect(body.results).toEqual([expect.objectContaining({ tool_id: "summarizer", version: "2.0.0" })]);
@@ -179,9 +210,9 @@ describe("neighbours", () => {
 
   it("query/by-keyword stays a plain case-insensitive substring, never a regex", async () => {
     const keyword = async (value: string) =>
-      ((await (await fetch(`${registry.url}/tools/query/by-keyword?keyword=${encodeURIComponent(value)}`)).json()) as { tool_id: string }[]).map(
-        (entry) => entry.tool_id,
-      );
+      (
+        (await (await fetch(`${registry.url}/tools/query/by-keyword?keyword=${encodeURIComponent(value)}`)).json()) as { tool_id: string }[]
+      ).map((entry) => entry.tool_id);
     expect(await keyword("COUNTS WORDS")).toEqual(["text-stats"]);
     expect(await keyword("count.*words")).toEqual([]);
     expect(await keyword("(")).toEqual([]);

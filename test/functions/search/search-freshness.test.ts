@@ -77,7 +77,9 @@ describe.each([
       uploadUrl: string;
       completeUrl: string;
     };
-    expect((await fetch(ticket.uploadUrl, { method: "PUT", body: tool("big-bundle", "Arrived through presigned storage") })).status).toBe(200);
+    expect((await fetch(ticket.uploadUrl, { method: "PUT", body: tool("big-bundle", "Arrived through presigned storage") })).status).toBe(
+      200,
+    );
     expect((await fetch(ticket.completeUrl, { method: "POST", headers: auth })).status).toBe(200);
     expect(await searchIds(registry, "presigned")).toEqual(["big-bundle"]);
     expect(scans.count).toBe(0);
@@ -88,7 +90,9 @@ describe.each([
     await Promise.all(names.map((name) => uploadOrThrow(registry.url, registry.token, tool(name, "Uploaded alongside others"))));
     expect(await searchIds(registry, "alongside")).toEqual(names);
 
-    const puts = await Promise.all(names.map((name) => write(registry, "PUT", name, { tool_search_description: `Concurrent edit ${name}` })));
+    const puts = await Promise.all(
+      names.map((name) => write(registry, "PUT", name, { tool_search_description: `Concurrent edit ${name}` })),
+    );
     expect(puts.map((response) => response.status)).toEqual(names.map(() => 200));
     expect(await searchIds(registry, "concurrent edit")).toEqual(names);
     expect(await searchIds(registry, "alongside")).toEqual([]);

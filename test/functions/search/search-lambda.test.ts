@@ -50,7 +50,10 @@ it("keeps its index while the revision stands still, and refreshes when it moves
 });
 
 it("drops deleted tools and takes bulk additions", async () => {
-  const deleted = await fetch(`${registry.url}/tools/barcode-reader`, { method: "DELETE", headers: { authorization: `Bearer ${registry.token}` } });
+  const deleted = await fetch(`${registry.url}/tools/barcode-reader`, {
+    method: "DELETE",
+    headers: { authorization: `Bearer ${registry.token}` },
+  });
   expect(deleted.status).toBe(200);
   expect(await searchIds("qr")).toEqual([]);
 

@@ -24,7 +24,9 @@ it("pages ranked search results with next_cursor, without repeating a tool", asy
   let cursor: string | undefined;
   for (let page = 0; page < 4; page++) {
     // Ranked results go 100 deep: the fourth page of 25 is the last.
-    const response = await fetch(`${registry.url}/tools/search?q=convert+text+files+data&limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const response = await fetch(
+      `${registry.url}/tools/search?q=convert+text+files+data&limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as { results: { tool_id: string; score: number }[]; next_cursor?: string };
     expect(body.results).toHaveLength(25);

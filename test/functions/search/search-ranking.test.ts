@@ -8,11 +8,31 @@ import { ToolSearchIndex } from "../../../functions/search/tool-search-index.js"
 const CATALOGUE: SearchableEntry[] = [
   { tool_id: "file-shredder", tool_search_description: "Deletes files beyond recovery", tool_tags: ["files"], tool_type: "devops" },
   { tool_id: "text-stats", tool_search_description: "Counts the words of a text", tool_tags: ["text"], tool_type: "text-processing" },
-  { tool_id: "summarizer", tool_search_description: "Condenses articles into a short abstract", tool_tags: ["text"], tool_type: "text-processing" },
-  { tool_id: "pdfTextExtract", tool_search_description: "Pulls the text layer out of documents", tool_tags: ["pdf"], tool_type: "documents" },
+  {
+    tool_id: "summarizer",
+    tool_search_description: "Condenses articles into a short abstract",
+    tool_tags: ["text"],
+    tool_type: "text-processing",
+  },
+  {
+    tool_id: "pdfTextExtract",
+    tool_search_description: "Pulls the text layer out of documents",
+    tool_tags: ["pdf"],
+    tool_type: "documents",
+  },
   { tool_id: "XMLParser", tool_search_description: "Reads markup into a tree", tool_tags: ["data"], tool_type: "data" },
-  { tool_id: "translator", tool_search_description: "Translates text between languages", tool_tags: ["language"], tool_type: "text-processing" },
-  { tool_id: "photo-resizer", tool_search_description: "Changes the width and height of pictures", tool_tags: ["media"], tool_type: "media" },
+  {
+    tool_id: "translator",
+    tool_search_description: "Translates text between languages",
+    tool_tags: ["language"],
+    tool_type: "text-processing",
+  },
+  {
+    tool_id: "photo-resizer",
+    tool_search_description: "Changes the width and height of pictures",
+    tool_tags: ["media"],
+    tool_type: "media",
+  },
   // Uses every word a request does: those words must not find it.
   { tool_id: "helpdesk", tool_search_description: "A tool to help users who need an API", tool_tags: ["support"], tool_type: "web" },
   // Scored alike for "weather forecast" (same terms, same length); the one whose description is a

@@ -8,7 +8,11 @@ const table = () => {
   db.exec("CREATE TABLE t (v TEXT NOT NULL)");
   return db;
 };
-const values = (db: SqliteDatabase) => db.prepare<{ v: string }>("SELECT v FROM t ORDER BY rowid").all().map((row) => row.v);
+const values = (db: SqliteDatabase) =>
+  db
+    .prepare<{ v: string }>("SELECT v FROM t ORDER BY rowid")
+    .all()
+    .map((row) => row.v);
 
 describe("SqliteDatabase", () => {
   it("uses better-sqlite3 on a Node without node:sqlite's deserialize", () => {
@@ -20,7 +24,9 @@ describe("SqliteDatabase", () => {
     const missing = () => {
       throw new Error("Cannot find module 'better-sqlite3'\nRequire stack: …");
     };
-    expect(() => chooseDriver(() => undefined, missing)).toThrow(/needs SQLite: node:sqlite with deserialize\(\) \(Node .* it needs 24\.16 or later\) or the better-sqlite3 package \(Cannot find module 'better-sqlite3'\)\.$/);
+    expect(() => chooseDriver(() => undefined, missing)).toThrow(
+      /needs SQLite: node:sqlite with deserialize\(\) \(Node .* it needs 24\.16 or later\) or the better-sqlite3 package \(Cannot find module 'better-sqlite3'\)\.$/,
+    );
     const builtin = { DatabaseSync: class {} } as unknown as NodeSqliteModule;
     expect(chooseDriver(() => builtin, missing)).toEqual({ name: "node:sqlite", module: builtin });
   });
@@ -34,7 +40,9 @@ describe("SqliteDatabase", () => {
   });
 
   it("refuses bytes that are no database on first read", () => {
-    expect(() => SqliteDatabase.fromBytes(new TextEncoder().encode("not a database, just text")).prepare("SELECT * FROM sqlite_master").all()).toThrow();
+    expect(() =>
+      SqliteDatabase.fromBytes(new TextEncoder().encode("not a database, just text")).prepare("SELECT * FROM sqlite_master").all(),
+    ).toThrow();
   });
 
   it("commits a transaction, and rolls back all of it when the body throws", () => {

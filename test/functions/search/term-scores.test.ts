@@ -16,7 +16,8 @@ function table(): SqliteDatabase {
   const insert = db.prepare("INSERT INTO docs (rowid, title, body) VALUES (?, ?, ?)");
   db.transaction(() => {
     for (let row = 1; row <= 400; row++) {
-      const pick = (seed: number, count: number) => Array.from({ length: count }, (_, i) => WORDS[(row * seed + i * i) % WORDS.length]).join(" ");
+      const pick = (seed: number, count: number) =>
+        Array.from({ length: count }, (_, i) => WORDS[(row * seed + i * i) % WORDS.length]).join(" ");
       insert.run(row, pick(7, 1 + (row % 3)), `${pick(13, 2 + (row % 11))} filler${row % 5}`);
     }
   });
@@ -26,7 +27,9 @@ function table(): SqliteDatabase {
 }
 
 const fts5Top = (db: SqliteDatabase, terms: string[], limit: number) =>
-  db.prepare<ScoredRow>("SELECT rowid, -rank AS score FROM docs WHERE docs MATCH ? ORDER BY rank, rowid LIMIT ?").all(terms.map((term) => `"${term}"`).join(" OR "), limit);
+  db
+    .prepare<ScoredRow>("SELECT rowid, -rank AS score FROM docs WHERE docs MATCH ? ORDER BY rank, rowid LIMIT ?")
+    .all(terms.map((term) => `"${term}"`).join(" OR "), limit);
 
 describe("TermScores", () => {
   const db = table();
@@ -36,18 +39,23 @@ describe("TermScores", () => {
     return db.prepare<ScoredRow>(`SELECT rowid, -rank AS score FROM ${name} WHERE ${name} MATCH ?`).all(`"${term}"`);
   });
 
-  it.each([[["pdf"]], [["pdf", "merge"]], [["json", "csv", "count", "words"]], [["text", "text", "image"]], [WORDS]])("ranks %j as FTS5's OR query does", (terms) => {
-    for (const limit of [1, 10, 200]) {
-      const expected = fts5Top(db, [...new Set(terms)], limit);
-      const actual = scores.top("docs", terms, limit, () => true);
-      expect(actual.map((row) => row.rowid)).toEqual(expected.map((row) => row.rowid));
-      for (const [i, row] of actual.entries()) expect(row.score).toBeCloseTo(expected[i]!.score, 9);
-    }
-  });
+  it.each([[["pdf"]], [["pdf", "merge"]], [["json", "csv", "count", "words"]], [["text", "text", "image"]], [WORDS]])(
+    "ranks %j as FTS5's OR query does",
+    (terms) => {
+      for (const limit of [1, 10, 200]) {
+        const expected = fts5Top(db, [...new Set(terms)], limit);
+        const actual = scores.top("docs", terms, limit, () => true);
+        expect(actual.map((row) => row.rowid)).toEqual(expected.map((row) => row.rowid));
+        for (const [i, row] of actual.entries()) expect(row.score).toBeCloseTo(expected[i]!.score, 9);
+      }
+    },
+  );
 
   it("filters before taking the best rows", () => {
     const even = scores.top("docs", ["pdf", "resize"], 20, (rowid) => rowid % 2 === 0);
-    const expected = fts5Top(db, ["pdf", "resize"], 400).filter((row) => row.rowid % 2 === 0).slice(0, 20);
+    const expected = fts5Top(db, ["pdf", "resize"], 400)
+      .filter((row) => row.rowid % 2 === 0)
+      .slice(0, 20);
     expect(even.map((row) => row.rowid)).toEqual(expected.map((row) => row.rowid));
   });
 

@@ -59,7 +59,11 @@ describe("DynamoDB Local", () => {
     const jvm = descendants(dynamodb.pid).find((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "java");
     expect(jvm, "the DynamoDB Local JVM").toBeDefined();
     expect(readlinkSync(`/proc/${jvm}/ns/net`)).not.toBe(readlinkSync("/proc/self/ns/net"));
-    const interfaces = readFileSync(`/proc/${jvm}/net/dev`, "utf8").split("\n").slice(2).map((line) => line.split(":")[0]!.trim()).filter(Boolean);
+    const interfaces = readFileSync(`/proc/${jvm}/net/dev`, "utf8")
+      .split("\n")
+      .slice(2)
+      .map((line) => line.split(":")[0]!.trim())
+      .filter(Boolean);
     expect(interfaces).toEqual(["lo"]);
   });
 
@@ -75,11 +79,16 @@ describe("publishing and deleting on DynamoDB Local", { timeout: 90_000 }, () =>
     expect((await upload(specBundle("conform", "1.1.0"))).status).toBe(200);
     expect((await upload(specBundle("conform", "1.1.0"))).status).toBe(409);
     expect((await request("GET", "/tools/conform")).body.version).toBe("1.1.0");
-    expect((await request("GET", "/tools/conform/versions")).body.map((entry: { version: string }) => entry.version)).toEqual(["1.1.0", "1.0.0"]);
+    expect((await request("GET", "/tools/conform/versions")).body.map((entry: { version: string }) => entry.version)).toEqual([
+      "1.1.0",
+      "1.0.0",
+    ]);
     const archive = await fetch(`${registry.url}/tools/conform/versions/1.0.0/archive`);
     expect(Buffer.from(await archive.arrayBuffer()).equals(Buffer.from(base.toolZip))).toBe(true);
 
-    expect((await request("PUT", "/tools/conform", JSON.stringify({ tool_search_description: "edited on DynamoDB Local" }))).status).toBe(200);
+    expect((await request("PUT", "/tools/conform", JSON.stringify({ tool_search_description: "edited on DynamoDB Local" }))).status).toBe(
+      200,
+    );
     expect((await request("GET", "/tools/conform")).body.tool_search_description).toBe("edited on DynamoDB Local");
 
     for (const id of ["conform-a", "conform-b", "conform-c"]) expect((await upload(specBundle(id, "1.0.0"))).status).toBe(200);
@@ -127,7 +136,19 @@ describe("publishing and deleting on DynamoDB Local", { timeout: 90_000 }, () =>
     try {
       // Crashed after the version item: pending and no pointer.
       const stored = await entries.getStoredVersion("conform-crash", "1.0.0");
-      await db.send(new PutCommand({ TableName: table, Item: { tool_id: "conform-crash", version: "1.0.1", entry: { ...stored!.entry, version: "1.0.1" }, tool_archive_sha256: stored!.entry.tool_archive_sha256, version_rank: versionRank("1.0.1"), state: "pending" } }));
+      await db.send(
+        new PutCommand({
+          TableName: table,
+          Item: {
+            tool_id: "conform-crash",
+            version: "1.0.1",
+            entry: { ...stored!.entry, version: "1.0.1" },
+            tool_archive_sha256: stored!.entry.tool_archive_sha256,
+            version_rank: versionRank("1.0.1"),
+            state: "pending",
+          },
+        }),
+      );
       await entries.beginDeletion("conform-gone", [], "crashed");
     } finally {
       db.destroy();
@@ -154,7 +175,15 @@ describe("limits on DynamoDB Local", { timeout: 60_000 }, () => {
       for (let start = 0; start < versions.length; start += 25) {
         const items = versions.slice(start, start + 25).map((version) => ({
           // Only what a delete reads of a version (tool-partition.ts), to keep the seeding quick.
-          PutRequest: { Item: { tool_id: "conform-many", version, entry: { updated_at: stored.updated_at, tool_archive_size: stored.tool_archive_size }, tool_archive_sha256: stored.tool_archive_sha256, version_rank: versionRank(version) } },
+          PutRequest: {
+            Item: {
+              tool_id: "conform-many",
+              version,
+              entry: { updated_at: stored.updated_at, tool_archive_size: stored.tool_archive_size },
+              tool_archive_sha256: stored.tool_archive_sha256,
+              version_rank: versionRank(version),
+            },
+          },
         }));
         await db.send(new BatchWriteCommand({ RequestItems: { [table]: items } }));
       }

@@ -28,21 +28,35 @@ function misbehave(incoming: IncomingMessage, answer: ServerResponse): void {
   if (fault === "throttle") {
     incoming.resume();
     answer.writeHead(400, { "content-type": "application/x-amz-json-1.0", "x-amzn-errortype": "ThrottlingException" });
-    answer.end(JSON.stringify({ __type: "com.amazonaws.dynamodb.v20120810#ThrottlingException", message: "Rate of requests exceeds the allowed throughput." }));
+    answer.end(
+      JSON.stringify({
+        __type: "com.amazonaws.dynamodb.v20120810#ThrottlingException",
+        message: "Rate of requests exceeds the allowed throughput.",
+      }),
+    );
     return;
   }
   const target = new URL(registry.local.config.dynamodbEndpoint!);
-  const upstream = forward({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (response) => {
-    answer.writeHead(response.statusCode ?? 502, response.headers);
-    response.pipe(answer);
-  });
+  const upstream = forward(
+    { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+    (response) => {
+      answer.writeHead(response.statusCode ?? 502, response.headers);
+      response.pipe(answer);
+    },
+  );
   upstream.once("error", () => answer.destroy());
   incoming.pipe(upstream);
 }
 
 /** A fetch-and-publish app whose DynamoDB calls all go through the proxy. */
 function appBehindProxy() {
-  const config = { ...registry.local.config, dynamodbEndpoint: proxyUrl, storageMaxAttempts: 3, storageTimeoutMs: 300, cacheRevalidateMs: 0 };
+  const config = {
+    ...registry.local.config,
+    dynamodbEndpoint: proxyUrl,
+    storageMaxAttempts: 3,
+    storageTimeoutMs: 300,
+    cacheRevalidateMs: 0,
+  };
   return createRegistryApp(createRegistryDeps(config, rejectAllTokens));
 }
 

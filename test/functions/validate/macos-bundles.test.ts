@@ -40,7 +40,12 @@ describe("macOS metadata in archives", () => {
       spec,
       toolZip,
       toolMd: "# finder-zipped",
-      extraFiles: { ".DS_Store": "finder state", "__MACOSX/": { type: "directory" }, "__MACOSX/._spec.json": appleDouble, "__MACOSX/._tool.zip": appleDouble },
+      extraFiles: {
+        ".DS_Store": "finder state",
+        "__MACOSX/": { type: "directory" },
+        "__MACOSX/._spec.json": appleDouble,
+        "__MACOSX/._tool.zip": appleDouble,
+      },
     });
     const uploaded = await uploadBundle(registry.url, registry.token, bundle, "finder-zipped.zip");
     expect(uploaded.body).toMatchObject({ tool_id: "finder-zipped" });
@@ -58,11 +63,15 @@ describe("macOS metadata in archives", () => {
   });
 
   it("is ignored by the archive reader, which still refuses a tool's real extra files", () => {
-    const archive = readToolArchive(zipFiles({ "code/function.py": "x", "code/._function.py": appleDouble, "__MACOSX/code/._x": appleDouble, "code/sub/.DS_Store": "x" }));
+    const archive = readToolArchive(
+      zipFiles({ "code/function.py": "x", "code/._function.py": appleDouble, "__MACOSX/code/._x": appleDouble, "code/sub/.DS_Store": "x" }),
+    );
     expect(archive.entries.map((entry) => entry.path)).toEqual(["code/function.py"]);
     expect(() => readToolArchive(zipFiles({ "code/function.py": "x", "notes.txt": "x" }))).toThrow(/"notes\.txt" is outside it/);
     // Names that only look alike are kept: only the exact metadata names are dropped.
-    expect(readArchive(zipFiles({ "code/DS_Store": "x", "code/MACOSX/a": "x", "code/a._b": "x" })).entries.map((entry) => entry.path)).toEqual(["code/DS_Store", "code/MACOSX/a", "code/a._b"]);
+    expect(
+      readArchive(zipFiles({ "code/DS_Store": "x", "code/MACOSX/a": "x", "code/a._b": "x" })).entries.map((entry) => entry.path),
+    ).toEqual(["code/DS_Store", "code/MACOSX/a", "code/a._b"]);
   });
 
   it("still has every guard applied to it (a hostile __MACOSX entry is refused, not skipped)", () => {

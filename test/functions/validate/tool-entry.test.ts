@@ -64,7 +64,13 @@ describe("validateEntryUpdate (PUT /tools/{id})", () => {
 
   it("refuses identity, code, runtime, schema and registry-owned fields, saying why", () => {
     const error = rejection(() =>
-      validateEntryUpdate({ tool_id: "other", tool_runtime_type: "binary", tool_api_spec: {}, tool_source_code_link: "http://x", tool_archive_sha256: "00" }),
+      validateEntryUpdate({
+        tool_id: "other",
+        tool_runtime_type: "binary",
+        tool_api_spec: {},
+        tool_source_code_link: "http://x",
+        tool_archive_sha256: "00",
+      }),
     );
     expect(error.status).toBe(422);
     expect(error.error).toBe("Invalid update payload");
@@ -84,8 +90,12 @@ describe("validateEntryUpdate (PUT /tools/{id})", () => {
 
   it("refuses a changed tool_metadata.version against the current entry", () => {
     const current = { tool_id: "t", version: "1.0.0" };
-    expect(validateEntryUpdate({ tool_metadata: { version: "1.0.0", author: "x" } }, current)).toEqual({ tool_metadata: { version: "1.0.0", author: "x" } });
-    expect(rejection(() => validateEntryUpdate({ tool_metadata: { version: "2.0.0" } }, current)).detail).toMatch(/tool_metadata\.version cannot change from "1\.0\.0" to "2\.0\.0"/);
+    expect(validateEntryUpdate({ tool_metadata: { version: "1.0.0", author: "x" } }, current)).toEqual({
+      tool_metadata: { version: "1.0.0", author: "x" },
+    });
+    expect(rejection(() => validateEntryUpdate({ tool_metadata: { version: "2.0.0" } }, current)).detail).toMatch(
+      /tool_metadata\.version cannot change from "1\.0\.0" to "2\.0\.0"/,
+    );
   });
 
   it("refuses unknown fields and wrong types", () => {

@@ -30,7 +30,8 @@ beforeAll(async () => {
 
 const textStatsSpec = () => readFixtureSpec("text-stats");
 /** The text-stats bundle with some parts replaced. */
-const bundleWith = (parts: Partial<BundleParts>) => buildBundle({ spec: textStatsSpec(), toolZip: pythonZip, toolMd: "# text-stats\n", ...parts });
+const bundleWith = (parts: Partial<BundleParts>) =>
+  buildBundle({ spec: textStatsSpec(), toolZip: pythonZip, toolMd: "# text-stats\n", ...parts });
 const specWith = (fields: Record<string, unknown>) => bundleWith({ spec: { ...textStatsSpec(), ...fields } });
 
 function rejection(bundle: Uint8Array, limits?: Parameters<typeof validateBundle>[1]): HttpProblem {
@@ -89,7 +90,10 @@ describe("the example tools validate", () => {
   });
 
   it("null fields take their defaults", () => {
-    expect(validateBundle(specWith({ tool_tags: null, tool_parameters: null })).entry).toMatchObject({ tool_tags: [], tool_parameters: {} });
+    expect(validateBundle(specWith({ tool_tags: null, tool_parameters: null })).entry).toMatchObject({
+      tool_tags: [],
+      tool_parameters: {},
+    });
   });
 });
 
@@ -100,21 +104,37 @@ describe("bad bundles: each gets its own status and detail", () => {
   });
 
   it.each(["spec.json", "tool.zip", "tool.md"])("missing %s", (missing) => {
-    const files: Record<string, string | Uint8Array> = { "spec.json": JSON.stringify(textStatsSpec()), "tool.zip": pythonZip, "tool.md": "#" };
+    const files: Record<string, string | Uint8Array> = {
+      "spec.json": JSON.stringify(textStatsSpec()),
+      "tool.zip": pythonZip,
+      "tool.md": "#",
+    };
     delete files[missing];
     expectRejected(zipFiles(files), 400, new RegExp(`has no ${missing.replace(".", "\\.")} at its root \\(it holds .+\\)`));
   });
 
   it("the three files nested under a folder", () => {
-    expectRejected(bundleWith({ folder: "text-stats" }), 400, /inside the folder "text-stats\/".*cd text-stats && zip \.\.\/bundle\.zip spec\.json tool\.zip tool\.md/);
+    expectRejected(
+      bundleWith({ folder: "text-stats" }),
+      400,
+      /inside the folder "text-stats\/".*cd text-stats && zip \.\.\/bundle\.zip spec\.json tool\.zip tool\.md/,
+    );
   });
 
   it("unexpected extra files, listed", () => {
-    expectRejected(bundleWith({ extraFiles: { "README.md": "x", "code/": {}, "code/function.py": "x" } }), 400, /unexpected entries: README\.md, code\/, code\/function\.py/);
+    expectRejected(
+      bundleWith({ extraFiles: { "README.md": "x", "code/": {}, "code/function.py": "x" } }),
+      400,
+      /unexpected entries: README\.md, code\/, code\/function\.py/,
+    );
   });
 
   it("spec.json not JSON, or not an object", () => {
-    expectRejected(bundleWith({ spec: "{ tool_id: text-stats }" }), 400, /spec\.json is not valid JSON \(.+\)\. Check it with: python3 -m json\.tool spec\.json/);
+    expectRejected(
+      bundleWith({ spec: "{ tool_id: text-stats }" }),
+      400,
+      /spec\.json is not valid JSON \(.+\)\. Check it with: python3 -m json\.tool spec\.json/,
+    );
     expectRejected(bundleWith({ spec: '["text-stats"]' }), 400, /must be a JSON object .* but it is a list/);
     expectRejected(bundleWith({ spec: "42" }), 400, /but it is the number 42/);
   });
@@ -156,54 +176,112 @@ describe("bad bundles: each gets its own status and detail", () => {
 
   it("tool_api_spec.entrypoints.execute.input not a valid JSON Schema", () => {
     const withInput = (input: unknown) => specWith({ tool_api_spec: { entrypoints: { execute: { input } } } });
-    expectRejected(withInput({ type: "object", properties: { text: { type: "strng" } } }), 422, /execute\.input is not a valid JSON Schema: at \/properties\/text\/type must be equal to one of the allowed values/);
+    expectRejected(
+      withInput({ type: "object", properties: { text: { type: "strng" } } }),
+      422,
+      /execute\.input is not a valid JSON Schema: at \/properties\/text\/type must be equal to one of the allowed values/,
+    );
     expectRejected(withInput({ type: "object", required: "text" }), 422, /not a valid JSON Schema: at \/required must be array/);
     expectRejected(withInput("a string"), 422, /execute\.input must be a JSON Schema object, but it is the string "a string"/);
     expectRejected(withInput({ type: "string" }), 422, /must describe an object .* its type is "string"/);
-    expectRejected(withInput({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }), 422, /not a usable JSON Schema: .*missing/);
-    expectRejected(specWith({ tool_api_spec: { entrypoints: ["execute"] } }), 422, /tool_api_spec\.entrypoints must be an object, but it is a list/);
+    expectRejected(
+      withInput({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }),
+      422,
+      /not a usable JSON Schema: .*missing/,
+    );
+    expectRejected(
+      specWith({ tool_api_spec: { entrypoints: ["execute"] } }),
+      422,
+      /tool_api_spec\.entrypoints must be an object, but it is a list/,
+    );
     const draft2020 = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" };
     expectRejected(withInput({ ...draft2020, prefixItems: [] }), 422, /at \/prefixItems must NOT have fewer than 1 items/);
-    expect(validateBundle(withInput({ ...draft2020, properties: { a: { type: "array", prefixItems: [{ type: "string" }] } } })).toolId).toBe("text-stats");
+    expect(
+      validateBundle(withInput({ ...draft2020, properties: { a: { type: "array", prefixItems: [{ type: "string" }] } } })).toolId,
+    ).toBe("text-stats");
   });
 
   it("tool.zip neither zip nor tar.gz", () => {
-    expectRejected(bundleWith({ toolZip: new TextEncoder().encode("print('hi')") }), 422, /^tool\.zip: The archive is neither a zip nor a tar\.gz/);
+    expectRejected(
+      bundleWith({ toolZip: new TextEncoder().encode("print('hi')") }),
+      422,
+      /^tool\.zip: The archive is neither a zip nor a tar\.gz/,
+    );
   });
 
   it("tool.zip without a code/ folder", () => {
-    expectRejected(bundleWith({ toolZip: zipFiles({ "function.py": "x" }) }), 422, /tool\.zip: The archive must unpack to a code\/ folder, but "function\.py" is outside it/);
+    expectRejected(
+      bundleWith({ toolZip: zipFiles({ "function.py": "x" }) }),
+      422,
+      /tool\.zip: The archive must unpack to a code\/ folder, but "function\.py" is outside it/,
+    );
   });
 
   it("a Python tool without code/function.py", () => {
-    expectRejected(bundleWith({ toolZip: zipFiles({ "code/main.py": "x" }) }), 422, /tool\.zip: A Python tool needs code\/function\.py .* holds code\/main\.py/);
+    expectRejected(
+      bundleWith({ toolZip: zipFiles({ "code/main.py": "x" }) }),
+      422,
+      /tool\.zip: A Python tool needs code\/function\.py .* holds code\/main\.py/,
+    );
   });
 
   it("a binary tool whose code/ holds no file or several", () => {
     const binarySpec = readFixtureSpec("binary-increment");
     expectRejected(bundleWith({ spec: binarySpec, toolZip: tarGzFiles({ "code/": {} }) }), 422, /code\/ holds no file/);
     const two = tarGzFiles({ "code/increment": { data: "x", mode: 0o755 }, "code/README": "x" });
-    expectRejected(bundleWith({ spec: binarySpec, toolZip: two }), 422, /exactly one regular file, the executable, but it holds code\/increment, code\/README/);
+    expectRejected(
+      bundleWith({ spec: binarySpec, toolZip: two }),
+      422,
+      /exactly one regular file, the executable, but it holds code\/increment, code\/README/,
+    );
     expect(validateBundle(bundleWith({ spec: binarySpec, toolZip: binaryArchive })).archiveFormat).toBe("tar.gz");
   });
 
   it("entries with absolute paths or .. (zip slip)", () => {
-    expectRejected(bundleWith({ toolZip: zipFiles({ "code/function.py": "x", "/etc/cron.d/evil": "x" }) }), 422, /tool\.zip: The entry "\/etc\/cron\.d\/evil" has an absolute path/);
-    expectRejected(bundleWith({ toolZip: zipFiles({ "code/function.py": "x", "code/../../evil": "x" }) }), 422, /tool\.zip: The entry "code\/\.\.\/\.\.\/evil" contains a "\.\." segment/);
-    expectRejected(zipFiles({ "../spec.json": "{}", "tool.zip": pythonZip, "tool.md": "#" }), 400, /^The bundle: The entry "\.\.\/spec\.json" contains a "\.\." segment/);
+    expectRejected(
+      bundleWith({ toolZip: zipFiles({ "code/function.py": "x", "/etc/cron.d/evil": "x" }) }),
+      422,
+      /tool\.zip: The entry "\/etc\/cron\.d\/evil" has an absolute path/,
+    );
+    expectRejected(
+      bundleWith({ toolZip: zipFiles({ "code/function.py": "x", "code/../../evil": "x" }) }),
+      422,
+      /tool\.zip: The entry "code\/\.\.\/\.\.\/evil" contains a "\.\." segment/,
+    );
+    expectRejected(
+      zipFiles({ "../spec.json": "{}", "tool.zip": pythonZip, "tool.md": "#" }),
+      400,
+      /^The bundle: The entry "\.\.\/spec\.json" contains a "\.\." segment/,
+    );
   });
 
   it("a tar link pointing outside code/", () => {
-    const toolZip = tarGzFiles({ "code/function.py": "x", "code/secrets": { type: "symlink", linkTarget: "../../../../root/.aws/credentials" } });
+    const toolZip = tarGzFiles({
+      "code/function.py": "x",
+      "code/secrets": { type: "symlink", linkTarget: "../../../../root/.aws/credentials" },
+    });
     expectRejected(bundleWith({ toolZip }), 422, /tool\.zip: The symlink "code\/secrets" points to/);
   });
 
   it("a zip bomb, by size and by ratio (413)", () => {
     const zeros = new Uint8Array(3 * 1024 * 1024);
-    expectRejected(bundleWith({ toolZip: zipFiles({ "code/function.py": "x", "code/pad": zeros }) }), 413, /tool\.zip: The file "code\/pad" expands from \d+ to 3145728 bytes .*decompression bomb/);
-    expectRejected(bundleWith({ toolZip: tarGzFiles({ "code/function.py": "x", "code/pad": zeros }) }), 413, /tool\.zip: The tar\.gz expands more than 200 times/);
+    expectRejected(
+      bundleWith({ toolZip: zipFiles({ "code/function.py": "x", "code/pad": zeros }) }),
+      413,
+      /tool\.zip: The file "code\/pad" expands from \d+ to 3145728 bytes .*decompression bomb/,
+    );
+    expectRejected(
+      bundleWith({ toolZip: tarGzFiles({ "code/function.py": "x", "code/pad": zeros }) }),
+      413,
+      /tool\.zip: The tar\.gz expands more than 200 times/,
+    );
     const noise = crypto.getRandomValues(new Uint8Array(50_000));
-    expectRejected(bundleWith({ toolZip: zipFiles({ "code/function.py": noise }) }), 413, /tool\.zip: The file "code\/function\.py" unpacks to 50000 bytes/, { toolArchive: { maxEntryBytes: 40_000 } });
+    expectRejected(
+      bundleWith({ toolZip: zipFiles({ "code/function.py": noise }) }),
+      413,
+      /tool\.zip: The file "code\/function\.py" unpacks to 50000 bytes/,
+      { toolArchive: { maxEntryBytes: 40_000 } },
+    );
     expectRejected(bundleWith({ extraFiles: { pad: zeros } }), 413, /^The bundle: The file "pad" expands/);
   });
 
@@ -216,7 +294,11 @@ describe("bad bundles: each gets its own status and detail", () => {
   });
 
   it("tool.md that is not text", () => {
-    const bundle = zipFiles({ "spec.json": JSON.stringify(textStatsSpec()), "tool.zip": pythonZip, "tool.md": new Uint8Array([0xff, 0xfe, 0x00, 0xc3]) });
+    const bundle = zipFiles({
+      "spec.json": JSON.stringify(textStatsSpec()),
+      "tool.zip": pythonZip,
+      "tool.md": new Uint8Array([0xff, 0xfe, 0x00, 0xc3]),
+    });
     expectRejected(bundle, 422, /tool\.md is not UTF-8 text/);
   });
 });

@@ -45,14 +45,48 @@ const tabs: Tab[] = [];
 
 beforeAll(async () => {
   [registry, browser] = await Promise.all([startTestRegistry(), launchBrowser()]);
-  const textStats = { tool_id: "text-stats", tool_type: "text-processing", tool_tags: ["text", "nlp"], tool_search_description: "Counts words in a text and returns the most frequent ones", tool_api_spec: { entrypoints: { execute: { input: TEXT_STATS_INPUT } } }, tool_capabilities: { network: ["api.example.com:443"], filesystem: [{ path: "workspace", access: "read" }] } };
+  const textStats = {
+    tool_id: "text-stats",
+    tool_type: "text-processing",
+    tool_tags: ["text", "nlp"],
+    tool_search_description: "Counts words in a text and returns the most frequent ones",
+    tool_api_spec: { entrypoints: { execute: { input: TEXT_STATS_INPUT } } },
+    tool_capabilities: { network: ["api.example.com:443"], filesystem: [{ path: "workspace", access: "read" }] },
+  };
   await uploadOrThrow(registry.url, registry.token, echoToolBundle({ ...textStats, version: "1.0.0" }, TEXT_STATS_MD));
   await uploadOrThrow(registry.url, registry.token, echoToolBundle({ ...textStats, version: "1.1.0" }, TEXT_STATS_MD));
-  await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: "csv-to-json", tool_type: "data", tool_tags: ["csv", "json"], tool_search_description: "Converts CSV rows to JSON objects" }));
-  await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: "word-frequency", tool_type: "text-processing", tool_tags: ["text"], tool_search_description: "Lists how often each word occurs" }));
+  await uploadOrThrow(
+    registry.url,
+    registry.token,
+    echoToolBundle({
+      tool_id: "csv-to-json",
+      tool_type: "data",
+      tool_tags: ["csv", "json"],
+      tool_search_description: "Converts CSV rows to JSON objects",
+    }),
+  );
+  await uploadOrThrow(
+    registry.url,
+    registry.token,
+    echoToolBundle({
+      tool_id: "word-frequency",
+      tool_type: "text-processing",
+      tool_tags: ["text"],
+      tool_search_description: "Lists how often each word occurs",
+    }),
+  );
   for (let index = 0; index < FILLERS; index++) {
     const id = `filler-${String(index).padStart(2, "0")}`;
-    await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: id, tool_type: "utility", tool_tags: ["filler"], tool_search_description: `Filler utility number ${index}` }));
+    await uploadOrThrow(
+      registry.url,
+      registry.token,
+      echoToolBundle({
+        tool_id: id,
+        tool_type: "utility",
+        tool_tags: ["filler"],
+        tool_search_description: `Filler utility number ${index}`,
+      }),
+    );
   }
 }, 120_000);
 
@@ -149,7 +183,9 @@ describe("a tool's page", () => {
     await expect(page.locator(".description").textContent()).resolves.toBe(entry.tool_search_description);
     expect(await page.getByRole("list", { name: "Tags" }).getByRole("link").allTextContents()).toEqual(["text", "nlp"]);
 
-    const rows = await page.locator("table.input tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+    const rows = await page
+      .locator("table.input tbody tr")
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
     expect(rows).toEqual([
       ["text", "string", "yes", "Text to analyse"],
       ["top_n", "integer", "no", "How many words to returndefault 3; minimum 1"],
@@ -172,7 +208,9 @@ describe("a tool's page", () => {
 
     await expect(page.locator(".sha256").textContent()).resolves.toBe(entry.tool_archive_sha256);
     await expect(page.locator("#archive + dl")).toBeDefined();
-    const versions = await page.locator("table.versions tbody tr").evaluateAll((trs) => trs.map((tr) => tr.querySelector("td")?.textContent));
+    const versions = await page
+      .locator("table.versions tbody tr")
+      .evaluateAll((trs) => trs.map((tr) => tr.querySelector("td")?.textContent));
     expect(versions).toEqual(["1.1.0", "1.0.0"]);
     await expect(page.locator("table.versions .latest").count()).resolves.toBe(1);
 
@@ -186,7 +224,10 @@ describe("a tool's page", () => {
   it("switches to an older version, whose page is cacheable and pins its snippets", async () => {
     const { page } = await tab();
     await page.goto(`${registry.url}/t/text-stats`);
-    const [response] = await Promise.all([page.waitForResponse(/\/t\/text-stats\/1\.0\.0$/), page.locator("table.versions").getByRole("link", { name: "1.0.0" }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse(/\/t\/text-stats\/1\.0\.0$/),
+      page.locator("table.versions").getByRole("link", { name: "1.0.0" }).click(),
+    ]);
     expect(response.headers()["cache-control"]).toBe("public, max-age=300");
     await expect(page.locator(".version").textContent()).resolves.toBe("1.0.0");
     await expect(page.locator("table.versions [aria-current=page]").textContent()).resolves.toBe("1.0.0");
@@ -230,7 +271,9 @@ describe("layout", () => {
         ["/t/text-stats", "tool"],
       ]) {
         await page.goto(`${registry.url}${path}`);
-        const widths = await page.evaluate<{ content: number; viewport: number }>("({ content: document.documentElement.scrollWidth, viewport: innerWidth })");
+        const widths = await page.evaluate<{ content: number; viewport: number }>(
+          "({ content: document.documentElement.scrollWidth, viewport: innerWidth })",
+        );
         expect(widths.content, `${label} at ${name}`).toBeLessThanOrEqual(widths.viewport);
         const background = await page.evaluate<string>("getComputedStyle(document.body).backgroundColor");
         expect(background, `${label} at ${name}`).toBe(colorScheme === "dark" ? "rgb(13, 17, 23)" : "rgb(255, 255, 255)");

@@ -55,14 +55,23 @@ const HOSTILE_SPEC = {
       execute: {
         input: {
           type: "object",
-          properties: { [`<img src=x onerror=${run("property")}>`]: { type: "string", description: `<script>${run("property-description")}</script>`, enum: [`<svg onload=${run("enum")}>`] } },
+          properties: {
+            [`<img src=x onerror=${run("property")}>`]: {
+              type: "string",
+              description: `<script>${run("property-description")}</script>`,
+              enum: [`<svg onload=${run("enum")}>`],
+            },
+          },
           required: [`<img src=x onerror=${run("property")}>`],
         },
       },
     },
   },
   // Valid as a manifest (the registry rejects unknown kinds and malformed hosts), hostile in the one free-text field.
-  tool_capabilities: { network: ["api.example.com:443"], filesystem: [{ path: `/data/"><svg onload=${run("grant-path")}><script>${run("grant-script")}</script>`, access: "read" }] },
+  tool_capabilities: {
+    network: ["api.example.com:443"],
+    filesystem: [{ path: `/data/"><svg onload=${run("grant-path")}><script>${run("grant-script")}</script>`, access: "read" }],
+  },
 };
 
 const HOSTILE_PATHS = [
@@ -171,7 +180,9 @@ describe("hostile content", () => {
     await expect(image.count()).resolves.toBe(1);
     await expect(image.getAttribute("referrerpolicy")).resolves.toBe("no-referrer");
     await image.scrollIntoViewIfNeeded();
-    await expect.poll(() => image.evaluate((element: { complete: boolean; naturalWidth: number }) => element.complete && element.naturalWidth)).toBe(1);
+    await expect
+      .poll(() => image.evaluate((element: { complete: boolean; naturalWidth: number }) => element.complete && element.naturalWidth))
+      .toBe(1);
     // A hostile tag links to the filtered catalogue, its text safely in the query string.
     const tagHref = await tab.page.locator(".tags a").first().getAttribute("href");
     expect(new URL(tagHref!, registry.url).searchParams.get("tag")).toBe(HOSTILE_SPEC.tool_tags[0]);
@@ -192,7 +203,9 @@ describe("hostile content", () => {
       window.__xss = "planted";
     })()`);
     const problems = await inertnessProblems(tab.page);
-    expect(problems).toEqual(expect.arrayContaining(["a payload ran: planted", "handler attribute: IMG onerror", "link: javascript:void 0", "element: iframe"]));
+    expect(problems).toEqual(
+      expect.arrayContaining(["a payload ran: planted", "handler attribute: IMG onerror", "link: javascript:void 0", "element: iframe"]),
+    );
     await tab.close();
   });
 });

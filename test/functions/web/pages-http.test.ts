@@ -19,7 +19,17 @@ let registry: TestRegistry;
 beforeAll(async () => {
   registry = await startTestRegistry();
   for (const version of ["1.0.0", "2.0.0"]) {
-    await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: "page-tool", version, tool_type: "utility", tool_tags: ["demo"], tool_search_description: "Demonstrates pages" }));
+    await uploadOrThrow(
+      registry.url,
+      registry.token,
+      echoToolBundle({
+        tool_id: "page-tool",
+        version,
+        tool_type: "utility",
+        tool_tags: ["demo"],
+        tool_search_description: "Demonstrates pages",
+      }),
+    );
   }
 });
 
@@ -52,7 +62,7 @@ describe("every page", () => {
     expect(response.headers.get("x-frame-options")).toBe("DENY");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
     const html = await response.text();
-    expect(html.startsWith("<!DOCTYPE html><html lang=\"en\">")).toBe(true);
+    expect(html.startsWith('<!DOCTYPE html><html lang="en">')).toBe(true);
     // No secret reaches a page: neither the write token nor the storage credentials.
     expect(html).not.toContain(registry.token);
     expect(html).not.toContain(registry.local.config.credentials!.secretAccessKey);
@@ -105,13 +115,19 @@ describe("on AWS", () => {
     const page = await call("/t/page-tool/1.0.0");
     expect(page.headers?.["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
     expect(page.headers?.["cache-control"]).toBe("public, max-age=300");
-    expect(resultBytes(page).toString("utf8")).toContain("https://abc123.execute-api.eu-west-1.amazonaws.com/tools/page-tool/versions/1.0.0/archive");
+    expect(resultBytes(page).toString("utf8")).toContain(
+      "https://abc123.execute-api.eu-west-1.amazonaws.com/tools/page-tool/versions/1.0.0/archive",
+    );
   });
 });
 
 describe("capabilities", () => {
   it("shows each declared capability as written, and says when there are none", () => {
-    const declared = String(Capabilities({ declared: { network: ["api.example.com:443"], env: ["EXAMPLE_API_KEY"], filesystem: [{ path: "workspace", access: "read" }] } }));
+    const declared = String(
+      Capabilities({
+        declared: { network: ["api.example.com:443"], env: ["EXAMPLE_API_KEY"], filesystem: [{ path: "workspace", access: "read" }] },
+      }),
+    );
     expect(declared).toContain("<dt>network</dt><dd><code>api.example.com:443</code></dd>");
     expect(declared).toContain("<dt>env</dt><dd><code>EXAMPLE_API_KEY</code></dd>");
     expect(declared).toContain("<dt>filesystem</dt><dd><code>path: workspace, access: read</code></dd>");
@@ -119,6 +135,7 @@ describe("capabilities", () => {
     const someKindsEmpty = String(Capabilities({ declared: { network: [], env: ["EXAMPLE_API_KEY"], filesystem: [] } }));
     expect(someKindsEmpty).not.toContain("network");
     expect(someKindsEmpty).toContain("<dt>env</dt>");
-    for (const none of [undefined, {}, null, "network", { network: [], env: [], filesystem: [] }]) expect(String(Capabilities({ declared: none }))).toContain("No capabilities declared");
+    for (const none of [undefined, {}, null, "network", { network: [], env: [], filesystem: [] }])
+      expect(String(Capabilities({ declared: none }))).toContain("No capabilities declared");
   });
 });

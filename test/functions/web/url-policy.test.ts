@@ -61,9 +61,13 @@ describe("renderMarkdown", () => {
   });
 
   it("marks external links and images so they leak nothing", async () => {
-    expect(await renderMarkdown("[guide](https://example.org/guide)")).toBe('<p><a href="https://example.org/guide" rel="nofollow ugc noopener noreferrer">guide</a></p>\n');
+    expect(await renderMarkdown("[guide](https://example.org/guide)")).toBe(
+      '<p><a href="https://example.org/guide" rel="nofollow ugc noopener noreferrer">guide</a></p>\n',
+    );
     expect(await renderMarkdown("[usage](#usage)")).toBe('<p><a href="#usage">usage</a></p>\n');
-    expect(await renderMarkdown('![a "pixel"](https://images.example/p.png)')).toBe('<p><img src="https://images.example/p.png" alt="a &quot;pixel&quot;" loading="lazy" referrerpolicy="no-referrer"></p>\n');
+    expect(await renderMarkdown('![a "pixel"](https://images.example/p.png)')).toBe(
+      '<p><img src="https://images.example/p.png" alt="a &quot;pixel&quot;" loading="lazy" referrerpolicy="no-referrer"></p>\n',
+    );
   });
 
   it("puts tool.md's headings under the page's and renders tables and code", async () => {

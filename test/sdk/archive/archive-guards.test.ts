@@ -24,7 +24,11 @@ const formats: Array<[string, (files: Record<string, ArchiveMember>) => Uint8Arr
 
 describe.each(formats)("path guards (%s)", (_format, pack) => {
   it("refuses `..` segments (zip slip)", () => {
-    expectArchiveError(() => readToolArchive(pack({ "code/../../etc/passwd": "x" })), "ARCHIVE_PATH_TRAVERSAL", /"code\/\.\.\/\.\.\/etc\/passwd".*zip slip/);
+    expectArchiveError(
+      () => readToolArchive(pack({ "code/../../etc/passwd": "x" })),
+      "ARCHIVE_PATH_TRAVERSAL",
+      /"code\/\.\.\/\.\.\/etc\/passwd".*zip slip/,
+    );
     expectArchiveError(() => readToolArchive(pack({ "code/a/../b.py": "x" })), "ARCHIVE_PATH_TRAVERSAL");
   });
 
@@ -38,12 +42,20 @@ describe.each(formats)("path guards (%s)", (_format, pack) => {
   });
 
   it("refuses entries outside code/ and names them", () => {
-    const error = expectArchiveError(() => readToolArchive(pack({ "code/function.py": "x", "README.md": "x" })), "ARCHIVE_OUTSIDE_CODE", /"README\.md" is outside it/);
+    const error = expectArchiveError(
+      () => readToolArchive(pack({ "code/function.py": "x", "README.md": "x" })),
+      "ARCHIVE_OUTSIDE_CODE",
+      /"README\.md" is outside it/,
+    );
     expect(error.message).toContain("zip -r tool.zip code");
   });
 
   it("explains a code/ folder nested under the tool folder", () => {
-    expectArchiveError(() => readToolArchive(pack({ "text-stats/code/function.py": "x" })), "ARCHIVE_NO_CODE_FOLDER", /nested under "text-stats\/".*cd text-stats && zip -r tool\.zip code/);
+    expectArchiveError(
+      () => readToolArchive(pack({ "text-stats/code/function.py": "x" })),
+      "ARCHIVE_NO_CODE_FOLDER",
+      /nested under "text-stats\/".*cd text-stats && zip -r tool\.zip code/,
+    );
   });
 
   it("refuses an archive without code/", () => {
@@ -53,14 +65,30 @@ describe.each(formats)("path guards (%s)", (_format, pack) => {
   });
 
   it("refuses symlinks that leave code/, resolved from the link's folder", () => {
-    expectArchiveError(() => readToolArchive(pack({ "code/": {}, "code/key": { type: "symlink", linkTarget: "/etc/passwd" } })), "ARCHIVE_LINK_ESCAPE", /"\/etc\/passwd"/);
-    expectArchiveError(() => readToolArchive(pack({ "code/sub/up": { type: "symlink", linkTarget: "../../spec.json" } })), "ARCHIVE_LINK_ESCAPE", /outside code\//);
-    expectArchiveError(() => readToolArchive(pack({ "code/up": { type: "symlink", linkTarget: "../../../x" } })), "ARCHIVE_LINK_ESCAPE", /outside the archive/);
+    expectArchiveError(
+      () => readToolArchive(pack({ "code/": {}, "code/key": { type: "symlink", linkTarget: "/etc/passwd" } })),
+      "ARCHIVE_LINK_ESCAPE",
+      /"\/etc\/passwd"/,
+    );
+    expectArchiveError(
+      () => readToolArchive(pack({ "code/sub/up": { type: "symlink", linkTarget: "../../spec.json" } })),
+      "ARCHIVE_LINK_ESCAPE",
+      /outside code\//,
+    );
+    expectArchiveError(
+      () => readToolArchive(pack({ "code/up": { type: "symlink", linkTarget: "../../../x" } })),
+      "ARCHIVE_LINK_ESCAPE",
+      /outside the archive/,
+    );
   });
 
   it("keeps symlinks that stay inside code/", () => {
     const archive = readToolArchive(pack({ "code/lib/a.py": "a", "code/sub/link.py": { type: "symlink", linkTarget: "../lib/a.py" } }));
-    expect(archive.entries.find((entry) => entry.path === "code/sub/link.py")).toMatchObject({ type: "symlink", linkTarget: "../lib/a.py", data: new Uint8Array(0) });
+    expect(archive.entries.find((entry) => entry.path === "code/sub/link.py")).toMatchObject({
+      type: "symlink",
+      linkTarget: "../lib/a.py",
+      data: new Uint8Array(0),
+    });
   });
 
   it("refuses device and fifo entries", () => {
@@ -70,23 +98,41 @@ describe.each(formats)("path guards (%s)", (_format, pack) => {
   });
 
   it("refuses entries that sit below a file or a link", () => {
-    expectArchiveError(() => readToolArchive(pack({ "code/link": { type: "symlink", linkTarget: "." }, "code/link/x.py": "x" })), "ARCHIVE_PATH_CONFLICT", /below "code\/link", which is a symlink/);
+    expectArchiveError(
+      () => readToolArchive(pack({ "code/link": { type: "symlink", linkTarget: "." }, "code/link/x.py": "x" })),
+      "ARCHIVE_PATH_CONFLICT",
+      /below "code\/link", which is a symlink/,
+    );
   });
 });
 
 describe("tar-only entry types", () => {
   it("refuses hard links", () => {
-    const tar = gzipSync(writeTar([{ path: "code/a", data: "a" }, { path: "code/b", type: "hardlink", linkTarget: "code/a" }]));
+    const tar = gzipSync(
+      writeTar([
+        { path: "code/a", data: "a" },
+        { path: "code/b", type: "hardlink", linkTarget: "code/a" },
+      ]),
+    );
     expectArchiveError(() => readToolArchive(tar), "ARCHIVE_ENTRY_TYPE", /"code\/b" is a hardlink/);
   });
 
   it("refuses duplicate paths, including ones that differ only by ./ and //", () => {
-    const tar = gzipSync(writeTar([{ path: "code/a.py", data: "1" }, { path: "./code//a.py", data: "2" }]));
+    const tar = gzipSync(
+      writeTar([
+        { path: "code/a.py", data: "1" },
+        { path: "./code//a.py", data: "2" },
+      ]),
+    );
     expectArchiveError(() => readToolArchive(tar), "ARCHIVE_DUPLICATE_PATH", /"code\/a\.py" twice/);
   });
 
   it("refuses paths that differ only by case (they collide on macOS and Windows)", () => {
-    expectArchiveError(() => readToolArchive(tarGzFiles({ "code/Makefile": "a", "code/makefile": "b" })), "ARCHIVE_DUPLICATE_PATH", /"code\/Makefile" and "code\/makefile" differ only by case/);
+    expectArchiveError(
+      () => readToolArchive(tarGzFiles({ "code/Makefile": "a", "code/makefile": "b" })),
+      "ARCHIVE_DUPLICATE_PATH",
+      /"code\/Makefile" and "code\/makefile" differ only by case/,
+    );
   });
 
   it("refuses sparse and other exotic entry types", () => {
@@ -99,12 +145,20 @@ describe("tar-only entry types", () => {
 
 describe("format", () => {
   it("refuses bytes that are neither zip nor tar.gz, saying what they start with", () => {
-    expectArchiveError(() => readToolArchive(new TextEncoder().encode("hello world")), "ARCHIVE_UNSUPPORTED_FORMAT", /68 65 6c 6c.*zip -r tool\.zip code/);
+    expectArchiveError(
+      () => readToolArchive(new TextEncoder().encode("hello world")),
+      "ARCHIVE_UNSUPPORTED_FORMAT",
+      /68 65 6c 6c.*zip -r tool\.zip code/,
+    );
     expectArchiveError(() => readToolArchive(new Uint8Array(0)), "ARCHIVE_UNSUPPORTED_FORMAT", /empty/);
   });
 
   it("refuses a gzip that does not hold a tar", () => {
-    expectArchiveError(() => readToolArchive(gzipSync(new TextEncoder().encode("#!/bin/sh\necho hi\n".repeat(40)))), "ARCHIVE_UNSUPPORTED_FORMAT", /tar czf tool\.zip code/);
+    expectArchiveError(
+      () => readToolArchive(gzipSync(new TextEncoder().encode("#!/bin/sh\necho hi\n".repeat(40)))),
+      "ARCHIVE_UNSUPPORTED_FORMAT",
+      /tar czf tool\.zip code/,
+    );
   });
 
   it("reports damage instead of odd entries", () => {
@@ -129,15 +183,26 @@ describe("limits", () => {
   });
 
   it("refuses a tar.gz bomb by ratio while inflating", () => {
-    expectArchiveError(() => readToolArchive(tarGzFiles({ "code/bomb": zeros })), "ARCHIVE_COMPRESSION_RATIO", /expands more than 200 times/);
+    expectArchiveError(
+      () => readToolArchive(tarGzFiles({ "code/bomb": zeros })),
+      "ARCHIVE_COMPRESSION_RATIO",
+      /expands more than 200 times/,
+    );
   });
 
   it("refuses files and archives over the size limits", () => {
     const noise = crypto.getRandomValues(new Uint8Array(60_000));
-    expectArchiveError(() => readToolArchive(zipFiles({ "code/big": noise }), { maxEntryBytes: 50_000 }), "ARCHIVE_ENTRY_TOO_LARGE", /"code\/big" unpacks to 60000 bytes/);
+    expectArchiveError(
+      () => readToolArchive(zipFiles({ "code/big": noise }), { maxEntryBytes: 50_000 }),
+      "ARCHIVE_ENTRY_TOO_LARGE",
+      /"code\/big" unpacks to 60000 bytes/,
+    );
     const twoFiles = { "code/a": noise.subarray(0, 40_000), "code/b": noise.subarray(20_000) };
     expectArchiveError(() => readToolArchive(zipFiles(twoFiles), { maxTotalBytes: 70_000 }), "ARCHIVE_TOTAL_TOO_LARGE");
-    expectArchiveError(() => readToolArchive(tarGzFiles({ "code/big": noise }), { maxTotalBytes: 10_000, maxEntries: 2 }), "ARCHIVE_TOTAL_TOO_LARGE");
+    expectArchiveError(
+      () => readToolArchive(tarGzFiles({ "code/big": noise }), { maxTotalBytes: 10_000, maxEntries: 2 }),
+      "ARCHIVE_TOTAL_TOO_LARGE",
+    );
   });
 
   it("refuses too many entries (checked from the zip directory before any entry is read)", () => {
@@ -156,7 +221,11 @@ describe("limits", () => {
     expectArchiveError(() => readToolArchive(declaresMore), "ARCHIVE_CORRUPT", /inflates to 1500 bytes, not the declared 5000/);
     // Over 64 KiB of compressed input takes the streaming path, which must catch the lie as well.
     const large = zipFiles({ "code/noise.bin": new Uint8Array(randomBytes(100_000)) });
-    expectArchiveError(() => readToolArchive(patchZipUncompressedSize(large, 70_000)), "ARCHIVE_CORRUPT", /inflates beyond its declared 70000 bytes/);
+    expectArchiveError(
+      () => readToolArchive(patchZipUncompressedSize(large, 70_000)),
+      "ARCHIVE_CORRUPT",
+      /inflates beyond its declared 70000 bytes/,
+    );
   });
 
   it("lets tiny highly compressible files through (ratio applies above 1 MiB)", () => {
@@ -167,7 +236,10 @@ describe("limits", () => {
 
 describe("readArchive (no code/ layout)", () => {
   it("reads any safe layout but keeps the path guards", () => {
-    expect(readArchive(zipFiles({ "spec.json": "{}", "tool.md": "#" })).entries.map((entry) => entry.path)).toEqual(["spec.json", "tool.md"]);
+    expect(readArchive(zipFiles({ "spec.json": "{}", "tool.md": "#" })).entries.map((entry) => entry.path)).toEqual([
+      "spec.json",
+      "tool.md",
+    ]);
     expectArchiveError(() => readArchive(zipFiles({ "../spec.json": "{}" })), "ARCHIVE_PATH_TRAVERSAL");
   });
 });

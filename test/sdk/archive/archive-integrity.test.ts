@@ -49,7 +49,9 @@ describe("extractToolArchive", () => {
 
   it("checks the hash before unpacking: a mismatch writes nothing", async () => {
     const dir = await temp.make();
-    const error = await extractToolArchive(archive, { targetDir: join(dir, "tree"), expectedSha256: "0".repeat(64), toolId: "t" }).catch((caught: unknown) => caught);
+    const error = await extractToolArchive(archive, { targetDir: join(dir, "tree"), expectedSha256: "0".repeat(64), toolId: "t" }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ArchiveIntegrityError);
     expect(error).toMatchObject({ code: "ARCHIVE_HASH_MISMATCH", toolId: "t", actualSha256: sha256(archive) });
     expect(await readdir(dir)).toEqual([]);
@@ -65,7 +67,9 @@ describe("extractToolArchive", () => {
 
   it("refuses zip slip and links leaving code/ (the registry's guards) and leaves nothing behind", async () => {
     const dir = await temp.make();
-    await expect(extractToolArchive(zipFiles({ "code/../../evil.py": "x" }), { targetDir: join(dir, "a") })).rejects.toBeInstanceOf(ArchiveError);
+    await expect(extractToolArchive(zipFiles({ "code/../../evil.py": "x" }), { targetDir: join(dir, "a") })).rejects.toBeInstanceOf(
+      ArchiveError,
+    );
     const escaping = tarGzFiles({ "code/": { type: "directory" }, "code/out": { type: "symlink", linkTarget: "../../etc/passwd" } });
     await expect(extractToolArchive(escaping, { targetDir: join(dir, "b") })).rejects.toMatchObject({ code: "ARCHIVE_LINK_ESCAPE" });
     expect(await readdir(dir)).toEqual([]);
@@ -82,7 +86,9 @@ describe("AgentTools refuses tampered or corrupt archives", () => {
     try {
       const error = await tools.add("text-stats").catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ArchiveIntegrityError);
-      expect((error as Error).message).toMatch(/^The archive of tool "text-stats" has sha256 [0-9a-f]{64}, but the registry published f{64}/);
+      expect((error as Error).message).toMatch(
+        /^The archive of tool "text-stats" has sha256 [0-9a-f]{64}, but the registry published f{64}/,
+      );
       expect(await readdir(cacheDir)).not.toContain("trees");
       expect(tools.list()).toEqual([]);
       expect(await tools.executeToolById("binary-increment", { value: 1 })).toMatchObject({ result: 2 });

@@ -74,7 +74,12 @@ describe("writeTar", () => {
 
   it("round-trips long non-ASCII names through pax records (lengths count bytes)", () => {
     const path = `code/${"é".repeat(80)}/${"ü".repeat(30)}.py`;
-    const archive = readToolArchive(writeTar([{ path, data: "x" }, { path: "code/next.py", data: "y" }]));
+    const archive = readToolArchive(
+      writeTar([
+        { path, data: "x" },
+        { path: "code/next.py", data: "y" },
+      ]),
+    );
     expect(archive.entries.map((entry) => entry.path)).toEqual([path, "code/next.py"]);
   });
 });
@@ -83,7 +88,11 @@ describe("test support archives", () => {
   it("zipFiles and tarGzFiles keep modes", () => {
     for (const pack of [zipFiles, tarGzFiles]) {
       const archive = readToolArchive(pack({ "code/": {}, "code/tool": { data: "#!/bin/sh\n", mode: 0o755 }, "code/data.json": "{}" }));
-      expect(archive.entries.map((entry) => [entry.path, entry.mode.toString(8)])).toEqual([["code", "755"], ["code/tool", "755"], ["code/data.json", "644"]]);
+      expect(archive.entries.map((entry) => [entry.path, entry.mode.toString(8)])).toEqual([
+        ["code", "755"],
+        ["code/tool", "755"],
+        ["code/data.json", "644"],
+      ]);
     }
   });
 
@@ -103,7 +112,10 @@ describe("test support archives", () => {
     const path = join(work, "increment");
     writeFileSync(path, binary!.data, { mode: 0o755 });
     const output = join(work, "out.json");
-    execFileSync(path, [JSON.stringify({ tool_id: "binary-increment", tool_data: { tool_parameters: { step: 2 } }, mode: "input", input: { value: 41 } }), output]);
+    execFileSync(path, [
+      JSON.stringify({ tool_id: "binary-increment", tool_data: { tool_parameters: { step: 2 } }, mode: "input", input: { value: 41 } }),
+      output,
+    ]);
     expect(JSON.parse(readFileSync(output, "utf8"))).toEqual({ result: 43, status: "success" });
   });
 });

@@ -16,7 +16,9 @@ function errorOf(run: () => unknown): ArchiveError {
 
 describe("findPythonEntry", () => {
   it("returns code/function.py", () => {
-    const entry = findPythonEntry(readToolArchive(zipFiles({ "code/function.py": "class AgentSpaceV1Tool: pass\n", "code/requirements.txt": "" })));
+    const entry = findPythonEntry(
+      readToolArchive(zipFiles({ "code/function.py": "class AgentSpaceV1Tool: pass\n", "code/requirements.txt": "" })),
+    );
     expect(entry.path).toBe("code/function.py");
   });
 
@@ -30,7 +32,10 @@ describe("findPythonEntry", () => {
 
 describe("findBinaryExecutable", () => {
   it("returns the only executable file", () => {
-    expect(findBinaryExecutable(tool({ "code/increment": { data: "\x7fELF", mode: 0o755 } }))).toMatchObject({ path: "code/increment", mode: 0o755 });
+    expect(findBinaryExecutable(tool({ "code/increment": { data: "\x7fELF", mode: 0o755 } }))).toMatchObject({
+      path: "code/increment",
+      mode: 0o755,
+    });
   });
 
   it("refuses an empty code/ (or one holding only folders)", () => {
@@ -44,7 +49,9 @@ describe("findBinaryExecutable", () => {
     const error = errorOf(() => findBinaryExecutable(tool({ "code/a": { data: "a", mode: 0o755 }, "code/b": { data: "b", mode: 0o755 } })));
     expect(error.code).toBe("ARCHIVE_BINARY_SEVERAL");
     expect(error.message).toMatch(/exactly one regular file.*holds code\/a, code\/b/);
-    expect(errorOf(() => findBinaryExecutable(tool({ "code/run": { type: "symlink", linkTarget: "x" } }))).code).toBe("ARCHIVE_BINARY_SEVERAL");
+    expect(errorOf(() => findBinaryExecutable(tool({ "code/run": { type: "symlink", linkTarget: "x" } }))).code).toBe(
+      "ARCHIVE_BINARY_SEVERAL",
+    );
   });
 
   it("refuses a file without the executable bit and says how to keep it", () => {

@@ -55,12 +55,16 @@ describe("bash corpus", () => {
     const totals: Record<string, Record<string, number>> = {};
     const acceptEditsAllowed: string[] = [];
     for (const mode of Object.values(PermissionMode)) {
-      for (const [corpus, commands] of [["unsafe", unsafe], ["safe", safe]] as const) {
+      for (const [corpus, commands] of [
+        ["unsafe", unsafe],
+        ["safe", safe],
+      ] as const) {
         const counts: Record<string, number> = { allow: 0, ask: 0, deny: 0 };
         for (const command of commands) {
           const decision = await decide(mode, command);
           counts[decision.behavior] = (counts[decision.behavior] ?? 0) + 1;
-          if (mode === PermissionMode.ACCEPT_EDITS && corpus === "unsafe" && decision.behavior === "allow") acceptEditsAllowed.push(command);
+          if (mode === PermissionMode.ACCEPT_EDITS && corpus === "unsafe" && decision.behavior === "allow")
+            acceptEditsAllowed.push(command);
         }
         totals[`${mode} ${corpus}`] = counts;
       }
@@ -79,7 +83,10 @@ describe("bash corpus", () => {
     expect(acceptEditsAllowed.length).toBeGreaterThan(0);
     for (const command of acceptEditsAllowed) {
       for (const { resolved, readOnlyProblem } of (await bash.analyse(command)).commands) {
-        expect(readOnlyProblem === undefined || ["rm", "touch", "mkdir", "sed", "rmdir", "cp", "mv"].includes(resolved.name ?? ""), command).toBe(true);
+        expect(
+          readOnlyProblem === undefined || ["rm", "touch", "mkdir", "sed", "rmdir", "cp", "mv"].includes(resolved.name ?? ""),
+          command,
+        ).toBe(true);
       }
     }
     for (const command of acceptEditsAllowed) expect(command).not.toMatch(/curl|python|\/etc|~|\.\./);

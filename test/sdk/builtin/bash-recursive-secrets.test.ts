@@ -94,7 +94,12 @@ describe("recursive searches and the secrets inside the project", () => {
     // Outside a repository rg does not read .gitignore: the visible key is read.
     await expectDecisions(tree({ "certs/dev.pem": "key\n", ".gitignore": "*.pem\n" }), { "rg KEY": "ask", "rg KEY src": "allow" });
     // Not ignored: a visible key file is read by rg and git grep alike.
-    await expectDecisions(tree({ "certs/dev.pem": "key\n" }, { git: true }), { "rg KEY": "ask", "git grep KEY": "ask", "git grep KEY -- src": "allow", "cd src && git -C ../certs grep KEY": "ask" });
+    await expectDecisions(tree({ "certs/dev.pem": "key\n" }, { git: true }), {
+      "rg KEY": "ask",
+      "git grep KEY": "ask",
+      "git grep KEY -- src": "allow",
+      "cd src && git -C ../certs grep KEY": "ask",
+    });
   });
 
   it("follows symbolic links only when the command does", async () => {
@@ -108,7 +113,10 @@ describe("recursive searches and the secrets inside the project", () => {
     const withToken = tree({}, { git: true });
     writeFileSync(join(withToken, ".git", "config"), '[remote "origin"]\n\turl = https://me:ghp_secret@github.com/me/x\n');
     await expectDecisions(withToken, { "grep -r KEY .": "ask", "grep -r KEY src": "allow" });
-    await expectDecisions(tree({ "node_modules/pkg/test/fixture.pem": "key\n" }, { git: true }), { "grep -r KEY .": "allow", "rg --hidden --no-ignore KEY": "allow" });
+    await expectDecisions(tree({ "node_modules/pkg/test/fixture.pem": "key\n" }, { git: true }), {
+      "grep -r KEY .": "allow",
+      "rg --hidden --no-ignore KEY": "allow",
+    });
   });
 
   it("asks when the tree is too deep to check", async () => {

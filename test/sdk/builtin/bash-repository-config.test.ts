@@ -102,7 +102,7 @@ describe("git read-only commands and the repository's own config", () => {
     expect(await decide(paged, "git log")).toMatchObject(immuneAsk);
     expect((await decide(paged, "git --no-pager log")).behavior).toBe("allow");
     expect((await decide(paged, "git -P log")).behavior).toBe("allow");
-    const perCommand = repository("[pager]\n\tlog = \"sh -c id\"\n");
+    const perCommand = repository('[pager]\n\tlog = "sh -c id"\n');
     expect(await decide(perCommand, "git log")).toMatchObject(immuneAsk);
     expect((await decide(repository("[pager]\n\tbranch = false\n"), "git branch")).behavior).toBe("allow");
   });
@@ -110,7 +110,9 @@ describe("git read-only commands and the repository's own config", () => {
   it("follows include.path and includeIf to the files they pull in", async () => {
     const included = repository("[include]\n\tpath = extra.conf\n", { ".git/extra.conf": "[core]\n\tfsmonitor = ./run.sh\n" });
     expect(await decide(included, "git status")).toMatchObject(immuneAsk);
-    const conditional = repository('[includeIf "gitdir:/"]\n\tpath = ../conditional.conf\n', { "conditional.conf": "[diff]\n\texternal = ./x.sh\n" });
+    const conditional = repository('[includeIf "gitdir:/"]\n\tpath = ../conditional.conf\n', {
+      "conditional.conf": "[diff]\n\texternal = ./x.sh\n",
+    });
     expect(await decide(conditional, "git diff")).toMatchObject(immuneAsk);
     expect((await decide(repository("[include]\n\tpath = missing.conf\n"), "git status")).behavior).toBe("allow");
   });
@@ -121,15 +123,19 @@ describe("git read-only commands and the repository's own config", () => {
     expect(await decide(hooksPath, "git diff")).toMatchObject(immuneAsk);
     expect((await decide(hooksPath, "git log -1")).behavior).toBe("allow");
     // Commit hooks (husky) do not run on reads.
-    expect((await decide(repository("[core]\n\thooksPath = .husky/_\n", { ".husky/_/pre-commit": "#!/bin/sh\n" }), "git status")).behavior).toBe("allow");
+    expect(
+      (await decide(repository("[core]\n\thooksPath = .husky/_\n", { ".husky/_/pre-commit": "#!/bin/sh\n" }), "git status")).behavior,
+    ).toBe("allow");
   });
 
   it("asks in a partial clone (reads fetch from the promisor remote) and when core.worktree points elsewhere", async () => {
-    const partial = repository("[remote \"origin\"]\n\turl = https://example.com/x.git\n\tpromisor = true\n[extensions]\n\tpartialClone = origin\n");
+    const partial = repository(
+      '[remote "origin"]\n\turl = https://example.com/x.git\n\tpromisor = true\n[extensions]\n\tpartialClone = origin\n',
+    );
     expect(await decide(partial, "git log -p")).toMatchObject({ behavior: "ask", bypassImmune: true });
     const moved = repository("[core]\n\tworktree = /\n");
     expect(await decide(moved, "git status")).toMatchObject({ behavior: "ask", bypassImmune: true });
-    const plain = repository("[remote \"origin\"]\n\tpromisor = false\n");
+    const plain = repository('[remote "origin"]\n\tpromisor = false\n');
     expect((await decide(plain, "git log -p")).behavior).toBe("allow");
   });
 

@@ -43,9 +43,9 @@ describe("deny rules match the normalised program, in every mode", () => {
     ["terraform destroy:*", "terraform apply -destroy"],
     ["cargo build:*", "cargo b --release"],
     ["rm:*", "bash -c 'rm -rf build'"],
-    ["rm:*", "sh -ec \"cd src && rm -rf build\""],
+    ["rm:*", 'sh -ec "cd src && rm -rf build"'],
     ["rm:*", "eval rm -rf build"],
-    ["rm:*", "bash -c \"$SCRIPT\""],
+    ["rm:*", 'bash -c "$SCRIPT"'],
     ["git push:*", "bash -c 'bash -c \"git push\"'"],
   ];
   for (const mode of [PermissionMode.DEFAULT, PermissionMode.BYPASS, PermissionMode.ACCEPT_EDITS]) {
@@ -129,7 +129,14 @@ describe("suggestions never widen into code execution", () => {
 });
 
 describe("writes to configuration that runs code ask in every mode", () => {
-  it.each(["echo '{}' > .agent-tools/settings.json", "cp a.json .agent-tools/settings.local.json", "echo x > .yarnrc.yml", "echo x >> .npmrc", "mkdir -p .git/hooks", "tee .envrc < a"])("asks for %j in BYPASS and ACCEPT_EDITS", async (command) => {
+  it.each([
+    "echo '{}' > .agent-tools/settings.json",
+    "cp a.json .agent-tools/settings.local.json",
+    "echo x > .yarnrc.yml",
+    "echo x >> .npmrc",
+    "mkdir -p .git/hooks",
+    "tee .envrc < a",
+  ])("asks for %j in BYPASS and ACCEPT_EDITS", async (command) => {
     for (const mode of [PermissionMode.BYPASS, PermissionMode.ACCEPT_EDITS]) {
       const decision = await decide(command, { mode, allow: ["Bash"] });
       expect(decision.behavior, `${mode}: ${decision.message}`).toBe("ask");
@@ -139,14 +146,24 @@ describe("writes to configuration that runs code ask in every mode", () => {
 
 describe("ACCEPT_EDITS file commands are parsed like everything else", () => {
   const acceptEdits = (command: string) => decide(command, { mode: PermissionMode.ACCEPT_EDITS });
-  it.each(["cp --target=.. a.txt", "cp -vt.. a.txt", "mv -t /tmp a.txt", "cp --target-directory=../x a.txt", "rm -rf ?*", "rm -rf *", "toString > out.txt", "constructor > out.txt", "__proto__ x"])(
-    "does not auto-allow %j",
+  it.each([
+    "cp --target=.. a.txt",
+    "cp -vt.. a.txt",
+    "mv -t /tmp a.txt",
+    "cp --target-directory=../x a.txt",
+    "rm -rf ?*",
+    "rm -rf *",
+    "toString > out.txt",
+    "constructor > out.txt",
+    "__proto__ x",
+  ])("does not auto-allow %j", async (command) => {
+    expect((await acceptEdits(command)).behavior).not.toBe("allow");
+  });
+
+  it.each(["cp a.txt b.txt", "mv -v a.txt src/", "mkdir -p src/lib", "touch src/new.ts", "rm -f src/old.ts", "sed -i s/a/b/ src/a.ts"])(
+    "auto-allows %j",
     async (command) => {
-      expect((await acceptEdits(command)).behavior).not.toBe("allow");
+      expect((await acceptEdits(command)).behavior).toBe("allow");
     },
   );
-
-  it.each(["cp a.txt b.txt", "mv -v a.txt src/", "mkdir -p src/lib", "touch src/new.ts", "rm -f src/old.ts", "sed -i s/a/b/ src/a.ts"])("auto-allows %j", async (command) => {
-    expect((await acceptEdits(command)).behavior).toBe("allow");
-  });
 });

@@ -27,14 +27,28 @@ describe("Bash in the sandbox", () => {
     expect(sandboxed.sandboxStatus.network).toBe(false);
   });
 
-  it.each(["echo notes > notes.txt", "mkdir -p src/lib && touch src/lib/a.ts", "cp notes.txt src/", "sed -i s/a/b/ src/a.ts", "rm -f src/old.ts"])("auto-allows the edit %j in DEFAULT mode", async (command) => {
+  it.each([
+    "echo notes > notes.txt",
+    "mkdir -p src/lib && touch src/lib/a.ts",
+    "cp notes.txt src/",
+    "sed -i s/a/b/ src/a.ts",
+    "rm -f src/old.ts",
+  ])("auto-allows the edit %j in DEFAULT mode", async (command) => {
     const decision = await decide(sandboxed, command);
     expect(decision.behavior).toBe("allow");
     expect(decision.reason).toContain("sandbox.contained-edit");
     expect((await decide(plain, command)).behavior).toBe("ask");
   });
 
-  it.each(["echo x > ../outside.txt", "cp notes.txt /etc/", "echo x > ~/.bashrc", "rm -rf .", "curl -s https://example.com -o x", "npm install", "echo x > .git/config"])("still asks for %j", async (command) => {
+  it.each([
+    "echo x > ../outside.txt",
+    "cp notes.txt /etc/",
+    "echo x > ~/.bashrc",
+    "rm -rf .",
+    "curl -s https://example.com -o x",
+    "npm install",
+    "echo x > .git/config",
+  ])("still asks for %j", async (command) => {
     expect((await decide(sandboxed, command)).behavior).not.toBe("allow");
   });
 

@@ -27,7 +27,8 @@ afterAll(() => {
 });
 
 const sandboxed = new Bash({ cwd: project.path, sandbox: "required" });
-const run = (bash: Bash, command: string, timeout?: number) => runTool(new Toolkit({ tools: [bash] }), "Bash", { command, ...(timeout === undefined ? {} : { timeout }) });
+const run = (bash: Bash, command: string, timeout?: number) =>
+  runTool(new Toolkit({ tools: [bash] }), "Bash", { command, ...(timeout === undefined ? {} : { timeout }) });
 
 describe("Bash in the sandbox", () => {
   it("says it is sandboxed, and what it may write and reach", () => {
@@ -81,7 +82,10 @@ describe("Bash sandbox modes where bubblewrap is missing", () => {
 
   it("auto warns once with the reason and runs unsandboxed; required refuses", async () => {
     const warnings: string[] = [];
-    const auto = new Bash({ cwd: project.path, sandbox: { mode: "auto", platform: platform(), onWarning: (message) => warnings.push(message) } });
+    const auto = new Bash({
+      cwd: project.path,
+      sandbox: { mode: "auto", platform: platform(), onWarning: (message) => warnings.push(message) },
+    });
     expect(auto.sandboxed).toBe(false);
     expect(auto.sandboxStatus.unavailableReason).toMatch(/bubblewrap \(bwrap\) is not installed/);
     expect(warnings).toEqual([expect.stringMatching(/Bash commands run WITHOUT a sandbox: .*To fix: install it/)]);

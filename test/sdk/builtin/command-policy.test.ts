@@ -66,22 +66,34 @@ describe("read-only policy specs", () => {
 
 /** Spellings of a forbidden option that the program would read as that option. */
 function variants(option: string, spec: ProgramSpec): string[] {
-  const harmlessFlag = (spec.options ?? []).find((candidate) => (candidate.value ?? "none") === "none" && /^-[A-Za-z0-9]$/.test(candidate.names[0]!))?.names[0];
+  const harmlessFlag = (spec.options ?? []).find(
+    (candidate) => (candidate.value ?? "none") === "none" && /^-[A-Za-z0-9]$/.test(candidate.names[0]!),
+  )?.names[0];
   const accepted = new Set((spec.options ?? []).flatMap((candidate) => candidate.names));
-  const forms = [option, `${option}=x.txt`, `'${option}'`, `"${option}"`, `${option.slice(0, 2)}''${option.slice(2)}`, `${option.slice(0, -1)}\\${option.slice(-1)}`];
+  const forms = [
+    option,
+    `${option}=x.txt`,
+    `'${option}'`,
+    `"${option}"`,
+    `${option.slice(0, 2)}''${option.slice(2)}`,
+    `${option.slice(0, -1)}\\${option.slice(-1)}`,
+  ];
   if (spec.style !== "single-dash" && /^-[A-Za-z0-9]$/.test(option)) {
     forms.push(`${option}x.txt`, `${option}/tmp/x`);
     if (harmlessFlag) forms.push(`${harmlessFlag}${option.slice(1)}`, `${harmlessFlag}${option.slice(1)}x.txt`);
   }
   if (option.startsWith("--")) {
     // getopt_long and git read unambiguous prefixes; a prefix that is itself an accepted option is another option.
-    for (let length = 3; length < option.length; length += 1) if (!accepted.has(option.slice(0, length))) forms.push(option.slice(0, length), `${option.slice(0, length)}=x`);
+    for (let length = 3; length < option.length; length += 1)
+      if (!accepted.has(option.slice(0, length))) forms.push(option.slice(0, length), `${option.slice(0, length)}=x`);
   }
   forms.push(`-{${option.slice(1)},-x}`, `{${option},a.txt}`);
   return forms;
 }
 
-const forbiddenCases = allSpecs().flatMap(({ words, spec }) => (spec.forbidden ?? []).flatMap((forbidden) => forbidden.names.map((name) => ({ words, spec, name }))));
+const forbiddenCases = allSpecs().flatMap(({ words, spec }) =>
+  (spec.forbidden ?? []).flatMap((forbidden) => forbidden.names.map((name) => ({ words, spec, name }))),
+);
 
 describe("forbidden options are never read-only, however they are spelled", () => {
   it("covers every forbidden option of every spec", () => {
@@ -91,14 +103,19 @@ describe("forbidden options are never read-only, however they are spelled", () =
   it("property: a dressed-up forbidden option, anywhere among harmless words, is not read-only", async () => {
     const cases = forbiddenCases.flatMap(({ words, spec, name }) => variants(name, spec).map((variant) => ({ words, spec, variant })));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...cases), fc.constantFrom("", "a.txt", "-- a.txt", "src"), fc.boolean(), async ({ words, spec, variant }, operand, before) => {
-        const [program, ...subcommand] = words;
-        const rest = before ? [variant, "x", operand] : ["x", variant, operand];
-        const command = [program, ...subcommand, ...rest].filter(Boolean).join(" ");
-        // After `--`, and after the first operand of a program that does not permute, a word is no option.
-        if (!before && (operand.startsWith("--") || spec.permute === false)) return;
-        expect(await bash.checkReadOnly({ command }), command).toBe(false);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...cases),
+        fc.constantFrom("", "a.txt", "-- a.txt", "src"),
+        fc.boolean(),
+        async ({ words, spec, variant }, operand, before) => {
+          const [program, ...subcommand] = words;
+          const rest = before ? [variant, "x", operand] : ["x", variant, operand];
+          const command = [program, ...subcommand, ...rest].filter(Boolean).join(" ");
+          // After `--`, and after the first operand of a program that does not permute, a word is no option.
+          if (!before && (operand.startsWith("--") || spec.permute === false)) return;
+          expect(await bash.checkReadOnly({ command }), command).toBe(false);
+        },
+      ),
       { numRuns: 600, seed: 20261201 },
     );
   });

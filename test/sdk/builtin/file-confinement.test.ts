@@ -23,10 +23,32 @@ function put(base: string, path: string, content = "x\n"): void {
 }
 
 // The hostile project: secrets by name, links to secrets and outside, hard links under neutral names.
-for (const path of [".env", ".env.local", ".env-local", ".env.production", ".ENV", "config/prod.env", "infra/terraform.tfvars", "infra/prod.auto.tfvars", "infra/terraform.tfstate",
-  "certs/server.pem", "certs/server.key", "certs/keystore.jks", "credentials.json", "config/secrets.yaml", "config/service-account.json", "client_secret_1234.apps.googleusercontent.com.json",
-  ".npmrc", ".envrc", ".aws/credentials", "deploy/id_ed25519", "src/index.ts", "docs/guide.md"]) put(hostile, path, "KEY=value\n");
-put(hostile, ".git/config", "[remote \"origin\"]\n\turl = https://user:token@example.com/r.git\n");
+for (const path of [
+  ".env",
+  ".env.local",
+  ".env-local",
+  ".env.production",
+  ".ENV",
+  "config/prod.env",
+  "infra/terraform.tfvars",
+  "infra/prod.auto.tfvars",
+  "infra/terraform.tfstate",
+  "certs/server.pem",
+  "certs/server.key",
+  "certs/keystore.jks",
+  "credentials.json",
+  "config/secrets.yaml",
+  "config/service-account.json",
+  "client_secret_1234.apps.googleusercontent.com.json",
+  ".npmrc",
+  ".envrc",
+  ".aws/credentials",
+  "deploy/id_ed25519",
+  "src/index.ts",
+  "docs/guide.md",
+])
+  put(hostile, path, "KEY=value\n");
+put(hostile, ".git/config", '[remote "origin"]\n\turl = https://user:token@example.com/r.git\n');
 put(outside, "notes.txt", "outside\n");
 put(outside, "secret.env", "KEY=outside\n");
 symlinkSync(join(hostile, ".env"), join(hostile, "notes.txt"));
@@ -38,11 +60,45 @@ linkSync(join(hostile, ".env"), join(hostile, "neutral.txt"));
 linkSync(join(outside, "secret.env"), join(hostile, "src", "copy.txt"));
 
 // The clean project: an ordinary git repository whose .gitignore hides its .env and build output.
-for (const path of ["src/index.ts", "src/lib/util.ts", "src/credentials.ts", "src/secrets.py", "src/env.ts", "src/auth/token-store.ts", "README.md", "docs/credentials.md", "LICENSE",
-  "package.json", "package-lock.json", "tsconfig.json", ".editorconfig", ".nvmrc", ".prettierrc", ".eslintrc.json", ".env.example", ".env.sample", ".github/workflows/ci.yml",
-  ".vscode/settings.json", "Dockerfile", "docker-compose.yml", "Makefile", "Cargo.toml", "pyproject.toml", "infra/main.tf", "infra/variables.tf", "test/fixtures/data.json",
-  "test/app.test.ts", "node_modules/x/index.js", "node_modules/x/package.json", "node_modules/@scope/pkg/dist/index.d.ts", "dist/app.js", "dist/app.js.map", "build/output.txt",
-  "coverage/lcov.info"]) put(clean, path, "export const x = 1; // TODO\n");
+for (const path of [
+  "src/index.ts",
+  "src/lib/util.ts",
+  "src/credentials.ts",
+  "src/secrets.py",
+  "src/env.ts",
+  "src/auth/token-store.ts",
+  "README.md",
+  "docs/credentials.md",
+  "LICENSE",
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  ".editorconfig",
+  ".nvmrc",
+  ".prettierrc",
+  ".eslintrc.json",
+  ".env.example",
+  ".env.sample",
+  ".github/workflows/ci.yml",
+  ".vscode/settings.json",
+  "Dockerfile",
+  "docker-compose.yml",
+  "Makefile",
+  "Cargo.toml",
+  "pyproject.toml",
+  "infra/main.tf",
+  "infra/variables.tf",
+  "test/fixtures/data.json",
+  "test/app.test.ts",
+  "node_modules/x/index.js",
+  "node_modules/x/package.json",
+  "node_modules/@scope/pkg/dist/index.d.ts",
+  "dist/app.js",
+  "dist/app.js.map",
+  "build/output.txt",
+  "coverage/lcov.info",
+])
+  put(clean, path, "export const x = 1; // TODO\n");
 put(clean, ".gitignore", ".env\nnode_modules/\ndist/\nbuild/\ncoverage/\n");
 put(clean, ".env", "KEY=value\n");
 execFileSync("git", ["init", "-q", clean]);
@@ -68,7 +124,12 @@ function toolsWith(options: { cwd?: string }): Record<string, ToolBase<any>> {
   return { Read: new Read(options), Grep: new Grep(options), Glob: new Glob(options) };
 }
 
-async function decide(setup: keyof typeof setups, project: string, mode: PermissionMode, call: { tool: string; input: Record<string, unknown> }) {
+async function decide(
+  setup: keyof typeof setups,
+  project: string,
+  mode: PermissionMode,
+  call: { tool: string; input: Record<string, unknown> },
+) {
   const { engine, tools } = setups[setup](project);
   return new PermissionEngine({ mode, ...engine }).checkPermission(tools[call.tool]!, call.input);
 }
@@ -107,7 +168,9 @@ describe("everyday reads", () => {
     let allowed = 0;
     for (const call of escapes) if ((await decide("engine", hostile, PermissionMode.DEFAULT, call)).behavior === "allow") escaped++;
     for (const call of everyday) if ((await decide("engine", clean, PermissionMode.DEFAULT, call)).behavior === "allow") allowed++;
-    console.log(`file-tool corpus: ${escaped}/${escapes.length} escapes auto-allowed, ${allowed}/${everyday.length} everyday reads auto-allowed`);
+    console.log(
+      `file-tool corpus: ${escaped}/${escapes.length} escapes auto-allowed, ${allowed}/${everyday.length} everyday reads auto-allowed`,
+    );
     expect([escaped, allowed]).toEqual([0, everyday.length]);
   });
 });
@@ -117,7 +180,9 @@ describe("what the decisions say", () => {
   const engine = new PermissionEngine({ workingDirectories: [hostile] });
 
   it("a secret inside the project is a bypass-immune ASK that an allow rule does not silence", async () => {
-    const decision = await new PermissionEngine({ workingDirectories: [hostile], allow: ["Read"] }).checkPermission(read, { file_path: join(hostile, ".env") });
+    const decision = await new PermissionEngine({ workingDirectories: [hostile], allow: ["Read"] }).checkPermission(read, {
+      file_path: join(hostile, ".env"),
+    });
     expect(decision).toMatchObject({ behavior: "ask", bypassImmune: true, reason: "Safety check: sensitive file" });
     expect(decision.message).toMatch(/a secret by its name/);
   });
@@ -125,9 +190,16 @@ describe("what the decisions say", () => {
   it("a file outside the project is left to rules and the mode: an allow rule or BYPASS allows it", async () => {
     const notes = { file_path: join(outside, "notes.txt") };
     expect((await engine.checkPermission(read, notes)).behavior).toBe("ask");
-    expect((await new PermissionEngine({ workingDirectories: [hostile], allow: [`Read(/${outside}/**)`] }).checkPermission(read, notes)).behavior).toBe("allow");
-    expect((await new PermissionEngine({ workingDirectories: [hostile], mode: PermissionMode.BYPASS }).checkPermission(read, notes)).behavior).toBe("allow");
-    expect((await new PermissionEngine({ workingDirectories: [hostile], mode: PermissionMode.DONT_ASK }).checkPermission(read, notes)).behavior).toBe("deny");
+    expect(
+      (await new PermissionEngine({ workingDirectories: [hostile], allow: [`Read(/${outside}/**)`] }).checkPermission(read, notes))
+        .behavior,
+    ).toBe("allow");
+    expect(
+      (await new PermissionEngine({ workingDirectories: [hostile], mode: PermissionMode.BYPASS }).checkPermission(read, notes)).behavior,
+    ).toBe("allow");
+    expect(
+      (await new PermissionEngine({ workingDirectories: [hostile], mode: PermissionMode.DONT_ASK }).checkPermission(read, notes)).behavior,
+    ).toBe("deny");
   });
 
   it("names the hard link and the link target", async () => {

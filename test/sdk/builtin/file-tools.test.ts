@@ -10,14 +10,19 @@ const file = (name: string) => join(project.path, name);
 
 let toolkit: Toolkit;
 beforeEach(() => {
-  toolkit = new Toolkit({ tools: [new Read({ cwd: project.path }), new Write({ cwd: project.path }), new Edit({ cwd: project.path })], state: new AgentState() });
+  toolkit = new Toolkit({
+    tools: [new Read({ cwd: project.path }), new Write({ cwd: project.path }), new Edit({ cwd: project.path })],
+    state: new AgentState(),
+  });
 });
 const call = (name: string, input: Record<string, unknown>) => runTool(toolkit, name, input);
 
 describe("Read", () => {
   it("returns numbered lines with offset and limit, cutting long lines", async () => {
     writeFileSync(file("lines.txt"), `one\r\ntwo\nthree\n${"x".repeat(2005)}\n`);
-    expect((await call("Read", { file_path: file("lines.txt") })).text).toBe(`     1\tone\n     2\ttwo\n     3\tthree\n     4\t${"x".repeat(2000)}[truncated]`);
+    expect((await call("Read", { file_path: file("lines.txt") })).text).toBe(
+      `     1\tone\n     2\ttwo\n     3\tthree\n     4\t${"x".repeat(2000)}[truncated]`,
+    );
     expect((await call("Read", { file_path: file("lines.txt"), offset: 2, limit: 1 })).text).toBe("     2\ttwo");
     expect((await call("Read", { file_path: file("lines.txt"), offset: 10 })).text).toBe("");
   });
@@ -52,7 +57,10 @@ describe("Read", () => {
     const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
     writeFileSync(file("pixel.png"), png);
     const response = await call("Read", { file_path: file("pixel.png") });
-    expect(response.content[0]).toMatchObject({ type: "data", source: { type: "base64", mediaType: "image/png", data: png.toString("base64") } });
+    expect(response.content[0]).toMatchObject({
+      type: "data",
+      source: { type: "base64", mediaType: "image/png", data: png.toString("base64") },
+    });
   });
 });
 
@@ -60,8 +68,12 @@ describe("read-before-write", () => {
   it("refuses to overwrite an unread file, then writes after a Read and lets Write and Edit follow each other", async () => {
     writeFileSync(file("cycle.txt"), "alpha\nbeta\n");
     const refused = await call("Write", { file_path: file("cycle.txt"), content: "new\n" });
-    expect(refused.text).toBe(`Error: File ${file("cycle.txt")} exists but has not been read yet. You must read the file first before writing to it.`);
-    expect((await call("Edit", { file_path: file("cycle.txt"), old_string: "alpha", new_string: "gamma" })).text).toBe("Error: To edit a file, you must first read it using the Read tool.");
+    expect(refused.text).toBe(
+      `Error: File ${file("cycle.txt")} exists but has not been read yet. You must read the file first before writing to it.`,
+    );
+    expect((await call("Edit", { file_path: file("cycle.txt"), old_string: "alpha", new_string: "gamma" })).text).toBe(
+      "Error: To edit a file, you must first read it using the Read tool.",
+    );
 
     await call("Read", { file_path: file("cycle.txt") });
     const edited = await call("Edit", { file_path: file("cycle.txt"), old_string: "alpha", new_string: "gamma" });
@@ -70,7 +82,9 @@ describe("read-before-write", () => {
     // Edit → Edit without another Read: the ledger was refreshed with the new content.
     expect((await call("Edit", { file_path: file("cycle.txt"), old_string: "beta", new_string: "delta" })).state).toBe("success");
     // Edit → Write → Edit.
-    expect((await call("Write", { file_path: file("cycle.txt"), content: "one\ntwo\n" })).text).toBe(`The file ${file("cycle.txt")} has been written successfully (3 lines).`);
+    expect((await call("Write", { file_path: file("cycle.txt"), content: "one\ntwo\n" })).text).toBe(
+      `The file ${file("cycle.txt")} has been written successfully (3 lines).`,
+    );
     expect((await call("Edit", { file_path: file("cycle.txt"), old_string: "two", new_string: "three" })).state).toBe("success");
     expect(readFileSync(file("cycle.txt"), "utf8")).toBe("one\nthree\n");
   });
@@ -84,7 +98,9 @@ describe("read-before-write", () => {
     writeFileSync(file("stale.txt"), "changed!\n");
     utimesSync(file("stale.txt"), before, before);
     const refused = await call("Edit", { file_path: file("stale.txt"), old_string: "changed", new_string: "edited" });
-    expect(refused.text).toBe(`Error: File ${file("stale.txt")} has been modified since it was last read (by the user or another process). Read it again before you edit it.`);
+    expect(refused.text).toBe(
+      `Error: File ${file("stale.txt")} has been modified since it was last read (by the user or another process). Read it again before you edit it.`,
+    );
     await call("Read", { file_path: file("stale.txt") });
     expect((await call("Edit", { file_path: file("stale.txt"), old_string: "changed", new_string: "edited" })).state).toBe("success");
     expect(readFileSync(file("stale.txt"), "utf8")).toBe("edited!\n");
@@ -114,8 +130,12 @@ describe("Edit", () => {
   });
 
   it("reports missing and identical strings", async () => {
-    expect((await call("Edit", { file_path: file("edit.txt"), old_string: "nope", new_string: "x" })).text).toBe(`Error: old_string not found in ${file("edit.txt")}`);
-    expect((await call("Edit", { file_path: file("edit.txt"), old_string: "a", new_string: "a" })).text).toBe("Error: old_string and new_string are identical. No changes to make.");
+    expect((await call("Edit", { file_path: file("edit.txt"), old_string: "nope", new_string: "x" })).text).toBe(
+      `Error: old_string not found in ${file("edit.txt")}`,
+    );
+    expect((await call("Edit", { file_path: file("edit.txt"), old_string: "a", new_string: "a" })).text).toBe(
+      "Error: old_string and new_string are identical. No changes to make.",
+    );
   });
 
   it("keeps CRLF line endings when the model sends LF", async () => {
@@ -136,8 +156,13 @@ describe("file tool permissions", () => {
 
   it("asks (bypass-immune) for a symlink to .git/config, judged by real path, even with an allow rule", async () => {
     const engine = new PermissionEngine({ mode: PermissionMode.ACCEPT_EDITS, allow: ["Write(*.txt)", "Edit"] });
-    expect(await engine.checkPermission(write, { file_path: join(project.path, "notes.txt"), content: "x" })).toMatchObject({ behavior: "ask", bypassImmune: true });
-    expect(await engine.checkPermission(edit, { file_path: join(project.path, "notes.txt"), old_string: "a", new_string: "b" })).toMatchObject({ behavior: "ask", bypassImmune: true });
+    expect(await engine.checkPermission(write, { file_path: join(project.path, "notes.txt"), content: "x" })).toMatchObject({
+      behavior: "ask",
+      bypassImmune: true,
+    });
+    expect(
+      await engine.checkPermission(edit, { file_path: join(project.path, "notes.txt"), old_string: "a", new_string: "b" }),
+    ).toMatchObject({ behavior: "ask", bypassImmune: true });
     expect((await engine.checkPermission(write, { file_path: join(project.path, "ok.txt"), content: "x" })).behavior).toBe("allow");
   });
 
@@ -145,23 +170,42 @@ describe("file tool permissions", () => {
     const inside = { file_path: join(project.path, "src", "main.ts"), content: "x" };
     expect((await new PermissionEngine({ mode: PermissionMode.ACCEPT_EDITS }).checkPermission(write, inside)).behavior).toBe("allow");
     expect((await new PermissionEngine({ mode: PermissionMode.DEFAULT }).checkPermission(write, inside)).behavior).toBe("ask");
-    expect((await new PermissionEngine({ mode: PermissionMode.ACCEPT_EDITS }).checkPermission(write, { file_path: "/elsewhere/x.ts", content: "x" })).behavior).toBe("ask");
+    expect(
+      (
+        await new PermissionEngine({ mode: PermissionMode.ACCEPT_EDITS }).checkPermission(write, {
+          file_path: "/elsewhere/x.ts",
+          content: "x",
+        })
+      ).behavior,
+    ).toBe("ask");
   });
 
   it("matches path rules gitignore-style, relative to the cwd or absolute, on real paths too", async () => {
     const target = { file_path: join(project.path, "src", "deep", "main.ts"), content: "x" };
     expect((await new PermissionEngine({ allow: ["Write(src/**)"] }).checkPermission(write, target)).behavior).toBe("allow");
     expect((await new PermissionEngine({ allow: ["Write(*.ts)"] }).checkPermission(write, target)).behavior).toBe("allow");
-    expect((await new PermissionEngine({ allow: [`Write(/${project.path}/src/**)`] }).checkPermission(write, target)).behavior).toBe("allow");
+    expect((await new PermissionEngine({ allow: [`Write(/${project.path}/src/**)`] }).checkPermission(write, target)).behavior).toBe(
+      "allow",
+    );
     expect((await new PermissionEngine({ allow: ["Write(lib/**)"] }).checkPermission(write, target)).behavior).toBe("ask");
-    expect((await new PermissionEngine({ deny: ["Read(.env)"] }).checkPermission(read, { file_path: join(project.path, "config", ".env") })).behavior).toBe("deny");
-    expect((await new PermissionEngine({ deny: ["Read(./.git/**)"] }).checkPermission(read, { file_path: join(project.path, "notes.txt") })).behavior).toBe("deny");
+    expect(
+      (await new PermissionEngine({ deny: ["Read(.env)"] }).checkPermission(read, { file_path: join(project.path, "config", ".env") }))
+        .behavior,
+    ).toBe("deny");
+    expect(
+      (await new PermissionEngine({ deny: ["Read(./.git/**)"] }).checkPermission(read, { file_path: join(project.path, "notes.txt") }))
+        .behavior,
+    ).toBe("deny");
     // A file outside the working directories asks (it used to be auto-allowed as read-only).
     expect((await new PermissionEngine().checkPermission(read, { file_path: "/etc/hosts" })).behavior).toBe("ask");
   });
 
   it("suggests a rule for the parent directory, relative to the cwd when inside it", async () => {
-    const decision = await new PermissionEngine().checkPermission(edit, { file_path: join(project.path, "src", "main.ts"), old_string: "a", new_string: "b" });
+    const decision = await new PermissionEngine().checkPermission(edit, {
+      file_path: join(project.path, "src", "main.ts"),
+      old_string: "a",
+      new_string: "b",
+    });
     expect(decision.suggestions).toEqual([{ toolName: "Edit", ruleContent: "src/**", behavior: "allow", source: "suggested" }]);
     const outside = await new PermissionEngine().checkPermission(edit, { file_path: "/opt/app/main.ts", old_string: "a", new_string: "b" });
     expect(outside.suggestions[0]?.ruleContent).toBe("/opt/app/**");

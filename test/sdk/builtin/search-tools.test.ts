@@ -59,7 +59,9 @@ describe("Grep (real ripgrep)", () => {
   });
 
   it("shows content with line numbers and context, counts, and filters by glob and type", async () => {
-    expect((await call("Grep", { pattern: "second", output_mode: "content", "-B": 1, path: file("docs") })).text).toBe(`${file("docs/readme.md")}-1-Alpha docs\n${file("docs/readme.md")}:2:second line`);
+    expect((await call("Grep", { pattern: "second", output_mode: "content", "-B": 1, path: file("docs") })).text).toBe(
+      `${file("docs/readme.md")}-1-Alpha docs\n${file("docs/readme.md")}:2:second line`,
+    );
     expect((await call("Grep", { pattern: "const", output_mode: "count", glob: "*.tsx" })).text).toBe(`${file("src/lib/b.tsx")}:2`);
     expect((await call("Grep", { pattern: "alpha", type: "js" })).text).toBe(file("src/c.js"));
   });
@@ -89,7 +91,11 @@ describe("search tool permissions", () => {
   const grep = new Grep({ cwd: project.path });
   it("are read-only everywhere, but a deny rule on a path wins", async () => {
     expect((await new PermissionEngine({ mode: PermissionMode.EXPLORE }).checkPermission(grep, { pattern: "x" })).behavior).toBe("allow");
-    expect((await new PermissionEngine({ deny: ["Grep(docs/**)"] }).checkPermission(grep, { pattern: "x", path: file("docs") })).behavior).toBe("deny");
-    expect((await new PermissionEngine({ deny: ["Grep(docs/**)"] }).checkPermission(grep, { pattern: "x", path: file("src") })).behavior).toBe("allow");
+    expect(
+      (await new PermissionEngine({ deny: ["Grep(docs/**)"] }).checkPermission(grep, { pattern: "x", path: file("docs") })).behavior,
+    ).toBe("deny");
+    expect(
+      (await new PermissionEngine({ deny: ["Grep(docs/**)"] }).checkPermission(grep, { pattern: "x", path: file("src") })).behavior,
+    ).toBe("allow");
   });
 });

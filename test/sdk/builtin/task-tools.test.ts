@@ -10,14 +10,26 @@ describe("task tools", () => {
     const toolkit = new Toolkit({ tools: tools() });
     const call = async (name: string, input: Record<string, unknown> = {}) => (await runTool(toolkit, name, input)).text;
     expect(await call("TaskList")).toBe("No tasks available.");
-    expect(await call("TaskCreate", { subject: "Write parser", description: "tree-sitter" })).toBe("Task (id=1) created successfully: Write parser");
-    expect(await call("TaskCreate", { subject: "Write tests", description: "corpus", metadata: { priority: "high" } })).toBe("Task (id=2) created successfully: Write tests");
-    expect(await call("TaskUpdate", { task_id: "2", add_blocked_by: ["1", "99"], owner: "helper-b", status: "in_progress" })).toBe("Update task (id=2) status, owner, blocked_by.");
+    expect(await call("TaskCreate", { subject: "Write parser", description: "tree-sitter" })).toBe(
+      "Task (id=1) created successfully: Write parser",
+    );
+    expect(await call("TaskCreate", { subject: "Write tests", description: "corpus", metadata: { priority: "high" } })).toBe(
+      "Task (id=2) created successfully: Write tests",
+    );
+    expect(await call("TaskUpdate", { task_id: "2", add_blocked_by: ["1", "99"], owner: "helper-b", status: "in_progress" })).toBe(
+      "Update task (id=2) status, owner, blocked_by.",
+    );
     expect(await call("TaskList")).toBe("1 [pending] Write parser\n2 [in_progress] Write tests(helper-b)[blocked by 1]");
-    expect(await call("TaskGet", { task_id: "2" })).toBe('Task (id=2): Write tests\nStatus: in_progress\nDescription: corpus\nOwner: helper-b\nBlocked by: #1\nMetadata: {"priority":"high"}');
-    expect(await call("TaskGet", { task_id: "1" })).toBe("Task (id=1): Write parser\nStatus: pending\nDescription: tree-sitter\nBlocks: #2");
+    expect(await call("TaskGet", { task_id: "2" })).toBe(
+      'Task (id=2): Write tests\nStatus: in_progress\nDescription: corpus\nOwner: helper-b\nBlocked by: #1\nMetadata: {"priority":"high"}',
+    );
+    expect(await call("TaskGet", { task_id: "1" })).toBe(
+      "Task (id=1): Write parser\nStatus: pending\nDescription: tree-sitter\nBlocks: #2",
+    );
     expect(await call("TaskUpdate", { task_id: "2", metadata: { priority: null, size: 3 } })).toBe("Update task (id=2) metadata.");
-    expect(await call("TaskUpdate", { task_id: "1", status: "completed" })).toBe("Update task (id=1) status.\nTask completed. Call TaskList to find your next task.");
+    expect(await call("TaskUpdate", { task_id: "1", status: "completed" })).toBe(
+      "Update task (id=1) status.\nTask completed. Call TaskList to find your next task.",
+    );
     expect(await call("TaskUpdate", { task_id: "1", status: "deleted" })).toBe("Task (id=1) has been deleted.");
     expect(await call("TaskList")).toBe("2 [in_progress] Write tests(helper-b)");
     expect(await call("TaskGet", { task_id: "2" })).toContain('Metadata: {"size":3}');
@@ -36,7 +48,10 @@ describe("task tools", () => {
     for (const mode of [PermissionMode.DEFAULT, PermissionMode.ACCEPT_EDITS, PermissionMode.BYPASS, PermissionMode.DONT_ASK]) {
       expect((await new PermissionEngine({ mode }).checkPermission(new TaskList(), {})).behavior).toBe("allow");
     }
-    expect((await new PermissionEngine({ mode: PermissionMode.EXPLORE }).checkPermission(new TaskCreate(), { subject: "x", description: "" })).behavior).toBe("deny");
+    expect(
+      (await new PermissionEngine({ mode: PermissionMode.EXPLORE }).checkPermission(new TaskCreate(), { subject: "x", description: "" }))
+        .behavior,
+    ).toBe("deny");
   });
 
   it("work without a toolkit when given a store", async () => {

@@ -36,10 +36,15 @@ async function cli(args: string[], terminal?: { answers: string[] }, registryUrl
     out: (text) => void (out += text),
     err: (text) => void (err += text),
     cwd: workDir,
-    ...(terminal ? { interactive: true, ask: async (question: string) => {
-      questions.push(question);
-      return terminal.answers.shift() ?? "";
-    } } : {}),
+    ...(terminal
+      ? {
+          interactive: true,
+          ask: async (question: string) => {
+            questions.push(question);
+            return terminal.answers.shift() ?? "";
+          },
+        }
+      : {}),
   };
   const status = await runCli([...args, "--registry", registryUrl], io);
   return { status, out, err, questions };
@@ -58,7 +63,16 @@ describe("init", () => {
     const ran = await cli(["run", "./acme.greet", "--input", '{"name": "Ada"}', "--cache-dir", cacheDir()]);
     expect(ran).toMatchObject({ status: EXIT.ok, err: "" });
     expect(JSON.parse(ran.out)).toEqual({ message: "Hello, Ada!" });
-    const configured = await cli(["run", "acme.greet", "--input", '{"name": "Ada"}', "--parameters", '{"greeting": "Hi"}', "--cache-dir", cacheDir()]);
+    const configured = await cli([
+      "run",
+      "acme.greet",
+      "--input",
+      '{"name": "Ada"}',
+      "--parameters",
+      '{"greeting": "Hi"}',
+      "--cache-dir",
+      cacheDir(),
+    ]);
     expect(JSON.parse(configured.out)).toEqual({ message: "Hi, Ada!" });
 
     const published = await cli(withToken("publish", "acme.greet", "--json"));
@@ -69,7 +83,12 @@ describe("init", () => {
   it("scaffolds a binary tool that is built, passes its test and runs", async () => {
     const created = await cli(["init", "acme.echo", "--runtime", "binary", "--json"]);
     expect(created.status).toBe(EXIT.ok);
-    expect(JSON.parse(created.out)).toMatchObject({ tool_id: "acme.echo", runtime: "binary", files: ["build.sh", "spec.json", "src/main.c", "tests/test.sh", "tool.md"], warnings: [] });
+    expect(JSON.parse(created.out)).toMatchObject({
+      tool_id: "acme.echo",
+      runtime: "binary",
+      files: ["build.sh", "spec.json", "src/main.c", "tests/test.sh", "tool.md"],
+      warnings: [],
+    });
     const { stdout } = await run(join(workDir, "acme.echo/tests/test.sh"));
     expect(stdout).toMatch(/^ok: code\/acme\.echo wrote/);
     const ran = await cli(["run", "./acme.echo", "--input", '{"value": 41}', "--cache-dir", cacheDir()]);
@@ -118,18 +137,32 @@ describe("every command", () => {
     expect(JSON.parse((await cli(["get", "acme.greet", "--json"])).out)).toMatchObject({ tool_id: "acme.greet" });
     expect(JSON.parse((await cli(["versions", "acme.greet", "--json"])).out)).toHaveLength(1);
     expect(JSON.parse((await cli(["search", "greets", "--json"])).out)[0]).toMatchObject({ tool_id: "acme.greet" });
-    expect(JSON.parse((await cli(["pack", "acme.greet", "-o", "g.zip", "--json"])).out)).toMatchObject({ tool_id: "acme.greet", archive_format: "zip", warnings: [] });
+    expect(JSON.parse((await cli(["pack", "acme.greet", "-o", "g.zip", "--json"])).out)).toMatchObject({
+      tool_id: "acme.greet",
+      archive_format: "zip",
+      warnings: [],
+    });
     const failed = await cli(["get", "nobody-has-this", "--json"]);
     expect(failed.status).toBe(EXIT.failed);
-    expect(JSON.parse(failed.err)).toEqual({ error: expect.objectContaining({ exitCode: 1, code: "TOOL_NOT_FOUND", status: 404, message: expect.stringMatching(/no tool "nobody-has-this"/) }) });
+    expect(JSON.parse(failed.err)).toEqual({
+      error: expect.objectContaining({
+        exitCode: 1,
+        code: "TOOL_NOT_FOUND",
+        status: 404,
+        message: expect.stringMatching(/no tool "nobody-has-this"/),
+      }),
+    });
   });
 
   it("prints the version, and the exit codes in --help", async () => {
     const { version } = JSON.parse(await readFile(join(import.meta.dirname, "../../sdk/package.json"), "utf8")) as { version: string };
     expect((await cli(["--version"])).out).toBe(`${version}\n`);
     const help = await cli(["--help"]);
-    expect(help.out).toMatch(/Exit status:\n {2}0 {2}success\n {2}1 {2}refused or failed.*\n {2}2 {2}usage.*\n {2}3 {2}the registry or storage could not be reached/);
-    for (const command of ["init", "run", "pack", "publish", "get", "list", "versions", "search", "delete"]) expect(help.out).toContain(command);
+    expect(help.out).toMatch(
+      /Exit status:\n {2}0 {2}success\n {2}1 {2}refused or failed.*\n {2}2 {2}usage.*\n {2}3 {2}the registry or storage could not be reached/,
+    );
+    for (const command of ["init", "run", "pack", "publish", "get", "list", "versions", "search", "delete"])
+      expect(help.out).toContain(command);
   });
 
   it("treats a --registry without http:// as a usage error, not an unreachable registry", async () => {
@@ -178,7 +211,9 @@ describe("publish", () => {
     const published = await cli(withToken("publish", "unversioned"));
     expect(published.status).toBe(EXIT.ok);
     expect(published.out).toMatch(/^Published unversioned@0\.0\.0/);
-    expect(published.err).toBe("agent-tools: warning: spec.json has no tool_metadata.version, so the tool is published as 0.0.0; set tool_metadata.version (e.g. \"1.0.0\") and raise it with every change.\n");
+    expect(published.err).toBe(
+      'agent-tools: warning: spec.json has no tool_metadata.version, so the tool is published as 0.0.0; set tool_metadata.version (e.g. "1.0.0") and raise it with every change.\n',
+    );
   });
 
   it("names a missing folder instead of a missing spec.json", async () => {

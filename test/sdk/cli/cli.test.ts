@@ -127,7 +127,12 @@ describe("publish", () => {
     expect(result.out).toMatch(/^Published text-stats@1\.1\.0 via presigned upload/);
 
     result = await cli(...withRegistry("versions", "text-stats"));
-    expect(result.out.split("\n").filter(Boolean).map((line) => line.split("\t")[0])).toEqual(["1.1.0", "1.0.0"]);
+    expect(
+      result.out
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => line.split("\t")[0]),
+    ).toEqual(["1.1.0", "1.0.0"]);
   });
 
   it("publishes a ready bundle zip and a binary tool that then runs from its archive", async () => {
@@ -141,7 +146,10 @@ describe("publish", () => {
     const binaryPath = join(workDir, "increment-from-registry");
     await writeFile(binaryPath, tar.find((entry) => entry.name === "code/increment")!.data!, { mode: 0o755 });
     const outFile = join(workDir, "increment-out.json");
-    await promisify(execFile)(binaryPath, [JSON.stringify({ tool_id: "binary-increment", tool_data: { tool_parameters: { step: 1 } }, mode: "input", input: { value: 41 } }), outFile]);
+    await promisify(execFile)(binaryPath, [
+      JSON.stringify({ tool_id: "binary-increment", tool_data: { tool_parameters: { step: 1 } }, mode: "input", input: { value: 41 } }),
+      outFile,
+    ]);
     expect(JSON.parse(await readFile(outFile, "utf8"))).toMatchObject({ result: 42 });
   });
 
@@ -162,7 +170,9 @@ describe("publish", () => {
 
     const wrongToken = await cli(...withRegistry("publish", await toolFolder("text-stats", "9.0.0"), "--token", "nope"));
     expect(wrongToken.status).toBe(EXIT.failed);
-    expect(wrongToken.err).toMatch(/Unauthorized \(HTTP 401\): the write token is missing or wrong; pass the registry's write token with --token <token> or AGENT_TOOLS_TOKEN/);
+    expect(wrongToken.err).toMatch(
+      /Unauthorized \(HTTP 401\): the write token is missing or wrong; pass the registry's write token with --token <token> or AGENT_TOOLS_TOKEN/,
+    );
   });
 
   it("is a usage error without a token or with an unknown --via", async () => {
@@ -183,9 +193,18 @@ describe("publish", () => {
         server.close(() => resolve(port));
       });
     });
-    const result = await cli("publish", join(FIXTURE_TOOLS_DIR, "text-stats"), "--registry", `http://127.0.0.1:${closedPort}`, "--token", "t");
+    const result = await cli(
+      "publish",
+      join(FIXTURE_TOOLS_DIR, "text-stats"),
+      "--registry",
+      `http://127.0.0.1:${closedPort}`,
+      "--token",
+      "t",
+    );
     expect(result.status).toBe(EXIT.unreachable);
-    expect(result.err).toBe(`agent-tools: cannot reach the registry at http://127.0.0.1:${closedPort} (POST /tools/upload: ECONNREFUSED): check that it is running (npm start) and that --registry (or AGENT_TOOLS_REGISTRY) names it.\n`);
+    expect(result.err).toBe(
+      `agent-tools: cannot reach the registry at http://127.0.0.1:${closedPort} (POST /tools/upload: ECONNREFUSED): check that it is running (npm start) and that --registry (or AGENT_TOOLS_REGISTRY) names it.\n`,
+    );
   });
 });
 
@@ -199,7 +218,13 @@ describe("reading and deleting", () => {
     expect(JSON.parse(pinned.out)).toMatchObject({ tool_id: "text-stats", version: "1.1.0" });
 
     const list = await cli(...withRegistry("list"));
-    expect(list.out.split("\n").filter(Boolean).map((line) => line.split("\t").slice(0, 2).join("@")).sort()).toEqual(["binary-increment@1.0.0", "text-stats@3.0.0"]);
+    expect(
+      list.out
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => line.split("\t").slice(0, 2).join("@"))
+        .sort(),
+    ).toEqual(["binary-increment@1.0.0", "text-stats@3.0.0"]);
     const listed = JSON.parse((await cli(...withRegistry("list", "--tag", "binary", "--json"))).out) as { tool_id: string }[];
     expect(listed.map((entry) => entry.tool_id)).toEqual(["binary-increment"]);
 
@@ -211,9 +236,13 @@ describe("reading and deleting", () => {
   it("reports unknown tools and versions with the registry's detail", async () => {
     const missing = await cli(...withRegistry("get", "no-such-tool"));
     expect(missing.status).toBe(EXIT.failed);
-    expect(missing.err).toBe('agent-tools: no tool "no-such-tool" in the registry; `agent-tools list` shows the published tools, `agent-tools search <words>` finds one.\n');
+    expect(missing.err).toBe(
+      'agent-tools: no tool "no-such-tool" in the registry; `agent-tools list` shows the published tools, `agent-tools search <words>` finds one.\n',
+    );
     const noVersion = await cli(...withRegistry("get", "text-stats@7.7.7"));
-    expect(noVersion.err).toBe('agent-tools: tool "text-stats" has no version 7.7.7; `agent-tools versions text-stats` lists its versions.\n');
+    expect(noVersion.err).toBe(
+      'agent-tools: tool "text-stats" has no version 7.7.7; `agent-tools versions text-stats` lists its versions.\n',
+    );
     const badRef = await cli(...withRegistry("get", "text-stats@"));
     expect(badRef.status).toBe(EXIT.usage);
   });

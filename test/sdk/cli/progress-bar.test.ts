@@ -77,7 +77,12 @@ describe("publish and run of a large tool on a terminal", () => {
 
     const running = terminal(true);
     const input = JSON.stringify({ text: "a b a" });
-    expect(await runCli(["run", "text-stats@1.0.0", "--input", input, "--cache-dir", join(workDir, "cache"), "--registry", registry.url], running.io)).toBe(EXIT.ok);
+    expect(
+      await runCli(
+        ["run", "text-stats@1.0.0", "--input", input, "--cache-dir", join(workDir, "cache"), "--registry", registry.url],
+        running.io,
+      ),
+    ).toBe(EXIT.ok);
     expect(JSON.parse(running.out())).toMatchObject({ word_count: 3 });
     expect(running.err()).toMatch(/\rDownloading text-stats@1\.0\.0 \[#+\] 5\.\d MB \/ 5\.\d MB {2}[\d.]+ [kMG]?B\/s\u001b\[K\n$/);
   });

@@ -23,14 +23,21 @@ async function flakyServer(drops: number): Promise<{ url: string; seen: () => nu
 describe("registryRequest", () => {
   it("sends a request once more when its connection died unanswered", async () => {
     const flaky = await flakyServer(1);
-    const body = await registryRequest<{ ok: boolean; authorization: string }>({ registryUrl: flaky.url, token: "t0k" }, "POST", "/tools/uploads", "{}");
+    const body = await registryRequest<{ ok: boolean; authorization: string }>(
+      { registryUrl: flaky.url, token: "t0k" },
+      "POST",
+      "/tools/uploads",
+      "{}",
+    );
     expect(body).toEqual({ ok: true, authorization: "Bearer t0k" });
     expect(flaky.seen()).toBe(2);
   });
 
   it("gives up after the second dropped connection, naming the request", async () => {
     const flaky = await flakyServer(2);
-    await expect(registryRequest({ registryUrl: flaky.url }, "GET", "/tools/x")).rejects.toThrow(/Registry unavailable at .*: GET \/tools\/x: UND_ERR_SOCKET/);
+    await expect(registryRequest({ registryUrl: flaky.url }, "GET", "/tools/x")).rejects.toThrow(
+      /Registry unavailable at .*: GET \/tools\/x: UND_ERR_SOCKET/,
+    );
     expect(flaky.seen()).toBe(2);
   });
 

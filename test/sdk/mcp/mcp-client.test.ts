@@ -67,8 +67,14 @@ describe("MCP client over stdio", () => {
     const write = toolkit.getTool("mcp__notes__write_note")!;
     expect(write.isMcp).toBe(true);
     expect(write.description).toBe("Write a note.");
-    expect(write.inputSchema).toEqual({ type: "object", properties: { name: { type: "string" }, text: { type: "string" } }, required: ["name", "text"] });
-    expect(toolkit.getSchemas().find((schema) => schema.function.name === "mcp__notes__write_note")?.function.parameters).toEqual(write.inputSchema);
+    expect(write.inputSchema).toEqual({
+      type: "object",
+      properties: { name: { type: "string" }, text: { type: "string" } },
+      required: ["name", "text"],
+    });
+    expect(toolkit.getSchemas().find((schema) => schema.function.name === "mcp__notes__write_note")?.function.parameters).toEqual(
+      write.inputSchema,
+    );
   });
 
   it("reports servers that fail to start as events with the cause, skips them and keeps the others", () => {
@@ -199,7 +205,10 @@ describe("MCP client over streamable HTTP", () => {
   it("lists and calls a remote server's tools", async () => {
     const mcps = await McpServers.connect({ remote: { url } });
     try {
-      const toolkit = new Toolkit({ mcps, engine: new PermissionEngine({ mode: PermissionMode.DONT_ASK, allow: ["mcp__remote__read_note"] }) });
+      const toolkit = new Toolkit({
+        mcps,
+        engine: new PermissionEngine({ mode: PermissionMode.DONT_ASK, allow: ["mcp__remote__read_note"] }),
+      });
       expect(toolkit.getTool("mcp__remote__read_note")?.mcpName).toBe("remote");
       const [read, write] = await toolkit.createExecutor().runToCompletion(
         [
@@ -218,7 +227,10 @@ describe("MCP client over streamable HTTP", () => {
 
   it("reports an unreachable URL as a failed server", async () => {
     const events: McpServerEvent[] = [];
-    const mcps = await McpServers.connect({ gone: { url: "http://127.0.0.1:9/mcp", connectTimeoutMs: 5000 } }, { onEvent: (event) => events.push(event) });
+    const mcps = await McpServers.connect(
+      { gone: { url: "http://127.0.0.1:9/mcp", connectTimeoutMs: 5000 } },
+      { onEvent: (event) => events.push(event) },
+    );
     await mcps.close();
     expect(events).toMatchObject([{ type: "failed", server: "gone" }]);
   });
@@ -226,9 +238,11 @@ describe("MCP client over streamable HTTP", () => {
 
 describe("MCP server configs", () => {
   it("rejects bad configs and names with a message saying what to fix", async () => {
-    await expect(McpServers.connect({ x: { command: "a", url: "http://127.0.0.1/mcp" } as never })).rejects.toThrow(/exactly one of `command`/);
+    await expect(McpServers.connect({ x: { command: "a", url: "http://127.0.0.1/mcp" } as never })).rejects.toThrow(
+      /exactly one of `command`/,
+    );
     await expect(McpServers.connect({ x: { url: "ftp://example.com" } })).rejects.toThrow(/http:\/\/ or https:\/\//);
     await expect(McpServers.connect({ x: { command: "a", args: "b" } as never })).rejects.toThrow(/`args` must be an array of strings/);
-    await expect(McpServers.connect({ "my__server": { command: "a" } })).rejects.toThrow(/no "__"/);
+    await expect(McpServers.connect({ my__server: { command: "a" } })).rejects.toThrow(/no "__"/);
   });
 });

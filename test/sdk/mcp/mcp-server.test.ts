@@ -60,7 +60,13 @@ async function stdioClient(args: string[], answers?: Answer[]) {
       return answer(request);
     });
   }
-  const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(...args), cwd: workDir, env: serverEnv(), stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: serverArgs(...args),
+    cwd: workDir,
+    env: serverEnv(),
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (data: Buffer) => (stderr += data.toString()));
   await client.connect(transport);
@@ -73,7 +79,9 @@ async function callText(client: Client, name: string, args: Record<string, unkno
   return { text, isError: result.isError === true };
 }
 
-const decide = (decision: string): Answer => () => ({ action: "accept", content: { decision } });
+const decide =
+  (decision: string): Answer =>
+  () => ({ action: "accept", content: { decision } });
 
 describe("agent-tools mcp over stdio, with a client that supports elicitation", () => {
   let host: Awaited<ReturnType<typeof stdioClient>>;
@@ -109,10 +117,17 @@ describe("agent-tools mcp over stdio, with a client that supports elicitation", 
     expect(first.isError).toBe(false);
     expect(JSON.parse(first.text)).toMatchObject({ word_count: 3 });
     expect(host.asked).toHaveLength(1);
-    const request = host.asked[0]!.params as unknown as { message: string; requestedSchema: { properties: { decision: { oneOf: { const: string; title: string }[] } } } };
+    const request = host.asked[0]!.params as unknown as {
+      message: string;
+      requestedSchema: { properties: { decision: { oneOf: { const: string; title: string }[] } } };
+    };
     expect(request.message).toContain("Permission required for text-stats (Mode: default).");
     expect(request.message).toContain('Input: {"text":"a b a"}');
-    expect(request.requestedSchema.properties.decision.oneOf.map((choice) => choice.title)).toEqual(["Allow once", "Always allow (text-stats) for this session", "Deny"]);
+    expect(request.requestedSchema.properties.decision.oneOf.map((choice) => choice.title)).toEqual([
+      "Allow once",
+      "Always allow (text-stats) for this session",
+      "Deny",
+    ]);
 
     const second = await callText(host.client, "text-stats", { text: "x" });
     expect(JSON.parse(second.text)).toMatchObject({ word_count: 1 });
@@ -132,7 +147,10 @@ describe("agent-tools mcp over stdio, with a client that supports elicitation", 
   });
 
   it("turns bad calls into error results: unknown tool, input not matching the schema", async () => {
-    expect(await callText(host.client, "nope", {})).toEqual({ isError: true, text: "ToolNotFoundError: The tool named 'nope' doesn't exist." });
+    expect(await callText(host.client, "nope", {})).toEqual({
+      isError: true,
+      text: "ToolNotFoundError: The tool named 'nope' doesn't exist.",
+    });
     const bad = await callText(host.client, "text-stats", { text: 42 });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/text/);
@@ -144,7 +162,11 @@ describe("agent-tools mcp --http", () => {
   let url: string;
 
   beforeAll(async () => {
-    server = spawn(process.execPath, serverArgs("--http", "text-stats", "--builtin", "Write,Read", "--allow", "text-stats", "--mode", "accept_edits"), { cwd: workDir, env: serverEnv(), stdio: ["ignore", "ignore", "pipe"] });
+    server = spawn(
+      process.execPath,
+      serverArgs("--http", "text-stats", "--builtin", "Write,Read", "--allow", "text-stats", "--mode", "accept_edits"),
+      { cwd: workDir, env: serverEnv(), stdio: ["ignore", "ignore", "pipe"] },
+    );
     let stderr = "";
     server.stderr!.on("data", (data: Buffer) => (stderr += data.toString()));
     while (!/ on (http:\/\/\S+)/.test(stderr)) {
@@ -200,7 +222,9 @@ describe("agent-tools mcp --http", () => {
       const refused = await callText(client, "Write", { file_path: target, content: "no" });
       expect(refused.isError).toBe(true);
       expect(refused.text).toContain("This MCP client cannot ask you (it does not support elicitation), so the call was refused.");
-      expect(refused.text).toContain(`start agent-tools mcp with --allow 'Write(${cacheDir}/**)', or add "Write(${cacheDir}/**)" to permissions.allow in .agent-tools/settings.json`);
+      expect(refused.text).toContain(
+        `start agent-tools mcp with --allow 'Write(${cacheDir}/**)', or add "Write(${cacheDir}/**)" to permissions.allow in .agent-tools/settings.json`,
+      );
       await expect(readFile(target)).rejects.toThrow(/ENOENT/);
     } finally {
       await client.close();
@@ -209,17 +233,33 @@ describe("agent-tools mcp --http", () => {
 
   it("refuses a request whose Host header is not loopback (DNS rebinding) and requests without a session", async () => {
     // fetch cannot set Host, so this request goes through node:http.
-    const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+    const initialize = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    });
     const rebinding = await new Promise<number>((done, fail) => {
-      const req = request(url, { method: "POST", headers: { host: "evil.example", "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
-        res.resume();
-        done(res.statusCode ?? 0);
-      });
+      const req = request(
+        url,
+        {
+          method: "POST",
+          headers: { host: "evil.example", "content-type": "application/json", accept: "application/json, text/event-stream" },
+        },
+        (res) => {
+          res.resume();
+          done(res.statusCode ?? 0);
+        },
+      );
       req.on("error", fail);
       req.end(initialize);
     });
     expect(rebinding).toBe(403);
-    const noSession = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const noSession = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     expect(noSession.status).toBe(400);
     expect(await noSession.json()).toMatchObject({ error: { message: expect.stringContaining("send an initialize request first") } });
     const notJson = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
@@ -230,17 +270,27 @@ describe("agent-tools mcp --http", () => {
 describe("agent-tools mcp rejects bad invocations", () => {
   async function cli(...args: string[]) {
     let err = "";
-    const status = await runCli(["mcp", "--registry", registry.url, ...args], { out: () => undefined, err: (text) => void (err += text), cwd: workDir });
+    const status = await runCli(["mcp", "--registry", registry.url, ...args], {
+      out: () => undefined,
+      err: (text) => void (err += text),
+      cwd: workDir,
+    });
     return { status, err };
   }
 
   it("needs something to serve, known built-ins and a known mode", async () => {
-    expect(await cli()).toEqual({ status: EXIT.usage, err: "agent-tools: name at least one tool to serve: tool ids or folders as arguments, or --builtin Read,Grep.\n" });
+    expect(await cli()).toEqual({
+      status: EXIT.usage,
+      err: "agent-tools: name at least one tool to serve: tool ids or folders as arguments, or --builtin Read,Grep.\n",
+    });
     const builtin = await cli("--builtin", "Reed");
     expect(builtin.status).toBe(EXIT.failed);
     expect(builtin.err).toContain("Unknown built-in tool Reed; the built-ins are Bash, Read, Write, Edit, Glob, Grep");
     const mode = await cli("--builtin", "Read", "--mode", "yolo");
-    expect(mode).toMatchObject({ status: EXIT.usage, err: expect.stringContaining('unknown --mode "yolo"; use one of default, accept_edits') });
+    expect(mode).toMatchObject({
+      status: EXIT.usage,
+      err: expect.stringContaining('unknown --mode "yolo"; use one of default, accept_edits'),
+    });
     const rule = await cli("--builtin", "Read", "--allow", "Read(");
     expect(rule.status).toBe(EXIT.failed);
     expect(rule.err).toContain("Read(");

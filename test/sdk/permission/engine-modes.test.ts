@@ -29,8 +29,18 @@ const same = (cell: Expect): Record<Mode, Expect> => ({ [D]: cell, [A]: cell, [E
 
 // Spec §3: one row per step outcome, one column per mode.
 const TABLE: Row[] = [
-  { step: "1 deny rule beats everything", readOnly: true, verdict: "allow", rules: { deny: ["Probe(x)"], ask: ["Probe(x)"], allow: ["Probe(x)"] }, expect: same(DENY_RULE) },
-  { step: "1 whole-tool deny rule", rules: { deny: ["Probe"] }, expect: same({ behavior: "deny", says: "Rule: Probe", suggestions: false }) },
+  {
+    step: "1 deny rule beats everything",
+    readOnly: true,
+    verdict: "allow",
+    rules: { deny: ["Probe(x)"], ask: ["Probe(x)"], allow: ["Probe(x)"] },
+    expect: same(DENY_RULE),
+  },
+  {
+    step: "1 whole-tool deny rule",
+    rules: { deny: ["Probe"] },
+    expect: same({ behavior: "deny", says: "Rule: Probe", suggestions: false }),
+  },
   {
     step: "2 ask rule beats read-only and allow",
     readOnly: true,

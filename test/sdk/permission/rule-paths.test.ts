@@ -37,7 +37,9 @@ describe("relative rule paths", () => {
     }
     expect((await decide(read, { file_path: join(project, "config", ".env") }, { deny: ["Read(**/.env)"] })).behavior).toBe("deny");
     // The same rule does not reach the process's own directory.
-    expect((await decide(read, { file_path: join(process.cwd(), "package.json") }, { deny: ["Read(./package.json)"] })).reason).not.toMatch(/^Rule/);
+    expect((await decide(read, { file_path: join(process.cwd(), "package.json") }, { deny: ["Read(./package.json)"] })).reason).not.toMatch(
+      /^Rule/,
+    );
     expect((await decide(read, { file_path: join(project, "package.json") }, { deny: ["Read(./package.json)"] })).behavior).toBe("deny");
   });
 
@@ -51,11 +53,16 @@ describe("relative rule paths", () => {
 
   it("resolve against the settings file's project", () => {
     const home = join(root.path, "home");
-    put(join(project, ".agent-tools", "settings.json"), JSON.stringify({ permissions: { deny: ["Read(./docs/**)"], additionalDirectories: ["../outside"] } }));
+    put(
+      join(project, ".agent-tools", "settings.json"),
+      JSON.stringify({ permissions: { deny: ["Read(./docs/**)"], additionalDirectories: ["../outside"] } }),
+    );
     const engine = PermissionEngine.fromSettings({ projectDir: project, homeDir: home });
     expect(engine.context.projectRoot).toBe(project);
     expect(engine.context.workingDirectories).toEqual([outside]);
-    return expect(engine.checkPermission(read, { file_path: join(project, "docs", "guide.md") })).resolves.toMatchObject({ behavior: "deny" });
+    return expect(engine.checkPermission(read, { file_path: join(project, "docs", "guide.md") })).resolves.toMatchObject({
+      behavior: "deny",
+    });
   });
 
   it("suggest rules relative to the project root", async () => {
@@ -91,9 +98,14 @@ describe("one Read rule for every read tool", () => {
 
   it("ask rules reach them in every mode but DONT_ASK, BYPASS included", async () => {
     for (const mode of [PermissionMode.DEFAULT, PermissionMode.BYPASS, PermissionMode.ACCEPT_EDITS, PermissionMode.EXPLORE]) {
-      expect((await decide(grep, { pattern: "x", path: join(project, "docs") }, { mode, ask: ["Read(docs/**)"] })).behavior, mode).toBe("ask");
+      expect((await decide(grep, { pattern: "x", path: join(project, "docs") }, { mode, ask: ["Read(docs/**)"] })).behavior, mode).toBe(
+        "ask",
+      );
     }
-    expect((await decide(glob, { pattern: "*", path: join(project, "docs") }, { mode: PermissionMode.DONT_ASK, ask: ["Read(docs/**)"] })).behavior).toBe("deny");
+    expect(
+      (await decide(glob, { pattern: "*", path: join(project, "docs") }, { mode: PermissionMode.DONT_ASK, ask: ["Read(docs/**)"] }))
+        .behavior,
+    ).toBe("deny");
   });
 
   it("allow rules cover a search only where it starts, never by its pattern", async () => {

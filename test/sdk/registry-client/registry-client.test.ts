@@ -70,6 +70,8 @@ describe("RegistryClient", () => {
     const url = await closedPortUrl();
     const error = await new RegistryClient(url).getTool("text-stats").catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RegistryUnavailableError);
-    expect((error as Error).message).toBe(`Registry unavailable at ${url}: ECONNREFUSED. Check that the registry is running and toolsDbUrl is right.`);
+    expect((error as Error).message).toBe(
+      `Registry unavailable at ${url}: ECONNREFUSED. Check that the registry is running and toolsDbUrl is right.`,
+    );
   });
 });

@@ -2,7 +2,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentTools, PermissionEngine, PermissionMode, RegistryTool, Toolkit, registryTool, registryTools, type ToolExecutionEvent } from "@agent-tools/sdk";
+import {
+  AgentTools,
+  PermissionEngine,
+  PermissionMode,
+  RegistryTool,
+  Toolkit,
+  registryTool,
+  registryTools,
+  type ToolExecutionEvent,
+} from "@agent-tools/sdk";
 import { toolNameFromId } from "../../../sdk/src/registry-tool/registry-tool-record.js";
 import { fixtureBundle } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
@@ -117,7 +126,10 @@ describe("registry tools as ToolBases", () => {
   });
 
   it("input the registry schema forbids never reaches the binary", async () => {
-    const toolkit = new Toolkit({ tools: [registryTool(agentTools, "binary-increment")], engine: new PermissionEngine({ mode: PermissionMode.BYPASS }) });
+    const toolkit = new Toolkit({
+      tools: [registryTool(agentTools, "binary-increment")],
+      engine: new PermissionEngine({ mode: PermissionMode.BYPASS }),
+    });
     const events = await collect(toolkit.createExecutor().run([{ id: "x", name: "binary-increment", input: { value: "NaN-text" } }]));
     expect(find(events, "tool_error", "x").response.text).toMatch(/\/value must be number/);
   });

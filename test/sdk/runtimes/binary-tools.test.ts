@@ -51,7 +51,12 @@ describe("binary tools", () => {
     await addScriptTool("echo-request", 'printf \'{"request": %s, "cwd": "%s", "out": "%s"}\' "$1" "$(pwd)" "$2" > "$2"');
     const first = (await tools.executeToolById("echo-request", { value: 1 })) as Record<string, any>;
     const second = (await tools.executeToolById("echo-request", { value: 2 })) as Record<string, any>;
-    expect(first.request).toEqual({ tool_id: "echo-request", tool_data: expect.objectContaining({ tool_parameters: { p: 1 } }), mode: "input", input: { value: 1 } });
+    expect(first.request).toEqual({
+      tool_id: "echo-request",
+      tool_data: expect.objectContaining({ tool_parameters: { p: 1 } }),
+      mode: "input",
+      input: { value: 1 },
+    });
     expect(first.cwd).toBe(join(dir, "echo-request"));
     expect(first.out).not.toBe(second.out);
     await expect(readFile(first.out)).rejects.toThrow(/ENOENT/); // removed after the call
@@ -106,7 +111,10 @@ describe("binary tools", () => {
     await own.add({ path: join(dir, "echo-request") });
     await own.executeToolById("echo-request", {});
     expect((await agentToolsOutputDirs()).length).toBe(before.length + 1);
-    expect(await own.executeCommand("echo-request", "reset", {})).toEqual({ success: false, message: "management commands not available for binaries" });
+    expect(await own.executeCommand("echo-request", "reset", {})).toEqual({
+      success: false,
+      message: "management commands not available for binaries",
+    });
     await own.close();
     expect(await agentToolsOutputDirs()).toEqual(before);
   });

@@ -1,7 +1,16 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentTools, ToolCrashedError, ToolEnvironmentError, ToolExecutionError, ToolInputError, ToolLoadError, ToolOutputError, ToolTimeoutError } from "@agent-tools/sdk";
+import {
+  AgentTools,
+  ToolCrashedError,
+  ToolEnvironmentError,
+  ToolExecutionError,
+  ToolInputError,
+  ToolLoadError,
+  ToolOutputError,
+  ToolTimeoutError,
+} from "@agent-tools/sdk";
 import { buildPythonToolZip, FIXTURE_TOOLS_DIR } from "../../support/bundles.js";
 import { toolWithExecute, writePythonTool } from "../support/python-tool-folder.js";
 import { TempDirs } from "../support/temp-dirs.js";
@@ -78,7 +87,11 @@ describe("local sources (the seed's test-it-locally flow)", () => {
   });
 
   it("gives the constructor the full record with merged parameters", async () => {
-    await addTool("record", "return self.data", "self.data = {'id': tool_id, 'params': tool_data['tool_parameters'], 'runtime': tool_data['tool_runtime_type']}");
+    await addTool(
+      "record",
+      "return self.data",
+      "self.data = {'id': tool_id, 'params': tool_data['tool_parameters'], 'runtime': tool_data['tool_runtime_type']}",
+    );
     await tools.add({ path: join(dir, "record") }, { answer: 42 });
     expect(await tools.executeToolById("record", {})).toEqual({ id: "record", params: { answer: 42 }, runtime: "python" });
   });
@@ -97,7 +110,9 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
 
   it("a missing AgentSpaceV1Tool and a raising constructor fail at add with ToolLoadError", async () => {
     const missing = await writePythonTool(dir, "no-class", "class SomethingElse:\n    pass\n");
-    await expect(tools.add({ path: missing })).rejects.toThrow(/Tool "no-class" could not be loaded: LoadError: code\/function.py defines no class named AgentSpaceV1Tool/);
+    await expect(tools.add({ path: missing })).rejects.toThrow(
+      /Tool "no-class" could not be loaded: LoadError: code\/function.py defines no class named AgentSpaceV1Tool/,
+    );
     const raising = await addTool("bad-init", "return 1", "raise RuntimeError('no config')").catch((caught: unknown) => caught);
     expect(raising).toBeInstanceOf(ToolLoadError);
     expect((raising as ToolLoadError).python).toMatchObject({ type: "RuntimeError", message: "no config" });
@@ -126,7 +141,11 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
   it("a hanging call times out, the worker is killed and restarted on the next call", async () => {
     const quick = new AgentTools({ cacheDir: join(dir, "cache"), callTimeoutMs: 1_000 });
     try {
-      const path = await writePythonTool(dir, "hangs", toolWithExecute("import time\nif input_data.get('hang'):\n    time.sleep(60)\nreturn 'awake'"));
+      const path = await writePythonTool(
+        dir,
+        "hangs",
+        toolWithExecute("import time\nif input_data.get('hang'):\n    time.sleep(60)\nreturn 'awake'"),
+      );
       await quick.add({ path });
       const error = await quick.executeToolById("hangs", { hang: true }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ToolTimeoutError);
@@ -138,7 +157,10 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
   });
 
   it("prints go to the output listener, never into results, even megabytes of them", async () => {
-    await addTool("chatty", "print('x' * (8 * 1024 * 1024))\nprint('hello from the tool')\nimport sys\nprint('to stderr', file=sys.stderr)\nreturn {'done': True}");
+    await addTool(
+      "chatty",
+      "print('x' * (8 * 1024 * 1024))\nprint('hello from the tool')\nimport sys\nprint('to stderr', file=sys.stderr)\nreturn {'done': True}",
+    );
     expect(await tools.executeToolById("chatty", {})).toEqual({ done: true });
     expect(await tools.executeToolById("chatty", {})).toEqual({ done: true });
     const out = printed.filter((line) => line.startsWith("chatty:stdout:")).join("");
@@ -149,7 +171,10 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
 
   it("a tool that kills its interpreter fails that call with ToolCrashedError; the next call gets a new worker", async () => {
     // A token per worker process (its pid is the same in every fresh pid namespace).
-    await addTool("exits", "import os, sys, time\nif input_data.get('die'):\n    print('last words', file=sys.stderr, flush=True)\n    os._exit(3)\nreturn os.environ.setdefault('WORKER_TOKEN', repr(time.time()))");
+    await addTool(
+      "exits",
+      "import os, sys, time\nif input_data.get('die'):\n    print('last words', file=sys.stderr, flush=True)\n    os._exit(3)\nreturn os.environ.setdefault('WORKER_TOKEN', repr(time.time()))",
+    );
     const pid = await tools.executeToolById("exits", {});
     const error = await tools.executeToolById("exits", { die: true }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ToolCrashedError);
@@ -161,7 +186,10 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
   });
 
   it("a segfault is a crash too, and sys.exit() only fails the call", async () => {
-    await addTool("segv", "import ctypes, sys\nif input_data.get('exit'):\n    sys.exit(5)\nif input_data.get('segv'):\n    ctypes.string_at(0)\nreturn 'alive'");
+    await addTool(
+      "segv",
+      "import ctypes, sys\nif input_data.get('exit'):\n    sys.exit(5)\nif input_data.get('segv'):\n    ctypes.string_at(0)\nreturn 'alive'",
+    );
     await expect(tools.executeToolById("segv", { segv: true })).rejects.toMatchObject({ code: "TOOL_CRASHED", signal: "SIGSEGV" });
     await expect(tools.executeToolById("segv", { exit: true })).rejects.toThrow(/SystemExit: 5/);
     expect(await tools.executeToolById("segv", {})).toBe("alive");
@@ -172,13 +200,17 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
     const error = await noPython.add({ path: join(FIXTURE_TOOLS_DIR, "text-stats") }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ToolEnvironmentError);
     expect(error).toMatchObject({ toolId: "text-stats" });
-    expect((error as Error).message).toMatch(/cannot start Python interpreter .*no-such-python3.*pass the interpreter as the pythonPath option/);
+    expect((error as Error).message).toMatch(
+      /cannot start Python interpreter .*no-such-python3.*pass the interpreter as the pythonPath option/,
+    );
     await noPython.close();
   });
 
   it("executeCommand returns the tool's value (B5) and reports a missing execute_command", async () => {
     await addTool("no-commands", "return 1");
-    await expect(tools.executeCommand("no-commands", "reset", {})).rejects.toThrow(/NotImplementedError: this tool defines no execute_command method/);
+    await expect(tools.executeCommand("no-commands", "reset", {})).rejects.toThrow(
+      /NotImplementedError: this tool defines no execute_command method/,
+    );
     await tools.add({ path: join(FIXTURE_TOOLS_DIR, "text-stats") });
     expect(await tools.executeCommand("text-stats", "set_top_n", { top_n: 1 })).toEqual({ top_n: 1 });
     await expect(tools.executeCommand("text-stats", "unknown", {})).rejects.toThrow(/NotImplementedError: Unknown command: unknown/);

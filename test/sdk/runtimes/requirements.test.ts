@@ -42,7 +42,9 @@ afterAll(async () => {
 describe("requirements.txt", () => {
   it("installs into a venv in the cache (never the agent's Python), shared by tools with the same requirements", async () => {
     for (const name of ["needs-dep", "needs-dep-too"]) {
-      await tools.add({ path: await writePythonTool(dir, name, REPORTING_TOOL, { "requirements.txt": "# pinned\ntinydep_for_agent_tools==1.0\n" }) });
+      await tools.add({
+        path: await writePythonTool(dir, name, REPORTING_TOOL, { "requirements.txt": "# pinned\ntinydep_for_agent_tools==1.0\n" }),
+      });
     }
     const first = (await tools.executeToolById("needs-dep", {})) as { value: string; prefix: string; dep_file: string };
     const second = (await tools.executeToolById("needs-dep-too", {})) as { prefix: string };
@@ -51,22 +53,30 @@ describe("requirements.txt", () => {
     expect(first.dep_file.startsWith(first.prefix)).toBe(true);
     expect(second.prefix).toBe(first.prefix);
     expect(await readdir(join(dir, "cache", "venvs"))).toHaveLength(1);
-    const host = await promisify(execFile)("python3", ["-c", "import importlib.util; print(importlib.util.find_spec('tinydep_for_agent_tools'))"]);
+    const host = await promisify(execFile)("python3", [
+      "-c",
+      "import importlib.util; print(importlib.util.find_spec('tinydep_for_agent_tools'))",
+    ]);
     expect(host.stdout.trim()).toBe("None");
   });
 
   it("an empty or comment-only requirements.txt needs no venv", async () => {
-    const source = "import sys\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): pass\n    def execute(self, input_data):\n        return sys.prefix\n";
+    const source =
+      "import sys\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): pass\n    def execute(self, input_data):\n        return sys.prefix\n";
     await tools.add({ path: await writePythonTool(dir, "no-deps", source, { "requirements.txt": "\n# nothing\n" }) });
     expect(await tools.executeToolById("no-deps", {})).not.toContain(join(dir, "cache"));
   });
 
   it("a requirement pip cannot install is a ToolEnvironmentError with pip's reason; nothing half-built stays", async () => {
-    const path = await writePythonTool(dir, "missing-dep", REPORTING_TOOL, { "requirements.txt": "no-such-package-for-agent-tools==9.9\n" });
+    const path = await writePythonTool(dir, "missing-dep", REPORTING_TOOL, {
+      "requirements.txt": "no-such-package-for-agent-tools==9.9\n",
+    });
     const error = await tools.add({ path }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ToolEnvironmentError);
     expect(error).toMatchObject({ code: "TOOL_ENVIRONMENT_FAILED", toolId: "missing-dep" });
-    expect((error as Error).message).toMatch(/installing code\/requirements.txt failed .*No matching distribution found for no-such-package-for-agent-tools/s);
+    expect((error as Error).message).toMatch(
+      /installing code\/requirements.txt failed .*No matching distribution found for no-such-package-for-agent-tools/s,
+    );
     expect(await readdir(join(dir, "cache", "venvs"))).toHaveLength(1);
     expect(((await tools.executeToolById("needs-dep", {})) as Record<string, string>).value).toBe("installed offline from a wheel");
   });

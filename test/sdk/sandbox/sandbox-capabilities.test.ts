@@ -18,7 +18,8 @@ let port: number;
 let otherServer: Server;
 let otherPort: number;
 
-const FETCH = "import urllib.request\nwith urllib.request.urlopen(input_data['url'], timeout=10) as response:\n    return response.read().decode()";
+const FETCH =
+  "import urllib.request\nwith urllib.request.urlopen(input_data['url'], timeout=10) as response:\n    return response.read().decode()";
 
 async function listen(answer: string): Promise<[Server, number]> {
   const http = createServer((_request, response) => response.end(answer));
@@ -48,10 +49,18 @@ async function publish(toolId: string, body: string, capabilities: unknown): Pro
 
 describe("the registry validates tool_capabilities and shows it in the entry", () => {
   it("a valid manifest is normalised into the entry; a published version's manifest cannot change", async () => {
-    const upload = await publish("net-tool", FETCH, { network: [`127.0.0.1:${port}`, "API.Example.com"], env: ["EXAMPLE_API_KEY"], filesystem: [{ path: "workspace", access: "read" }] });
+    const upload = await publish("net-tool", FETCH, {
+      network: [`127.0.0.1:${port}`, "API.Example.com"],
+      env: ["EXAMPLE_API_KEY"],
+      filesystem: [{ path: "workspace", access: "read" }],
+    });
     expect(upload.status).toBe(200);
     const entry = (await (await fetch(`${registry.url}/tools/net-tool`)).json()) as Record<string, unknown>;
-    expect(entry.tool_capabilities).toEqual({ network: [`127.0.0.1:${port}`, "api.example.com"], env: ["EXAMPLE_API_KEY"], filesystem: [{ path: "workspace", access: "read" }] });
+    expect(entry.tool_capabilities).toEqual({
+      network: [`127.0.0.1:${port}`, "api.example.com"],
+      env: ["EXAMPLE_API_KEY"],
+      filesystem: [{ path: "workspace", access: "read" }],
+    });
     const put = await fetch(`${registry.url}/tools/net-tool`, {
       method: "PUT",
       headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
@@ -62,10 +71,28 @@ describe("the registry validates tool_capabilities and shows it in the entry", (
   });
 
   it("a malformed manifest is a 422 listing every problem", async () => {
-    const upload = await publish("bad-manifest", "return 1", { network: ["no spaces allowed", "host:99999"], env: ["PATH", "1BAD"], filesystem: [{ path: "relative/dir", access: "read" }, { path: "/data/../etc", access: "write" }, { path: "/x", access: "all" }], exec: true });
+    const upload = await publish("bad-manifest", "return 1", {
+      network: ["no spaces allowed", "host:99999"],
+      env: ["PATH", "1BAD"],
+      filesystem: [
+        { path: "relative/dir", access: "read" },
+        { path: "/data/../etc", access: "write" },
+        { path: "/x", access: "all" },
+      ],
+      exec: true,
+    });
     expect(upload.status).toBe(422);
     const detail = String(upload.body.detail);
-    for (const problem of ["unknown keys exec", "network[0]", "ports are 1-65535", "(PATH) is set by the sandbox", "env[1]", "filesystem[0] path must be \"workspace\"", 'must not contain ".."', 'access must be "read" or "write"']) {
+    for (const problem of [
+      "unknown keys exec",
+      "network[0]",
+      "ports are 1-65535",
+      "(PATH) is set by the sandbox",
+      "env[1]",
+      'filesystem[0] path must be "workspace"',
+      'must not contain ".."',
+      'access must be "read" or "write"',
+    ]) {
       expect(detail).toContain(problem);
     }
     expect((await fetch(`${registry.url}/tools/bad-manifest`)).status).toBe(404);
@@ -90,7 +117,9 @@ describe("capabilities are granted through the permission engine", () => {
   it("an ASK names the capability; a remembered answer becomes a rule; without an answer nothing is granted", async () => {
     process.env.EXAMPLE_API_KEY = "key-for-the-tool";
     try {
-      const toolDir = await writeSandboxTool(dir, "env-tool", "import os\nreturn os.environ.get('EXAMPLE_API_KEY')", { env: ["EXAMPLE_API_KEY"] });
+      const toolDir = await writeSandboxTool(dir, "env-tool", "import os\nreturn os.environ.get('EXAMPLE_API_KEY')", {
+        env: ["EXAMPLE_API_KEY"],
+      });
       const asked: CapabilityRequest[] = [];
       const permissions = new PermissionEngine();
       const tools = new AgentTools({
@@ -114,7 +143,11 @@ describe("capabilities are granted through the permission engine", () => {
       expect(await unanswered.executeToolById("env-tool", {})).toBeNull();
       await unanswered.close();
 
-      const denied = new AgentTools({ cacheDir: join(dir, "cache"), sandbox: "required", permissions: new PermissionEngine({ deny: ["Capability(env-tool:*)"], mode: PermissionMode.BYPASS }) });
+      const denied = new AgentTools({
+        cacheDir: join(dir, "cache"),
+        sandbox: "required",
+        permissions: new PermissionEngine({ deny: ["Capability(env-tool:*)"], mode: PermissionMode.BYPASS }),
+      });
       await denied.add({ path: toolDir });
       expect(await denied.executeToolById("env-tool", {})).toBeNull();
       await denied.close();
@@ -127,9 +160,15 @@ describe("capabilities are granted through the permission engine", () => {
     const workspace = join(dir, "workspace");
     await mkdir(workspace);
     await writeFile(join(workspace, "notes.txt"), "workspace notes");
-    const body = "import os\npath = os.path.join(input_data['dir'], 'notes.txt')\nif input_data.get('write'):\n    open(path, 'w').write('x')\nreturn open(path).read()";
+    const body =
+      "import os\npath = os.path.join(input_data['dir'], 'notes.txt')\nif input_data.get('write'):\n    open(path, 'w').write('x')\nreturn open(path).read()";
     const toolDir = await writeSandboxTool(dir, "reads-workspace", body, { filesystem: [{ path: "workspace", access: "read" }] });
-    const tools = new AgentTools({ cacheDir: join(dir, "cache"), sandbox: "required", workingDirectories: [workspace], permissions: new PermissionEngine({ allow: ["Capability(reads-workspace:filesystem:workspace:read)"] }) });
+    const tools = new AgentTools({
+      cacheDir: join(dir, "cache"),
+      sandbox: "required",
+      workingDirectories: [workspace],
+      permissions: new PermissionEngine({ allow: ["Capability(reads-workspace:filesystem:workspace:read)"] }),
+    });
     try {
       await tools.add({ path: toolDir });
       expect(await tools.executeToolById("reads-workspace", { dir: workspace })).toBe("workspace notes");

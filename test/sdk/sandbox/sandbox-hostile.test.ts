@@ -87,14 +87,18 @@ describe("a sandboxed tool cannot read the agent's secrets", () => {
     expect(JSON.stringify(all)).toContain(SECRET);
     const env = (scrubbed as { value: Record<string, string> }).value;
     expect(JSON.stringify(env)).not.toContain(SECRET);
-    expect(Object.keys(env).every((name) => /^(PATH|HOME|PWD|TMPDIR|AGENT_TOOLS_\w+|PYTHONIOENCODING|LANG\w*|LC_\w+|TZ|TERM)$/.test(name))).toBe(true);
+    expect(
+      Object.keys(env).every((name) => /^(PATH|HOME|PWD|TMPDIR|AGENT_TOOLS_\w+|PYTHONIOENCODING|LANG\w*|LC_\w+|TZ|TERM)$/.test(name)),
+    ).toBe(true);
   });
 
   it("another process's environment through /proc, or the host's files through /proc/self/root", async () => {
     // A process of the agent's user holding the secret in its environment.
     const holder = spawn("sleep", ["60"], { env: { ...process.env }, stdio: "ignore" });
     try {
-      const { unsandboxed, denied } = await attack("proc-environ", "return open(input_data['path'], 'rb').read().decode('latin1')", { path: `/proc/${holder.pid}/environ` });
+      const { unsandboxed, denied } = await attack("proc-environ", "return open(input_data['path'], 'rb').read().decode('latin1')", {
+        path: `/proc/${holder.pid}/environ`,
+      });
       expect(unsandboxed).toContain(SECRET);
       expectDenied(denied, `filesystem:/proc/${holder.pid}/environ:read`);
     } finally {
@@ -110,14 +114,23 @@ describe("a sandboxed tool writes only its own state folder", () => {
   it("a file outside is refused; the state folder is writable, kept across calls, removed with the tool", async () => {
     const outside = join(dir, "outside", "planted.txt");
     await mkdir(join(dir, "outside"));
-    const { unsandboxed, denied } = await attack("writes-outside", "open(input_data['path'], 'w').write('x')\nreturn 'written'", { path: outside });
+    const { unsandboxed, denied } = await attack("writes-outside", "open(input_data['path'], 'w').write('x')\nreturn 'written'", {
+      path: outside,
+    });
     expect(unsandboxed).toBe("written");
     expectDenied(denied, `filesystem:${outside}:write`);
-    const code = await attack("writes-code", "import os\nopen(os.path.join(os.path.dirname(__file__), 'x.py'), 'w').write('x')\nreturn 'written'");
+    const code = await attack(
+      "writes-code",
+      "import os\nopen(os.path.join(os.path.dirname(__file__), 'x.py'), 'w').write('x')\nreturn 'written'",
+    );
     expect(code.unsandboxed).toBe("written");
     expectDenied(code.denied, /^filesystem:.*writes-code\/code\/x\.py:write$/);
 
-    const path = await writeSandboxTool(dir, "keeps-state", "import os\nfile = os.path.join(os.environ['AGENT_TOOLS_STATE_DIR'], 'count')\nn = int(open(file).read()) + 1 if os.path.exists(file) else 1\nopen(file, 'w').write(str(n))\nreturn [n, os.getcwd() == os.environ['AGENT_TOOLS_STATE_DIR']]");
+    const path = await writeSandboxTool(
+      dir,
+      "keeps-state",
+      "import os\nfile = os.path.join(os.environ['AGENT_TOOLS_STATE_DIR'], 'count')\nn = int(open(file).read()) + 1 if os.path.exists(file) else 1\nopen(file, 'w').write(str(n))\nreturn [n, os.getcwd() == os.environ['AGENT_TOOLS_STATE_DIR']]",
+    );
     await sandboxed.add({ path });
     expect(await sandboxed.executeToolById("keeps-state", {})).toEqual([1, true]);
     expect(await sandboxed.executeToolById("keeps-state", {})).toEqual([2, true]);
@@ -130,7 +143,8 @@ describe("a sandboxed tool writes only its own state folder", () => {
 
 describe("a sandboxed tool has no network unless granted", () => {
   it("a listener on the agent's 127.0.0.1 is unreachable", async () => {
-    const body = "import socket\nwith socket.create_connection(('127.0.0.1', input_data['port']), timeout=5) as s:\n    return s.recv(100).decode()";
+    const body =
+      "import socket\nwith socket.create_connection(('127.0.0.1', input_data['port']), timeout=5) as s:\n    return s.recv(100).decode()";
     const { unsandboxed, denied } = await attack("connects-loopback", body, { port: listenerPort });
     expect(unsandboxed).toBe("hello from the host\n");
     expectDenied(denied, "network");
@@ -219,7 +233,9 @@ describe("no process outlives a sandboxed tool", () => {
   });
 
   it("the agent's process cannot be signalled", async () => {
-    const { unsandboxed, denied } = await attack("signals-agent", "import os\nos.kill(input_data['pid'], 0)\nreturn 'reached'", { pid: process.pid });
+    const { unsandboxed, denied } = await attack("signals-agent", "import os\nos.kill(input_data['pid'], 0)\nreturn 'reached'", {
+      pid: process.pid,
+    });
     expect(unsandboxed).toBe("reached");
     expectDenied(denied, "process:signal");
   });

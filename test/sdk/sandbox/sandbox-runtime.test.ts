@@ -37,7 +37,11 @@ describe("benign tools run sandboxed unchanged", () => {
     const tools = new AgentTools({ cacheDir: join(dir, "benign"), sandbox: "required" });
     try {
       await tools.add({ path: join(FIXTURE_TOOLS_DIR, "text-stats") }, { top_n: 2 });
-      expect(await tools.executeToolById("text-stats", { text: "the cat and the hat and the bat" })).toEqual({ word_count: 8, unique_words: 5, top_words: ["the", "and"] });
+      expect(await tools.executeToolById("text-stats", { text: "the cat and the hat and the bat" })).toEqual({
+        word_count: 8,
+        unique_words: 5,
+        top_words: ["the", "and"],
+      });
       const binaryDir = join(dir, "binary-increment");
       await mkdir(join(binaryDir, "code"), { recursive: true });
       await copyFile(join(FIXTURE_TOOLS_DIR, "binary-increment", "spec.json"), join(binaryDir, "spec.json"));
@@ -89,9 +93,19 @@ describe("sandbox modes where bubblewrap is missing", () => {
 
   it("auto warns once, with the reason and the fix, and runs the tool unsandboxed", async () => {
     const warnings: string[] = [];
-    const tools = new AgentTools({ cacheDir: join(dir, "auto"), sandboxPlatform: missing(), onSandboxWarning: (message) => warnings.push(message) });
+    const tools = new AgentTools({
+      cacheDir: join(dir, "auto"),
+      sandboxPlatform: missing(),
+      onSandboxWarning: (message) => warnings.push(message),
+    });
     try {
-      await tools.add({ path: await writeSandboxTool(dir, "reads-home", "import os\nreturn [os.path.exists('/etc/shadow'), os.environ.get('AGENT_TOOLS_SANDBOX')]") });
+      await tools.add({
+        path: await writeSandboxTool(
+          dir,
+          "reads-home",
+          "import os\nreturn [os.path.exists('/etc/shadow'), os.environ.get('AGENT_TOOLS_SANDBOX')]",
+        ),
+      });
       await tools.add({ path: await writeSandboxTool(dir, "second", "return 2") });
       expect(await tools.executeToolById("reads-home", {})).toEqual([true, null]);
       expect(await tools.executeToolById("second", {})).toBe(2);
@@ -103,10 +117,19 @@ describe("sandbox modes where bubblewrap is missing", () => {
   });
 
   it("required refuses, saying why and how to fix it; off runs without a warning", () => {
-    expect(() => new AgentTools({ cacheDir: join(dir, "required"), sandbox: "required", sandboxPlatform: missing() })).toThrow(SandboxUnavailableError);
-    expect(() => new AgentTools({ cacheDir: join(dir, "required"), sandbox: "required", sandboxPlatform: missing() })).toThrow(/require a sandbox.*not installed.*To fix: install it/);
+    expect(() => new AgentTools({ cacheDir: join(dir, "required"), sandbox: "required", sandboxPlatform: missing() })).toThrow(
+      SandboxUnavailableError,
+    );
+    expect(() => new AgentTools({ cacheDir: join(dir, "required"), sandbox: "required", sandboxPlatform: missing() })).toThrow(
+      /require a sandbox.*not installed.*To fix: install it/,
+    );
     const warnings: string[] = [];
-    const off = new AgentTools({ cacheDir: join(dir, "off"), sandbox: "off", sandboxPlatform: missing(), onSandboxWarning: (message) => warnings.push(message) });
+    const off = new AgentTools({
+      cacheDir: join(dir, "off"),
+      sandbox: "off",
+      sandboxPlatform: missing(),
+      onSandboxWarning: (message) => warnings.push(message),
+    });
     expect(warnings).toEqual([]);
     expect(() => new AgentTools({ sandbox: "maybe" as never })).toThrow(/sandbox must be one of "auto", "required", "off"/);
     void off.close();

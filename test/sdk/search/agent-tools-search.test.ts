@@ -4,7 +4,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AgentTools, InvalidToolArgumentsError, MissingOpenAIKeyError, NoSearchCandidatesError, NoToolCallError, OpenAIRequestError, UnknownFunctionNameError, type AgentToolsOptions } from "@agent-tools/sdk";
+import {
+  AgentTools,
+  InvalidToolArgumentsError,
+  MissingOpenAIKeyError,
+  NoSearchCandidatesError,
+  NoToolCallError,
+  OpenAIRequestError,
+  UnknownFunctionNameError,
+  type AgentToolsOptions,
+} from "@agent-tools/sdk";
 import { fixtureBundle, readFixtureSpec } from "../../support/bundles.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai.js";
 import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
@@ -102,7 +111,10 @@ describe("searchTool over added tools", () => {
     expect(await tools.searchTool("echo this")).toBe("agentspace.echo.v1");
     expect(llm.requests[0]!.body.model).toBe("local-model");
     expect(llm.requests[0]!.body.tools).toEqual([
-      { type: "function", function: { name: "agentspace_echo_v1", description: "Echoes its input back", parameters: { type: "object", properties: {} } } },
+      {
+        type: "function",
+        function: { name: "agentspace_echo_v1", description: "Echoes its input back", parameters: { type: "object", properties: {} } },
+      },
     ]);
   });
 
@@ -183,7 +195,9 @@ describe("candidates from the registry's search", () => {
 
     expect(await tools.searchTool("increment 41", { from: "registry", limit: 20 })).toBe("binary-increment");
 
-    const ranked = (await (await fetch(`${registry.url}/tools/search?q=increment+41&limit=20`)).json()) as { results: { tool_id: string }[] };
+    const ranked = (await (await fetch(`${registry.url}/tools/search?q=increment+41&limit=20`)).json()) as {
+      results: { tool_id: string }[];
+    };
     const offered = llm.requests[0]!.body.tools.map((tool: any) => tool.function.name);
     expect(offered).toEqual(ranked.results.map((result) => result.tool_id));
     expect(offered[0]).toBe("binary-increment");
@@ -194,7 +208,10 @@ describe("candidates from the registry's search", () => {
   it("adds and runs the chosen binary tool (compiled with gcc)", async () => {
     const tools = agentTools();
     llm.reply({ toolCall: { name: "binary-increment", arguments: { value: 41 } } });
-    expect(await tools.searchAndExecuteTool("increment 41", { value: 41 }, { from: "registry" })).toEqual({ result: 42, status: "success" });
+    expect(await tools.searchAndExecuteTool("increment 41", { value: 41 }, { from: "registry" })).toEqual({
+      result: 42,
+      status: "success",
+    });
     expect(tools.list().map((tool) => tool.toolId)).toEqual(["binary-increment"]);
   });
 

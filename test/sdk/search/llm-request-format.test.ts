@@ -88,7 +88,7 @@ describe("the user message", () => {
   });
 
   it("escapes non-ASCII like Python's ensure_ascii, emoji as surrogate pairs", () => {
-    const input = { "clé": "naïve café ☕ 🚀 日本", control: "tab\there\nnew\u0001\u007f", quote: '"\\/' };
+    const input = { clé: "naïve café ☕ 🚀 日本", control: "tab\there\nnew\u0001\u007f", quote: '"\\/' };
     expect(pythonJsonDumps(input)).toBe(pythonDumps(input));
     expect(pythonJsonDumps(input)).toContain("\\ud83d\\ude80");
   });

@@ -7,7 +7,16 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { addSearchMetaTools, AgentTools, PermissionEngine, Toolkit, toolCallsFromOpenAI, toolMessagesForOpenAI, type ConfirmationRequest, type ConfirmResult } from "@agent-tools/sdk";
+import {
+  addSearchMetaTools,
+  AgentTools,
+  PermissionEngine,
+  Toolkit,
+  toolCallsFromOpenAI,
+  toolMessagesForOpenAI,
+  type ConfirmationRequest,
+  type ConfirmResult,
+} from "@agent-tools/sdk";
 import { fixtureBundle } from "../../support/bundles.js";
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from "../../support/fake-openai.js";
 import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
@@ -21,7 +30,11 @@ const opened: AgentTools[] = [];
 beforeAll(async () => {
   [registry, llm, cacheDir] = await Promise.all([startTestRegistry(), startFakeOpenAI(), mkdtemp(join(tmpdir(), "agent-tools-meta-"))]);
   await uploadOrThrow(registry.url, registry.token, (await fixtureBundle("text-stats")).bundle);
-  await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: "image-resizer", tool_search_description: "Resizes pictures to a width and height" }));
+  await uploadOrThrow(
+    registry.url,
+    registry.token,
+    echoToolBundle({ tool_id: "image-resizer", tool_search_description: "Resizes pictures to a width and height" }),
+  );
 });
 
 afterAll(async () => {
@@ -39,19 +52,26 @@ async function runAgent(prompt: string, replies: FakeReply[], confirm: (request:
   const asked: ConfirmationRequest[] = [];
   const answer = async (requests: ConfirmationRequest[]): Promise<ConfirmResult[]> => {
     asked.push(...requests);
-    return requests.map((request) => ({ toolCallId: request.id, confirmed: confirm(request), ...(confirm(request) ? { rules: request.suggestions } : {}) }));
+    return requests.map((request) => ({
+      toolCallId: request.id,
+      confirmed: confirm(request),
+      ...(confirm(request) ? { rules: request.suggestions } : {}),
+    }));
   };
   const first = llm.requests.length;
   llm.reply(...replies);
   const openai = new OpenAI({ baseURL: llm.baseUrl, apiKey: "test-key" });
   const messages: ChatCompletionMessageParam[] = [{ role: "user", content: prompt }];
   for (;;) {
-    const reply = (await openai.chat.completions.create({ model: "gpt-4.1-mini", messages, tools: toolkit.getSchemas() })).choices[0]!.message;
+    const reply = (await openai.chat.completions.create({ model: "gpt-4.1-mini", messages, tools: toolkit.getSchemas() })).choices[0]!
+      .message;
     messages.push(reply);
     if (!reply.tool_calls?.length) break;
     messages.push(...toolMessagesForOpenAI(await executor.runToCompletion(toolCallsFromOpenAI(reply.tool_calls), { confirm: answer })));
   }
-  const offered = llm.requests.slice(first).map((request) => ((request.body.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name));
+  const offered = llm.requests
+    .slice(first)
+    .map((request) => ((request.body.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name));
   const results = messages.filter((message) => message.role === "tool").map((message) => String(message.content));
   return { asked, offered, results, toolkit };
 }
@@ -85,7 +105,11 @@ it("finds a tool, adds it once the user allows, and calls it in the same Toolkit
 it("leaves a tool out of the Toolkit when the user refuses to add it", async () => {
   const { asked, offered, results, toolkit } = await runAgent(
     "Resize my picture",
-    [{ toolCall: { name: "SearchTools", arguments: { query: "resize a picture" } } }, { toolCall: { name: "AddTool", arguments: { tool_id: "image-resizer" } } }, { text: "I could not add it." }],
+    [
+      { toolCall: { name: "SearchTools", arguments: { query: "resize a picture" } } },
+      { toolCall: { name: "AddTool", arguments: { tool_id: "image-resizer" } } },
+      { text: "I could not add it." },
+    ],
     (request) => request.name !== "AddTool",
   );
   expect(JSON.parse(results[0]!).tools[0].tool_id).toBe("image-resizer");

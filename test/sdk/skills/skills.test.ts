@@ -8,7 +8,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentTools, PermissionEngine, PermissionMode, SkillError, ToolResultState, Toolkit, loadSkills, registryTools } from "@agent-tools/sdk";
+import {
+  AgentTools,
+  PermissionEngine,
+  PermissionMode,
+  SkillError,
+  ToolResultState,
+  Toolkit,
+  loadSkills,
+  registryTools,
+} from "@agent-tools/sdk";
 import { SKILL_LIMITS } from "../../../sdk/src/skills/skill-manifest.js";
 import type { Skill } from "../../../sdk/src/skills/skill.js";
 import { buildBundle, zipFiles } from "../../support/bundles.js";
@@ -83,7 +92,14 @@ describe("skills from folders", () => {
   it("offers no Skill tool without skills, and takes Skill objects, sources and later registrations", async () => {
     const toolkit = new Toolkit();
     expect(toolkit.getTool("Skill")).toBeUndefined();
-    const inline: Skill = { name: "inline", description: "Defined in code.", markdown: "Do the thing.", directory: undefined, resources: [], frontMatter: {} };
+    const inline: Skill = {
+      name: "inline",
+      description: "Defined in code.",
+      markdown: "Do the thing.",
+      directory: undefined,
+      resources: [],
+      frontMatter: {},
+    };
     const dynamic: Skill[] = [];
     toolkit.registerSkill(inline);
     toolkit.registerSkill({ skills: () => dynamic });
@@ -99,14 +115,29 @@ describe("bad SKILL.md files are rejected with a clear error", () => {
     ["no-front-matter", "# Just markdown\n", "SKILL_FRONT_MATTER_MISSING", /must start with YAML front matter/],
     ["unclosed", "---\nname: unclosed\ndescription: x\n# body\n", "SKILL_FRONT_MATTER_MISSING", /then a line "---"/],
     ["bad-yaml", "---\nname: bad-yaml\ndescription: [unclosed\n---\nbody\n", "SKILL_FRONT_MATTER_INVALID", /not valid YAML/],
-    ["duplicate-key", "---\nname: duplicate-key\nname: again\ndescription: x\n---\n", "SKILL_FRONT_MATTER_INVALID", /not valid YAML: .*unique/i],
-    ["alias-bomb", `---\nname: alias-bomb\ndescription: x\na: &a [x, x, x, x, x, x, x, x]\nb: &b [${"*a, ".repeat(20)}*a]\nc: [${"*b, ".repeat(20)}*b]\n---\n`, "SKILL_FRONT_MATTER_INVALID", /not valid YAML: .*alias/i],
+    [
+      "duplicate-key",
+      "---\nname: duplicate-key\nname: again\ndescription: x\n---\n",
+      "SKILL_FRONT_MATTER_INVALID",
+      /not valid YAML: .*unique/i,
+    ],
+    [
+      "alias-bomb",
+      `---\nname: alias-bomb\ndescription: x\na: &a [x, x, x, x, x, x, x, x]\nb: &b [${"*a, ".repeat(20)}*a]\nc: [${"*b, ".repeat(20)}*b]\n---\n`,
+      "SKILL_FRONT_MATTER_INVALID",
+      /not valid YAML: .*alias/i,
+    ],
     ["list", "---\n- name\n---\n", "SKILL_FRONT_MATTER_INVALID", /must be a YAML mapping/],
     ["no-name", "---\ndescription: x\n---\n", "SKILL_NAME_INVALID", /needs `name: my-skill`/],
     ["upper", "---\nname: My_Skill\ndescription: x\n---\n", "SKILL_NAME_INVALID", /"My_Skill" must be at most 64 lowercase letters/],
     ["no-description", "---\nname: no-description\n---\n", "SKILL_DESCRIPTION_INVALID", /needs `description:`/],
     ["number-description", "---\nname: number-description\ndescription: 42\n---\n", "SKILL_DESCRIPTION_INVALID", /non-empty string/],
-    ["long-description", `---\nname: long-description\ndescription: ${"x".repeat(1025)}\n---\n`, "SKILL_DESCRIPTION_INVALID", /1025 characters; at most 1024/],
+    [
+      "long-description",
+      `---\nname: long-description\ndescription: ${"x".repeat(1025)}\n---\n`,
+      "SKILL_DESCRIPTION_INVALID",
+      /1025 characters; at most 1024/,
+    ],
   ];
   it.each(cases)("%s", async (name, skillMd, code, message) => {
     const dir = await skillFolder(name, skillMd);
@@ -125,7 +156,10 @@ describe("bad SKILL.md files are rejected with a clear error", () => {
   it("rejects a SKILL.md over the size limit, one that is not UTF-8, a folder without SKILL.md and duplicate names", async () => {
     const big = await skillFolder("big", `---\nname: big\ndescription: x\n---\n${"a".repeat(SKILL_LIMITS.maxSkillFileBytes)}`);
     expect(() => loadSkills(big)).toThrow(/at most 262144 are allowed/);
-    const latin1 = await skillFolder("latin1", Uint8Array.from([...Buffer.from("---\nname: latin1\ndescription: caf"), 0xe9, ...Buffer.from("\n---\n")]));
+    const latin1 = await skillFolder(
+      "latin1",
+      Uint8Array.from([...Buffer.from("---\nname: latin1\ndescription: caf"), 0xe9, ...Buffer.from("\n---\n")]),
+    );
     expect(() => loadSkills(latin1)).toThrow(/not UTF-8/);
     const empty = join(scratch, "empty");
     await mkdir(empty, { recursive: true });
@@ -186,9 +220,19 @@ describe("skills from the registry", () => {
 
   const badUploads: [string, () => Promise<Uint8Array>, number, RegExp][] = [
     ["no SKILL.md", async () => zipFiles({ "code/README.md": "hi" }), 422, /needs code\/SKILL\.md, but the archive holds code\/README\.md/],
-    ["no front matter", () => skillZip("# no front matter\n"), 422, /tool\.zip code\/SKILL\.md: SKILL\.md must start with YAML front matter/],
+    [
+      "no front matter",
+      () => skillZip("# no front matter\n"),
+      422,
+      /tool\.zip code\/SKILL\.md: SKILL\.md must start with YAML front matter/,
+    ],
     ["bad name", () => skillZip("---\nname: Bad Name\ndescription: x\n---\n"), 422, /skill name "Bad Name" must be/],
-    ["SKILL.md too large", () => skillZip(`---\nname: big\ndescription: x\n---\n${"a".repeat(SKILL_LIMITS.maxSkillFileBytes)}`), 413, /larger than 262144 bytes/],
+    [
+      "SKILL.md too large",
+      () => skillZip(`---\nname: big\ndescription: x\n---\n${"a".repeat(SKILL_LIMITS.maxSkillFileBytes)}`),
+      413,
+      /larger than 262144 bytes/,
+    ],
   ];
   it.each(badUploads)("refuses a skill bundle with %s, naming the problem", async (_case, toolZip, status, detail) => {
     const bundle = buildBundle({ spec: skillSpec("bad-skill"), toolZip: await toolZip(), toolMd: "# bad\n" });

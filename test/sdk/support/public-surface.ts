@@ -29,7 +29,8 @@ export function packageEntries(): PackageEntry[] {
 }
 
 const EXPORT_LIST = /export\s+(type\s+)?\{([^}]*)\}(?:\s*from\s*["'][^"']+["'])?;?/g;
-const DECLARATION = /^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(class|function\*?|const|let|enum|interface|type)\s+([A-Za-z_$][\w$]*)/gm;
+const DECLARATION =
+  /^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(class|function\*?|const|let|enum|interface|type)\s+([A-Za-z_$][\w$]*)/gm;
 const STAR_EXPORT = /export\s+\*[^;]*;/g;
 
 /**
@@ -42,12 +43,23 @@ export function entrySurface(source: string): EntrySurface {
   const values: string[] = [];
   const types: string[] = [];
   for (const [, typeOnly, list] of text.matchAll(EXPORT_LIST)) {
-    for (const item of list!.split(",").map((part) => part.trim()).filter(Boolean)) {
+    for (const item of list!
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const isType = typeOnly !== undefined || item.startsWith("type ");
-      const name = item.replace(/^type\s+/, "").split(/\s+as\s+/).pop()!.trim();
+      const name = item
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim();
       (isType ? types : values).push(name);
     }
   }
   for (const [, kind, name] of text.matchAll(DECLARATION)) (kind === "interface" || kind === "type" ? types : values).push(name!);
-  return { values: [...new Set(values)].sort(), types: [...new Set(types)].sort(), starExports: [...text.matchAll(STAR_EXPORT)].map((match) => match[0]) };
+  return {
+    values: [...new Set(values)].sort(),
+    types: [...new Set(types)].sort(),
+    starExports: [...text.matchAll(STAR_EXPORT)].map((match) => match[0]),
+  };
 }

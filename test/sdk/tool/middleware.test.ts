@@ -8,7 +8,10 @@ async function collect(stream: AsyncIterable<ToolChunk>): Promise<ToolResponse> 
 }
 
 class Recorder extends ToolMiddlewareBase {
-  constructor(private readonly label: string, private readonly log: string[]) {
+  constructor(
+    private readonly label: string,
+    private readonly log: string[],
+  ) {
     super();
   }
 
@@ -46,10 +49,13 @@ describe("tool middleware", () => {
 
   it("short-circuits without calling the tool", async () => {
     let called = false;
-    const tool = new FunctionTool(() => {
-      called = true;
-      return "real";
-    }, { name: "cached" });
+    const tool = new FunctionTool(
+      () => {
+        called = true;
+        return "real";
+      },
+      { name: "cached" },
+    );
     tool.use(async function* () {
       yield ToolChunk.text("from cache");
     });
@@ -59,11 +65,14 @@ describe("tool middleware", () => {
 
   it("retries a failing tool until it succeeds", async () => {
     let attempts = 0;
-    const tool = new FunctionTool(() => {
-      attempts++;
-      if (attempts < 3) throw new Error(`flaky ${attempts}`);
-      return `ok after ${attempts}`;
-    }, { name: "flaky" });
+    const tool = new FunctionTool(
+      () => {
+        attempts++;
+        if (attempts < 3) throw new Error(`flaky ${attempts}`);
+        return `ok after ${attempts}`;
+      },
+      { name: "flaky" },
+    );
     const errors: string[] = [];
     tool.use(async function* (_tool, input, next) {
       for (let attempt = 1; ; attempt++) {

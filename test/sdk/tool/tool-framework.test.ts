@@ -48,10 +48,13 @@ describe("FunctionTool", () => {
     expect(ToolResponse.fromChunks("c", await run(json, {})).text).toBe('{"ok":[1,2]}');
     const chunk = new FunctionTool(() => ToolChunk.error("bad"), { name: "chunk" });
     expect(ToolResponse.fromChunks("c", await run(chunk, {})).state).toBe(ToolResultState.ERROR);
-    const stream = new FunctionTool(async function* () {
-      yield "a";
-      yield "b";
-    }, { name: "stream" });
+    const stream = new FunctionTool(
+      async function* () {
+        yield "a";
+        yield "b";
+      },
+      { name: "stream" },
+    );
     const chunks = await run(stream, {});
     expect(chunks.map((c) => (c.content[0] as { text: string }).text)).toEqual(["a", "b"]);
     expect(ToolResponse.fromChunks("c", chunks).text).toBe("ab");
@@ -76,8 +79,21 @@ describe("ToolResponse accumulation", () => {
     response.append(new ToolChunk({ content: [{ type: "text", text: "he", id: "t" }] }));
     response.append(new ToolChunk({ content: [{ type: "text", text: "llo", id: "t" }] }));
     response.append(new ToolChunk({ content: [{ type: "text", text: " world" }] }));
-    response.append(new ToolChunk({ content: [{ type: "data", id: "d", source: { type: "base64", mediaType: "text/plain", data: Buffer.from("ab").toString("base64") } }] }));
-    response.append(new ToolChunk({ content: [{ type: "data", id: "d", source: { type: "base64", mediaType: "text/plain", data: Buffer.from("cd").toString("base64") } }], metadata: { rows: 2 } }));
+    response.append(
+      new ToolChunk({
+        content: [
+          { type: "data", id: "d", source: { type: "base64", mediaType: "text/plain", data: Buffer.from("ab").toString("base64") } },
+        ],
+      }),
+    );
+    response.append(
+      new ToolChunk({
+        content: [
+          { type: "data", id: "d", source: { type: "base64", mediaType: "text/plain", data: Buffer.from("cd").toString("base64") } },
+        ],
+        metadata: { rows: 2 },
+      }),
+    );
     expect(response.id).toBe("call-9");
     expect(response.content).toHaveLength(2);
     expect(response.text).toBe("hello world");
@@ -95,7 +111,10 @@ describe("ToolResponse accumulation", () => {
 
   it("lets ERROR beat INTERRUPTED beat DENIED, and RUNNING change nothing", () => {
     const states = (...list: ToolResultState[]) =>
-      ToolResponse.fromChunks("c", list.map((state) => new ToolChunk({ state }))).state;
+      ToolResponse.fromChunks(
+        "c",
+        list.map((state) => new ToolChunk({ state })),
+      ).state;
     expect(states("running")).toBe("success");
     expect(states("denied", "running")).toBe("denied");
     expect(states("denied", "interrupted")).toBe("interrupted");

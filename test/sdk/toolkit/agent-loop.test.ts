@@ -1,7 +1,16 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ExternalTool, FunctionTool, PermissionEngine, Toolkit, toolCallsFromOpenAI, toolMessagesForOpenAI, type ConfirmationRequest, type ConfirmResult } from "@agent-tools/sdk";
+import {
+  ExternalTool,
+  FunctionTool,
+  PermissionEngine,
+  Toolkit,
+  toolCallsFromOpenAI,
+  toolMessagesForOpenAI,
+  type ConfirmationRequest,
+  type ConfirmResult,
+} from "@agent-tools/sdk";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai.js";
 import { addTool } from "../permission/support/add-tool.js";
 
@@ -25,11 +34,16 @@ describe("an agent loop driving the executor", () => {
       return requests.map((request) => ({ toolCallId: request.id, confirmed: true, rules: request.suggestions }));
     };
 
-    llm.reply({ toolCall: { name: "add", arguments: { a: 20, b: 22 } } }, { toolCall: { name: "add", arguments: { a: 1, b: 1 } } }, { text: "42 and 2" });
+    llm.reply(
+      { toolCall: { name: "add", arguments: { a: 20, b: 22 } } },
+      { toolCall: { name: "add", arguments: { a: 1, b: 1 } } },
+      { text: "42 and 2" },
+    );
     const openai = new OpenAI({ baseURL: llm.baseUrl, apiKey: "test-key" });
     const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "What is 20 + 22, and 1 + 1?" }];
     for (;;) {
-      const reply = (await openai.chat.completions.create({ model: "gpt-4.1-mini", messages, tools: toolkit.getSchemas() })).choices[0]!.message;
+      const reply = (await openai.chat.completions.create({ model: "gpt-4.1-mini", messages, tools: toolkit.getSchemas() })).choices[0]!
+        .message;
       messages.push(reply);
       if (!reply.tool_calls?.length) break;
       const responses = await executor.runToCompletion(toolCallsFromOpenAI(reply.tool_calls), { confirm: askTheUser });

@@ -26,7 +26,12 @@ describe("Toolkit: tools, groups and schemas", () => {
     const toolkit = new Toolkit({
       tools: [add()],
       groups: [
-        { name: "web", description: "Browse the web.", tools: [new ProbeTool({ name: "Fetch" })], instructions: "Fetch one page at a time." },
+        {
+          name: "web",
+          description: "Browse the web.",
+          tools: [new ProbeTool({ name: "Fetch" })],
+          instructions: "Fetch one page at a time.",
+        },
         { name: "db", description: "Query the database.", tools: [new ProbeTool({ name: "Query" })] },
       ],
       engine: new PermissionEngine({ allow: ["Fetch"] }),
@@ -47,7 +52,7 @@ describe("Toolkit: tools, groups and schemas", () => {
     const reset = await collect(executor.run([call("c2", "reset_tools", { web: true })]));
     const reply = find(reset, "tool_result_end", "c2").response.text;
     expect(reply).toContain("Activated tool groups: web.");
-    expect(reply).toContain("<tool-instructions>\n<group name=\"web\">\nFetch one page at a time.\n</group>\n</tool-instructions>");
+    expect(reply).toContain('<tool-instructions>\n<group name="web">\nFetch one page at a time.\n</group>\n</tool-instructions>');
     expect(toolkit.activeGroups).toEqual(["web"]);
     expect(toolkit.getSchemas().map((s) => s.function.name)).toEqual(["reset_tools", "add", "Fetch"]);
 
@@ -77,15 +82,21 @@ describe("Toolkit: tools, groups and schemas", () => {
 
   it("injects the agent state into state-injected tools only", async () => {
     const seen: boolean[] = [];
-    const stateful = new FunctionTool((_input, context) => {
-      seen.push(context.state !== undefined);
-      if (context.state) context.state.slot("counter", () => ({ n: 0 })).n += 1;
-      return "ok";
-    }, { name: "stateful", isStateInjected: true });
-    const plain = new FunctionTool((_input, context) => {
-      seen.push(context.state !== undefined);
-      return "ok";
-    }, { name: "plain" });
+    const stateful = new FunctionTool(
+      (_input, context) => {
+        seen.push(context.state !== undefined);
+        if (context.state) context.state.slot("counter", () => ({ n: 0 })).n += 1;
+        return "ok";
+      },
+      { name: "stateful", isStateInjected: true },
+    );
+    const plain = new FunctionTool(
+      (_input, context) => {
+        seen.push(context.state !== undefined);
+        return "ok";
+      },
+      { name: "plain" },
+    );
     const toolkit = new Toolkit({ tools: [stateful, plain], engine: new PermissionEngine({ allow: ["stateful", "plain"] }) });
     await collect(toolkit.createExecutor().run([call("a", "stateful", {}), call("b", "plain", {}), call("c", "stateful", {})]));
     expect(seen).toEqual([true, false, true]);
@@ -124,10 +135,13 @@ describe("ToolCallExecutor: bad input becomes an error result", () => {
     const broken = add().use(async function* () {
       throw new Error("middleware exploded");
     });
-    const midStream = new FunctionTool(async function* () {
-      yield "partial ";
-      throw new Error("disk vanished");
-    }, { name: "stream" });
+    const midStream = new FunctionTool(
+      async function* () {
+        yield "partial ";
+        throw new Error("disk vanished");
+      },
+      { name: "stream" },
+    );
     const kit = new Toolkit({ tools: [broken, midStream], engine: new PermissionEngine({ mode: "bypass" }) });
     const events = await collect(kit.createExecutor().run([call("m", "add", { a: 1, b: 1 }), call("t", "stream", {})]));
     const middleware = find(events, "tool_result_end", "m").response;
@@ -163,13 +177,21 @@ describe("ToolCallExecutor: bad input becomes an error result", () => {
 
   it("an interrupted call ends INTERRUPTED", async () => {
     const controller = new AbortController();
-    const hang = new FunctionTool(async function* () {
-      yield "started";
-      controller.abort();
-      await new Promise(() => {});
-    }, { name: "hang" });
-    const kitWithUnsafe = new Toolkit({ tools: [hang, new ProbeTool({ name: "Later" })], engine: new PermissionEngine({ mode: "bypass" }) });
-    const events = await collect(kitWithUnsafe.createExecutor({ signal: controller.signal }).run([call("h", "hang", {}), call("l", "Later", {})]));
+    const hang = new FunctionTool(
+      async function* () {
+        yield "started";
+        controller.abort();
+        await new Promise(() => {});
+      },
+      { name: "hang" },
+    );
+    const kitWithUnsafe = new Toolkit({
+      tools: [hang, new ProbeTool({ name: "Later" })],
+      engine: new PermissionEngine({ mode: "bypass" }),
+    });
+    const events = await collect(
+      kitWithUnsafe.createExecutor({ signal: controller.signal }).run([call("h", "hang", {}), call("l", "Later", {})]),
+    );
     const response = find(events, "tool_result_end", "h").response;
     expect(response.state).toBe("interrupted");
     expect(response.text).toBe("started<system-reminder>The tool call has been interrupted by the user.</system-reminder>");
@@ -237,8 +259,12 @@ describe("ToolCallExecutor: confirmation round trip", () => {
   it("answering a call that is not waiting is a programming error", async () => {
     const executor = new Toolkit({ tools: [add()] }).createExecutor();
     await collect(executor.run([call("x", "add", { a: 1, b: 1 })]));
-    await expect(collect(executor.resume({ confirmResults: [{ toolCallId: "y", confirmed: true }] }))).rejects.toThrow(/"y" is not waiting/);
-    await expect(collect(executor.resume({ executionResults: [{ toolCallId: "x", output: "" }] }))).rejects.toThrow(/not waiting for an external result/);
+    await expect(collect(executor.resume({ confirmResults: [{ toolCallId: "y", confirmed: true }] }))).rejects.toThrow(
+      /"y" is not waiting/,
+    );
+    await expect(collect(executor.resume({ executionResults: [{ toolCallId: "x", output: "" }] }))).rejects.toThrow(
+      /not waiting for an external result/,
+    );
   });
 
   it("a safety ASK is shown again even after the suggested rule was remembered", async () => {
@@ -259,12 +285,18 @@ describe("ToolCallExecutor: batching", () => {
     let started = 0;
     let release: () => void = () => {};
     const bothStarted = new Promise<void>((resolve) => (release = resolve));
-    const rendezvous = new FunctionTool(async () => {
-      if (++started === 2) release();
-      // Resolves only if the other call started while this one is running.
-      const outcome = await Promise.race([bothStarted.then(() => "parallel"), new Promise((r) => setTimeout(() => r("sequential"), 2000))]);
-      return outcome;
-    }, { name: "meet" });
+    const rendezvous = new FunctionTool(
+      async () => {
+        if (++started === 2) release();
+        // Resolves only if the other call started while this one is running.
+        const outcome = await Promise.race([
+          bothStarted.then(() => "parallel"),
+          new Promise((r) => setTimeout(() => r("sequential"), 2000)),
+        ]);
+        return outcome;
+      },
+      { name: "meet" },
+    );
     const kit = new Toolkit({ tools: [rendezvous], engine: new PermissionEngine({ allow: ["meet"] }) });
     const events = await collect(kit.createExecutor().run([call("a", "meet", {}), call("b", "meet", {})]));
     expect(find(events, "tool_result_end", "a").response.text).toBe("parallel");
@@ -275,7 +307,9 @@ describe("ToolCallExecutor: batching", () => {
     const unsafe = new ProbeTool({ name: "Unsafe" });
     const kit = new Toolkit({ tools: [unsafe, add()], engine: new PermissionEngine({ allow: ["add"] }) });
     const executor = kit.createExecutor();
-    const first = await collect(executor.run([call("1", "add", { a: 1, b: 0 }), call("2", "Unsafe", { target: "x" }), call("3", "add", { a: 3, b: 0 })]));
+    const first = await collect(
+      executor.run([call("1", "add", { a: 1, b: 0 }), call("2", "Unsafe", { target: "x" }), call("3", "add", { a: 3, b: 0 })]),
+    );
     expect(summary(first)).toEqual(["tool_result_start:1", "tool_result_end:1", "require_user_confirm:2"]);
     const rest = await collect(executor.resume({ confirmResults: [{ toolCallId: "2", confirmed: true }] }));
     expect(summary(rest)).toEqual(["tool_result_start:2", "tool_result_end:2", "tool_result_start:3", "tool_result_end:3"]);
@@ -315,7 +349,9 @@ describe("ToolCallExecutor: external execution round trip", () => {
     expect(summary(first)).toEqual(["tool_result_start:n", "tool_result_end:n", "require_external_execution:e"]);
     expect(find(first, "require_external_execution").toolCalls).toEqual([{ id: "e", name: "HumanApproval", input: { action: "deploy" } }]);
     expect(executor.waiting).toBe(true);
-    const done = await collect(executor.resume({ executionResults: [{ toolCallId: "e", output: "approved by alice", metadata: { by: "alice" } }] }));
+    const done = await collect(
+      executor.resume({ executionResults: [{ toolCallId: "e", output: "approved by alice", metadata: { by: "alice" } }] }),
+    );
     const end = find(done, "tool_result_end", "e");
     expect(end.response.text).toBe("approved by alice");
     expect(end.response.metadata).toEqual({ by: "alice" });
@@ -331,7 +367,9 @@ describe("ToolCallExecutor: external execution round trip", () => {
     expect(summary(await collect(executor.resume({ confirmResults: [{ toolCallId: "d", confirmed: true }] })))).toEqual([
       "require_external_execution:d",
     ]);
-    const end = await collect(executor.resume({ executionResults: [{ toolCallId: "d", output: [{ type: "text", text: "failed" }], state: "error" }] }));
+    const end = await collect(
+      executor.resume({ executionResults: [{ toolCallId: "d", output: [{ type: "text", text: "failed" }], state: "error" }] }),
+    );
     expect(find(end, "tool_result_end", "d").response.state).toBe("error");
   });
 });

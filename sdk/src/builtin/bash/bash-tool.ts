@@ -57,7 +57,12 @@ export class Bash extends ToolBase<BashInput> {
     type: "object",
     properties: {
       command: { type: "string", description: "The command to execute." },
-      timeout: { type: "number", minimum: 0, maximum: MAX_BASH_TIMEOUT_MS, description: `Timeout in milliseconds (default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}).` },
+      timeout: {
+        type: "number",
+        minimum: 0,
+        maximum: MAX_BASH_TIMEOUT_MS,
+        description: `Timeout in milliseconds (default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}).`,
+      },
       description: { type: "string", description: "A short description of what the command does." },
       run_in_background: { type: "boolean", description: "Start the command and return at once; its output goes to a log file." },
     },
@@ -86,7 +91,12 @@ export class Bash extends ToolBase<BashInput> {
     this.runner = sandbox.runner;
     // In a sandbox without network, edits inside its writable directories need no prompt (docs/command-policy.md).
     const contained = sandbox.status.sandboxed && !sandbox.status.network;
-    this.permissionOptions = { cwd: this.cwd, dangerousPaths: this.dangerousPaths, toolName: this.name, sandboxWritable: contained ? sandbox.status.writableDirectories : undefined };
+    this.permissionOptions = {
+      cwd: this.cwd,
+      dangerousPaths: this.dangerousPaths,
+      toolName: this.name,
+      sandboxWritable: contained ? sandbox.status.writableDirectories : undefined,
+    };
   }
 
   /**
@@ -135,17 +145,29 @@ export class Bash extends ToolBase<BashInput> {
   override async generateSuggestions(input: BashInput): Promise<PermissionRule[]> {
     if (typeof input.command !== "string") return [];
     const analysis = await this.analyse(input.command);
-    const flagged = analysis.unanalysable || analysis.dangerous || analysis.commands.some((command) => command.dangerous) || sensitivePaths(analysis, this.permissionOptions).written.length > 0;
+    const flagged =
+      analysis.unanalysable ||
+      analysis.dangerous ||
+      analysis.commands.some((command) => command.dangerous) ||
+      sensitivePaths(analysis, this.permissionOptions).written.length > 0;
     if (flagged) return [];
-    return suggestedRuleContents(analysis).map((ruleContent) => ({ toolName: this.name, ruleContent, behavior: PermissionBehavior.ALLOW, source: "suggested" }));
+    return suggestedRuleContents(analysis).map((ruleContent) => ({
+      toolName: this.name,
+      ruleContent,
+      behavior: PermissionBehavior.ALLOW,
+      source: "suggested",
+    }));
   }
 
   override async call(input: BashInput, context: ToolCallContext = {}): Promise<ToolChunk> {
-    if (typeof input.command !== "string" || input.command.trim() === "") return ToolChunk.error("Error: command must be a non-empty string.");
+    if (typeof input.command !== "string" || input.command.trim() === "")
+      return ToolChunk.error("Error: command must be a non-empty string.");
     const argv = ["bash", "-c", input.command];
     if (input.run_in_background) {
       const started = await this.runner.startBackground(argv, { cwd: this.cwd });
-      return ToolChunk.text(`Command running in background (pid ${started.pid}); its output is written to ${started.logPath}.`, { metadata: { ...started } });
+      return ToolChunk.text(`Command running in background (pid ${started.pid}); its output is written to ${started.logPath}.`, {
+        metadata: { ...started },
+      });
     }
     const timeoutMs = Math.min(Math.max(input.timeout ?? DEFAULT_BASH_TIMEOUT_MS, 0), MAX_BASH_TIMEOUT_MS) || DEFAULT_BASH_TIMEOUT_MS;
     const result = await this.runner.exec(argv, { cwd: this.cwd, timeoutMs, signal: context.signal });

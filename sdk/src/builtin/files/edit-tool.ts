@@ -40,8 +40,10 @@ export class Edit extends FileToolBase<EditInput> {
     try {
       const filePath = requireAbsolute(input.file_path);
       await requireFile(this.backend, filePath);
-      if (typeof input.old_string !== "string" || typeof input.new_string !== "string") throw new FileToolProblem("Error: old_string and new_string are required strings.");
-      if (input.old_string === input.new_string) throw new FileToolProblem("Error: old_string and new_string are identical. No changes to make.");
+      if (typeof input.old_string !== "string" || typeof input.new_string !== "string")
+        throw new FileToolProblem("Error: old_string and new_string are required strings.");
+      if (input.old_string === input.new_string)
+        throw new FileToolProblem("Error: old_string and new_string are identical. No changes to make.");
       if (input.old_string === "") throw new FileToolProblem("Error: old_string is empty. Use Write to create or replace a whole file.");
       const cache = this.readCache(context.state);
       const { bytes, text } = await readText(this.backend, filePath);
@@ -50,15 +52,22 @@ export class Edit extends FileToolBase<EditInput> {
       const occurrences = text.split(oldString).length - 1;
       if (occurrences === 0) throw new FileToolProblem(`Error: old_string not found in ${filePath}`);
       if (occurrences > 1 && !input.replace_all) {
-        throw new FileToolProblem(`Error: old_string appears ${occurrences} times in ${filePath}. Set replace_all=true to replace all occurrences, or make old_string more specific.`);
+        throw new FileToolProblem(
+          `Error: old_string appears ${occurrences} times in ${filePath}. Set replace_all=true to replace all occurrences, or make old_string more specific.`,
+        );
       }
       const updated = input.replace_all ? text.split(oldString).join(newString) : text.replace(oldString, () => newString);
       await this.backend.writeFile(filePath, updated);
       const written = await this.backend.stat(filePath);
       cache?.remember(filePath, Buffer.from(updated, "utf8"), written?.mtimeMs ?? Date.now());
       const replaced = input.replace_all ? occurrences : 1;
-      const message = replaced === 1 ? `Successfully replaced 1 occurrence in ${filePath}` : `Successfully replaced all ${replaced} occurrences in ${filePath}`;
-      return ToolChunk.text(message, { metadata: { diff: unifiedDiff(text, updated, filePath), file_path: filePath, occurrences: replaced } });
+      const message =
+        replaced === 1
+          ? `Successfully replaced 1 occurrence in ${filePath}`
+          : `Successfully replaced all ${replaced} occurrences in ${filePath}`;
+      return ToolChunk.text(message, {
+        metadata: { diff: unifiedDiff(text, updated, filePath), file_path: filePath, occurrences: replaced },
+      });
     } catch (error) {
       if (error instanceof FileToolProblem) return ToolChunk.error(error.message);
       throw error;

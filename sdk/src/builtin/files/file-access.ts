@@ -17,8 +17,12 @@ export function requireAbsolute(filePath: unknown): string {
 export async function requireFile(backend: WorkspaceBackend, filePath: string): Promise<FileStat> {
   const stat = await backend.stat(filePath);
   if (!stat) throw new FileToolProblem(`Error: File not found: ${filePath}`);
-  if (stat.isDirectory) throw new FileToolProblem(`Error: ${filePath} is a directory, not a file. Use Glob or Bash (ls) to list a directory.`);
-  if (stat.size > MAX_TEXT_FILE_BYTES) throw new FileToolProblem(`Error: ${filePath} is too large (${stat.size} bytes, limit ${MAX_TEXT_FILE_BYTES}). Use Grep to search it, or Bash (head/tail/sed -n) to see parts.`);
+  if (stat.isDirectory)
+    throw new FileToolProblem(`Error: ${filePath} is a directory, not a file. Use Glob or Bash (ls) to list a directory.`);
+  if (stat.size > MAX_TEXT_FILE_BYTES)
+    throw new FileToolProblem(
+      `Error: ${filePath} is too large (${stat.size} bytes, limit ${MAX_TEXT_FILE_BYTES}). Use Grep to search it, or Bash (head/tail/sed -n) to see parts.`,
+    );
   return stat;
 }
 
@@ -51,6 +55,8 @@ export function requireCurrentRead(cache: ReadCache | undefined, filePath: strin
     );
   }
   if (record.sha256 !== sha256(bytes)) {
-    throw new FileToolProblem(`Error: File ${filePath} has been modified since it was last read (by the user or another process). Read it again before you ${action} it.`);
+    throw new FileToolProblem(
+      `Error: File ${filePath} has been modified since it was last read (by the user or another process). Read it again before you ${action} it.`,
+    );
   }
 }

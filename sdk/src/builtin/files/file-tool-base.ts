@@ -1,5 +1,12 @@
 import { isAbsolute, resolve } from "node:path";
-import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision, type PermissionRule, type RuleMatchContext } from "../../permission/types.js";
+import {
+  PermissionBehavior,
+  PermissionMode,
+  type PermissionContext,
+  type PermissionDecision,
+  type PermissionRule,
+  type RuleMatchContext,
+} from "../../permission/types.js";
 import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
 import type { AgentState } from "../../tool/agent-state.js";
 import { ToolBase, type ToolBaseOptions } from "../../tool/tool-base.js";
@@ -53,7 +60,14 @@ export abstract class FileToolBase<Input extends FilePathInput> extends ToolBase
 
   override generateSuggestions(input: Input, context?: PermissionContext): PermissionRule[] {
     if (typeof input.file_path !== "string" || !isAbsolute(input.file_path)) return [];
-    return [{ toolName: this.name, ruleContent: suggestPathRule(input.file_path, this.scope.ruleBase(context)), behavior: PermissionBehavior.ALLOW, source: "suggested" }];
+    return [
+      {
+        toolName: this.name,
+        ruleContent: suggestPathRule(input.file_path, this.scope.ruleBase(context)),
+        behavior: PermissionBehavior.ALLOW,
+        source: "suggested",
+      },
+    ];
   }
 
   protected readCache(state: AgentState | undefined): ReadCache | undefined {
@@ -71,15 +85,30 @@ export function checkWritePermission(tool: FileToolBase<FilePathInput>, filePath
   if (typeof filePath !== "string" || filePath === "") return { behavior: PermissionBehavior.PASSTHROUGH, message: "No file_path given" };
   const protectedConfig = protectedConfigProblem(resolve(tool.cwd, filePath), tool.cwd);
   if (protectedConfig !== undefined) {
-    return { behavior: PermissionBehavior.ASK, message: `Permission required: ${tool.name} changes configuration that runs code: ${protectedConfig}`, reason: "Safety check: protected configuration", bypassImmune: true, alwaysAsk: true };
+    return {
+      behavior: PermissionBehavior.ASK,
+      message: `Permission required: ${tool.name} changes configuration that runs code: ${protectedConfig}`,
+      reason: "Safety check: protected configuration",
+      bypassImmune: true,
+      alwaysAsk: true,
+    };
   }
   const dangerous = dangerousPathReason(filePath, tool.dangerousPaths, tool.cwd, "write");
   if (dangerous !== undefined) {
-    return { behavior: PermissionBehavior.ASK, message: `Permission required: Write operation on sensitive file ${filePath} (${dangerous})`, reason: "Safety check: dangerous file or directory", bypassImmune: true };
+    return {
+      behavior: PermissionBehavior.ASK,
+      message: `Permission required: Write operation on sensitive file ${filePath} (${dangerous})`,
+      reason: "Safety check: dangerous file or directory",
+      bypassImmune: true,
+    };
   }
   const editsAllowed = context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK;
   if (editsAllowed && isAbsolute(filePath) && isPathInWorkingDirectories(filePath, tool.scope.workingDirectories(context))) {
-    return { behavior: PermissionBehavior.ALLOW, message: `Permission granted for ${tool.name}: ${filePath} is inside a working directory`, reason: `Mode: ${context.mode}` };
+    return {
+      behavior: PermissionBehavior.ALLOW,
+      message: `Permission granted for ${tool.name}: ${filePath} is inside a working directory`,
+      reason: `Mode: ${context.mode}`,
+    };
   }
   return { behavior: PermissionBehavior.PASSTHROUGH, message: `${tool.name} ${filePath}` };
 }

@@ -29,7 +29,12 @@ export class Read extends FileToolBase<ReadInput> {
     properties: {
       file_path: { type: "string", description: "The absolute path of the file to read." },
       offset: { type: "integer", minimum: 1, description: "The line number to start reading from (1-based)." },
-      limit: { type: "integer", minimum: 1, maximum: MAX_READ_LINES, description: `The number of lines to read (default ${MAX_READ_LINES}).` },
+      limit: {
+        type: "integer",
+        minimum: 1,
+        maximum: MAX_READ_LINES,
+        description: `The number of lines to read (default ${MAX_READ_LINES}).`,
+      },
     },
     required: ["file_path"],
   };
@@ -45,7 +50,12 @@ export class Read extends FileToolBase<ReadInput> {
   checkPermissions(input: ReadInput, context: PermissionContext): PermissionDecision {
     const problem = this.readProblem(input, context);
     if (problem?.kind === "secret") {
-      return { behavior: PermissionBehavior.ASK, message: `Permission required: Read of a sensitive file: ${problem.message}`, reason: "Safety check: sensitive file", bypassImmune: true };
+      return {
+        behavior: PermissionBehavior.ASK,
+        message: `Permission required: Read of a sensitive file: ${problem.message}`,
+        reason: "Safety check: sensitive file",
+        bypassImmune: true,
+      };
     }
     return { behavior: PermissionBehavior.PASSTHROUGH, message: problem?.message ?? "Read is read-only" };
   }
@@ -63,7 +73,10 @@ export class Read extends FileToolBase<ReadInput> {
       const mediaType = imageMediaType(filePath);
       if (mediaType) {
         const data = await this.backend.readFile(filePath);
-        return new ToolChunk({ content: [{ type: "data", source: { type: "base64", mediaType, data: data.toString("base64") }, name: filePath }], metadata: { file_path: filePath } });
+        return new ToolChunk({
+          content: [{ type: "data", source: { type: "base64", mediaType, data: data.toString("base64") }, name: filePath }],
+          metadata: { file_path: filePath },
+        });
       }
       const { bytes, text } = await readText(this.backend, filePath);
       this.readCache(context.state)?.remember(filePath, bytes, stat.mtimeMs);
@@ -74,7 +87,9 @@ export class Read extends FileToolBase<ReadInput> {
         const cut = line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}[truncated]` : line;
         return `${String(offset + index).padStart(6)}\t${cut}`;
       });
-      return ToolChunk.text(shown.join("\n"), { metadata: { file_path: filePath, total_lines: lines.length, offset, lines_shown: shown.length } });
+      return ToolChunk.text(shown.join("\n"), {
+        metadata: { file_path: filePath, total_lines: lines.length, offset, lines_shown: shown.length },
+      });
     } catch (error) {
       if (error instanceof FileToolProblem) return ToolChunk.error(error.message);
       throw error;

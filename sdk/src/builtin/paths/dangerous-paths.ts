@@ -7,17 +7,71 @@ import { SECRET_LOCATIONS, SECRET_NAME_EXCEPTIONS, SECRET_NAME_PATTERNS, SECRET_
 
 /** The default lists (docs/design/permission-model.md#dangerous-paths): shell start-up files, credentials and tool configuration. */
 export const DEFAULT_DANGEROUS_FILES: readonly string[] = [
-  ".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".zshrc", ".zshenv", ".zprofile",
-  ".zlogin", ".profile", ".ssh/config", ".ssh/authorized_keys", ".netrc", ".npmrc", ".pypirc", ".env", ".envrc", ".env.local",
-  ".env.development", ".env.development.local", ".env.test", ".env.test.local", ".env.staging", ".env.production",
-  ".env.production.local", ".git-credentials", ".pgpass", ".my.cnf", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa",
+  ".gitconfig",
+  ".gitmodules",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".profile",
+  ".ssh/config",
+  ".ssh/authorized_keys",
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".env",
+  ".envrc",
+  ".env.local",
+  ".env.development",
+  ".env.development.local",
+  ".env.test",
+  ".env.test.local",
+  ".env.staging",
+  ".env.production",
+  ".env.production.local",
+  ".git-credentials",
+  ".pgpass",
+  ".my.cnf",
+  "id_rsa",
+  "id_ed25519",
+  "id_ecdsa",
+  "id_dsa",
 ];
 
 /** A path with any of these segments is dangerous (`.git/hooks` runs code, `.ssh` holds keys). */
-export const DEFAULT_DANGEROUS_DIRECTORIES: readonly string[] = [".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gh", ".husky", ".claude"];
+export const DEFAULT_DANGEROUS_DIRECTORIES: readonly string[] = [
+  ".git",
+  ".vscode",
+  ".idea",
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".kube",
+  ".docker",
+  ".config/gh",
+  ".husky",
+  ".claude",
+];
 
 /** System locations that no agent should write; reading most of them is fine. */
-const SYSTEM_WRITE_PREFIXES = ["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/sys", "/proc", "/dev", "/var/spool/cron", "/root"];
+const SYSTEM_WRITE_PREFIXES = [
+  "/etc",
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib64",
+  "/boot",
+  "/sys",
+  "/proc",
+  "/dev",
+  "/var/spool/cron",
+  "/root",
+];
 /** Device files that are safe to write to. */
 const HARMLESS_DEVICES = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+)$/;
 /** Device files that are safe to read; any other device (a disk, `/dev/mem`) exposes everything on the machine. */
@@ -33,7 +87,6 @@ export interface DangerousPathLists {
   files: readonly string[];
   directories: readonly string[];
 }
-
 
 /** A tool's dangerous-path options: replacements for the defaults, or additions to them. */
 export interface DangerousPathOptions {
@@ -89,9 +142,29 @@ export function hardLinkCount(path: string): number {
 }
 
 /** Dangerous to write but harmless to read: start-up files, editor settings, the git internals (except `.git/config`, which may hold tokens). */
-const READABLE_ENTRIES = new Set([".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".profile", ".git", ".vscode", ".idea", ".husky", ".claude"]);
+const READABLE_ENTRIES = new Set([
+  ".gitconfig",
+  ".gitmodules",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".profile",
+  ".git",
+  ".vscode",
+  ".idea",
+  ".husky",
+  ".claude",
+]);
 
-const listsForCache = { read: new WeakMap<DangerousPathLists, DangerousPathLists>(), write: new WeakMap<DangerousPathLists, DangerousPathLists>() };
+const listsForCache = {
+  read: new WeakMap<DangerousPathLists, DangerousPathLists>(),
+  write: new WeakMap<DangerousPathLists, DangerousPathLists>(),
+};
 
 /** For reads, only the entries that hold secrets count (computed once per lists object). */
 function listsFor(lists: DangerousPathLists, access: PathAccess): DangerousPathLists {
@@ -134,7 +207,16 @@ export function mayExpandToDangerousPath(pattern: string, lists: DangerousPathLi
   });
   if (globbed) return true;
   const whole = shellGlobToRegExp(absolute, { hideDotFiles: true });
-  const probes = [...SYSTEM_PROBES, "/etc/gshadow", "/etc/sudoers", "/proc/self/environ", "/proc/self/mem", "/dev/sda", "/dev/mem", "/dev/tcp/x/1"];
+  const probes = [
+    ...SYSTEM_PROBES,
+    "/etc/gshadow",
+    "/etc/sudoers",
+    "/proc/self/environ",
+    "/proc/self/mem",
+    "/dev/sda",
+    "/dev/mem",
+    "/dev/tcp/x/1",
+  ];
   if (probes.some((probe) => whole.test(probe))) return true;
   const first = shellGlobToRegExp(segments[0] ?? "", { hideDotFiles: true });
   if (access === "write" && SYSTEM_WRITE_PREFIXES.some((prefix) => first.test(prefix.slice(1).split("/")[0]!))) return true;
@@ -264,5 +346,3 @@ function systemPathReason(path: string, access: PathAccess): string | undefined 
   if (HARMLESS_DEVICES.test(path)) return undefined;
   return SYSTEM_WRITE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? "a system location" : undefined;
 }
-
-

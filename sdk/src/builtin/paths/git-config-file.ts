@@ -77,7 +77,8 @@ export function parseGitConfig(text: string, file: string): GitConfigEntry[] {
       if (!header) break;
       const dotted = header[2] === undefined ? header[1]!.indexOf(".") : -1;
       section = (dotted < 0 ? header[1]! : header[1]!.slice(0, dotted)).toLowerCase();
-      subsection = header[2] !== undefined ? header[2].replace(/\\(.)/g, "$1") : dotted < 0 ? undefined : header[1]!.slice(dotted + 1).toLowerCase();
+      subsection =
+        header[2] !== undefined ? header[2].replace(/\\(.)/g, "$1") : dotted < 0 ? undefined : header[1]!.slice(dotted + 1).toLowerCase();
       // A key may follow the header on the same line: `[core] pager = x`.
       line = line.slice(header[0].length).trimStart();
     }

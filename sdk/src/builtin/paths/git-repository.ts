@@ -65,7 +65,11 @@ function commonDirOf(gitDir: string): string {
 
 /** The repository's own settings: `config` and `config.worktree` of the git and common directories, with their includes. */
 export function repositoryConfig(repository: GitRepository): GitConfig {
-  const files = new Set([join(repository.commonDir, "config"), join(repository.commonDir, "config.worktree"), join(repository.gitDir, "config.worktree")]);
+  const files = new Set([
+    join(repository.commonDir, "config"),
+    join(repository.commonDir, "config.worktree"),
+    join(repository.gitDir, "config.worktree"),
+  ]);
   const result: GitConfig = { entries: [], problem: undefined };
   for (const file of files) {
     const config = readGitConfig(file);

@@ -59,7 +59,14 @@ export function isIgnored(path: string, isDirectory: boolean, rules: readonly Ig
   return rules.some((rule) => {
     if (rule.directoryOnly && !isDirectory) return false;
     if (!path.startsWith(`${rule.base}${sep}`)) return false;
-    return rule.anchored ? rule.matches(path.slice(rule.base.length + 1).split(sep).join("/")) : rule.matches(name);
+    return rule.anchored
+      ? rule.matches(
+          path
+            .slice(rule.base.length + 1)
+            .split(sep)
+            .join("/"),
+        )
+      : rule.matches(name);
   });
 }
 

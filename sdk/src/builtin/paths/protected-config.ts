@@ -53,8 +53,25 @@ export const PROTECTED_CONFIG: readonly ProtectedConfigEntry[] = [
   { path: ".codex/config.toml", source: "Codex CLI: MCP servers and sandbox settings" },
   { path: ".gemini/settings.json", source: "Gemini CLI: MCP servers and tool settings" },
   { path: ".cursor/mcp.json", source: "Cursor: MCP server commands" },
-  ...[".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc"].map(
-    (name): ProtectedConfigEntry => ({ path: name, source: "shell start-up files run in every new shell (bash(1) INVOCATION, zsh(1) STARTUP FILES)" }),
+  ...[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".zlogout",
+    ".kshrc",
+    ".cshrc",
+    ".tcshrc",
+  ].map(
+    (name): ProtectedConfigEntry => ({
+      path: name,
+      source: "shell start-up files run in every new shell (bash(1) INVOCATION, zsh(1) STARTUP FILES)",
+    }),
   ),
   { path: ".config/fish/**", source: "fish: config.fish and conf.d run in every new shell" },
   { path: ".tmux.conf", source: "tmux: run-shell and if-shell run commands" },
@@ -88,7 +105,10 @@ export function protectedConfigProblem(absolutePath: string, cwd: string = proce
   const real = resolveRealPath(written, cwd);
   for (const candidate of new Set([written, real])) {
     const source = matchingSource(candidate);
-    if (source !== undefined) return candidate === written ? `${written} is protected configuration: ${source}` : `${written} leads to ${real}, protected configuration: ${source}`;
+    if (source !== undefined)
+      return candidate === written
+        ? `${written} is protected configuration: ${source}`
+        : `${written} leads to ${real}, protected configuration: ${source}`;
   }
   return undefined;
 }

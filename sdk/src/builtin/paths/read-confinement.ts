@@ -36,7 +36,12 @@ export function pathReadProblem(path: string, scope: ReadScope): ReadProblem | u
  * Judges a recursive search: its root as `pathReadProblem` does, then every file the walk would
  * read (hidden files, ignore files and links as `reading` says; only files `reads` accepts).
  */
-export function treeReadProblem(root: string, scope: ReadScope, reading: TreeReading, reads?: (path: string) => boolean): ReadProblem | undefined {
+export function treeReadProblem(
+  root: string,
+  scope: ReadScope,
+  reading: TreeReading,
+  reads?: (path: string) => boolean,
+): ReadProblem | undefined {
   const own = pathReadProblem(root, scope);
   if (own !== undefined) return own;
   const found = treeSecret(root, scope.lists, reading, { reads });

@@ -50,7 +50,12 @@ export interface SecretSystemPath {
 }
 
 const file = (path: string, category: SecretCategory, source: string): SecretLocation => ({ path, kind: "file", category, source });
-const directory = (path: string, category: SecretCategory, source: string): SecretLocation => ({ path, kind: "directory", category, source });
+const directory = (path: string, category: SecretCategory, source: string): SecretLocation => ({
+  path,
+  kind: "directory",
+  category,
+  source,
+});
 
 export const SECRET_LOCATIONS: readonly SecretLocation[] = [
   // Coding agents keep OAuth tokens and API keys in their home folders.
@@ -166,9 +171,26 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = [
   file(".mylogin.cnf", "database", "MySQL: obfuscated login paths"),
 
   // Shell and REPL histories: commands typed with secrets in them.
-  ...[".bash_history", ".zsh_history", ".sh_history", ".ash_history", ".histfile", "fish_history", ".python_history", ".psql_history", ".mysql_history",
-    ".node_repl_history", ".sqlite_history", ".rediscli_history", ".irb_history", ".pry_history", ".scala_history", ".Rhistory", ".dbshell", ".lesshst"]
-    .map((name) => file(name, "shell-history", "shell and REPL history files (bash(1) HISTFILE and each REPL's own)")),
+  ...[
+    ".bash_history",
+    ".zsh_history",
+    ".sh_history",
+    ".ash_history",
+    ".histfile",
+    "fish_history",
+    ".python_history",
+    ".psql_history",
+    ".mysql_history",
+    ".node_repl_history",
+    ".sqlite_history",
+    ".rediscli_history",
+    ".irb_history",
+    ".pry_history",
+    ".scala_history",
+    ".Rhistory",
+    ".dbshell",
+    ".lesshst",
+  ].map((name) => file(name, "shell-history", "shell and REPL history files (bash(1) HISTFILE and each REPL's own)")),
   directory(".local/share/atuin", "shell-history", "atuin: the shell history database"),
 
   // Password stores and keyrings.
@@ -193,7 +215,9 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = [
   directory("Library/Cookies", "browser", "macOS cookie stores"),
   directory("AppData/Local/Google/Chrome/User Data", "browser", "Chrome profiles on Windows"),
   directory("AppData/Roaming/Mozilla/Firefox", "browser", "Firefox profiles on Windows"),
-  ...["logins.json", "key4.db", "cookies.sqlite", "Login Data", "Cookies", "Web Data"].map((name) => file(name, "browser", "browser profile stores (Firefox: logins/key4/cookies; Chromium: Login Data, Cookies, Web Data)")),
+  ...["logins.json", "key4.db", "cookies.sqlite", "Login Data", "Cookies", "Web Data"].map((name) =>
+    file(name, "browser", "browser profile stores (Firefox: logins/key4/cookies; Chromium: Login Data, Cookies, Web Data)"),
+  ),
 
   // Environment files that are secret by their exact name.
   file(".envrc", "environment", "direnv: exported variables, often tokens"),
@@ -204,46 +228,156 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = [
  * secrets (`credentials.ts`, `secrets.py`), templates (`.env.example`) and build output do not match.
  */
 export const SECRET_NAME_PATTERNS: readonly SecretNamePattern[] = [
-  { pattern: /^\.env([.\-_].*)?$/, sample: ".env.x", category: "environment", source: "dotenv files: .env, .env.local, .env.production, .env-local (dotenv, Vite, Next.js docs)" },
-  { pattern: /^.+\.env$/, sample: "x.env", category: "environment", source: "per-environment files such as prod.env (docker compose env_file)" },
-  { pattern: /\.(tfvars|tfvars\.json)$/, sample: "x.tfvars", category: "cloud-cli", source: "Terraform variable files: terraform.tfvars, *.auto.tfvars (often secrets)" },
-  { pattern: /\.tfstate(\.backup)?$/, sample: "terraform.tfstate", category: "cloud-cli", source: "Terraform state: holds every resource attribute, secrets included" },
-  { pattern: /\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk|keytab|ovpn)$/, sample: "x.pem", category: "keys", source: "private keys and key stores (PEM, PKCS#12, Java, KeePass, PuTTY, Kerberos keytab, OpenVPN profiles with inline keys)" },
+  {
+    pattern: /^\.env([.\-_].*)?$/,
+    sample: ".env.x",
+    category: "environment",
+    source: "dotenv files: .env, .env.local, .env.production, .env-local (dotenv, Vite, Next.js docs)",
+  },
+  {
+    pattern: /^.+\.env$/,
+    sample: "x.env",
+    category: "environment",
+    source: "per-environment files such as prod.env (docker compose env_file)",
+  },
+  {
+    pattern: /\.(tfvars|tfvars\.json)$/,
+    sample: "x.tfvars",
+    category: "cloud-cli",
+    source: "Terraform variable files: terraform.tfvars, *.auto.tfvars (often secrets)",
+  },
+  {
+    pattern: /\.tfstate(\.backup)?$/,
+    sample: "terraform.tfstate",
+    category: "cloud-cli",
+    source: "Terraform state: holds every resource attribute, secrets included",
+  },
+  {
+    pattern: /\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk|keytab|ovpn)$/,
+    sample: "x.pem",
+    category: "keys",
+    source: "private keys and key stores (PEM, PKCS#12, Java, KeePass, PuTTY, Kerberos keytab, OpenVPN profiles with inline keys)",
+  },
   { pattern: /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/, sample: "id_rsa", category: "keys", source: "ssh-keygen default private key names" },
   { pattern: /\.kubeconfig$/, sample: "x.kubeconfig", category: "kubernetes", source: "kubeconfig files by extension" },
   {
-    pattern: /^(.*[-_.])?(credentials?|secrets?|client_secrets?([-_].*)?|service[-_]?account([-_].*)?|firebase-adminsdk.*)\.(json|ya?ml|toml|ini|xml|txt|cfg|conf|properties|env|enc|plist)$/,
+    pattern:
+      /^(.*[-_.])?(credentials?|secrets?|client_secrets?([-_].*)?|service[-_]?account([-_].*)?|firebase-adminsdk.*)\.(json|ya?ml|toml|ini|xml|txt|cfg|conf|properties|env|enc|plist)$/,
     sample: "credentials.json",
     category: "cloud-cli",
-    source: "credentials.json (Google OAuth clients), secrets.yaml (Helm, sops), service-account keys; source files such as credentials.ts do not match",
+    source:
+      "credentials.json (Google OAuth clients), secrets.yaml (Helm, sops), service-account keys; source files such as credentials.ts do not match",
   },
   { pattern: /^\.secrets?$/, sample: ".secrets", category: "environment", source: "ad-hoc secret files (.secret, .secrets)" },
   { pattern: /^token\.json$/, sample: "token.json", category: "cloud-cli", source: "Google API quickstarts: the stored OAuth token" },
   { pattern: /^\.htpasswd$/, sample: ".htpasswd", category: "database", source: "Apache password files" },
-  { pattern: /^wg\d*\.conf$/, sample: "wg0.conf", category: "vpn-and-wifi", source: "WireGuard interface configs: PrivateKey (wg-quick(8))" },
+  {
+    pattern: /^wg\d*\.conf$/,
+    sample: "wg0.conf",
+    category: "vpn-and-wifi",
+    source: "WireGuard interface configs: PrivateKey (wg-quick(8))",
+  },
 ];
 
 /** Templates that match a pattern above but, by convention, hold no secrets. */
-export const SECRET_NAME_EXCEPTIONS: readonly RegExp[] = [/^\.env(\.[^.]+)*\.(example|sample|template|dist|schema)$/, /^.+\.env\.(example|sample|template)$/];
+export const SECRET_NAME_EXCEPTIONS: readonly RegExp[] = [
+  /^\.env(\.[^.]+)*\.(example|sample|template|dist|schema)$/,
+  /^.+\.env\.(example|sample|template)$/,
+];
 
 /** System files whose contents are secret (or are the memory of the machine and its processes). */
 export const SECRET_SYSTEM_PATHS: readonly SecretSystemPath[] = [
-  { pattern: /^\/etc\/(shadow|gshadow|sudoers|master\.passwd)(\.d\/.*|-)?$/, probe: "/etc/shadow", category: "password-store", source: "shadow(5), sudoers(5)" },
-  { pattern: /^\/proc\/.+\/(environ|mem|cmdline|maps|pagemap|auxv|stack|syscall)$/, probe: "/proc/1/environ", category: "environment", source: "proc(5): any process's environment and memory" },
-  { pattern: /^\/proc\/[^/]+\/(task\/[^/]+\/)?(root|cwd|fd)\/./, probe: "/proc/self/root/x", category: "environment", source: "proc(5): another process's root, cwd and open files" },
+  {
+    pattern: /^\/etc\/(shadow|gshadow|sudoers|master\.passwd)(\.d\/.*|-)?$/,
+    probe: "/etc/shadow",
+    category: "password-store",
+    source: "shadow(5), sudoers(5)",
+  },
+  {
+    pattern: /^\/proc\/.+\/(environ|mem|cmdline|maps|pagemap|auxv|stack|syscall)$/,
+    probe: "/proc/1/environ",
+    category: "environment",
+    source: "proc(5): any process's environment and memory",
+  },
+  {
+    pattern: /^\/proc\/[^/]+\/(task\/[^/]+\/)?(root|cwd|fd)\/./,
+    probe: "/proc/self/root/x",
+    category: "environment",
+    source: "proc(5): another process's root, cwd and open files",
+  },
   { pattern: /^\/proc\/kcore$/, probe: "/proc/kcore", category: "environment", source: "proc(5): physical memory" },
   { pattern: /^\/etc\/ssh\/ssh_host_.*key$/, probe: "/etc/ssh/ssh_host_ed25519_key", category: "keys", source: "sshd(8): host keys" },
   { pattern: /^\/etc\/ssl\/private(\/.*)?$/, probe: "/etc/ssl/private/x.key", category: "keys", source: "Debian: TLS private keys" },
-  { pattern: /^\/etc\/kubernetes\/(pki\/.*|[^/]+\.conf)$/, probe: "/etc/kubernetes/admin.conf", category: "kubernetes", source: "kubeadm: admin.conf and the cluster PKI" },
-  { pattern: /^\/(var\/)?run\/secrets(\/.*)?$/, probe: "/run/secrets/x", category: "kubernetes", source: "Docker and Kubernetes mounted secrets (service account tokens)" },
-  { pattern: /^\/etc\/mysql\/debian\.cnf$/, probe: "/etc/mysql/debian.cnf", category: "database", source: "Debian MySQL maintenance password" },
-  { pattern: /^\/etc\/security\/opasswd$/, probe: "/etc/security/opasswd", category: "password-store", source: "pam_pwhistory: old password hashes" },
-  { pattern: /^\/etc\/NetworkManager\/system-connections(\/.*)?$/, probe: "/etc/NetworkManager/system-connections/home.nmconnection", category: "vpn-and-wifi", source: "NetworkManager: Wi-Fi PSKs and VPN secrets (nm-settings-keyfile(5))" },
-  { pattern: /^\/etc\/wireguard(\/.*)?$/, probe: "/etc/wireguard/wg0.conf", category: "vpn-and-wifi", source: "wg-quick(8): interface private keys" },
-  { pattern: /^\/etc\/openvpn(\/.*)?$/, probe: "/etc/openvpn/client.conf", category: "vpn-and-wifi", source: "OpenVPN: keys and auth-user-pass files" },
-  { pattern: /^\/etc\/wpa_supplicant(\/.*)?$/, probe: "/etc/wpa_supplicant/wpa_supplicant.conf", category: "vpn-and-wifi", source: "wpa_supplicant.conf(5): Wi-Fi PSKs" },
-  { pattern: /^\/var\/lib\/iwd(\/.*)?$/, probe: "/var/lib/iwd/home.psk", category: "vpn-and-wifi", source: "iwd: Wi-Fi PSKs (iwd.network(5))" },
-  { pattern: /^\/etc\/ppp\/(chap|pap)-secrets$/, probe: "/etc/ppp/chap-secrets", category: "vpn-and-wifi", source: "pppd(8): CHAP and PAP secrets" },
-  { pattern: /^\/etc\/(ipsec\.secrets|swanctl(\/.*)?)$/, probe: "/etc/ipsec.secrets", category: "vpn-and-wifi", source: "strongSwan: IPsec keys" },
-  { pattern: /^\/etc\/gitlab-runner\/config\.toml$/, probe: "/etc/gitlab-runner/config.toml", category: "vcs-and-ci", source: "GitLab Runner: runner tokens" },
+  {
+    pattern: /^\/etc\/kubernetes\/(pki\/.*|[^/]+\.conf)$/,
+    probe: "/etc/kubernetes/admin.conf",
+    category: "kubernetes",
+    source: "kubeadm: admin.conf and the cluster PKI",
+  },
+  {
+    pattern: /^\/(var\/)?run\/secrets(\/.*)?$/,
+    probe: "/run/secrets/x",
+    category: "kubernetes",
+    source: "Docker and Kubernetes mounted secrets (service account tokens)",
+  },
+  {
+    pattern: /^\/etc\/mysql\/debian\.cnf$/,
+    probe: "/etc/mysql/debian.cnf",
+    category: "database",
+    source: "Debian MySQL maintenance password",
+  },
+  {
+    pattern: /^\/etc\/security\/opasswd$/,
+    probe: "/etc/security/opasswd",
+    category: "password-store",
+    source: "pam_pwhistory: old password hashes",
+  },
+  {
+    pattern: /^\/etc\/NetworkManager\/system-connections(\/.*)?$/,
+    probe: "/etc/NetworkManager/system-connections/home.nmconnection",
+    category: "vpn-and-wifi",
+    source: "NetworkManager: Wi-Fi PSKs and VPN secrets (nm-settings-keyfile(5))",
+  },
+  {
+    pattern: /^\/etc\/wireguard(\/.*)?$/,
+    probe: "/etc/wireguard/wg0.conf",
+    category: "vpn-and-wifi",
+    source: "wg-quick(8): interface private keys",
+  },
+  {
+    pattern: /^\/etc\/openvpn(\/.*)?$/,
+    probe: "/etc/openvpn/client.conf",
+    category: "vpn-and-wifi",
+    source: "OpenVPN: keys and auth-user-pass files",
+  },
+  {
+    pattern: /^\/etc\/wpa_supplicant(\/.*)?$/,
+    probe: "/etc/wpa_supplicant/wpa_supplicant.conf",
+    category: "vpn-and-wifi",
+    source: "wpa_supplicant.conf(5): Wi-Fi PSKs",
+  },
+  {
+    pattern: /^\/var\/lib\/iwd(\/.*)?$/,
+    probe: "/var/lib/iwd/home.psk",
+    category: "vpn-and-wifi",
+    source: "iwd: Wi-Fi PSKs (iwd.network(5))",
+  },
+  {
+    pattern: /^\/etc\/ppp\/(chap|pap)-secrets$/,
+    probe: "/etc/ppp/chap-secrets",
+    category: "vpn-and-wifi",
+    source: "pppd(8): CHAP and PAP secrets",
+  },
+  {
+    pattern: /^\/etc\/(ipsec\.secrets|swanctl(\/.*)?)$/,
+    probe: "/etc/ipsec.secrets",
+    category: "vpn-and-wifi",
+    source: "strongSwan: IPsec keys",
+  },
+  {
+    pattern: /^\/etc\/gitlab-runner\/config\.toml$/,
+    probe: "/etc/gitlab-runner/config.toml",
+    category: "vcs-and-ci",
+    source: "GitLab Runner: runner tokens",
+  },
 ];

@@ -30,7 +30,10 @@ function convert(glob: string, options: ShellGlobOptions, atStart: boolean): str
       const end = glob.indexOf("]", index + 2);
       if (end < 0) source += "\\[";
       else {
-        source += `[${glob.slice(index + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        source += `[${glob
+          .slice(index + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
         index = end;
       }
     } else if (character === "{") {

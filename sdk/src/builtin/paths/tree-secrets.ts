@@ -81,7 +81,13 @@ export function isTreeLimit(answer: string): boolean {
 /** The walk met an ignore file with a negation while trusting ignore files: it starts over without. */
 const NEGATION = Symbol("negation");
 
-function walk(start: string, lists: DangerousPathLists, reading: TreeReading, initialRules: IgnoreRule[], search: TreeSearch): string | undefined | typeof NEGATION {
+function walk(
+  start: string,
+  lists: DangerousPathLists,
+  reading: TreeReading,
+  initialRules: IgnoreRule[],
+  search: TreeSearch,
+): string | undefined | typeof NEGATION {
   let budget = MAX_TREE_ENTRIES;
   const visited = new Set<string>([start]);
   const stack: { directory: string; depth: number; rules: IgnoreRule[] }[] = [{ directory: start, depth: 0, rules: initialRules }];
@@ -98,14 +104,18 @@ function walk(start: string, lists: DangerousPathLists, reading: TreeReading, in
       const path = join(directory, name);
       const secret = search.target ? kind !== "directory" && search.target(path) : secretByName || hardLinks > 1;
       // A plain file matters only when it is a secret (or the target), and is read.
-      if ((kind === "file" && (!secret || (search.reads && !search.reads(path)))) || (kind === "directory" && name === "node_modules")) continue;
+      if ((kind === "file" && (!secret || (search.reads && !search.reads(path)))) || (kind === "directory" && name === "node_modules"))
+        continue;
       if (reading.gitignore && rules.length > 0 && isIgnored(path, kind === "directory", rules)) continue;
       if (kind === "directory" && name === ".git") {
         // The internals are git's; only the config may hold a token (`url = https://user:token@…`).
         if (!search.target && holdsCredential(readGitConfig(join(path, "config")).entries)) return join(path, "config");
         continue;
       }
-      if (secret && (kind !== "link" || !search.reads || search.reads(path))) return hardLinks > 1 && !secretByName && !search.target ? `${path} (${hardLinks} hard links: possibly another name for a secret)` : path;
+      if (secret && (kind !== "link" || !search.reads || search.reads(path)))
+        return hardLinks > 1 && !secretByName && !search.target
+          ? `${path} (${hardLinks} hard links: possibly another name for a secret)`
+          : path;
       if (kind === "directory") stack.push({ directory: path, depth: depth + 1, rules });
       else if (kind === "link" && reading.followsLinks) {
         const target = followedLink(path, lists, visited, search);
@@ -117,7 +127,12 @@ function walk(start: string, lists: DangerousPathLists, reading: TreeReading, in
   return undefined;
 }
 
-function followedLink(path: string, lists: DangerousPathLists, visited: Set<string>, search: TreeSearch): { secret?: string; directory?: string } | undefined {
+function followedLink(
+  path: string,
+  lists: DangerousPathLists,
+  visited: Set<string>,
+  search: TreeSearch,
+): { secret?: string; directory?: string } | undefined {
   let real: string;
   let isDirectory: boolean;
   try {
@@ -126,7 +141,9 @@ function followedLink(path: string, lists: DangerousPathLists, visited: Set<stri
   } catch {
     return undefined;
   }
-  const secret = search.target ? !isDirectory && (search.target(real) || search.target(path)) : isSecretEntry(real, lists) || hardLinkCount(real) > 1;
+  const secret = search.target
+    ? !isDirectory && (search.target(real) || search.target(path))
+    : isSecretEntry(real, lists) || hardLinkCount(real) > 1;
   if (secret && (isDirectory || !search.reads || search.reads(path))) return { secret: real };
   if (!isDirectory || visited.has(real)) return undefined;
   visited.add(real);

@@ -14,7 +14,7 @@ export const MAX_GLOB_RESULTS = 1000;
 export class Glob extends SearchToolBase<GlobInput> {
   readonly name = "Glob";
   readonly description =
-    "Fast file pattern matching. Supports glob patterns like \"**/*.js\" or \"src/**/*.{ts,tsx}\". " +
+    'Fast file pattern matching. Supports glob patterns like "**/*.js" or "src/**/*.{ts,tsx}". ' +
     "Returns matching file paths sorted by modification time, newest first. Use it to find files by name.";
   readonly inputSchema: ToolInputSchema = {
     type: "object",
@@ -52,14 +52,16 @@ export class Glob extends SearchToolBase<GlobInput> {
   }
 
   override async call(input: GlobInput, _context: ToolCallContext = {}): Promise<ToolChunk> {
-    if (typeof input.pattern !== "string" || input.pattern.trim() === "") return ToolChunk.error("Error: pattern is required and must be a non-empty string.");
+    if (typeof input.pattern !== "string" || input.pattern.trim() === "")
+      return ToolChunk.error("Error: pattern is required and must be a non-empty string.");
     const root = this.searchRoot(input);
     const stat = await this.backend.stat(root);
     if (!stat?.isDirectory) return ToolChunk.error(`Directory not found: ${root}`);
     let pattern = input.pattern;
     if (isAbsolute(pattern)) {
       const inside = relative(root, pattern);
-      if (inside.startsWith("..")) return ToolChunk.error(`Error: the pattern ${pattern} is outside the searched directory ${root}. Pass that directory as path.`);
+      if (inside.startsWith(".."))
+        return ToolChunk.error(`Error: the pattern ${pattern} is outside the searched directory ${root}. Pass that directory as path.`);
       pattern = inside;
     }
     const files = await this.backend.glob(pattern, { cwd: root, ignore: VCS_DIRECTORIES.map((name) => `**/${name}/**`) });
@@ -67,7 +69,10 @@ export class Glob extends SearchToolBase<GlobInput> {
     const withTimes = await Promise.all(files.map(async (file) => ({ file, mtime: (await this.backend.stat(file))?.mtimeMs ?? 0 })));
     withTimes.sort((a, b) => b.mtime - a.mtime || a.file.localeCompare(b.file));
     const shown = withTimes.slice(0, MAX_GLOB_RESULTS).map((entry) => entry.file);
-    const note = files.length > MAX_GLOB_RESULTS ? `\n\n(Results are truncated: showing ${MAX_GLOB_RESULTS} of ${files.length}. Use a more specific pattern or path.)` : "";
+    const note =
+      files.length > MAX_GLOB_RESULTS
+        ? `\n\n(Results are truncated: showing ${MAX_GLOB_RESULTS} of ${files.length}. Use a more specific pattern or path.)`
+        : "";
     return ToolChunk.text(shown.join("\n") + note, { metadata: { count: files.length } });
   }
 }

@@ -30,15 +30,15 @@ const GREP_TIMEOUT_MS = 30_000;
 export class Grep extends SearchToolBase<GrepInput> {
   readonly name = "Grep";
   readonly description =
-    "Searches file contents with ripgrep (Rust regex syntax). Filter files with glob (e.g. \"*.ts\") or type (e.g. \"py\"). " +
-    "output_mode: \"files_with_matches\" (default, file paths), \"content\" (matching lines; supports -n, -A, -B, -C) or \"count\". " +
+    'Searches file contents with ripgrep (Rust regex syntax). Filter files with glob (e.g. "*.ts") or type (e.g. "py"). ' +
+    'output_mode: "files_with_matches" (default, file paths), "content" (matching lines; supports -n, -A, -B, -C) or "count". ' +
     "head_limit caps the output lines (default 250, 0 for all); multiline lets patterns span lines.";
   readonly inputSchema: ToolInputSchema = {
     type: "object",
     properties: {
       pattern: { type: "string", description: "The regular expression to search for." },
       path: { type: "string", description: "File or directory to search (default: the working directory)." },
-      glob: { type: "string", description: "Glob filter for files, e.g. \"*.js\" or \"*.{ts,tsx}\"." },
+      glob: { type: "string", description: 'Glob filter for files, e.g. "*.js" or "*.{ts,tsx}".' },
       type: { type: "string", description: "ripgrep file type, e.g. js, py, rust." },
       output_mode: { type: "string", enum: ["content", "files_with_matches", "count"] },
       "-i": { type: "boolean", description: "Case-insensitive search." },
@@ -63,19 +63,29 @@ export class Grep extends SearchToolBase<GrepInput> {
   protected contentReading(input: GrepInput): { reading: TreeReading; reads: ((path: string) => boolean) | undefined } {
     const globs = splitGlobs(typeof input.glob === "string" ? input.glob : undefined);
     // A `--glob` overrides ripgrep's ignore files, but then only matching files are read.
-    return { reading: { hidden: true, gitignore: globs.length === 0, followsLinks: false }, reads: ripgrepGlobFilter(globs, resolveRealPath(this.searchRoot(input), this.cwd)) };
+    return {
+      reading: { hidden: true, gitignore: globs.length === 0, followsLinks: false },
+      reads: ripgrepGlobFilter(globs, resolveRealPath(this.searchRoot(input), this.cwd)),
+    };
   }
 
   override async call(input: GrepInput, context: ToolCallContext = {}): Promise<ToolChunk> {
-    if (typeof input.pattern !== "string" || input.pattern === "") return ToolChunk.error("Error: pattern is required and must be a non-empty string.");
+    if (typeof input.pattern !== "string" || input.pattern === "")
+      return ToolChunk.error("Error: pattern is required and must be a non-empty string.");
     const root = this.searchRoot(input);
     if (!(await this.backend.stat(root))) return ToolChunk.error(`Error: path not found: ${root}`);
-    const result = await this.backend.grep(ripgrepArguments(input, root), { cwd: this.cwd, timeoutMs: GREP_TIMEOUT_MS, signal: context.signal });
+    const result = await this.backend.grep(ripgrepArguments(input, root), {
+      cwd: this.cwd,
+      timeoutMs: GREP_TIMEOUT_MS,
+      signal: context.signal,
+    });
     if (result.timedOut) return ToolChunk.error(`Error: ripgrep timed out after ${GREP_TIMEOUT_MS}ms. Narrow the path, glob or type.`);
     if (result.exitCode !== 0 && result.exitCode !== 1) {
       const stderr = result.stderr.trim();
       if (/regex parse error|error parsing regex|unclosed|unopened|repetition operator/i.test(stderr)) {
-        return ToolChunk.error(`Error: invalid regular expression ${JSON.stringify(input.pattern)} (ripgrep uses Rust regex syntax; escape special characters such as ( [ { with \\):\n${stderr}`);
+        return ToolChunk.error(
+          `Error: invalid regular expression ${JSON.stringify(input.pattern)} (ripgrep uses Rust regex syntax; escape special characters such as ( [ { with \\):\n${stderr}`,
+        );
       }
       return ToolChunk.error(`ripgrep error (code ${result.exitCode}): ${stderr}`);
     }
@@ -93,7 +103,15 @@ export class Grep extends SearchToolBase<GrepInput> {
 /** The ripgrep command line of docs/design/builtin-tools.md#grep-command-line. */
 export function ripgrepArguments(input: GrepInput, root: string): string[] {
   const mode = input.output_mode ?? "files_with_matches";
-  const args = ["--hidden", ...VCS_DIRECTORIES.flatMap((name) => ["--glob", `!${name}`]), "--max-columns", "500", "--sort", "path", "--no-config"];
+  const args = [
+    "--hidden",
+    ...VCS_DIRECTORIES.flatMap((name) => ["--glob", `!${name}`]),
+    "--max-columns",
+    "500",
+    "--sort",
+    "path",
+    "--no-config",
+  ];
   if (input.multiline) args.push("-U", "--multiline-dotall");
   if (input["-i"]) args.push("-i");
   if (mode === "files_with_matches") args.push("-l");
@@ -117,5 +135,8 @@ export function ripgrepArguments(input: GrepInput, root: string): string[] {
 /** Globs separated by spaces or commas; a piece with braces is kept whole (`*.{ts,tsx}`). */
 function splitGlobs(glob: string | undefined): string[] {
   if (!glob) return [];
-  return glob.split(/\s+/).filter(Boolean).flatMap((piece) => (piece.includes("{") && piece.includes("}") ? [piece] : piece.split(",").filter(Boolean)));
+  return glob
+    .split(/\s+/)
+    .filter(Boolean)
+    .flatMap((piece) => (piece.includes("{") && piece.includes("}") ? [piece] : piece.split(",").filter(Boolean)));
 }

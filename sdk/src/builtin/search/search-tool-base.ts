@@ -1,5 +1,11 @@
 import { isAbsolute, join, resolve } from "node:path";
-import { PermissionBehavior, type PermissionContext, type PermissionDecision, type PermissionRule, type RuleMatchContext } from "../../permission/types.js";
+import {
+  PermissionBehavior,
+  type PermissionContext,
+  type PermissionDecision,
+  type PermissionRule,
+  type RuleMatchContext,
+} from "../../permission/types.js";
 import { resolveRealPath } from "../../permission/working-directories.js";
 import { ToolBase, type ToolBaseOptions } from "../../tool/tool-base.js";
 import { dangerousPathLists, type DangerousPathOptions } from "../paths/dangerous-paths.js";
@@ -61,7 +67,12 @@ export abstract class SearchToolBase<Input extends SearchInput> extends ToolBase
   checkPermissions(input: Input, context: PermissionContext): PermissionDecision {
     const problem = this.readProblem(input, context);
     if (problem?.kind === "secret") {
-      return { behavior: PermissionBehavior.ASK, message: `Permission required: ${this.name} would read a sensitive file: ${problem.message}`, reason: "Safety check: sensitive file", bypassImmune: true };
+      return {
+        behavior: PermissionBehavior.ASK,
+        message: `Permission required: ${this.name} would read a sensitive file: ${problem.message}`,
+        reason: "Safety check: sensitive file",
+        bypassImmune: true,
+      };
     }
     return { behavior: PermissionBehavior.PASSTHROUGH, message: problem?.message ?? `${this.name} is read-only` };
   }
@@ -83,7 +94,11 @@ export abstract class SearchToolBase<Input extends SearchInput> extends ToolBase
     const covers = (path: string) => matchesPathRule(ruleContent, path, base) || matchesPathRule(ruleContent, join(path, "_"), base);
     if (context?.ruleBehavior === PermissionBehavior.ALLOW) return covers(root) && this.allowCovers(input, covers);
     if (covers(root)) return true;
-    if (typeof input.pattern === "string" && matchesPathRule(ruleContent, isAbsolute(input.pattern) ? input.pattern : join(root, input.pattern), base)) return true;
+    if (
+      typeof input.pattern === "string" &&
+      matchesPathRule(ruleContent, isAbsolute(input.pattern) ? input.pattern : join(root, input.pattern), base)
+    )
+      return true;
     const walk = context === undefined ? undefined : this.contentReading(input);
     if (walk === undefined) return false;
     const realRoot = resolveRealPath(root, this.cwd);
@@ -98,6 +113,13 @@ export abstract class SearchToolBase<Input extends SearchInput> extends ToolBase
   }
 
   override generateSuggestions(input: Input, context?: PermissionContext): PermissionRule[] {
-    return [{ toolName: this.name, ruleContent: suggestPathRule(join(this.searchRoot(input), "_"), this.scope.ruleBase(context)), behavior: PermissionBehavior.ALLOW, source: "suggested" }];
+    return [
+      {
+        toolName: this.name,
+        ruleContent: suggestPathRule(join(this.searchRoot(input), "_"), this.scope.ruleBase(context)),
+        behavior: PermissionBehavior.ALLOW,
+        source: "suggested",
+      },
+    ];
   }
 }

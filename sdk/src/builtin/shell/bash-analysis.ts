@@ -21,7 +21,8 @@ export const MAX_COMMAND_LENGTH = 10_000;
 export const MAX_COMMAND_COUNT = 50;
 
 /** Carriage returns, NUL, escape sequences and invisible or bidirectional Unicode hide what runs. */
-const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u00a0\u00ad\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]|\u034f|[\ufe00-\ufe0f]|[\u{e0100}-\u{e01ef}]/u;
+const HIDDEN_CHARACTERS =
+  /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u00a0\u00ad\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]|\u034f|[\ufe00-\ufe0f]|[\u{e0100}-\u{e01ef}]/u;
 
 export interface AnalysedCommand {
   resolved: ResolvedCommand;
@@ -75,23 +76,46 @@ export async function analyseBash(command: string, cwd: string, depth = 0): Prom
     const analysis = await analyse(command, cwd);
     if (depth < MAX_SCRIPT_DEPTH) {
       const scripts = analysis.commands.flatMap((entry) => shellScripts(entry.resolved));
-      if (scripts.length > 0) analysis.nestedScripts = await Promise.all(scripts.map((script) => (script === undefined ? undefined : analyseBash(script, cwd, depth + 1))));
+      if (scripts.length > 0)
+        analysis.nestedScripts = await Promise.all(
+          scripts.map((script) => (script === undefined ? undefined : analyseBash(script, cwd, depth + 1))),
+        );
     }
     return analysis;
   } catch (error) {
     // Defence in depth: an input the analysis trips over is never auto-allowed.
-    const empty: BashAnalysis = { command, script: undefined, commands: [], unanalysable: undefined, dangerous: undefined, scriptProblem: undefined, directories: [cwd] };
+    const empty: BashAnalysis = {
+      command,
+      script: undefined,
+      commands: [],
+      unanalysable: undefined,
+      dangerous: undefined,
+      scriptProblem: undefined,
+      directories: [cwd],
+    };
     return { ...empty, unanalysable: `the analysis failed on this command (${error instanceof Error ? error.message : String(error)})` };
   }
 }
 
 async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
-  const analysis: BashAnalysis = { command, script: undefined, commands: [], unanalysable: undefined, dangerous: undefined, scriptProblem: undefined, directories: [cwd] };
-  if (command.length > MAX_COMMAND_LENGTH) return { ...analysis, unanalysable: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
-  if (HIDDEN_CHARACTERS.test(command)) return { ...analysis, unanalysable: "the command contains control or invisible characters that can hide what runs" };
+  const analysis: BashAnalysis = {
+    command,
+    script: undefined,
+    commands: [],
+    unanalysable: undefined,
+    dangerous: undefined,
+    scriptProblem: undefined,
+    directories: [cwd],
+  };
+  if (command.length > MAX_COMMAND_LENGTH)
+    return { ...analysis, unanalysable: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
+  if (HIDDEN_CHARACTERS.test(command))
+    return { ...analysis, unanalysable: "the command contains control or invisible characters that can hide what runs" };
   const script = await parseShellScript(command);
   analysis.script = script;
-  analysis.commands = script.commands.map((simple) => analyseCommand(resolveCommand(withStaticSubstitutions(simple, cwd)), cwd, PARSE_CONTEXT));
+  analysis.commands = script.commands.map((simple) =>
+    analyseCommand(resolveCommand(withStaticSubstitutions(simple, cwd)), cwd, PARSE_CONTEXT),
+  );
   boundXargsNames(script, analysis.commands);
   analysis.unanalysable = firstOf(
     script.unsupported[0] && `Command contains ${script.unsupported[0]}, which cannot be analysed`,
@@ -116,7 +140,9 @@ async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
 }
 
 /** Words that may become options: unknown values, and globs that may match a name starting with `-`. */
-const PARSE_CONTEXT: ParseContext = { mayBecomeOption: (word) => word.value === undefined || (word.expands && globMayStartWithDash(word.value)) };
+const PARSE_CONTEXT: ParseContext = {
+  mayBecomeOption: (word) => word.value === undefined || (word.expands && globMayStartWithDash(word.value)),
+};
 
 function analyseCommand(resolved: ResolvedCommand, cwd: string, context: ParseContext): AnalysedCommand {
   const verdict = readOnlyVerdict(resolved, context);
@@ -160,7 +186,8 @@ function boundXargsNames(script: ShellScript, commands: AnalysedCommand[]): void
     const source = xargsSource(command.resolved, command.parsed, upstream?.resolved, upstream?.parsed);
     command.readOnlyProblem = source.problem;
     if (source.problem) command.readOnlyRule = "readonly.xargs.unbounded-names";
-    if (source.roots.length > 0) command.treeReading = command.recursiveRoots.length > 0 ? widerReading(command.treeReading, source.reading) : source.reading;
+    if (source.roots.length > 0)
+      command.treeReading = command.recursiveRoots.length > 0 ? widerReading(command.treeReading, source.reading) : source.reading;
     command.recursiveRoots.push(...source.roots);
   });
 }
@@ -226,7 +253,8 @@ function directoriesOf(commands: AnalysedCommand[], cwd: string): (string | unde
     if (resolved.name !== "cd" && resolved.name !== "pushd" && resolved.name !== "popd") continue;
     const target = operands(resolved.args)[0];
     const otherHome = target?.value !== undefined && /^~[^/]/.test(target.value);
-    if (resolved.name === "popd" || target?.value === "-" || otherHome || (target && (target.value === undefined || target.expands))) current = undefined;
+    if (resolved.name === "popd" || target?.value === "-" || otherHome || (target && (target.value === undefined || target.expands)))
+      current = undefined;
     else if (!target) current = homedir();
     else current = current === undefined ? undefined : resolve(current, expandHome(target.value!));
     directories.push(current);

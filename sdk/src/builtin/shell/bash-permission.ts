@@ -26,7 +26,12 @@ export interface BashPermissionOptions {
   sandboxWritable?: readonly string[] | undefined;
 }
 
-const immuneAsk = (message: string, reason: string): PermissionDecision => ({ behavior: PermissionBehavior.ASK, message: `Permission required: ${message}`, reason: `Safety check: ${reason}`, bypassImmune: true });
+const immuneAsk = (message: string, reason: string): PermissionDecision => ({
+  behavior: PermissionBehavior.ASK,
+  message: `Permission required: ${message}`,
+  reason: `Safety check: ${reason}`,
+  bypassImmune: true,
+});
 
 interface SensitivePaths {
   written: string[];
@@ -79,7 +84,13 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
         if (!isAbsolute(value) && !value.startsWith("~")) found.add(`${word.text} (relative to a directory only known at run time)`);
         continue;
       }
-      if (word.value === undefined ? mayHoldDangerousPath(value, options.dangerousPaths, directory, access) : word.expands ? mayExpandToDangerousPath(value, options.dangerousPaths, directory, access) : isDangerousPath(value, options.dangerousPaths, directory, access)) {
+      if (
+        word.value === undefined
+          ? mayHoldDangerousPath(value, options.dangerousPaths, directory, access)
+          : word.expands
+            ? mayExpandToDangerousPath(value, options.dangerousPaths, directory, access)
+            : isDangerousPath(value, options.dangerousPaths, directory, access)
+      ) {
         found.add(word.value ?? word.text);
       }
     }
@@ -101,11 +112,13 @@ function findSensitivePaths(analysis: BashAnalysis, options: BashPermissionOptio
   for (const command of analysis.commands) {
     // Words the spec names as paths count even when wholly unknown; other words only when they look like paths.
     const specPaths = new Set(command.parsed?.paths ?? []);
-    for (const word of command.pathArguments) check(word, command.readOnlyProblem === undefined || command.sourceArguments.includes(word) ? "read" : "write", specPaths.has(word));
+    for (const word of command.pathArguments)
+      check(word, command.readOnlyProblem === undefined || command.sourceArguments.includes(word) ? "read" : "write", specPaths.has(word));
     // A root from a variable (`for d in ~; do grep -r x $d; done`) may be any loop item. Trees
     // are only walked when every command reads: otherwise the string asks anyway.
     if (!everyCommandReads) continue;
-    for (const root of command.recursiveRoots) for (const word of [root, ...(root.value === undefined ? loopItems : [])]) checkRecursive(word, command.treeReading);
+    for (const root of command.recursiveRoots)
+      for (const word of [root, ...(root.value === undefined ? loopItems : [])]) checkRecursive(word, command.treeReading);
   }
   for (const redirect of analysis.script?.redirects ?? []) {
     if (redirect.kind === "write" || redirect.kind === "read") check(redirect.target, redirect.kind);
@@ -186,28 +199,68 @@ const PROGRAM_TEXT_RULES = /^readonly\.(awk|gawk|mawk|nawk|sed|jq|yq)\.check$/;
  */
 export function decideBash(analysis: BashAnalysis, context: PermissionContext, options: BashPermissionOptions): PermissionDecision {
   if (analysis.command.trim() === "") return { behavior: PermissionBehavior.PASSTHROUGH, message: "Empty command" };
-  if (analysis.unanalysable) return immuneAsk(analysis.unanalysable, "fact.unanalysable: command contains dynamic expansion or syntax that cannot be statically analyzed");
-  if (isReadOnlyBash(analysis, options)) return { behavior: PermissionBehavior.ALLOW, message: "Permission granted for read-only command", reason: `Read-only command (${analysis.commands.map((command) => command.readOnlyRule).join(", ")})` };
+  if (analysis.unanalysable)
+    return immuneAsk(
+      analysis.unanalysable,
+      "fact.unanalysable: command contains dynamic expansion or syntax that cannot be statically analyzed",
+    );
+  if (isReadOnlyBash(analysis, options))
+    return {
+      behavior: PermissionBehavior.ALLOW,
+      message: "Permission granted for read-only command",
+      reason: `Read-only command (${analysis.commands.map((command) => command.readOnlyRule).join(", ")})`,
+    };
   const paths = sensitivePaths(analysis, options);
   if (paths.protectedWrites.length > 0) {
-    return { ...immuneAsk(`Command writes protected configuration: ${paths.protectedWrites.join("; ")}`, "fact.protected-config: configuration that runs code is asked for in every mode"), alwaysAsk: true };
+    return {
+      ...immuneAsk(
+        `Command writes protected configuration: ${paths.protectedWrites.join("; ")}`,
+        "fact.protected-config: configuration that runs code is asked for in every mode",
+      ),
+      alwaysAsk: true,
+    };
   }
-  if (paths.read.length > 0) return immuneAsk(`Command reads sensitive paths: ${paths.read.join(", ")}`, "fact.secret-read: the command reads a secret");
-  if (paths.gitConfig) return immuneAsk(`git would run a program the repository configures: ${paths.gitConfig}`, "fact.repository-config: repository configuration runs programs");
+  if (paths.read.length > 0)
+    return immuneAsk(`Command reads sensitive paths: ${paths.read.join(", ")}`, "fact.secret-read: the command reads a secret");
+  if (paths.gitConfig)
+    return immuneAsk(
+      `git would run a program the repository configures: ${paths.gitConfig}`,
+      "fact.repository-config: repository configuration runs programs",
+    );
 
   const dangerous = analysis.dangerous ?? analysis.commands.find((command) => command.dangerous)?.dangerous;
   if (dangerous) return immuneAsk(`Command contains dangerous pattern: ${dangerous}`, "fact.dangerous: dangerous command");
   const programText = analysis.commands.find((command) => PROGRAM_TEXT_RULES.test(command.readOnlyRule));
-  if (programText) return immuneAsk(`${programText.resolved.name}: ${programText.readOnlyProblem}`, `fact.program-text: ${programText.readOnlyRule}`);
+  if (programText)
+    return immuneAsk(`${programText.resolved.name}: ${programText.readOnlyProblem}`, `fact.program-text: ${programText.readOnlyRule}`);
   const unknownTarget = analysis.script?.redirects.find((redirect) => redirect.kind === "write" && redirect.target?.value === undefined);
-  if (unknownTarget) return immuneAsk(`Command writes to ${unknownTarget.text.trim()}, a target only known at run time`, "fact.dynamic-redirect: dynamic redirect target");
-  if (paths.written.length > 0) return immuneAsk(`Command operates on sensitive paths: ${paths.written.join(", ")}`, "fact.sensitive-write: dangerous file or directory");
+  if (unknownTarget)
+    return immuneAsk(
+      `Command writes to ${unknownTarget.text.trim()}, a target only known at run time`,
+      "fact.dynamic-redirect: dynamic redirect target",
+    );
+  if (paths.written.length > 0)
+    return immuneAsk(
+      `Command operates on sensitive paths: ${paths.written.join(", ")}`,
+      "fact.sensitive-write: dangerous file or directory",
+    );
 
-  if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && editsStayInside(analysis, [options.cwd, ...context.workingDirectories])) {
-    return { behavior: PermissionBehavior.ALLOW, message: "Permission granted: file operations inside the working directories", reason: `Mode: ${context.mode} (edit.inside-working-directories)` };
+  if (
+    (context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) &&
+    editsStayInside(analysis, [options.cwd, ...context.workingDirectories])
+  ) {
+    return {
+      behavior: PermissionBehavior.ALLOW,
+      message: "Permission granted: file operations inside the working directories",
+      reason: `Mode: ${context.mode} (edit.inside-working-directories)`,
+    };
   }
   if (options.sandboxWritable && editsStayInside(analysis, options.sandboxWritable)) {
-    return { behavior: PermissionBehavior.ALLOW, message: "Permission granted: file operations inside the sandbox's writable directories", reason: "Sandbox: edits stay inside its writable directories, with no network (sandbox.contained-edit)" };
+    return {
+      behavior: PermissionBehavior.ALLOW,
+      message: "Permission granted: file operations inside the sandbox's writable directories",
+      reason: "Sandbox: edits stay inside its writable directories, with no network (sandbox.contained-edit)",
+    };
   }
 
   const allowRules = context.allowRules[options.toolName] ?? [];
@@ -215,13 +268,25 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
   // A whole-tool allow rule (`Bash`) covers everything: the engine applies it.
   if (allowContents.length > 0 && allowContents.length === allowRules.length) {
     const coverage = allowCoverage(allowContents, analysis);
-    if (coverage.complete) return { behavior: PermissionBehavior.ALLOW, message: `Permission granted for ${options.toolName}: every command matches an allow rule`, reason: `Rule: ${coverage.used.join(", ")}` };
+    if (coverage.complete)
+      return {
+        behavior: PermissionBehavior.ALLOW,
+        message: `Permission granted for ${options.toolName}: every command matches an allow rule`,
+        reason: `Rule: ${coverage.used.join(", ")}`,
+      };
     if (allowContents.some((content) => ruleMatchesAnyCommand(content, analysis))) {
       const first = coverage.uncovered[0]?.resolved.command.text ?? analysis.command;
-      return immuneAsk(`'${first}' is not covered by any allow rule`, "rule.partial: an allow rule matches only part of a compound command");
+      return immuneAsk(
+        `'${first}' is not covered by any allow rule`,
+        "rule.partial: an allow rule matches only part of a compound command",
+      );
     }
   }
-  return { behavior: PermissionBehavior.PASSTHROUGH, message: `Execute bash command: ${analysis.command}`, reason: analysis.commands.find((command) => command.readOnlyProblem !== undefined)?.readOnlyRule };
+  return {
+    behavior: PermissionBehavior.PASSTHROUGH,
+    message: `Execute bash command: ${analysis.command}`,
+    reason: analysis.commands.find((command) => command.readOnlyProblem !== undefined)?.readOnlyRule,
+  };
 }
 
 /**

@@ -2,7 +2,13 @@ import { basename, posix } from "node:path";
 import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
 import { programName, resolveCommand } from "./command-wrappers.js";
 import { withoutGitGlobalOptions } from "./git-global-options.js";
-import { EQUIVALENT_FORMS, INTERPRETERS, MULTI_CALL_BINARIES, PROGRAM_VALUE_OPTIONS, SUBCOMMAND_ALIASES } from "./policy/command-aliases.js";
+import {
+  EQUIVALENT_FORMS,
+  INTERPRETERS,
+  MULTI_CALL_BINARIES,
+  PROGRAM_VALUE_OPTIONS,
+  SUBCOMMAND_ALIASES,
+} from "./policy/command-aliases.js";
 import { GIT_SUBCOMMANDS } from "./policy/git-subcommands.js";
 import { STRICT_PARSE_CONTEXT } from "./policy/argument-parser.js";
 import { readOnlyVerdict } from "./policy/read-only-verdict.js";
@@ -18,7 +24,27 @@ import type { ShellWord } from "./shell-word.js";
  */
 
 /** Variables that do not change which code runs: allow rules may ignore them. */
-const SAFE_VARIABLES = new Set(["NODE_ENV", "PYTHONUNBUFFERED", "RUST_LOG", "RUST_BACKTRACE", "LANG", "TERM", "NO_COLOR", "FORCE_COLOR", "DEBUG", "VERBOSE", "CI", "USER", "TZ", "LC_ALL", "LC_CTYPE", "COLUMNS", "LINES", "CLICOLOR", "CLICOLOR_FORCE"]);
+const SAFE_VARIABLES = new Set([
+  "NODE_ENV",
+  "PYTHONUNBUFFERED",
+  "RUST_LOG",
+  "RUST_BACKTRACE",
+  "LANG",
+  "TERM",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "DEBUG",
+  "VERBOSE",
+  "CI",
+  "USER",
+  "TZ",
+  "LC_ALL",
+  "LC_CTYPE",
+  "COLUMNS",
+  "LINES",
+  "CLICOLOR",
+  "CLICOLOR_FORCE",
+]);
 
 /** A word only known at run time: it may be any words, or none. */
 const ANY = Symbol("any words");
@@ -30,7 +56,12 @@ export interface CommandForm {
   open: boolean;
 }
 
-const ALIASES = new Map(SUBCOMMAND_ALIASES.map((table) => [table.program, new Map(Object.entries(table.aliases).flatMap(([canonical, spellings]) => spellings.map((spelling) => [spelling, canonical] as const)))]));
+const ALIASES = new Map(
+  SUBCOMMAND_ALIASES.map((table) => [
+    table.program,
+    new Map(Object.entries(table.aliases).flatMap(([canonical, spellings]) => spellings.map((spelling) => [spelling, canonical] as const))),
+  ]),
+);
 
 /** A word as rules see it: its value when that is a plain token, else its source text. */
 function displayWord(word: ShellWord): string {
@@ -84,7 +115,11 @@ function aliasForms(name: string, rest: FormToken[], open: boolean): CommandForm
     if (single) forms.push({ tokens: [name, single, ...rest.slice(1)], open });
   }
   for (const equivalent of EQUIVALENT_FORMS) {
-    if (equivalent.program === name && first === equivalent.subcommand && rest.includes(equivalent.option)) forms.push({ tokens: [name, ...equivalent.canonical.split(" "), ...rest.slice(1).filter((word) => word !== equivalent.option)], open });
+    if (equivalent.program === name && first === equivalent.subcommand && rest.includes(equivalent.option))
+      forms.push({
+        tokens: [name, ...equivalent.canonical.split(" "), ...rest.slice(1).filter((word) => word !== equivalent.option)],
+        open,
+      });
   }
   return forms;
 }
@@ -99,7 +134,8 @@ function gitForms(words: readonly ShellWord[], open: boolean): CommandForm[] {
   const forms: CommandForm[] = [{ tokens: ["git", ...stripped.slice(1).map(token)], open }];
   if (subcommand === undefined) return forms;
   const alias = commandLineAlias(words, subcommand);
-  if (alias !== undefined) forms.push(alias.startsWith("!") ? { tokens: ["git", ANY], open: true } : { tokens: ["git", ...alias.split(/\s+/), ...rest], open });
+  if (alias !== undefined)
+    forms.push(alias.startsWith("!") ? { tokens: ["git", ANY], open: true } : { tokens: ["git", ...alias.split(/\s+/), ...rest], open });
   else if (subcommand === ANY || !GIT_SUBCOMMANDS.has(subcommand)) forms.push({ tokens: ["git", ANY], open: true });
   return forms;
 }
@@ -154,14 +190,21 @@ export function denyForms(command: AnalysedCommand): CommandForm[] {
     for (const nested of [...nestedCommands(layer), ...programOptionValues(layer)]) forms.push(...layerForms(nested, true));
   });
   const assignments = command.resolved.command.assignments;
-  if (assignments.length > 0) forms.push({ tokens: [...assignments.map((assignment) => assignment.text), ...layers[0]!.map(token)], open: false });
+  if (assignments.length > 0)
+    forms.push({ tokens: [...assignments.map((assignment) => assignment.text), ...layers[0]!.map(token)], open: false });
   return forms;
 }
 
 /** The forms an allow rule may match: through benign wrappers only, and only without unsafe assignments. */
 export function allowForms(command: AnalysedCommand): string[] {
-  if (!hasOnlySafeAssignments(command)) return [[...command.resolved.command.assignments.map((assignment) => assignment.text), joinWords(command.resolved.layers[0]!)].join(" ")];
-  return command.resolved.layers.slice(0, command.resolved.benignLayers).filter((layer) => layer.length > 0).map(joinWords);
+  if (!hasOnlySafeAssignments(command))
+    return [
+      [...command.resolved.command.assignments.map((assignment) => assignment.text), joinWords(command.resolved.layers[0]!)].join(" "),
+    ];
+  return command.resolved.layers
+    .slice(0, command.resolved.benignLayers)
+    .filter((layer) => layer.length > 0)
+    .map(joinWords);
 }
 
 /** Rule content against one literal command form. */
@@ -190,7 +233,8 @@ export function mayMatchRule(content: string, form: CommandForm): boolean {
     const part = form.tokens[index];
     if (part === ANY) return true;
     if (part === undefined) return form.open;
-    if (index === wanted.length - 1 && !rule.endsWith(":*") && rule.includes("*")) return part.startsWith(wanted[index]!) || wildcardPattern(rule).test(form.tokens.slice(0, index + 1).join(" "));
+    if (index === wanted.length - 1 && !rule.endsWith(":*") && rule.includes("*"))
+      return part.startsWith(wanted[index]!) || wildcardPattern(rule).test(form.tokens.slice(0, index + 1).join(" "));
     if (part !== wanted[index]) return false;
   }
   return true;
@@ -222,7 +266,13 @@ function wildcardPattern(rule: string): RegExp {
 function fallbackForms(analysis: BashAnalysis): string[] {
   const whole = analysis.command.trim().replace(/\s+/g, " ");
   if (analysis.script && analysis.script.unsupported.length === 0) return [whole];
-  return [whole, ...analysis.command.split(/[;&|\n(){}`]|\$\(/).map((part) => part.trim().replace(/\s+/g, " ")).filter(Boolean)];
+  return [
+    whole,
+    ...analysis.command
+      .split(/[;&|\n(){}`]|\$\(/)
+      .map((part) => part.trim().replace(/\s+/g, " "))
+      .filter(Boolean),
+  ];
 }
 
 /** Deny/ask semantics: the rule may match some command of the string. */
@@ -300,8 +350,14 @@ export function suggestedRuleContents(analysis: BashAnalysis): string[] {
     if (words.length === 0) continue;
     const name = programName(words[0]) ?? displayWord(words[0]!);
     const first = words[1];
-    const runsCode = INTERPRETERS.has(name) || name.includes("/") || command.resolved.appendsArguments || nestedCommands(words).length > 0 || programOptionValues(words).length > 0;
-    const exact = runsCode || (first !== undefined && (first.value === undefined || first.value.startsWith("-") || first.value.includes("/")));
+    const runsCode =
+      INTERPRETERS.has(name) ||
+      name.includes("/") ||
+      command.resolved.appendsArguments ||
+      nestedCommands(words).length > 0 ||
+      programOptionValues(words).length > 0;
+    const exact =
+      runsCode || (first !== undefined && (first.value === undefined || first.value.startsWith("-") || first.value.includes("/")));
     contents.add(exact ? joinWords(words) : first ? `${name} ${displayWord(first)}:*` : name);
   }
   return [...contents];

@@ -32,9 +32,16 @@ export function expandBraceWord(text: string): ShellWord[] | undefined {
 }
 
 function toWord(text: string, units: Unit[]): ShellWord {
-  const startsWithDirectoryTilde = units[0]?.char === "~" && !units[0].quoted && (units[1]?.char === "+" || units[1]?.char === "-") && !units[1].quoted && (units[2] === undefined || units[2].char === "/");
+  const startsWithDirectoryTilde =
+    units[0]?.char === "~" &&
+    !units[0].quoted &&
+    (units[1]?.char === "+" || units[1]?.char === "-") &&
+    !units[1].quoted &&
+    (units[2] === undefined || units[2].char === "/");
   const dynamic = startsWithDirectoryTilde || units.some((unit) => unit.dynamic);
-  const pattern = (startsWithDirectoryTilde ? [{ char: "*", quoted: false }, ...units.slice(2)] : units).map((unit) => (unit.dynamic ? "*" : unit.char)).join("");
+  const pattern = (startsWithDirectoryTilde ? [{ char: "*", quoted: false }, ...units.slice(2)] : units)
+    .map((unit) => (unit.dynamic ? "*" : unit.char))
+    .join("");
   return {
     text,
     value: dynamic ? undefined : units.map((unit) => unit.char).join(""),

@@ -28,44 +28,100 @@ interface WrapperSpec {
   directoryOptions?: readonly string[];
 }
 
-const WRAPPERS = new Map<string, WrapperSpec>(Object.entries({
-  command: { valueOptions: [], queryOptions: ["-v", "-V"], benign: true },
-  // Multi-call binaries run the applet named next: `busybox rm` is `rm`.
-  busybox: { valueOptions: [], benign: true },
-  toybox: { valueOptions: [], benign: true },
-  builtin: { valueOptions: [], benign: true },
-  exec: { valueOptions: ["-a"], benign: true },
-  nohup: { valueOptions: [], benign: true },
-  setsid: { valueOptions: [], benign: true },
-  nice: { valueOptions: ["-n", "--adjustment"], benign: true },
-  ionice: { valueOptions: ["-c", "-n", "--class", "--classdata"], opaqueOptions: ["-p", "--pid", "-P", "--pgid", "-u", "--uid"], benign: true },
-  time: { valueOptions: ["-f", "--format"], opaqueOptions: ["-o", "--output", "-a", "--append"], benign: true },
-  timeout: { valueOptions: ["-s", "--signal", "-k", "--kill-after"], leadingOperands: 1, benign: true },
-  stdbuf: { valueOptions: ["-i", "-o", "-e", "--input", "--output", "--error"], benign: true },
-  env: {
-    valueOptions: ["-u", "--unset"],
-    opaqueOptions: ["-S", "--split-string", "-P"],
-    directoryOptions: ["-C", "--chdir"],
-    acceptsAssignments: true,
-    optionsChangeCommand: true,
-    benign: true,
-  },
-  sudo: {
-    valueOptions: ["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-C", "--close-from", "-R", "--chroot"],
-    queryOptions: ["-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp", "--remove-timestamp", "-e", "--edit", "-V", "--version"],
-    directoryOptions: ["-D", "--chdir"],
-    acceptsAssignments: true,
-    benign: false,
-    privileged: true,
-  },
-  doas: { valueOptions: ["-u", "-C"], benign: false, privileged: true },
-  xargs: {
-    valueOptions: ["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"],
-    benign: false,
-    appendsArguments: true,
-  },
-  coproc: { valueOptions: [], benign: false },
-}));
+const WRAPPERS = new Map<string, WrapperSpec>(
+  Object.entries({
+    command: { valueOptions: [], queryOptions: ["-v", "-V"], benign: true },
+    // Multi-call binaries run the applet named next: `busybox rm` is `rm`.
+    busybox: { valueOptions: [], benign: true },
+    toybox: { valueOptions: [], benign: true },
+    builtin: { valueOptions: [], benign: true },
+    exec: { valueOptions: ["-a"], benign: true },
+    nohup: { valueOptions: [], benign: true },
+    setsid: { valueOptions: [], benign: true },
+    nice: { valueOptions: ["-n", "--adjustment"], benign: true },
+    ionice: {
+      valueOptions: ["-c", "-n", "--class", "--classdata"],
+      opaqueOptions: ["-p", "--pid", "-P", "--pgid", "-u", "--uid"],
+      benign: true,
+    },
+    time: { valueOptions: ["-f", "--format"], opaqueOptions: ["-o", "--output", "-a", "--append"], benign: true },
+    timeout: { valueOptions: ["-s", "--signal", "-k", "--kill-after"], leadingOperands: 1, benign: true },
+    stdbuf: { valueOptions: ["-i", "-o", "-e", "--input", "--output", "--error"], benign: true },
+    env: {
+      valueOptions: ["-u", "--unset"],
+      opaqueOptions: ["-S", "--split-string", "-P"],
+      directoryOptions: ["-C", "--chdir"],
+      acceptsAssignments: true,
+      optionsChangeCommand: true,
+      benign: true,
+    },
+    sudo: {
+      valueOptions: [
+        "-u",
+        "--user",
+        "-g",
+        "--group",
+        "-h",
+        "--host",
+        "-p",
+        "--prompt",
+        "-r",
+        "--role",
+        "-t",
+        "--type",
+        "-U",
+        "--other-user",
+        "-T",
+        "--command-timeout",
+        "-C",
+        "--close-from",
+        "-R",
+        "--chroot",
+      ],
+      queryOptions: [
+        "-l",
+        "--list",
+        "-v",
+        "--validate",
+        "-k",
+        "-K",
+        "--reset-timestamp",
+        "--remove-timestamp",
+        "-e",
+        "--edit",
+        "-V",
+        "--version",
+      ],
+      directoryOptions: ["-D", "--chdir"],
+      acceptsAssignments: true,
+      benign: false,
+      privileged: true,
+    },
+    doas: { valueOptions: ["-u", "-C"], benign: false, privileged: true },
+    xargs: {
+      valueOptions: [
+        "-a",
+        "--arg-file",
+        "-d",
+        "--delimiter",
+        "-E",
+        "-I",
+        "-L",
+        "--max-lines",
+        "-n",
+        "--max-args",
+        "-P",
+        "--max-procs",
+        "-s",
+        "--max-chars",
+        "--process-slot-var",
+      ],
+      benign: false,
+      appendsArguments: true,
+    },
+    coproc: { valueOptions: [], benign: false },
+  }),
+);
 
 const PRIVILEGE_COMMANDS = new Set(["sudo", "doas", "su", "pkexec", "runuser", "sudoedit"]);
 
@@ -142,7 +198,8 @@ export function resolveCommand(command: SimpleCommand): ResolvedCommand {
  * or directory option) is the one returned.
  */
 function wrapperOption(spec: WrapperSpec, value: string): { option: string; inlineValue: boolean } {
-  if (value.startsWith("--")) return { option: value.includes("=") ? value.slice(0, value.indexOf("=")) : value, inlineValue: value.includes("=") };
+  if (value.startsWith("--"))
+    return { option: value.includes("=") ? value.slice(0, value.indexOf("=")) : value, inlineValue: value.includes("=") };
   const special = [...spec.valueOptions, ...(spec.queryOptions ?? []), ...(spec.opaqueOptions ?? []), ...(spec.directoryOptions ?? [])];
   for (let position = 1; position < value.length; position += 1) {
     const option = `-${value[position]}`;

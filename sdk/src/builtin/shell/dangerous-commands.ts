@@ -14,15 +14,25 @@ export function dangerousCommandProblem(command: ResolvedCommand, cwd: string): 
   const name = command.name;
   if (name === undefined) return undefined;
   const args = command.args;
-  if (name === "rm" || name === "rmdir" || name === "shred" || name === "unlink") return dangerousRemoval(name, args, cwd, command.appendsArguments);
+  if (name === "rm" || name === "rmdir" || name === "shred" || name === "unlink")
+    return dangerousRemoval(name, args, cwd, command.appendsArguments);
   if (/^mkfs(\..+)?$/.test(name) || DISK_TOOLS.has(name)) return `${name} formats or repartitions disks`;
   if (POWER_COMMANDS.has(name)) return `${name} stops the machine`;
-  if (name === "dd" && args.some((word) => word.value === undefined || word.value.startsWith("of="))) return "dd of= overwrites a file or device";
-  if (name === "chmod" && operands(args).some((word) => isWorldOrSetuid(word.value ?? ""))) return "chmod makes files world-writable or setuid";
-  if ((name === "chown" || name === "chgrp" || name === "chmod") && hasOption(args, ["-R", "--recursive"]) && args.some((word) => isCriticalPath(word.value, cwd))) {
+  if (name === "dd" && args.some((word) => word.value === undefined || word.value.startsWith("of=")))
+    return "dd of= overwrites a file or device";
+  if (name === "chmod" && operands(args).some((word) => isWorldOrSetuid(word.value ?? "")))
+    return "chmod makes files world-writable or setuid";
+  if (
+    (name === "chown" || name === "chgrp" || name === "chmod") &&
+    hasOption(args, ["-R", "--recursive"]) &&
+    args.some((word) => isCriticalPath(word.value, cwd))
+  ) {
     return `${name} -R on a system directory`;
   }
-  if ((name === "kill" || name === "pkill" || name === "killall") && args.some((word) => ["-9", "-KILL", "-SIGKILL", "-s KILL", "-1"].includes(word.value ?? ""))) {
+  if (
+    (name === "kill" || name === "pkill" || name === "killall") &&
+    args.some((word) => ["-9", "-KILL", "-SIGKILL", "-s KILL", "-1"].includes(word.value ?? ""))
+  ) {
     return `${name} with SIGKILL or every process`;
   }
   return undefined;
@@ -46,7 +56,8 @@ function dangerousRemoval(name: string, args: ResolvedCommand["args"], cwd: stri
     if (word.value === undefined) return `${name} of ${word.text}, only known at run time, could remove anything`;
     const value = word.value;
     if (value === "*" || value === "./*" || value === ".*") return `${name} ${value} removes everything in the working directory`;
-    if (/\/\*$/.test(value) && isCriticalPath(value.slice(0, -2) || "/", cwd)) return `${name} ${value} removes everything in a critical directory`;
+    if (/\/\*$/.test(value) && isCriticalPath(value.slice(0, -2) || "/", cwd))
+      return `${name} ${value} removes everything in a critical directory`;
     const path = resolve(cwd, expandHome(value));
     if (isCriticalPath(value, cwd) || cwd === path || cwd.startsWith(`${path}/`)) {
       return `Dangerous removal operation detected: '${value}'. This command would remove a critical system directory or the working directory.`;
@@ -66,13 +77,34 @@ function isCriticalPath(value: string | undefined, cwd: string): boolean {
 }
 
 const DOWNLOADERS = new Set(["curl", "wget", "fetch", "nc", "ncat", "socat", "aria2c"]);
-const INTERPRETERS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "python", "python3", "perl", "ruby", "node", "php", "lua", "osascript", "pwsh"]);
+const INTERPRETERS = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "fish",
+  "csh",
+  "tcsh",
+  "python",
+  "python3",
+  "perl",
+  "ruby",
+  "node",
+  "php",
+  "lua",
+  "osascript",
+  "pwsh",
+]);
 
 /**
  * Script-level patterns: a download piped into an interpreter (`curl … | sh`), and a function
  * that calls itself (`:(){ :|:& };:`, a fork bomb).
  */
-export function dangerousScriptProblem(script: ShellScript, resolveName: (command: SimpleCommand) => string | undefined): string | undefined {
+export function dangerousScriptProblem(
+  script: ShellScript,
+  resolveName: (command: SimpleCommand) => string | undefined,
+): string | undefined {
   for (const stages of script.pipelines) {
     const names = stages.map(resolveName);
     const downloadAt = names.findIndex((name) => name !== undefined && DOWNLOADERS.has(name));
@@ -81,7 +113,11 @@ export function dangerousScriptProblem(script: ShellScript, resolveName: (comman
     }
   }
   for (const construct of script.constructs) {
-    if (construct.type === "function" && construct.name !== undefined && construct.commands.some((command) => command.words[0]?.value === construct.name)) {
+    if (
+      construct.type === "function" &&
+      construct.name !== undefined &&
+      construct.commands.some((command) => command.words[0]?.value === construct.name)
+    ) {
       return `the function ${construct.name} calls itself (a fork bomb pattern)`;
     }
   }

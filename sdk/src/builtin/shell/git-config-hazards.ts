@@ -39,12 +39,23 @@ const HAZARDS: Hazard[] = [
   // Clean filters run whenever git hashes worktree content (status, diff, blame on changed files).
   { matches: (entry) => entry.section === "filter" && ["clean", "smudge", "process"].includes(entry.name), subcommands: "all" },
   { matches: key("diff", "external"), subcommands: DIFFING },
-  { matches: (entry) => entry.section === "diff" && entry.subsection !== undefined && (entry.name === "command" || entry.name === "textconv"), subcommands: DIFFING },
+  {
+    matches: (entry) =>
+      entry.section === "diff" && entry.subsection !== undefined && (entry.name === "command" || entry.name === "textconv"),
+    subcommands: DIFFING,
+  },
   { matches: key("core", "pager"), subcommands: "all", pager: true },
   { matches: (entry) => entry.section === "pager" && !isGitBoolean(entry.value), subcommands: "all", pager: true },
   { matches: (entry) => entry.section === "gpg" && entry.name === "program", subcommands: VERIFYING },
   // A partial clone fetches missing objects from its promisor remote during log, show, diff or blame.
-  { matches: (entry) => (entry.section === "extensions" && entry.name === "partialclone") || (entry.section === "remote" && entry.name === "promisor" && (entry.value === undefined || /^(true|yes|on|1)$/i.test(entry.value.trim()))), subcommands: "all" },
+  {
+    matches: (entry) =>
+      (entry.section === "extensions" && entry.name === "partialclone") ||
+      (entry.section === "remote" &&
+        entry.name === "promisor" &&
+        (entry.value === undefined || /^(true|yes|on|1)$/i.test(entry.value.trim()))),
+    subcommands: "all",
+  },
   // `core.worktree` points the work tree anywhere: status and diff then read files outside the project.
   { matches: key("core", "worktree"), subcommands: "all" },
   {
@@ -79,7 +90,12 @@ export function gitInvocation(args: ShellWord[], cwd: string): GitInvocation {
     const option = args[index]!.value!;
     if (option === "-C") {
       const target = args[index + 1];
-      directory = directory === undefined || target?.value === undefined || target.expands ? undefined : target.value === "" ? directory : resolve(directory, expandHome(target.value));
+      directory =
+        directory === undefined || target?.value === undefined || target.expands
+          ? undefined
+          : target.value === ""
+            ? directory
+            : resolve(directory, expandHome(target.value));
       index += 2;
       continue;
     }
@@ -93,7 +109,8 @@ export function gitInvocation(args: ShellWord[], cwd: string): GitInvocation {
 export function gitRepositoryProblem(args: ShellWord[], cwd: string | undefined): string | undefined {
   if (cwd === undefined) return "git runs in a directory only known at run time, so its repository's settings cannot be checked";
   const invocation = gitInvocation(args, cwd);
-  if (invocation.directory === undefined) return "git -C names a directory only known at run time, so its repository's settings cannot be checked";
+  if (invocation.directory === undefined)
+    return "git -C names a directory only known at run time, so its repository's settings cannot be checked";
   if (invocation.subcommand === undefined || invocation.subcommand === "version") return undefined;
   const repository = findGitRepository(invocation.directory);
   return repository && repositoryProblem(repository, invocation, 0);

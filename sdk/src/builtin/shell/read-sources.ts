@@ -25,7 +25,11 @@ export function recursiveRoots(command: ResolvedCommand, parsed: ParsedArguments
   if (parsed.id === "git.grep") return gitGrepRoots(parsed);
   // `grep -R` recurses; `find -L` only follows links while it lists names.
   const followsRecursively = hasEffect(parsed, "follows-links") && parsed.id !== "find";
-  const recursive = TREE_SEARCHERS.has(command.name) || hasEffect(parsed, "recursive") || followsRecursively || parsed.valuesOf("-d").some((word) => word.value === "recurse");
+  const recursive =
+    TREE_SEARCHERS.has(command.name) ||
+    hasEffect(parsed, "recursive") ||
+    followsRecursively ||
+    parsed.valuesOf("-d").some((word) => word.value === "recurse");
   if (!recursive) return [];
   // With no directory given, searchers read the current directory.
   return parsed.pathOperands.length > 0 ? parsed.pathOperands : [CURRENT_DIRECTORY];
@@ -33,7 +37,9 @@ export function recursiveRoots(command: ResolvedCommand, parsed: ParsedArguments
 
 /** `git -C dir grep x -- sub`: the pathspecs (or the current directory) below the `-C` directories. */
 function gitGrepRoots(parsed: ParsedArguments): ShellWord[] {
-  const prefix = parsed.valuesOf("-C").reduce((directory, word) => (word.value === undefined ? directory : below(directory, word.value)), ".");
+  const prefix = parsed
+    .valuesOf("-C")
+    .reduce((directory, word) => (word.value === undefined ? directory : below(directory, word.value)), ".");
   const roots = parsed.pathOperands.length > 0 ? parsed.pathOperands : [CURRENT_DIRECTORY];
   return roots.map((word) => (word.value === undefined || prefix === "." ? word : { ...word, value: below(prefix, word.value) }));
 }
@@ -60,12 +66,24 @@ export function treeReading(command: ResolvedCommand, parsed: ParsedArguments | 
       if (process.env.RIPGREP_CONFIG_PATH && !parsed.has("--no-config")) return READS_EVERYTHING;
       const unrestricted = parsed.options.filter((option) => option.name === "-u").length;
       const globs = [...parsed.valuesOf("-g"), ...parsed.valuesOf("--iglob")].map((word) => word.value);
-      const reincludes = globs.some((glob) => glob === undefined || (!glob.startsWith("!") && SECRET_SAMPLES.some((sample) => picomatch(glob, { dot: true, nocase: true })(sample))));
+      const reincludes = globs.some(
+        (glob) =>
+          glob === undefined ||
+          (!glob.startsWith("!") && SECRET_SAMPLES.some((sample) => picomatch(glob, { dot: true, nocase: true })(sample))),
+      );
       const noIgnore = parsed.options.some((option) => option.spec.effect === "no-ignore" && option.name !== "-u");
-      return { hidden: reincludes || unrestricted >= 2 || hasEffect(parsed, "hidden"), gitignore: !reincludes && unrestricted === 0 && !noIgnore, followsLinks: follows };
+      return {
+        hidden: reincludes || unrestricted >= 2 || hasEffect(parsed, "hidden"),
+        gitignore: !reincludes && unrestricted === 0 && !noIgnore,
+        followsLinks: follows,
+      };
     }
     case "ag":
-      return { hidden: hasEffect(parsed, "hidden") || hasEffect(parsed, "no-ignore"), gitignore: !hasEffect(parsed, "no-ignore"), followsLinks: follows };
+      return {
+        hidden: hasEffect(parsed, "hidden") || hasEffect(parsed, "no-ignore"),
+        gitignore: !hasEffect(parsed, "no-ignore"),
+        followsLinks: follows,
+      };
     case "git":
       return hasEffect(parsed, "no-ignore") || parsed.id === "git.diff" ? READS_EVERYTHING : GIT_TRACKED;
     case "grep":
@@ -140,26 +158,44 @@ export interface XargsSource {
  * `find` is trusted to pass names that cannot be options (each starts with its start point);
  * other listers may print a name such as `-delete`.
  */
-export function xargsSource(command: ResolvedCommand, parsed: ParsedArguments | undefined, upstream: ResolvedCommand | undefined, upstreamParsed: ParsedArguments | undefined): XargsSource {
+export function xargsSource(
+  command: ResolvedCommand,
+  parsed: ParsedArguments | undefined,
+  upstream: ResolvedCommand | undefined,
+  upstreamParsed: ParsedArguments | undefined,
+): XargsSource {
   if (!command.appendsArguments || NAME_ONLY.has(command.name ?? "")) return { roots: [], reading: READS_EVERYTHING, problem: undefined };
   const at = command.layers.findIndex((layer) => layer[0]?.value === "xargs" || layer[0]?.value?.endsWith("/xargs"));
   const xargsOptions = at < 0 ? [] : command.layers[at]!.slice(1, command.layers[at]!.length - (command.layers[at + 1]?.length ?? 0));
-  if (xargsOptions.some((word) => word.value === undefined || /^(-a|--arg-file)/.test(word.value))) return { roots: [], reading: READS_EVERYTHING, problem: "xargs reads the names it passes from a file" };
+  if (xargsOptions.some((word) => word.value === undefined || /^(-a|--arg-file)/.test(word.value)))
+    return { roots: [], reading: READS_EVERYTHING, problem: "xargs reads the names it passes from a file" };
   // `xargs -I{} cat ~/{}` reads any name below `~`: a word holding the replacement is a root.
   const replaced = replacement(xargsOptions);
   const templates: ShellWord[] = replaced
-    ? command.args.filter((word) => word.value?.includes(replaced)).map((word) => ({ ...word, value: undefined, pattern: word.value!.split(replaced).join("*") }))
+    ? command.args
+        .filter((word) => word.value?.includes(replaced))
+        .map((word) => ({ ...word, value: undefined, pattern: word.value!.split(replaced).join("*") }))
     : [];
   if (upstream === undefined || upstream.appendsArguments || !listsNames(upstream, upstreamParsed)) {
-    return { roots: [], reading: READS_EVERYTHING, problem: `xargs passes ${command.name} names produced at run time by ${upstream?.name ?? "its input"}` };
+    return {
+      roots: [],
+      reading: READS_EVERYTHING,
+      problem: `xargs passes ${command.name} names produced at run time by ${upstream?.name ?? "its input"}`,
+    };
   }
   const roots = upstreamParsed!.pathOperands;
   // find, fd, grep -r and rg print each name below the start point they were given; ls and git print bare names.
-  const prefixesNames = upstreamParsed!.id === "find" || (roots.length > 0 && ["fd", "grep", "egrep", "fgrep", "rg", "ag", "ack"].includes(upstreamParsed!.id));
+  const prefixesNames =
+    upstreamParsed!.id === "find" || (roots.length > 0 && ["fd", "grep", "egrep", "fgrep", "rg", "ag", "ack"].includes(upstreamParsed!.id));
   const namesStartWithRoot = prefixesNames && roots.every((word) => word.value !== undefined && !word.value.startsWith("-"));
   const harmless = parsed?.spec.injectedOptionsHarmless === true;
   const placedInsideWords = replaced !== undefined && command.args.every((word) => !(word.value ?? "").startsWith(replaced));
-  if (!namesStartWithRoot && !placedInsideWords && !harmless) return { roots: [], reading: READS_EVERYTHING, problem: `${upstream.name} may print a name that ${command.name} takes for an option` };
+  if (!namesStartWithRoot && !placedInsideWords && !harmless)
+    return { roots: [], reading: READS_EVERYTHING, problem: `${upstream.name} may print a name that ${command.name} takes for an option` };
   const reading = upstream.name === "git" ? GIT_TRACKED : READS_EVERYTHING;
-  return { roots: [...roots, ...(roots.length === 0 || upstream.name === "git" ? [CURRENT_DIRECTORY] : []), ...templates], reading, problem: undefined };
+  return {
+    roots: [...roots, ...(roots.length === 0 || upstream.name === "git" ? [CURRENT_DIRECTORY] : []), ...templates],
+    reading,
+    problem: undefined,
+  };
 }

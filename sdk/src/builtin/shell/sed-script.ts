@@ -26,7 +26,8 @@ export function sedScriptProblem(script: string): string | undefined {
       if (!reader.delimited(delimiter) || !reader.delimited(delimiter)) return `an unterminated ${command} command`;
       if (command === "s") {
         const flags = reader.take(/[A-Za-z0-9]/);
-        if (/[ew]/.test(flags)) return flags.includes("e") ? "the s///e flag runs the pattern space as a command" : "the s///w flag writes a file";
+        if (/[ew]/.test(flags))
+          return flags.includes("e") ? "the s///e flag runs the pattern space as a command" : "the s///w flag writes a file";
         if (!/^[gpiImM0-9]*$/.test(flags)) return `the substitution flags '${flags}'`;
       }
       continue;

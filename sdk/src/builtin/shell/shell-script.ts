@@ -72,16 +72,65 @@ const DYNAMIC_NODES = new Map([
 
 /** Every node type the walker knows; anything else (new grammar, ERROR) makes the command unanalysable. */
 const KNOWN_NODES = new Set([
-  "program", "list", "pipeline", "command", "command_name", "redirected_statement", "subshell", "compound_statement",
-  "negated_command", "variable_assignment", "variable_assignments", "declaration_command", "unset_command",
-  "function_definition", "if_statement", "elif_clause", "else_clause", "while_statement", "for_statement",
-  "case_statement", "case_item", "do_group", "test_command", "comment", "file_redirect", "heredoc_redirect",
-  "herestring_redirect", "heredoc_body", "heredoc_content", "heredoc_start", "heredoc_end", "file_descriptor",
-  "word", "number", "string", "string_content", "raw_string", "ansi_c_string", "translated_string", "concatenation",
-  "simple_expansion", "expansion", "variable_name", "special_variable_name", "brace_expression", "test_operator",
-  "unary_expression", "binary_expression", "parenthesized_expression", "regex", "extglob_pattern", "array", "subscript",
-  "command_substitution", "process_substitution", "arithmetic_expansion", "c_style_for_statement",
-  "postfix_expression", "ternary_expression",
+  "program",
+  "list",
+  "pipeline",
+  "command",
+  "command_name",
+  "redirected_statement",
+  "subshell",
+  "compound_statement",
+  "negated_command",
+  "variable_assignment",
+  "variable_assignments",
+  "declaration_command",
+  "unset_command",
+  "function_definition",
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "while_statement",
+  "for_statement",
+  "case_statement",
+  "case_item",
+  "do_group",
+  "test_command",
+  "comment",
+  "file_redirect",
+  "heredoc_redirect",
+  "herestring_redirect",
+  "heredoc_body",
+  "heredoc_content",
+  "heredoc_start",
+  "heredoc_end",
+  "file_descriptor",
+  "word",
+  "number",
+  "string",
+  "string_content",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+  "variable_name",
+  "special_variable_name",
+  "brace_expression",
+  "test_operator",
+  "unary_expression",
+  "binary_expression",
+  "parenthesized_expression",
+  "regex",
+  "extglob_pattern",
+  "array",
+  "subscript",
+  "command_substitution",
+  "process_substitution",
+  "arithmetic_expansion",
+  "c_style_for_statement",
+  "postfix_expression",
+  "ternary_expression",
 ]);
 
 const CASE_TERMINATORS = new Set([";;", ";&", ";;&"]);
@@ -100,8 +149,21 @@ const COMPOUND_CONSTRUCTS = new Map([
 export async function parseShellScript(source: string): Promise<ShellScript> {
   const tree = await parseBash(source);
   try {
-    const script: ShellScript = { source, commands: [], redirects: [], statements: [], pipelines: [], constructs: [], dynamic: [], unsupported: [], variables: [], loopItems: [], loopVariables: [] };
-    if (tree.rootNode.hasError) script.unsupported.push("a syntax error (the shell would not run it as written, or the parser disagrees with bash)");
+    const script: ShellScript = {
+      source,
+      commands: [],
+      redirects: [],
+      statements: [],
+      pipelines: [],
+      constructs: [],
+      dynamic: [],
+      unsupported: [],
+      variables: [],
+      loopItems: [],
+      loopVariables: [],
+    };
+    if (tree.rootNode.hasError)
+      script.unsupported.push("a syntax error (the shell would not run it as written, or the parser disagrees with bash)");
     new ScriptWalker(script).visit(tree.rootNode);
     return script;
   } finally {
@@ -118,7 +180,9 @@ class ScriptWalker {
   visit(node: Node): void {
     const type = node.type;
     if (!KNOWN_NODES.has(type) || node.isMissing) {
-      this.script.unsupported.push(`${type === "ERROR" ? "unparsable text" : `the construct '${type}'`} near ${JSON.stringify(node.text.slice(0, 40))}`);
+      this.script.unsupported.push(
+        `${type === "ERROR" ? "unparsable text" : `the construct '${type}'`} near ${JSON.stringify(node.text.slice(0, 40))}`,
+      );
       return;
     }
     if (type === "ansi_c_string") {
@@ -134,9 +198,13 @@ class ScriptWalker {
     if (dynamic) this.script.dynamic.push(dynamic);
     // `$((1+2))` only computes; `$((x))` evaluates the text of x, which may hold `a[$(id)]`.
     if (type === "arithmetic_expansion" && !isLiteralArithmetic(node.text)) this.script.dynamic.push("arithmetic expansion of a variable");
-    if (type === "expansion" && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text)) this.script.dynamic.push(`parameter expansion ${node.text}`);
+    if (type === "expansion" && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text))
+      this.script.dynamic.push(`parameter expansion ${node.text}`);
     if (type === "compound_statement" && node.text.startsWith("((")) this.script.dynamic.push("arithmetic command");
-    if (type === "heredoc_body" && (node.namedChildren.some((child) => child?.type === "simple_expansion" || child?.type === "expansion") || /[`$]/.test(node.text))) {
+    if (
+      type === "heredoc_body" &&
+      (node.namedChildren.some((child) => child?.type === "simple_expansion" || child?.type === "expansion") || /[`$]/.test(node.text))
+    ) {
       // tree-sitter keeps backticks in a heredoc as text; bash runs them when the delimiter is unquoted.
       if (!isQuotedHeredoc(node.parent)) this.script.dynamic.push("a heredoc with expansions");
     }
@@ -145,10 +213,14 @@ class ScriptWalker {
       if (mismatch) this.script.unsupported.push(mismatch);
     }
     if (type === "unary_expression" || type === "binary_expression") {
-      const problem = arithmeticTestProblem(node, [...this.script.loopVariables, ...this.script.statements.map((statement) => statement.name)]);
+      const problem = arithmeticTestProblem(node, [
+        ...this.script.loopVariables,
+        ...this.script.statements.map((statement) => statement.name),
+      ]);
       if (problem) this.script.dynamic.push(problem);
     }
-    if (type === "variable_name" && (node.parent?.type === "simple_expansion" || node.parent?.type === "expansion")) this.script.variables.push(node.text);
+    if (type === "variable_name" && (node.parent?.type === "simple_expansion" || node.parent?.type === "expansion"))
+      this.script.variables.push(node.text);
     if (type !== "case_item" && node.children.some((child) => child && !child.isNamed && CASE_TERMINATORS.has(child.type))) {
       this.script.unsupported.push("';;' outside a case statement (bash rejects it)");
     }
@@ -180,7 +252,12 @@ class ScriptWalker {
       }
     }
     const construct = COMPOUND_CONSTRUCTS.get(type);
-    if (construct) this.constructStack.push({ type: construct, name: type === "function_definition" ? node.childForFieldName("name")?.text : undefined, commands: [] });
+    if (construct)
+      this.constructStack.push({
+        type: construct,
+        name: type === "function_definition" ? node.childForFieldName("name")?.text : undefined,
+        commands: [],
+      });
     for (const child of node.children) if (child?.isNamed) this.visit(child);
     if (construct) this.script.constructs.push(this.constructStack.pop()!);
   }
@@ -205,7 +282,8 @@ class ScriptWalker {
       else if (child.type === "command_name") {
         const name = child.namedChild(0);
         const word = name ? safeReadWord(name) : undefined;
-        if (!word || word.value === undefined || word.expands) this.script.dynamic.push(`a command name that is only known at run time (${child.text})`);
+        if (!word || word.value === undefined || word.expands)
+          this.script.dynamic.push(`a command name that is only known at run time (${child.text})`);
         command.words.push(word ?? { text: child.text, value: undefined, expands: false });
       } else if (!child.type.endsWith("_redirect")) {
         command.words.push(...readWords(child));
@@ -217,7 +295,8 @@ class ScriptWalker {
 
   private addRedirect(node: Node): void {
     const operator = node.children.find((child) => child && !child.isNamed)?.text ?? "";
-    const destination = node.childForFieldName("destination") ?? node.namedChildren.find((child) => child && child.type !== "file_descriptor") ?? null;
+    const destination =
+      node.childForFieldName("destination") ?? node.namedChildren.find((child) => child && child.type !== "file_descriptor") ?? null;
     const target = destination ? safeReadWord(destination) : undefined;
     this.script.redirects.push({ operator, kind: redirectKind(node.type, operator, target), target, text: node.text });
   }
@@ -256,8 +335,12 @@ function heredocMismatch(redirect: Node): string | undefined {
   const stripTabs = redirect.children.some((child) => child && !child.isNamed && child.text === "<<-");
   const delimiter = start.text.replace(/\\(.)|['"]/gs, "$1");
   const line = (text: string) => (stripTabs ? text.replace(/^\t+/, "") : text);
-  const early = (body?.text ?? "").split("\n").slice(0, -1).some((text) => line(text) === delimiter);
-  if (early || (end && line(end.text) !== delimiter)) return `a heredoc whose end bash and the parser see differently (${JSON.stringify(start.text)})`;
+  const early = (body?.text ?? "")
+    .split("\n")
+    .slice(0, -1)
+    .some((text) => line(text) === delimiter);
+  if (early || (end && line(end.text) !== delimiter))
+    return `a heredoc whose end bash and the parser see differently (${JSON.stringify(start.text)})`;
   return undefined;
 }
 
@@ -270,7 +353,8 @@ const ARITHMETIC_TEST_OPERATORS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-
 function enclosingTest(node: Node): Node | undefined {
   for (let parent = node.parent; parent; parent = parent.parent) {
     if (parent.type === "test_command") return parent;
-    if (parent.type !== "unary_expression" && parent.type !== "binary_expression" && parent.type !== "parenthesized_expression") return undefined;
+    if (parent.type !== "unary_expression" && parent.type !== "binary_expression" && parent.type !== "parenthesized_expression")
+      return undefined;
   }
   return undefined;
 }
@@ -283,7 +367,9 @@ function arithmeticTestProblem(node: Node, assigned: readonly string[]): string 
   const evaluates = operator === "-v" || (test.text.startsWith("[[") && operator !== undefined && ARITHMETIC_TEST_OPERATORS.has(operator));
   if (!evaluates) return undefined;
   const operands = node.namedChildren.filter((child) => child && child.type !== "test_operator" && !/_expression$/.test(child.type));
-  const plain = operands.every((child) => child !== null && /^(-?[0-9]+|[A-Za-z_][A-Za-z0-9_]*)$/.test(child.text) && !assigned.includes(child.text));
+  const plain = operands.every(
+    (child) => child !== null && /^(-?[0-9]+|[A-Za-z_][A-Za-z0-9_]*)$/.test(child.text) && !assigned.includes(child.text),
+  );
   return plain ? undefined : `an arithmetic test operand (${node.text.slice(0, 40)}) that bash evaluates`;
 }
 

@@ -152,7 +152,21 @@ function isPlainBracedVariable(node: Node): boolean {
   return /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(node.text);
 }
 
-const ANSI_C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+const ANSI_C_ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
 /**
  * `$'...'` escapes, so `$'\x72m'` is read as `rm`. Bash keeps only what precedes a NUL

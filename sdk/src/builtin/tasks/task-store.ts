@@ -28,7 +28,17 @@ export class TaskStore {
   /** Ids are "1", "2"...: one more than the highest numeric id (non-numeric ids are ignored). */
   create(subject: string, description: string, metadata: Record<string, unknown> = {}): Task {
     const highest = Math.max(0, ...this.tasks.map((task) => Number(task.id)).filter(Number.isInteger));
-    const task: Task = { id: String(highest + 1), subject, description, metadata: { ...metadata }, createdAt: new Date().toISOString(), state: TaskStatus.PENDING, owner: undefined, blocks: [], blockedBy: [] };
+    const task: Task = {
+      id: String(highest + 1),
+      subject,
+      description,
+      metadata: { ...metadata },
+      createdAt: new Date().toISOString(),
+      state: TaskStatus.PENDING,
+      owner: undefined,
+      blocks: [],
+      blockedBy: [],
+    };
     this.tasks.push(task);
     return task;
   }

@@ -28,7 +28,8 @@ abstract class TaskToolBase<Input> extends ToolBase<Input> {
 
   override call(input: Input, context: ToolCallContext = {}): ToolChunk {
     const store = context.state ? TaskStore.of(context.state) : this.store;
-    if (!store) return ToolChunk.error(`Error: ${this.name} needs the agent state: run it through a Toolkit, or pass { store } to its constructor.`);
+    if (!store)
+      return ToolChunk.error(`Error: ${this.name} needs the agent state: run it through a Toolkit, or pass { store } to its constructor.`);
     return this.run(store, input ?? ({} as Input));
   }
 
@@ -47,7 +48,7 @@ export class TaskCreate extends TaskToolBase<TaskCreateInput> {
   readonly inputSchema: ToolInputSchema = {
     type: "object",
     properties: {
-      subject: { type: "string", description: "A short imperative title, e.g. \"Fix the login bug\"." },
+      subject: { type: "string", description: 'A short imperative title, e.g. "Fix the login bug".' },
       description: { type: "string", description: "What needs to be done and how to tell it is done." },
       metadata: { type: "object", description: "Optional extra data." },
     },
@@ -141,7 +142,8 @@ export class TaskUpdate extends TaskToolBase<TaskUpdateInput> {
     const id = String(input.task_id);
     const task = store.get(id);
     if (!task) return ToolChunk.error(`TaskNotFoundError: The task (id=${id}) does not exist.`);
-    if (input.status !== undefined && !STATUSES.includes(input.status)) return ToolChunk.error(`Error: status must be one of ${STATUSES.join(", ")}.`);
+    if (input.status !== undefined && !STATUSES.includes(input.status))
+      return ToolChunk.error(`Error: status must be one of ${STATUSES.join(", ")}.`);
     if (input.status === "deleted") {
       store.delete(id);
       return ToolChunk.text(`Task (id=${id}) has been deleted.`);

@@ -57,7 +57,15 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
   }
 
   glob(pattern: string, options: GlobOptions): Promise<string[]> {
-    return glob(pattern, { cwd: options.cwd, ignore: options.ignore, absolute: true, dot: true, onlyFiles: true, followSymbolicLinks: false, expandDirectories: false });
+    return glob(pattern, {
+      cwd: options.cwd,
+      ignore: options.ignore,
+      absolute: true,
+      dot: true,
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      expandDirectories: false,
+    });
   }
 
   grep(args: string[], options: ExecOptions): Promise<ExecResult> {

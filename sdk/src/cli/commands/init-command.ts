@@ -25,7 +25,11 @@ export function registerInitCommand(program: Command, { io }: CliContext): void 
     const folder = resolve(io.cwd, options.dir ?? toolId);
     const existing = await readdir(folder).catch(() => [] as string[]);
     if (existing.length > 0) throw new UsageError(`${folder} already exists and is not empty; choose another --dir.`);
-    const files = { "spec.json": specJson(toolId, options.runtime), "tool.md": manPage(toolId, options.runtime), ...(options.runtime === "python" ? pythonToolFiles(toolId) : binaryToolFiles(toolId)) };
+    const files = {
+      "spec.json": specJson(toolId, options.runtime),
+      "tool.md": manPage(toolId, options.runtime),
+      ...(options.runtime === "python" ? pythonToolFiles(toolId) : binaryToolFiles(toolId)),
+    };
     for (const [name, content] of Object.entries(files)) {
       const path = join(folder, name);
       await mkdir(dirname(path), { recursive: true });
@@ -36,13 +40,26 @@ export function registerInitCommand(program: Command, { io }: CliContext): void 
     const shown = relative(io.cwd, folder) || ".";
     const next =
       options.runtime === "python"
-        ? [`python3 ${shown}/tests/test_function.py`, `npx agent-tools run ${shown} --input '{"name": "Ada"}'`, `npx agent-tools publish ${shown}`]
-        : [`${shown}/build.sh && ${shown}/tests/test.sh`, `npx agent-tools run ${shown} --input '{"value": 41}'`, `npx agent-tools publish ${shown}`];
+        ? [
+            `python3 ${shown}/tests/test_function.py`,
+            `npx agent-tools run ${shown} --input '{"name": "Ada"}'`,
+            `npx agent-tools publish ${shown}`,
+          ]
+        : [
+            `${shown}/build.sh && ${shown}/tests/test.sh`,
+            `npx agent-tools run ${shown} --input '{"value": 41}'`,
+            `npx agent-tools publish ${shown}`,
+          ];
     if (options.json) {
       printJson(io, { tool_id: toolId, runtime: options.runtime, folder, files: Object.keys(files).sort(), next, warnings });
       return;
     }
-    io.out(`Created ${toolId} (${options.runtime}) in ${folder}:\n${Object.keys(files).sort().map((name) => `  ${name}\n`).join("")}Next:\n${next.map((step) => `  ${step}\n`).join("")}`);
+    io.out(
+      `Created ${toolId} (${options.runtime}) in ${folder}:\n${Object.keys(files)
+        .sort()
+        .map((name) => `  ${name}\n`)
+        .join("")}Next:\n${next.map((step) => `  ${step}\n`).join("")}`,
+    );
     printWarnings(io, warnings);
   });
 }
@@ -61,7 +78,9 @@ async function buildBinary(folder: string): Promise<string[]> {
     await promisify(execFile)(join(folder, "build.sh"), [], { cwd: folder });
     return [];
   } catch (error) {
-    return [`could not build code/ (${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}); install a C compiler and run ${join(folder, "build.sh")}.`];
+    return [
+      `could not build code/ (${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}); install a C compiler and run ${join(folder, "build.sh")}.`,
+    ];
   }
 }
 
@@ -74,7 +93,10 @@ function specJson(toolId: string, runtime: Runtime): string {
     tool_id: toolId,
     tool_runtime_type: runtime,
     tool_type: "utility",
-    tool_search_description: runtime === "python" ? "Greets someone by name (replace with what the tool does)" : "Echoes its request (replace with what the tool does)",
+    tool_search_description:
+      runtime === "python"
+        ? "Greets someone by name (replace with what the tool does)"
+        : "Echoes its request (replace with what the tool does)",
     tool_tags: ["example"],
     tool_metadata: { version: "0.1.0", license: "MIT" },
     tool_parameters: runtime === "python" ? { greeting: "Hello" } : {},

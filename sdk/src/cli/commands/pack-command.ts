@@ -19,10 +19,19 @@ export function registerPackCommand(program: Command, { io }: CliContext): void 
     const output = resolve(io.cwd, options.output ?? `${packed.toolId}-bundle.zip`);
     await writeFile(output, packed.bundle);
     if (options.json) {
-      printJson(io, { tool_id: packed.toolId, version: packed.version, archive_format: packed.archiveFormat, output, bytes: packed.bundle.byteLength, warnings: packed.warnings });
+      printJson(io, {
+        tool_id: packed.toolId,
+        version: packed.version,
+        archive_format: packed.archiveFormat,
+        output,
+        bytes: packed.bundle.byteLength,
+        warnings: packed.warnings,
+      });
       return;
     }
-    io.out(`Packed ${packed.toolId}@${packed.version} (tool.zip as ${packed.archiveFormat}) into ${output} (${packed.bundle.byteLength} bytes)\n`);
+    io.out(
+      `Packed ${packed.toolId}@${packed.version} (tool.zip as ${packed.archiveFormat}) into ${output} (${packed.bundle.byteLength} bytes)\n`,
+    );
     printWarnings(io, packed.warnings);
   });
 }

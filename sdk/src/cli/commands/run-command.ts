@@ -77,7 +77,9 @@ function bundleFiles(bytes: Uint8Array): Record<string, Uint8Array> | undefined 
   } catch {
     return undefined;
   }
-  const files = Object.fromEntries(entries.filter((entry) => ["spec.json", "tool.zip", "tool.md"].includes(entry.path)).map((entry) => [entry.path, entry.data]));
+  const files = Object.fromEntries(
+    entries.filter((entry) => ["spec.json", "tool.zip", "tool.md"].includes(entry.path)).map((entry) => [entry.path, entry.data]),
+  );
   return files["spec.json"] !== undefined && files["tool.zip"] !== undefined ? files : undefined;
 }
 
@@ -86,8 +88,11 @@ function jsonObjectOption(name: string, text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${name} is not valid JSON (${(error as Error).message}); quote it for the shell, e.g. ${name} '{"text": "hello"}'.`);
+    throw new UsageError(
+      `${name} is not valid JSON (${(error as Error).message}); quote it for the shell, e.g. ${name} '{"text": "hello"}'.`,
+    );
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new UsageError(`${name} must be a JSON object such as '{"text": "hello"}', got ${text.slice(0, 60)}.`);
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new UsageError(`${name} must be a JSON object such as '{"text": "hello"}', got ${text.slice(0, 60)}.`);
   return value as Record<string, unknown>;
 }

@@ -29,7 +29,11 @@ function toContentBlock(block: ContentBlock): ToolContentBlock {
     case "resource": {
       const { resource } = block;
       if ("text" in resource) return { type: "text", text: resource.text };
-      return { type: "data", name: resource.uri, source: { type: "base64", mediaType: resource.mimeType ?? "application/octet-stream", data: resource.blob } };
+      return {
+        type: "data",
+        name: resource.uri,
+        source: { type: "base64", mediaType: resource.mimeType ?? "application/octet-stream", data: resource.blob },
+      };
     }
     case "resource_link":
       return { type: "data", name: block.name, source: { type: "url", url: block.uri, mediaType: block.mimeType } };

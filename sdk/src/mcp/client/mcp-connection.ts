@@ -61,20 +61,28 @@ export class McpConnection implements McpToolCaller {
 
   async callTool(tool: string, input: Record<string, unknown>, signal: AbortSignal | undefined): Promise<CallToolResult> {
     if (!(await this.connect()) || this.client === undefined) {
-      throw new McpServerError("MCP_SERVER_UNAVAILABLE", `MCP server "${this.server}" is not available: ${this.lastError?.message ?? this.state}`, {
-        server: this.server,
-        cause: this.lastError,
-      });
+      throw new McpServerError(
+        "MCP_SERVER_UNAVAILABLE",
+        `MCP server "${this.server}" is not available: ${this.lastError?.message ?? this.state}`,
+        {
+          server: this.server,
+          cause: this.lastError,
+        },
+      );
     }
     const client = this.client;
     try {
       return (await client.callTool({ name: tool, arguments: input }, undefined, { signal, timeout: this.timeoutMs })) as CallToolResult;
     } catch (error) {
       if (!(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed) this.dropClient(client, error);
-      throw new McpServerError("MCP_CALL_FAILED", `MCP server "${this.server}" failed to run tool "${tool}": ${describe(error)}${await this.stderrHint()}`, {
-        server: this.server,
-        cause: error,
-      });
+      throw new McpServerError(
+        "MCP_CALL_FAILED",
+        `MCP server "${this.server}" failed to run tool "${tool}": ${describe(error)}${await this.stderrHint()}`,
+        {
+          server: this.server,
+          cause: error,
+        },
+      );
     }
   }
 
@@ -120,7 +128,11 @@ export class McpConnection implements McpToolCaller {
     } catch (error) {
       await client.close().catch(() => undefined);
       if (this.closed) return false;
-      const failure = new McpServerError("MCP_SERVER_FAILED", `MCP server "${this.server}" did not start: ${describe(error)}${await this.stderrHint()}`, { server: this.server, cause: error });
+      const failure = new McpServerError(
+        "MCP_SERVER_FAILED",
+        `MCP server "${this.server}" did not start: ${describe(error)}${await this.stderrHint()}`,
+        { server: this.server, cause: error },
+      );
       if (this.closed) return false;
       this.state = "failed";
       this.tools = [];
@@ -184,7 +196,10 @@ export class McpConnection implements McpToolCaller {
     this.state = "disconnected";
     void client.close().catch(() => undefined);
     void this.stderrHint().then((hint) => {
-      const error = new McpServerError("MCP_SERVER_DISCONNECTED", `MCP server "${this.server}" disconnected: ${describe(cause)}${hint}`, { server: this.server, cause });
+      const error = new McpServerError("MCP_SERVER_DISCONNECTED", `MCP server "${this.server}" disconnected: ${describe(cause)}${hint}`, {
+        server: this.server,
+        cause,
+      });
       if (this.state === "disconnected") this.lastError = error;
       this.emit({ type: "disconnected", server: this.server, error });
     });

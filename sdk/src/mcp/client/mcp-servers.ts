@@ -44,7 +44,10 @@ export class McpServers {
 
   private constructor(configs: Record<string, McpServerConfig>, options: McpServersOptions) {
     if (configs === null || typeof configs !== "object" || Array.isArray(configs)) {
-      throw new McpServerError("MCP_CONFIG_INVALID", "McpServers.connect() takes an object mapping server names to configs, e.g. { files: { command: \"my-server\" } }.");
+      throw new McpServerError(
+        "MCP_CONFIG_INVALID",
+        'McpServers.connect() takes an object mapping server names to configs, e.g. { files: { command: "my-server" } }.',
+      );
     }
     if (options.onEvent) this.listeners.add(options.onEvent);
     this.retryIntervalMs = options.retryIntervalMs ?? DEFAULT_RETRY_INTERVAL_MS;
@@ -86,7 +89,10 @@ export class McpServers {
   async reconnect(server?: string): Promise<boolean> {
     const targets = server === undefined ? this.connections : this.connections.filter((connection) => connection.server === server);
     if (targets.length === 0) {
-      throw new McpServerError("MCP_SERVER_UNKNOWN", `There is no MCP server named "${server}"; known: ${this.connections.map((c) => c.server).join(", ") || "none"}.`);
+      throw new McpServerError(
+        "MCP_SERVER_UNKNOWN",
+        `There is no MCP server named "${server}"; known: ${this.connections.map((c) => c.server).join(", ") || "none"}.`,
+      );
     }
     const results = await Promise.all(targets.map((connection) => connection.connect()));
     return results.every(Boolean);

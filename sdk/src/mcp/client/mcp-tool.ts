@@ -26,7 +26,11 @@ export class McpTool extends ToolBase {
   override isMcp = true;
   override mcpName: string;
 
-  constructor(private readonly caller: McpToolCaller, definition: Tool, trustReadOnlyHint: boolean) {
+  constructor(
+    private readonly caller: McpToolCaller,
+    definition: Tool,
+    trustReadOnlyHint: boolean,
+  ) {
     super();
     this.mcpName = caller.server;
     this.mcpToolName = definition.name;

@@ -51,10 +51,12 @@ export function checkServerConfig(server: string, config: unknown): McpServerCon
       if (value[field] !== undefined && !isStringRecord(value[field])) problems.push(`\`${field}\` must map names to strings`);
     }
     if (value.cwd !== undefined && typeof value.cwd !== "string") problems.push("`cwd` must be a string");
-    if (value.trustReadOnlyHint !== undefined && typeof value.trustReadOnlyHint !== "boolean") problems.push("`trustReadOnlyHint` must be true or false");
+    if (value.trustReadOnlyHint !== undefined && typeof value.trustReadOnlyHint !== "boolean")
+      problems.push("`trustReadOnlyHint` must be true or false");
     for (const field of ["timeoutMs", "connectTimeoutMs"] as const) {
       const ms = value[field];
-      if (ms !== undefined && (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0)) problems.push(`\`${field}\` must be a positive number of milliseconds`);
+      if (ms !== undefined && (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0))
+        problems.push(`\`${field}\` must be a positive number of milliseconds`);
     }
   }
   if (problems.length > 0) {
@@ -78,5 +80,7 @@ function isStringArray(value: unknown): value is string[] {
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string");
+  return (
+    value !== null && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string")
+  );
 }

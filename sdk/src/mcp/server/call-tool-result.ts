@@ -21,7 +21,13 @@ export function errorResult(text: string): CallToolResult {
 function toMcpContent(block: ToolContentBlock): ContentBlock {
   if (block.type === "text") return { type: "text", text: block.text };
   const { source } = block;
-  if (source.type === "url") return { type: "resource_link", uri: source.url, name: block.name ?? source.url, ...(source.mediaType ? { mimeType: source.mediaType } : {}) };
+  if (source.type === "url")
+    return {
+      type: "resource_link",
+      uri: source.url,
+      name: block.name ?? source.url,
+      ...(source.mediaType ? { mimeType: source.mediaType } : {}),
+    };
   if (source.mediaType.startsWith("image/")) return { type: "image", data: source.data, mimeType: source.mediaType };
   if (source.mediaType.startsWith("audio/")) return { type: "audio", data: source.data, mimeType: source.mediaType };
   const uri = `agent-tools://result/${encodeURIComponent(block.name ?? block.id ?? "data")}`;

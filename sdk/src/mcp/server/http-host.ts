@@ -35,16 +35,19 @@ export async function serveMcpOverHttp(createMcpServer: () => Server, options: M
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== MCP_PATH) return sendJsonRpcError(res, 404, -32601, `Not found: MCP is served at ${MCP_PATH}.`);
+    if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== MCP_PATH)
+      return sendJsonRpcError(res, 404, -32601, `Not found: MCP is served at ${MCP_PATH}.`);
     const sessionId = req.headers["mcp-session-id"];
     const body = req.method === "POST" ? await readJson(req, res) : undefined;
     if (body === INVALID) return;
     if (typeof sessionId === "string") {
       const transport = sessions.get(sessionId);
-      if (transport === undefined) return sendJsonRpcError(res, 404, -32001, "Session not found: start a new session with an initialize request.");
+      if (transport === undefined)
+        return sendJsonRpcError(res, 404, -32001, "Session not found: start a new session with an initialize request.");
       return transport.handleRequest(req, res, body);
     }
-    if (req.method !== "POST" || !isInitializeRequest(body)) return sendJsonRpcError(res, 400, -32000, "Bad request: send an initialize request first (no mcp-session-id header given).");
+    if (req.method !== "POST" || !isInitializeRequest(body))
+      return sendJsonRpcError(res, 400, -32000, "Bad request: send an initialize request first (no mcp-session-id header given).");
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => void sessions.set(id, transport),

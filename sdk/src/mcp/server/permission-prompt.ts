@@ -19,12 +19,17 @@ const INPUT_PREVIEW_CHARS = 1000;
  */
 export async function askUser(server: Server, request: ConfirmationRequest): Promise<PromptAnswer> {
   if (server.getClientCapabilities()?.elicitation?.form === undefined) {
-    return { kind: "refused", message: `${describeAsk(request)} This MCP client cannot ask you (it does not support elicitation), so the call was refused. ${howToAllow(request)}` };
+    return {
+      kind: "refused",
+      message: `${describeAsk(request)} This MCP client cannot ask you (it does not support elicitation), so the call was refused. ${howToAllow(request)}`,
+    };
   }
   const remember = request.bypassImmune ? [] : request.suggestions;
   const choices = [
     { const: ALLOW_ONCE, title: "Allow once" },
-    ...(remember.length > 0 ? [{ const: ALLOW_ALWAYS, title: `Always allow (${remember.map(formatRule).join(", ")}) for this session` }] : []),
+    ...(remember.length > 0
+      ? [{ const: ALLOW_ALWAYS, title: `Always allow (${remember.map(formatRule).join(", ")}) for this session` }]
+      : []),
     { const: DENY, title: "Deny" },
   ];
   try {
@@ -45,7 +50,10 @@ export async function askUser(server: Server, request: ConfirmationRequest): Pro
     if (decision === ALLOW_ALWAYS) return { kind: "answered", result: { toolCallId: request.id, confirmed: true, rules: remember } };
     return { kind: "answered", result: { toolCallId: request.id, confirmed: false } };
   } catch (error) {
-    return { kind: "refused", message: `${describeAsk(request)} Asking you failed (${error instanceof Error ? error.message : String(error)}), so the call was refused. ${howToAllow(request)}` };
+    return {
+      kind: "refused",
+      message: `${describeAsk(request)} Asking you failed (${error instanceof Error ? error.message : String(error)}), so the call was refused. ${howToAllow(request)}`,
+    };
   }
 }
 

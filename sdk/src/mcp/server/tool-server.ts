@@ -38,11 +38,22 @@ export function createMcpToolServer(toolkit: Toolkit, options: McpToolServerOpti
 }
 
 function describeTool(tool: ToolBase<any>): Tool {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as Tool["inputSchema"], annotations: { readOnlyHint: tool.isReadOnly } };
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool["inputSchema"],
+    annotations: { readOnlyHint: tool.isReadOnly },
+  };
 }
 
 /** One call through the Toolkit's executor; an ASK waits for the user's answer, then the executor resumes. */
-async function callGoverned(server: Server, toolkit: Toolkit, name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+async function callGoverned(
+  server: Server,
+  toolkit: Toolkit,
+  name: string,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
   const executor = toolkit.createExecutor({ signal });
   let events: AsyncIterable<ToolExecutionEvent> = executor.run([{ id: randomUUID(), name, input }]);
   for (;;) {
@@ -50,7 +61,8 @@ async function callGoverned(server: Server, toolkit: Toolkit, name: string, inpu
     for await (const event of events) {
       if (event.type === "require_user_confirm") ask = event.toolCalls[0];
       // The engine's own refusal: say why, so the user knows which rule or mode to change.
-      if (event.type === "tool_denied" && event.decision) return errorResult(`${event.decision.message}${event.decision.reason ? ` (${event.decision.reason})` : ""}.`);
+      if (event.type === "tool_denied" && event.decision)
+        return errorResult(`${event.decision.message}${event.decision.reason ? ` (${event.decision.reason})` : ""}.`);
     }
     if (ask === undefined) break;
     const answer = await askUser(server, ask);

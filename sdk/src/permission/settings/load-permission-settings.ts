@@ -116,7 +116,10 @@ function readSettingsFile(file: SettingsFile, settings: PermissionSettings): voi
   }
   if (permissions["defaultMode"] !== undefined) {
     const mode = parseModeName(permissions["defaultMode"]);
-    if (mode === undefined) issue(`"permissions.defaultMode" ${JSON.stringify(permissions["defaultMode"])} is not a mode; use one of ${KNOWN_MODE_NAMES.join(", ")}`);
+    if (mode === undefined)
+      issue(
+        `"permissions.defaultMode" ${JSON.stringify(permissions["defaultMode"])} is not a mode; use one of ${KNOWN_MODE_NAMES.join(", ")}`,
+      );
     else setMode(settings, mode, file.layer);
   }
   const directories = permissions["additionalDirectories"];

@@ -66,10 +66,14 @@ export class BinaryToolRuntime implements ToolRuntime {
       if (run.signal !== null) throw new ToolCrashedError(toolId, null, run.signal, run.stderr);
       if (run.exitCode !== 0) {
         const stderr = run.stderr.trim();
-        throw new ToolExecutionError(toolId, `the binary exited with code ${run.exitCode}${stderr ? `: ${stderr.slice(-2000)}` : " and wrote nothing to stderr"}`, {
-          exitCode: run.exitCode ?? -1,
-          stderr: run.stderr,
-        });
+        throw new ToolExecutionError(
+          toolId,
+          `the binary exited with code ${run.exitCode}${stderr ? `: ${stderr.slice(-2000)}` : " and wrote nothing to stderr"}`,
+          {
+            exitCode: run.exitCode ?? -1,
+            stderr: run.stderr,
+          },
+        );
       }
       return await readResult(toolId, outputFile);
     } finally {
@@ -91,7 +95,11 @@ export class BinaryToolRuntime implements ToolRuntime {
 
   private async run(launcher: ToolLauncher, request: string, outputFile: string): Promise<ProcessRun> {
     const { toolId, executable } = this.options;
-    const launch = launcher.launch([executable, request, outputFile], { cwd: this.options.toolDir, env: {}, writable: [dirname(outputFile)] });
+    const launch = launcher.launch([executable, request, outputFile], {
+      cwd: this.options.toolDir,
+      env: {},
+      writable: [dirname(outputFile)],
+    });
     try {
       // A sandbox starts its own launcher first, so an unexecutable tool would only show as its exit code.
       if (launcher.sandboxed) await access(executable, fsConstants.X_OK);
@@ -105,9 +113,18 @@ export class BinaryToolRuntime implements ToolRuntime {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "E2BIG") {
-        throw new ToolInputError(toolId, `the request is ${Buffer.byteLength(request)} bytes, more than one command-line argument may hold (128 KiB on Linux)`, error);
+        throw new ToolInputError(
+          toolId,
+          `the request is ${Buffer.byteLength(request)} bytes, more than one command-line argument may hold (128 KiB on Linux)`,
+          error,
+        );
       }
-      const hint = code === "EACCES" ? " (the file is not executable: chmod +x, and pack binaries with tar.gz)" : code === "ENOEXEC" ? " (not a program for this OS and architecture)" : "";
+      const hint =
+        code === "EACCES"
+          ? " (the file is not executable: chmod +x, and pack binaries with tar.gz)"
+          : code === "ENOEXEC"
+            ? " (not a program for this OS and architecture)"
+            : "";
       throw new ToolEnvironmentError(toolId, `cannot run ${executable}: ${(error as Error).message}${hint}`, error);
     } finally {
       launch.release();
@@ -128,12 +145,15 @@ async function readResult(toolId: string, outputFile: string): Promise<unknown> 
   try {
     text = await readFile(outputFile, "utf8");
   } catch (error) {
-    throw new ToolOutputError(toolId, "the binary exited 0 without writing its output file (argument 2); write the result there as JSON", { cause: error });
+    throw new ToolOutputError(toolId, "the binary exited 0 without writing its output file (argument 2); write the result there as JSON", {
+      cause: error,
+    });
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ToolOutputError(toolId, `the output file is not valid JSON (${(error as Error).message}): ${text.slice(0, 200)}`, { cause: error });
+    throw new ToolOutputError(toolId, `the output file is not valid JSON (${(error as Error).message}): ${text.slice(0, 200)}`, {
+      cause: error,
+    });
   }
 }
-

@@ -41,7 +41,10 @@ async function probe(command: string): Promise<PythonInterpreter> {
     throw new ToolEnvironmentError(undefined, `cannot start Python interpreter "${command}": ${String(error)}. ${hint}`, error);
   }
   if (run.exitCode !== 0) {
-    throw new ToolEnvironmentError(undefined, `Python interpreter "${command}" failed (exit ${run.exitCode}): ${run.stderr.trim()}. ${hint}`);
+    throw new ToolEnvironmentError(
+      undefined,
+      `Python interpreter "${command}" failed (exit ${run.exitCode}): ${run.stderr.trim()}. ${hint}`,
+    );
   }
   return JSON.parse(run.stdout) as PythonInterpreter;
 }

@@ -167,7 +167,13 @@ export class PythonToolRuntime implements ToolRuntime {
     const error = reply.error ?? { kind: "protocol", type: "Error", message: "reply without error details", traceback: "" };
     const python = { type: error.type, message: error.message, traceback: error.traceback };
     if (error.kind === "output") return new ToolOutputError(toolId, error.message);
-    const denial = this.launcher?.explain({ type: error.type, message: error.message, traceback: error.traceback, errno: error.errno, filename: error.filename });
+    const denial = this.launcher?.explain({
+      type: error.type,
+      message: error.message,
+      traceback: error.traceback,
+      errno: error.errno,
+      filename: error.filename,
+    });
     if (denial !== undefined) {
       // A tool that hit a limit may have left processes or memory behind: restart it clean next time.
       if (denial.capability.startsWith("limits.")) worker.kill();

@@ -57,7 +57,13 @@ async function build(venv: string, options: RequirementsEnvironmentOptions): Pro
   try {
     await run(options, python, ["-m", "venv", "--without-pip", temp], {}, "creating the virtual environment");
     const install = ["-m", "pip", "--python", join(temp, "bin", "python"), "install", "--disable-pip-version-check"];
-    await run(options, python, [...install, "-r", options.requirementsFile, ...options.pipArgs], options.pipEnv, "installing code/requirements.txt");
+    await run(
+      options,
+      python,
+      [...install, "-r", options.requirementsFile, ...options.pipArgs],
+      options.pipEnv,
+      "installing code/requirements.txt",
+    );
     await repointScripts(temp, venv);
     await renameIntoPlace(temp, venv);
   } finally {

@@ -34,7 +34,14 @@ export interface PythonWorkerSpec {
 export interface WorkerReply {
   ok: boolean;
   value?: unknown;
-  error?: { kind: "load" | "tool" | "output" | "protocol"; type: string; message: string; traceback: string; errno?: number; filename?: string };
+  error?: {
+    kind: "load" | "tool" | "output" | "protocol";
+    type: string;
+    message: string;
+    traceback: string;
+    errno?: number;
+    filename?: string;
+  };
 }
 
 interface PendingRequest {
@@ -151,7 +158,8 @@ export class PythonWorker {
     let newline = text.indexOf("\n");
     while (newline !== -1) {
       const tail = text.slice(start, newline);
-      if (this.partial.length === 0) this.deliver(tail); // the usual case: a whole reply in one chunk
+      if (this.partial.length === 0)
+        this.deliver(tail); // the usual case: a whole reply in one chunk
       else {
         this.partial.push(tail);
         const line = this.partial.join("");
@@ -194,7 +202,9 @@ export class PythonWorker {
     this.exited = true;
     live.delete(this);
     this.settle((pending) =>
-      pending.reject(new ToolEnvironmentError(this.spec.toolId, `cannot start Python worker "${this.spec.python}": ${error.message}`, error)),
+      pending.reject(
+        new ToolEnvironmentError(this.spec.toolId, `cannot start Python worker "${this.spec.python}": ${error.message}`, error),
+      ),
     );
   }
 
@@ -211,4 +221,3 @@ export class PythonWorker {
     });
   }
 }
-

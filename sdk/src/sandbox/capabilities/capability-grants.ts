@@ -24,10 +24,21 @@ export type CapabilityAnswer = boolean | { granted: boolean; remember?: boolean 
 export type CapabilityAsker = (request: CapabilityRequest) => Promise<CapabilityAnswer> | CapabilityAnswer;
 
 /** The capabilities of a manifest as rule contents (`<toolId>:<kind>:<value>`), each able to add itself to a grant. */
-export function declaredCapabilities(toolId: string, capabilities: ToolCapabilities): Array<{ id: string; kind: CapabilityRequest["kind"]; addTo(grant: ToolCapabilities): void }> {
+export function declaredCapabilities(
+  toolId: string,
+  capabilities: ToolCapabilities,
+): Array<{ id: string; kind: CapabilityRequest["kind"]; addTo(grant: ToolCapabilities): void }> {
   return [
-    ...capabilities.network.map((host) => ({ id: `${toolId}:network:${host}`, kind: "network" as const, addTo: (grant: ToolCapabilities) => grant.network.push(host) })),
-    ...capabilities.env.map((name) => ({ id: `${toolId}:env:${name}`, kind: "env" as const, addTo: (grant: ToolCapabilities) => grant.env.push(name) })),
+    ...capabilities.network.map((host) => ({
+      id: `${toolId}:network:${host}`,
+      kind: "network" as const,
+      addTo: (grant: ToolCapabilities) => grant.network.push(host),
+    })),
+    ...capabilities.env.map((name) => ({
+      id: `${toolId}:env:${name}`,
+      kind: "env" as const,
+      addTo: (grant: ToolCapabilities) => grant.env.push(name),
+    })),
     ...capabilities.filesystem.map((entry) => ({
       id: `${toolId}:filesystem:${entry.path}:${entry.access}`,
       kind: "filesystem" as const,
@@ -55,7 +66,13 @@ export async function decideCapabilities(
     const decision = await engine.checkPermission(tool, { capability: entry.id });
     if (decision.behavior === PermissionBehavior.ALLOW) entry.addTo(granted);
     if (decision.behavior !== PermissionBehavior.ASK || ask === undefined) continue;
-    const answer = await ask({ toolId, capability: entry.id, kind: entry.kind, message: decision.message, suggestions: decision.suggestions });
+    const answer = await ask({
+      toolId,
+      capability: entry.id,
+      kind: entry.kind,
+      message: decision.message,
+      suggestions: decision.suggestions,
+    });
     const { granted: yes, remember } = typeof answer === "boolean" ? { granted: answer, remember: false } : answer;
     if (yes) entry.addTo(granted);
     if (remember) engine.addRule(`${CAPABILITY_TOOL_NAME}(${entry.id})`, yes ? PermissionBehavior.ALLOW : PermissionBehavior.DENY);
@@ -66,7 +83,10 @@ export async function decideCapabilities(
 /** `*` in a rule matches any run of characters: `text-stats:*`, `*:network:api.example.com`. */
 export function capabilityRuleMatches(ruleContent: string, capability: string): boolean {
   if (!ruleContent.includes("*")) return ruleContent === capability;
-  const pattern = ruleContent.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  const pattern = ruleContent
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
   return new RegExp(`^${pattern}$`).test(capability);
 }
 

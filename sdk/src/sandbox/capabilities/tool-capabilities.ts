@@ -42,12 +42,19 @@ export function noCapabilities(): ToolCapabilities {
  */
 export function toolCapabilityProblems(value: unknown): string[] {
   if (value === undefined || value === null) return [];
-  if (!isObject(value)) return [`tool_capabilities must be an object like {"network": ["api.example.com:443"]}, but it is ${typeName(value)}`];
+  if (!isObject(value))
+    return [`tool_capabilities must be an object like {"network": ["api.example.com:443"]}, but it is ${typeName(value)}`];
   const problems: string[] = [];
   const unknown = Object.keys(value).filter((key) => !KINDS.includes(key));
   if (unknown.length > 0) problems.push(`tool_capabilities has unknown keys ${unknown.join(", ")} (known: ${KINDS.join(", ")})`);
-  problems.push(...listProblems(value.network, "network", (item) => (typeof item === "string" ? networkProblem(item) : "must be a string such as \"api.example.com:443\"")));
-  problems.push(...listProblems(value.env, "env", (item) => (typeof item === "string" ? envProblem(item) : "must be an environment variable name")));
+  problems.push(
+    ...listProblems(value.network, "network", (item) =>
+      typeof item === "string" ? networkProblem(item) : 'must be a string such as "api.example.com:443"',
+    ),
+  );
+  problems.push(
+    ...listProblems(value.env, "env", (item) => (typeof item === "string" ? envProblem(item) : "must be an environment variable name")),
+  );
   problems.push(...listProblems(value.filesystem, "filesystem", filesystemProblem));
   return problems;
 }
@@ -74,7 +81,8 @@ export function networkTargets(entry: string): { host: string; ports: number[] }
 function listProblems(value: unknown, kind: string, itemProblem: (item: unknown) => string | undefined): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) return [`tool_capabilities.${kind} must be a list, but it is ${typeName(value)}`];
-  if (value.length > MAX_CAPABILITIES_PER_KIND) return [`tool_capabilities.${kind} lists ${value.length} entries; at most ${MAX_CAPABILITIES_PER_KIND} are allowed`];
+  if (value.length > MAX_CAPABILITIES_PER_KIND)
+    return [`tool_capabilities.${kind} lists ${value.length} entries; at most ${MAX_CAPABILITIES_PER_KIND} are allowed`];
   return value.flatMap((item, index) => {
     const problem = itemProblem(item);
     return problem === undefined ? [] : [`tool_capabilities.${kind}[${index}] ${problem}`];
@@ -85,13 +93,15 @@ function networkProblem(entry: string): string | undefined {
   const match = /^(.*?)(?::(\d{1,5}))?$/.exec(entry);
   const host = match?.[1] ?? "";
   const port = match?.[2] === undefined ? undefined : Number(match[2]);
-  if (!(HOST.test(host) || IPV6.test(host))) return `(${JSON.stringify(entry)}) must be a host name or IP address with an optional port, e.g. "api.example.com:443"`;
+  if (!(HOST.test(host) || IPV6.test(host)))
+    return `(${JSON.stringify(entry)}) must be a host name or IP address with an optional port, e.g. "api.example.com:443"`;
   if (port !== undefined && (port < 1 || port > 65535)) return `(${JSON.stringify(entry)}) has port ${port}; ports are 1-65535`;
   return undefined;
 }
 
 function envProblem(name: string): string | undefined {
-  if (!ENV_NAME.test(name)) return `(${JSON.stringify(name)}) is not an environment variable name (letters, digits and _, not starting with a digit)`;
+  if (!ENV_NAME.test(name))
+    return `(${JSON.stringify(name)}) is not an environment variable name (letters, digits and _, not starting with a digit)`;
   if (SANDBOX_OWNED_ENV.test(name)) return `(${name}) is set by the sandbox itself and cannot be granted`;
   return undefined;
 }

@@ -1,4 +1,11 @@
-import { PermissionBehavior, ToolBase, ToolChunk, type PermissionContext, type PermissionDecision, type ToolInputSchema } from "@agent-tools/sdk";
+import {
+  PermissionBehavior,
+  ToolBase,
+  ToolChunk,
+  type PermissionContext,
+  type PermissionDecision,
+  type ToolInputSchema,
+} from "@agent-tools/sdk";
 
 export type OwnVerdict = "allow" | "deny" | "ask" | "safety-ask" | "passthrough";
 

@@ -32,7 +32,8 @@ export function optionTable(spec: ProgramSpec): OptionTable {
   table = { accepted: new Map(), forbidden: new Map(), subcommands: new Map() };
   for (const option of spec.options ?? []) for (const name of option.names) table.accepted.set(name, option);
   for (const option of spec.forbidden ?? []) for (const name of option.names) table.forbidden.set(name, option);
-  for (const subcommand of spec.subcommands ?? []) for (const name of [subcommand.name, ...(subcommand.aliases ?? [])]) table.subcommands.set(name, subcommand);
+  for (const subcommand of spec.subcommands ?? [])
+    for (const name of [subcommand.name, ...(subcommand.aliases ?? [])]) table.subcommands.set(name, subcommand);
   tables.set(spec, table);
   return table;
 }
@@ -59,7 +60,8 @@ export function parseArguments(spec: ProgramSpec, words: readonly ShellWord[], c
     }
     const value = word.value;
     if (value === undefined || (!value.startsWith("-") && context.mayBecomeOption(word))) {
-      if (!spec.injectedOptionsHarmless || spec.subcommands) return refuse(`${id}.may-become-option`, `${word.text} may expand to an option at run time`);
+      if (!spec.injectedOptionsHarmless || spec.subcommands)
+        return refuse(`${id}.may-become-option`, `${word.text} may expand to an option at run time`);
       operands.push(word);
       continue;
     }
@@ -74,7 +76,12 @@ export function parseArguments(spec: ProgramSpec, words: readonly ShellWord[], c
       continue;
     }
     if (word.expands) return refuse(`${id}.may-become-option`, `${word.text} may expand to any option`);
-    const step = spec.style === "single-dash" ? singleDashOption(table, id, value) : value.startsWith("--") ? longOption(table, id, value) : shortOptions(spec, table, id, value);
+    const step =
+      spec.style === "single-dash"
+        ? singleDashOption(table, id, value)
+        : value.startsWith("--")
+          ? longOption(table, id, value)
+          : shortOptions(spec, table, id, value);
     if ("refusal" in step) return { refusal: step.refusal };
     for (const { option, attached, needsNext } of step.options) {
       if (option.value === "command") {
@@ -88,7 +95,8 @@ export function parseArguments(spec: ProgramSpec, words: readonly ShellWord[], c
       if (attached !== undefined) valueWord = { ...word, text: word.text, value: attached, expands: false };
       else if (needsNext > 0) {
         valueWord = words[index + needsNext];
-        if (valueWord === undefined) return refuse(`${id}.missing-value.${option.names[0]}`, `${option.names[0]} needs ${needsNext === 1 ? "a value" : "two values"}`);
+        if (valueWord === undefined)
+          return refuse(`${id}.missing-value.${option.names[0]}`, `${option.names[0]} needs ${needsNext === 1 ? "a value" : "two values"}`);
         index += needsNext;
       }
       if (valueWord?.value !== undefined && option.check) {
@@ -98,7 +106,8 @@ export function parseArguments(spec: ProgramSpec, words: readonly ShellWord[], c
       options.push({ name: option.names[0]!, spec: option, value: valueWord });
     }
   }
-  if (spec.subcommands && !spec.bareIsReadOnly) return refuse(`${id}.no-subcommand`, `${id.replace(/\./g, " ")} without a subcommand is not read-only`);
+  if (spec.subcommands && !spec.bareIsReadOnly)
+    return refuse(`${id}.no-subcommand`, `${id.replace(/\./g, " ")} without a subcommand is not read-only`);
   return finish(spec, id, options, operands);
 }
 
@@ -116,7 +125,10 @@ function lookup(table: OptionTable, id: string, name: string): OptionSpec | Refu
   if (accepted) return accepted;
   const forbidden = table.forbidden.get(name);
   if (forbidden) return { ruleId: `readonly.${id}.forbid.${forbidden.names[0]}`, reason: `${name} ${forbidden.reason}` };
-  return { ruleId: `readonly.${id}.unknown-option.${name}`, reason: `${name} is not an option the read-only policy knows for ${id.replace(/\./g, " ")}` };
+  return {
+    ruleId: `readonly.${id}.unknown-option.${name}`,
+    reason: `${name} is not an option the read-only policy knows for ${id.replace(/\./g, " ")}`,
+  };
 }
 
 const isRefusal = (value: OptionSpec | Refusal): value is Refusal => "ruleId" in value;
@@ -164,7 +176,14 @@ function wordsTaken(kind: string): number {
 
 const NUMERIC_OPTION: OptionSpec = { names: ["-NUM"], value: "required" };
 
-function parseSubcommand(table: OptionTable, word: ShellWord, rest: readonly ShellWord[], context: ParseContext, id: string, globalOptions: ParsedOption[]): ParseResult {
+function parseSubcommand(
+  table: OptionTable,
+  word: ShellWord,
+  rest: readonly ShellWord[],
+  context: ParseContext,
+  id: string,
+  globalOptions: ParsedOption[],
+): ParseResult {
   const name = word.value!;
   const subcommand = word.expands ? undefined : table.subcommands.get(name);
   if (!subcommand) return refuse(`${id}.unknown-subcommand.${name}`, `${id.replace(/\./g, " ")} ${name} is not a read-only subcommand`);
@@ -177,11 +196,19 @@ function parseSubcommand(table: OptionTable, word: ShellWord, rest: readonly She
 
 function finish(spec: ProgramSpec, id: string, options: ParsedOption[], operands: ShellWord[]): ParseResult {
   const rule = spec.operands ?? {};
-  if (rule.max !== undefined && operands.length > rule.max) return refuse(`${id}.operands.max`, `${id.replace(/\./g, " ")} takes at most ${rule.max} operand${rule.max === 1 ? "" : "s"} (another one is written)`);
+  if (rule.max !== undefined && operands.length > rule.max)
+    return refuse(
+      `${id}.operands.max`,
+      `${id.replace(/\./g, " ")} takes at most ${rule.max} operand${rule.max === 1 ? "" : "s"} (another one is written)`,
+    );
   if (rule.oneOf) {
     const values = operands.map((word) => word.value);
     const accepted = rule.oneOf.some((list) => list.length === values.length && list.every((value, index) => values[index] === value));
-    if (!accepted) return refuse(`${id}.operands`, `only ${rule.oneOf.map((list) => [id.replace(/\./g, " "), ...list].join(" ")).join(", ")} are read-only`);
+    if (!accepted)
+      return refuse(
+        `${id}.operands`,
+        `only ${rule.oneOf.map((list) => [id.replace(/\./g, " "), ...list].join(" ")).join(", ")} are read-only`,
+      );
   }
   if (rule.check) {
     for (const word of operands) {
@@ -193,7 +220,10 @@ function finish(spec: ProgramSpec, id: string, options: ParsedOption[], operands
   const leading = suppliedByOption ? [] : (rule.leading ?? []);
   const roleOf = (index: number): ArgumentRole => leading[index] ?? rule.role ?? (spec.anyArguments ? "text" : "path");
   const pathOperands = operands.filter((_, index) => roleOf(index) === "path");
-  const paths = [...options.filter((option) => option.spec.role === "path" && option.value).map((option) => option.value!), ...pathOperands];
+  const paths = [
+    ...options.filter((option) => option.spec.role === "path" && option.value).map((option) => option.value!),
+    ...pathOperands,
+  ];
   const parsed = withOptions({ id, options, operands, paths, pathOperands, spec, has: () => false, valuesOf: () => [] });
   const problem = spec.check?.(parsed);
   return problem ? refuse(`${id}.check`, problem) : { parsed };

@@ -138,10 +138,26 @@ export const optional = (...names: string[]): OptionSpec => ({ names, value: "op
 export const pathValued = (...names: string[]): OptionSpec => ({ names, value: "required", role: "path" });
 export const withEffect = (option: OptionSpec, effect: OptionEffect): OptionSpec => ({ ...option, effect });
 /** One flag per space-separated name (`flags("-a -b --all")`), for options that have no other spelling. */
-export const flags = (names: string): OptionSpec[] => names.split(/\s+/).filter(Boolean).map((name) => flag(name));
+export const flags = (names: string): OptionSpec[] =>
+  names
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((name) => flag(name));
 /** One required-value option per space-separated name. */
-export const valuedEach = (names: string): OptionSpec[] => names.split(/\s+/).filter(Boolean).map((name) => valued(name));
+export const valuedEach = (names: string): OptionSpec[] =>
+  names
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((name) => valued(name));
 /** One attached-value option per space-separated name. */
-export const optionalEach = (names: string): OptionSpec[] => names.split(/\s+/).filter(Boolean).map((name) => optional(name));
+export const optionalEach = (names: string): OptionSpec[] =>
+  names
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((name) => optional(name));
 /** Forbidden options sharing one reason. */
-export const forbid = (names: string, reason: string): ForbiddenOption[] => names.split(/\s+/).filter(Boolean).map((name) => ({ names: [name], reason }));
+export const forbid = (names: string, reason: string): ForbiddenOption[] =>
+  names
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((name) => ({ names: [name], reason }));

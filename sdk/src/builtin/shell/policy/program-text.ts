@@ -35,7 +35,8 @@ export function awkProgramProblem(parsed: ParsedArguments): string | undefined {
     if (/\b(system|getline)\b|@/.test(program)) return "the awk program runs commands or reads other files";
     if (PRINTS_ENVIRONMENT.test(program)) return "the awk program reads the environment";
     if (/(^|[^|])\|(?!\|)/.test(program)) return "the awk program pipes to or from a command";
-    if (program.split(/[;{}\n]/).some((statement) => /\bprintf?\b.*>(?!=)/.test(statement))) return "the awk program redirects output to a file";
+    if (program.split(/[;{}\n]/).some((statement) => /\bprintf?\b.*>(?!=)/.test(statement)))
+      return "the awk program redirects output to a file";
   }
   return undefined;
 }

@@ -25,7 +25,11 @@ export function readOnlyVerdict(command: ResolvedCommand, context: ParseContext)
   if (name === undefined) return notReadOnly("unknown-program", command.opaque ?? "the command name is only known at run time");
   if (command.opaque) return notReadOnly("opaque", command.opaque);
   if (command.privileged) return notReadOnly("privileged", `${name} runs with elevated privileges`);
-  if (command.assignments.length > 0) return notReadOnly("assignments", `environment assignments (${command.assignments.map((a) => a.name).join(", ")}) change how the command runs`);
+  if (command.assignments.length > 0)
+    return notReadOnly(
+      "assignments",
+      `environment assignments (${command.assignments.map((a) => a.name).join(", ")}) change how the command runs`,
+    );
   if (command.wrappers.includes("coproc")) return notReadOnly("coproc", "coproc is not read-only");
   const spec = readOnlySpec(name);
   if (!spec) return notReadOnly(`unknown-program.${name}`, `${name} is not a program the read-only policy lists`);
@@ -34,8 +38,15 @@ export function readOnlyVerdict(command: ResolvedCommand, context: ParseContext)
   // `find -exec grep -l x {} +`: the command find runs must be read-only too.
   for (const option of result.parsed.options) {
     if (!option.nested) continue;
-    const nested = readOnlyVerdict(resolveCommand({ text: option.nested.map((word) => word.text).join(" "), assignments: [], words: option.nested }), context);
-    if (nested.problem !== undefined) return notReadOnly(`${result.parsed.id}.${option.name.replace(/^-+/, "")}.${nested.ruleId.replace(/^readonly\./, "")}`, `${option.name} runs a command that is not read-only: ${nested.problem}`);
+    const nested = readOnlyVerdict(
+      resolveCommand({ text: option.nested.map((word) => word.text).join(" "), assignments: [], words: option.nested }),
+      context,
+    );
+    if (nested.problem !== undefined)
+      return notReadOnly(
+        `${result.parsed.id}.${option.name.replace(/^-+/, "")}.${nested.ruleId.replace(/^readonly\./, "")}`,
+        `${option.name} runs a command that is not read-only: ${nested.problem}`,
+      );
   }
   return { ruleId: `readonly.${result.parsed.id}`, problem: undefined, parsed: result.parsed };
 }

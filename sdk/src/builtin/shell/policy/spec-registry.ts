@@ -8,7 +8,14 @@ import { SYSTEM_INFO } from "./specs/system-info.js";
 import { TEXT_PROCESSORS } from "./specs/text-processors.js";
 
 /** Every read-only program spec, in the order the generated docs list them. */
-export const READ_ONLY_SPECS: readonly ProgramSpec[] = [...FILE_READERS, ...SEARCHERS, ...TEXT_PROCESSORS, ...SYSTEM_INFO, ...DEVELOPER_TOOLS, ...GIT];
+export const READ_ONLY_SPECS: readonly ProgramSpec[] = [
+  ...FILE_READERS,
+  ...SEARCHERS,
+  ...TEXT_PROCESSORS,
+  ...SYSTEM_INFO,
+  ...DEVELOPER_TOOLS,
+  ...GIT,
+];
 
 /**
  * The specs by program name, built once with a duplicate check: a name given twice, or an option
@@ -28,7 +35,10 @@ export function indexSpecs(specs: readonly ProgramSpec[]): Map<string, ProgramSp
 
 function checkSpec(spec: ProgramSpec, id: string): void {
   const seen = new Set<string>();
-  for (const name of [...(spec.options ?? []).flatMap((option) => option.names), ...(spec.forbidden ?? []).flatMap((option) => option.names)]) {
+  for (const name of [
+    ...(spec.options ?? []).flatMap((option) => option.names),
+    ...(spec.forbidden ?? []).flatMap((option) => option.names),
+  ]) {
     if (seen.has(name)) throw new Error(`read-only policy: ${id} lists the option ${name} twice`);
     if (!/^[-+]/.test(name)) throw new Error(`read-only policy: ${id} option ${name} does not start with - or +`);
     seen.add(name);

@@ -1,4 +1,14 @@
-import { flag, flags, forbid, pathValued, programSpecs, valued, valuedEach, type ParsedArguments, type ProgramSpec } from "../command-spec.js";
+import {
+  flag,
+  flags,
+  forbid,
+  pathValued,
+  programSpecs,
+  valued,
+  valuedEach,
+  type ParsedArguments,
+  type ProgramSpec,
+} from "../command-spec.js";
 import { SECRET_VARIABLE_NAME } from "../../secret-variables.js";
 
 /**
@@ -12,7 +22,8 @@ function versionQuery(name: string, spellings: readonly string[], operands: read
     style: "single-dash",
     options: [flag(...spellings.filter((spelling) => spelling.startsWith("-")))],
     operands: { role: "text", oneOf: operands },
-    check: (parsed) => (parsed.options.length + parsed.operands.length === 1 ? undefined : `only ${name} ${spellings.join(" or ")} is read-only`),
+    check: (parsed) =>
+      parsed.options.length + parsed.operands.length === 1 ? undefined : `only ${name} ${spellings.join(" or ")} is read-only`,
     examples: { readOnly: [`${name} ${spellings[0]}`], notReadOnly: [`${name} -c x`] },
   };
 }
@@ -20,34 +31,96 @@ function versionQuery(name: string, spellings: readonly string[], operands: read
 const LONG = ["--version"];
 /** Not yarn or pnpm: corepack downloads and runs whatever version package.json names. */
 const VERSION_QUERIES: [string, string[]][] = [
-  ["node", ["--version", "-v"]], ["python", ["--version", "-V"]], ["python3", ["--version", "-V"]], ["ruby", LONG], ["perl", ["--version", "-v"]], ["php", ["--version", "-v"]],
-  ["java", ["--version", "-version"]], ["javac", ["--version", "-version"]], ["rustc", ["--version", "-V"]], ["deno", ["--version", "-V"]], ["bun", ["--version", "-v"]],
-  ["tsc", ["--version", "-v"]], ["gcc", LONG], ["g++", LONG], ["clang", LONG], ["make", ["--version", "-v"]], ["cmake", LONG], ["bash", LONG], ["zsh", LONG],
-  ["uv", ["--version", "-V"]], ["curl", ["--version", "-V"]], ["wget", ["--version", "-V"]], ["rustup", ["--version", "-V"]],
-  ["mvn", ["--version", "-v"]], ["gradle", ["--version", "-v"]], ["dotnet", LONG], ["swift", LONG], ["kotlin", ["-version"]], ["psql", ["--version", "-V"]], ["sqlite3", ["--version"]],
+  ["node", ["--version", "-v"]],
+  ["python", ["--version", "-V"]],
+  ["python3", ["--version", "-V"]],
+  ["ruby", LONG],
+  ["perl", ["--version", "-v"]],
+  ["php", ["--version", "-v"]],
+  ["java", ["--version", "-version"]],
+  ["javac", ["--version", "-version"]],
+  ["rustc", ["--version", "-V"]],
+  ["deno", ["--version", "-V"]],
+  ["bun", ["--version", "-v"]],
+  ["tsc", ["--version", "-v"]],
+  ["gcc", LONG],
+  ["g++", LONG],
+  ["clang", LONG],
+  ["make", ["--version", "-v"]],
+  ["cmake", LONG],
+  ["bash", LONG],
+  ["zsh", LONG],
+  ["uv", ["--version", "-V"]],
+  ["curl", ["--version", "-V"]],
+  ["wget", ["--version", "-V"]],
+  ["rustup", ["--version", "-V"]],
+  ["mvn", ["--version", "-v"]],
+  ["gradle", ["--version", "-v"]],
+  ["dotnet", LONG],
+  ["swift", LONG],
+  ["kotlin", ["-version"]],
+  ["psql", ["--version", "-V"]],
+  ["sqlite3", ["--version"]],
 ];
 
 /** Settings whose names look like credentials (`//registry.npmjs.org/:_authToken`). */
-const notCredentialName = (value: string) => (SECRET_VARIABLE_NAME.test(value) || /_auth/i.test(value) ? "the setting may hold a credential" : undefined);
+const notCredentialName = (value: string) =>
+  SECRET_VARIABLE_NAME.test(value) || /_auth/i.test(value) ? "the setting may hold a credential" : undefined;
 
-const NPM_OUTPUT = flags("--json --parseable -p --long -l --all -a -g --global --omit --prod --dev --production --include-workspace-root --no-color --color --unicode -s --silent -q --quiet");
-const npmSub = (name: string, aliases: string[], extra: ProgramSpec["options"] = []): ProgramSpec => ({ name, aliases, summary: `npm ${name}`, options: [...NPM_OUTPUT, ...(extra ?? [])], operands: { role: "text", check: notCredentialName } });
+const NPM_OUTPUT = flags(
+  "--json --parseable -p --long -l --all -a -g --global --omit --prod --dev --production --include-workspace-root --no-color --color --unicode -s --silent -q --quiet",
+);
+const npmSub = (name: string, aliases: string[], extra: ProgramSpec["options"] = []): ProgramSpec => ({
+  name,
+  aliases,
+  summary: `npm ${name}`,
+  options: [...NPM_OUTPUT, ...(extra ?? [])],
+  operands: { role: "text", check: notCredentialName },
+});
 
-const PIP_LIST = [...flags("-o -u -e -l --user --outdated --uptodate --editable --local --not-required --pre --no-index --include-editable --exclude-editable -v --verbose -q --quiet"), valued("--format"), valued("--exclude"), pathValued("--path")];
+const PIP_LIST = [
+  ...flags(
+    "-o -u -e -l --user --outdated --uptodate --editable --local --not-required --pre --no-index --include-editable --exclude-editable -v --verbose -q --quiet",
+  ),
+  valued("--format"),
+  valued("--exclude"),
+  pathValued("--path"),
+];
 
 const KUBE_SECRETS = /(^|,)(secrets?|sealedsecrets?)(\.[\w.]+)?(\/|,|$)/i;
 const notKubeSecret = (value: string) => (KUBE_SECRETS.test(value) ? "kubectl shows secrets" : undefined);
 const KUBE_READ_OPTIONS = [
-  ...flags("-A --all-namespaces -w --watch --watch-only --show-labels --no-headers --show-kind --ignore-not-found -p --previous -f --follow --timestamps --prefix --all-containers --show-managed-fields --recursive -R"),
-  ...valuedEach("-n --namespace -o --output -l --selector --sort-by --field-selector -L --label-columns --chunk-size --request-timeout -c --container --tail --since --since-time --limit-bytes --context --cluster --template --max-log-requests --subresource"),
+  ...flags(
+    "-A --all-namespaces -w --watch --watch-only --show-labels --no-headers --show-kind --ignore-not-found -p --previous -f --follow --timestamps --prefix --all-containers --show-managed-fields --recursive -R",
+  ),
+  ...valuedEach(
+    "-n --namespace -o --output -l --selector --sort-by --field-selector -L --label-columns --chunk-size --request-timeout -c --container --tail --since --since-time --limit-bytes --context --cluster --template --max-log-requests --subresource",
+  ),
   pathValued("--filename"),
 ];
-const kubeSub = (name: string): ProgramSpec => ({ name, summary: `kubectl ${name}`, options: KUBE_READ_OPTIONS, operands: { role: "text", check: notKubeSecret } });
+const kubeSub = (name: string): ProgramSpec => ({
+  name,
+  summary: `kubectl ${name}`,
+  options: KUBE_READ_OPTIONS,
+  operands: { role: "text", check: notKubeSecret },
+});
 
-const GH_OPTIONS = [...valuedEach("--json -q --jq -t --template -L --limit -s --state -a --assignee -l --label -A --author -R --repo -b --branch -B --base -S --search --app -w --workflow -u --user -e --event -c --commit"), ...flags("--comments --exit-status --log --log-failed --name-only --patch --color --required -v --verbose")];
-const ghGroup = (name: string, subcommands: string[]): ProgramSpec => ({ name, summary: `gh ${name}`, subcommands: subcommands.map((sub) => ({ name: sub, summary: `gh ${name} ${sub}`, options: GH_OPTIONS, operands: { role: "text" } })) });
+const GH_OPTIONS = [
+  ...valuedEach(
+    "--json -q --jq -t --template -L --limit -s --state -a --assignee -l --label -A --author -R --repo -b --branch -B --base -S --search --app -w --workflow -u --user -e --event -c --commit",
+  ),
+  ...flags("--comments --exit-status --log --log-failed --name-only --patch --color --required -v --verbose"),
+];
+const ghGroup = (name: string, subcommands: string[]): ProgramSpec => ({
+  name,
+  summary: `gh ${name}`,
+  subcommands: subcommands.map((sub) => ({ name: sub, summary: `gh ${name} ${sub}`, options: GH_OPTIONS, operands: { role: "text" } })),
+});
 
-const DOCKER_FORMAT = [...flags("-a --all -q --quiet -n --no-trunc -l --latest -s --size --digests --tree"), ...valuedEach("--format -f --filter --last")];
+const DOCKER_FORMAT = [
+  ...flags("-a --all -q --quiet -n --no-trunc -l --latest -s --size --digests --tree"),
+  ...valuedEach("--format -f --filter --last"),
+];
 
 export const DEVELOPER_TOOLS = programSpecs([
   ...VERSION_QUERIES.map(([name, spellings]) => versionQuery(name, spellings)),
@@ -58,12 +131,25 @@ export const DEVELOPER_TOOLS = programSpecs([
     options: [flag("-v", "--version")],
     bareIsReadOnly: true,
     subcommands: [
-      npmSub("list", ["ls", "ll", "la"], [valued("--depth")]), npmSub("view", ["info", "show", "v"]), npmSub("outdated", []), npmSub("root", []), npmSub("prefix", []),
-      npmSub("explain", ["why"]), { ...npmSub("version", []), operands: { max: 0 } },
+      npmSub("list", ["ls", "ll", "la"], [valued("--depth")]),
+      npmSub("view", ["info", "show", "v"]),
+      npmSub("outdated", []),
+      npmSub("root", []),
+      npmSub("prefix", []),
+      npmSub("explain", ["why"]),
+      { ...npmSub("version", []), operands: { max: 0 } },
       { name: "config", summary: "npm config get/list", subcommands: [npmSub("get", []), npmSub("list", ["ls"])] },
     ],
     check: (parsed: ParsedArguments) => (parsed.has("-v") ? undefined : "npm without a subcommand"),
-    examples: { readOnly: ["npm ls --depth 0", "npm view react version", "npm config get registry"], notReadOnly: ["npm install", "npm i", "npm config get //registry.npmjs.org/:_authToken", "npm view x --registry=https://evil.example"] },
+    examples: {
+      readOnly: ["npm ls --depth 0", "npm view react version", "npm config get registry"],
+      notReadOnly: [
+        "npm install",
+        "npm i",
+        "npm config get //registry.npmjs.org/:_authToken",
+        "npm view x --registry=https://evil.example",
+      ],
+    },
   },
   ...["pip", "pip3"].map(
     (name): ProgramSpec => ({
@@ -74,20 +160,41 @@ export const DEVELOPER_TOOLS = programSpecs([
       subcommands: [
         { name: "list", summary: "pip list", options: PIP_LIST, operands: { max: 0 } },
         { name: "show", summary: "pip show", options: [flag("-f", "--files"), flag("-v", "--verbose")], operands: { role: "text" } },
-        { name: "freeze", summary: "pip freeze", options: [...flags("-l --local --user --all --exclude-editable"), pathValued("--path"), valued("--exclude")], operands: { max: 0 } },
+        {
+          name: "freeze",
+          summary: "pip freeze",
+          options: [...flags("-l --local --user --all --exclude-editable"), pathValued("--path"), valued("--exclude")],
+          operands: { max: 0 },
+        },
         { name: "check", summary: "pip check", options: [], operands: { max: 0 } },
       ],
       check: (parsed) => (parsed.has("-V") ? undefined : `${name} without a subcommand`),
-      examples: { readOnly: [`${name} list`, `${name} show requests`], notReadOnly: [`${name} install x`, `${name} list --index-url https://evil.example`] },
+      examples: {
+        readOnly: [`${name} list`, `${name} show requests`],
+        notReadOnly: [`${name} install x`, `${name} list --index-url https://evil.example`],
+      },
     }),
   ),
-  { name: "cargo", summary: "cargo --version, --list", style: "single-dash", options: [flag("--version", "-V"), flag("--list")], operands: { max: 0 }, check: (parsed) => (parsed.options.length === 1 ? undefined : "only cargo --version or --list is read-only") },
+  {
+    name: "cargo",
+    summary: "cargo --version, --list",
+    style: "single-dash",
+    options: [flag("--version", "-V"), flag("--list")],
+    operands: { max: 0 },
+    check: (parsed) => (parsed.options.length === 1 ? undefined : "only cargo --version or --list is read-only"),
+  },
   {
     name: "go",
     summary: "go version, go env",
     subcommands: [
       { name: "version", summary: "go version", options: flags("-m -v -json"), operands: { role: "path" } },
-      { name: "env", summary: "go env", options: flags("-json -changed"), forbidden: forbid("-w -u", "changes the go environment file"), operands: { role: "text" } },
+      {
+        name: "env",
+        summary: "go env",
+        options: flags("-json -changed"),
+        forbidden: forbid("-w -u", "changes the go environment file"),
+        operands: { role: "text" },
+      },
     ],
     examples: { readOnly: ["go version", "go env GOPATH"], notReadOnly: ["go env -w GOFLAGS=-x", "go run ."] },
   },
@@ -95,54 +202,130 @@ export const DEVELOPER_TOOLS = programSpecs([
     name: "docker",
     summary: "docker ps, images, version, info, logs, container ls, image ls, compose ps/logs",
     options: [flag("-v", "--version")],
-    forbidden: forbid("-H --host -c --context --config -D --debug --tls --tlsverify --tlscacert --tlscert --tlskey", "talks to another daemon or loads other settings"),
+    forbidden: forbid(
+      "-H --host -c --context --config -D --debug --tls --tlsverify --tlscacert --tlscert --tlskey",
+      "talks to another daemon or loads other settings",
+    ),
     subcommands: [
       { name: "ps", summary: "docker ps", options: DOCKER_FORMAT, operands: { max: 0 } },
       { name: "images", summary: "docker images", options: DOCKER_FORMAT, operands: { role: "text" } },
       { name: "version", summary: "docker version", options: valuedEach("-f --format"), operands: { max: 0 } },
       { name: "info", summary: "docker info", options: valuedEach("-f --format"), operands: { max: 0 } },
-      { name: "logs", summary: "docker logs", options: [...flags("-f --follow -t --timestamps --details"), ...valuedEach("--tail -n --since --until")], operands: { role: "text" } },
-      { name: "container", summary: "docker container ls", subcommands: [{ name: "ls", aliases: ["list", "ps"], summary: "docker container ls", options: DOCKER_FORMAT, operands: { max: 0 } }] },
-      { name: "image", summary: "docker image ls", subcommands: [{ name: "ls", aliases: ["list"], summary: "docker image ls", options: DOCKER_FORMAT, operands: { role: "text" } }] },
+      {
+        name: "logs",
+        summary: "docker logs",
+        options: [...flags("-f --follow -t --timestamps --details"), ...valuedEach("--tail -n --since --until")],
+        operands: { role: "text" },
+      },
+      {
+        name: "container",
+        summary: "docker container ls",
+        subcommands: [
+          { name: "ls", aliases: ["list", "ps"], summary: "docker container ls", options: DOCKER_FORMAT, operands: { max: 0 } },
+        ],
+      },
+      {
+        name: "image",
+        summary: "docker image ls",
+        subcommands: [{ name: "ls", aliases: ["list"], summary: "docker image ls", options: DOCKER_FORMAT, operands: { role: "text" } }],
+      },
       {
         name: "compose",
         summary: "docker compose ps, logs",
         subcommands: [
-          { name: "ps", summary: "docker compose ps", options: [...DOCKER_FORMAT, ...valuedEach("--status --services")], operands: { role: "text" } },
-          { name: "logs", summary: "docker compose logs", options: [...flags("-f --follow -t --timestamps --no-color --no-log-prefix"), ...valuedEach("--tail -n --since --until")], operands: { role: "text" } },
+          {
+            name: "ps",
+            summary: "docker compose ps",
+            options: [...DOCKER_FORMAT, ...valuedEach("--status --services")],
+            operands: { role: "text" },
+          },
+          {
+            name: "logs",
+            summary: "docker compose logs",
+            options: [...flags("-f --follow -t --timestamps --no-color --no-log-prefix"), ...valuedEach("--tail -n --since --until")],
+            operands: { role: "text" },
+          },
         ],
       },
     ],
     bareIsReadOnly: true,
     check: (parsed) => (parsed.has("-v") ? undefined : "docker without a subcommand"),
-    examples: { readOnly: ["docker ps -a", "docker compose logs --tail 50 web"], notReadOnly: ["docker inspect web", "docker -H tcp://evil ps", "docker run x"] },
+    examples: {
+      readOnly: ["docker ps -a", "docker compose logs --tail 50 web"],
+      notReadOnly: ["docker inspect web", "docker -H tcp://evil ps", "docker run x"],
+    },
   },
   {
     name: "kubectl",
     summary: "kubectl get, describe, logs, version, api-resources, config view (never secrets)",
     options: [...valuedEach("-n --namespace --context --cluster --request-timeout")],
     forbidden: [
-      ...forbid("--server -s --kubeconfig --token --as --as-group --as-uid --username --password --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify", "sends credentials elsewhere or acts as someone else"),
+      ...forbid(
+        "--server -s --kubeconfig --token --as --as-group --as-uid --username --password --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify",
+        "sends credentials elsewhere or acts as someone else",
+      ),
       ...forbid("-v --v --vmodule", "logs request headers, bearer tokens included, at high verbosity"),
       ...forbid("-k --kustomize --raw", "builds manifests or prints raw credentials"),
     ],
     subcommands: [
-      kubeSub("get"), kubeSub("describe"), kubeSub("logs"), kubeSub("top"), kubeSub("explain"),
+      kubeSub("get"),
+      kubeSub("describe"),
+      kubeSub("logs"),
+      kubeSub("top"),
+      kubeSub("explain"),
       { name: "version", summary: "kubectl version", options: [flag("--client"), valued("-o", "--output")], operands: { max: 0 } },
-      { name: "api-resources", summary: "kubectl api-resources", options: [...flags("--namespaced --no-headers"), ...valuedEach("-o --output --api-group --verbs")], operands: { max: 0 } },
-      { name: "config", summary: "kubectl config view, get-contexts, current-context", subcommands: [{ name: "view", summary: "kubectl config view", options: [...flags("--minify --flatten"), valued("-o", "--output")], forbidden: forbid("--raw", "prints the credentials") }, { name: "get-contexts", summary: "kubectl config get-contexts", options: [flag("--no-headers"), valued("-o", "--output")], operands: { role: "text" } }, { name: "current-context", summary: "kubectl config current-context", options: [], operands: { max: 0 } }] },
+      {
+        name: "api-resources",
+        summary: "kubectl api-resources",
+        options: [...flags("--namespaced --no-headers"), ...valuedEach("-o --output --api-group --verbs")],
+        operands: { max: 0 },
+      },
+      {
+        name: "config",
+        summary: "kubectl config view, get-contexts, current-context",
+        subcommands: [
+          {
+            name: "view",
+            summary: "kubectl config view",
+            options: [...flags("--minify --flatten"), valued("-o", "--output")],
+            forbidden: forbid("--raw", "prints the credentials"),
+          },
+          {
+            name: "get-contexts",
+            summary: "kubectl config get-contexts",
+            options: [flag("--no-headers"), valued("-o", "--output")],
+            operands: { role: "text" },
+          },
+          { name: "current-context", summary: "kubectl config current-context", options: [], operands: { max: 0 } },
+        ],
+      },
     ],
-    examples: { readOnly: ["kubectl get pods -n web", "kubectl logs web-1 --tail 20"], notReadOnly: ["kubectl get secret db -o yaml", "kubectl get secrets", "kubectl --token=x get pods", "kubectl delete pod x", "kubectl config view --raw"] },
+    examples: {
+      readOnly: ["kubectl get pods -n web", "kubectl logs web-1 --tail 20"],
+      notReadOnly: [
+        "kubectl get secret db -o yaml",
+        "kubectl get secrets",
+        "kubectl --token=x get pods",
+        "kubectl delete pod x",
+        "kubectl config view --raw",
+      ],
+    },
   },
   {
     name: "gh",
     summary: "gh repo view, issue/pr/run/release list and view, status",
     forbidden: forbid("-w --web", "opens a browser"),
     subcommands: [
-      ghGroup("repo", ["view"]), ghGroup("issue", ["list", "view", "status"]), ghGroup("pr", ["list", "view", "status", "diff", "checks"]), ghGroup("run", ["list", "view"]), ghGroup("release", ["list", "view"]),
+      ghGroup("repo", ["view"]),
+      ghGroup("issue", ["list", "view", "status"]),
+      ghGroup("pr", ["list", "view", "status", "diff", "checks"]),
+      ghGroup("run", ["list", "view"]),
+      ghGroup("release", ["list", "view"]),
       { name: "status", summary: "gh status", options: GH_OPTIONS, operands: { max: 0 } },
     ],
-    examples: { readOnly: ["gh pr list", "gh issue view 12 --comments"], notReadOnly: ["gh pr merge 1", "gh api /user", "gh repo view --web"] },
+    examples: {
+      readOnly: ["gh pr list", "gh issue view 12 --comments"],
+      notReadOnly: ["gh pr merge 1", "gh api /user", "gh repo view --web"],
+    },
   },
 ]);
-
