@@ -155,7 +155,7 @@ describe("every command", () => {
   });
 
   it("prints the version, and the exit codes in --help", async () => {
-    const { version } = JSON.parse(await readFile(join(import.meta.dirname, "../../sdk/package.json"), "utf8")) as { version: string };
+    const { version } = JSON.parse(await readFile(join(import.meta.dirname, "../../../sdk/package.json"), "utf8")) as { version: string };
     expect((await cli(["--version"])).out).toBe(`${version}\n`);
     const help = await cli(["--help"]);
     expect(help.out).toMatch(

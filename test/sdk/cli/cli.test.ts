@@ -257,7 +257,7 @@ describe("reading and deleting", () => {
 
 describe("the executable", () => {
   it("reads AGENT_TOOLS_REGISTRY and AGENT_TOOLS_TOKEN, prints help, and sets the exit status", async () => {
-    const main = join(import.meta.dirname, "../../sdk/src/cli/main.ts");
+    const main = join(import.meta.dirname, "../../../sdk/src/cli/main.ts");
     const run = (args: string[], env: Record<string, string> = {}) =>
       promisify(execFile)(process.execPath, ["--import", "tsx", main, ...args], { env: { ...process.env, ...env } }).then(
         ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
