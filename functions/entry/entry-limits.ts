@@ -20,6 +20,11 @@ export const MAX_FIELD_DEPTH = 30;
 /** Longest object key in stored JSON, in UTF-8 bytes (DynamoDB Local already fails on names over 50,000). */
 export const MAX_KEY_BYTES = 1024;
 /**
+ * The one key a plain JavaScript object cannot hold as data: assigning it sets the prototype. The
+ * AWS SDK's marshaller, and any client that copies an entry key by key, would drop it or worse.
+ */
+export const PROTOTYPE_KEY = "__proto__";
+/**
  * Stored numbers: 0, or a magnitude from DynamoDB's smallest (1e-130) to the largest integer a
  * JavaScript number holds exactly (the SDK refuses larger ones rather than round them).
  */
@@ -70,7 +75,7 @@ export function storedShape(value: unknown, maxDepth = Number.POSITIVE_INFINITY)
 
 /**
  * Every field of `fields` the database cannot store as it is, as sentences naming the field: nested
- * deeper than MAX_FIELD_DEPTH, an empty or over-long object key, or a number out of range. Walks
+ * deeper than MAX_FIELD_DEPTH, an empty, over-long or `__proto__` object key, or a number out of range. Walks
  * without recursion and stops at a field's first problem.
  */
 export function storageProblems(fields: Record<string, unknown>): string[] {
@@ -98,6 +103,8 @@ function valueProblem(value: unknown): string | undefined {
       if (!Array.isArray(current)) {
         for (const key of Object.keys(current)) {
           if (key === "") return 'has an empty object key (""), which the database cannot store: give every key a name';
+          if (key === PROTOTYPE_KEY)
+            return `has the object key "${PROTOTYPE_KEY}", which JavaScript readers take for the object's prototype, not a field: rename it`;
           const bytes = Buffer.byteLength(key);
           if (bytes > MAX_KEY_BYTES) return `has an object key of ${bytes} bytes, over the ${MAX_KEY_BYTES}-byte limit for keys`;
         }

@@ -103,12 +103,14 @@ describe("PUT /tools/{id}", () => {
 });
 
 describe("values the database cannot store", () => {
-  it("are 422 naming the field, on PUT and upload: empty or over-long keys, numbers out of range", async () => {
+  it("are 422 naming the field, on PUT and upload: empty, over-long or __proto__ keys, numbers out of range", async () => {
     const snapshot = await storageSnapshot(registry.local);
     const fixture = await fixtureBundle("text-stats");
     const spec = JSON.stringify({ ...fixture.spec, tool_id: "unstorable" }).slice(0, -1);
     for (const [json, problem] of [
       ['{"properties":{"":{"type":"string"}}}', "has an empty object key"],
+      ['{"properties":{"__proto__":false}}', 'has the object key "__proto__"'],
+      ['[{"a":[{"__proto__":{"x":1}}]}]', 'has the object key "__proto__"'],
       [`{"${"k".repeat(MAX_KEY_BYTES + 1)}":1}`, `has an object key of ${MAX_KEY_BYTES + 1} bytes`],
       ['{"maximum":1e20}', "holds the number 100000000000000000000"],
       ['{"minimum":-9007199254740992}', "holds the number -9007199254740992"],

@@ -83,7 +83,10 @@ const nested = fc.integer({ min: 1, max: 3_000 }).map((depth) => `{"tool_paramet
  * JSON values of the kinds the database refuses or the SDK cannot store exactly (docs/durability.md,
  * "Limits"): empty and long keys, numbers of any magnitude, deep nesting, beside ordinary values.
  */
-const hostileKey = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("", "__proto__", "#latest", "k".repeat(1_025)));
+const hostileKey = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom("", "__proto__", "constructor", "toString", "#latest", "k".repeat(1_025)),
+);
 const hostileNumber = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.constantFrom(1e300, -1e20, 2 ** 53, 5e-324, 1e-131, 9007199254740991, 0, -0),
