@@ -7,7 +7,7 @@ import { publisherNameProblem } from "../trust/publisher-name.js";
 import { mintPublisherToken } from "../trust/publisher-token.js";
 import { requireWriter } from "../trust/require-writer.js";
 import { scopeProblem } from "../trust/token-scope.js";
-import { isWriteAction, WRITE_ACTIONS, type WriteAction } from "../trust/write-action.js";
+import { isWriteAction, WRITE_ACTIONS, type WriteAction } from "../auth/write-action.js";
 import { auditSubject } from "../trust/writer.js";
 import type { RouteModule } from "../route-module.js";
 

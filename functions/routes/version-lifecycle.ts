@@ -7,7 +7,7 @@ import { deleteVersion } from "../publish/delete-version.js";
 import { setVersionStatus } from "../publish/set-version-status.js";
 import { authorizeTool } from "../trust/authorize-tool.js";
 import { requireWriter } from "../trust/require-writer.js";
-import type { WriteAction } from "../trust/write-action.js";
+import type { WriteAction } from "../auth/write-action.js";
 import { auditSubject } from "../trust/writer.js";
 import type { RouteModule } from "../route-module.js";
 import { toolIdParam, versionParam } from "./tool-params.js";

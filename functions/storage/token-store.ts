@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { queryAll } from "./query-all.js";
-import type { WriteAction } from "../trust/write-action.js";
+import type { WriteAction } from "../auth/write-action.js";
 import { isConditionFailure } from "./storage-errors.js";
 import { TRUST_PARTITIONS } from "./trust-keys.js";
 

@@ -4,7 +4,7 @@ import { HttpProblem } from "../http-problem.js";
 import type { TrustStores } from "./trust-stores.js";
 import { ADMIN_PUBLISHER } from "./publisher-name.js";
 import { scopeAllows } from "./token-scope.js";
-import type { WriteAction } from "./write-action.js";
+import type { WriteAction } from "../auth/write-action.js";
 import { auditSubject, writerOf, type Writer } from "./writer.js";
 
 export type AuthorizeDeps = { entries: EntryStore; trust: TrustStores };

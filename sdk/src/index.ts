@@ -60,10 +60,10 @@ export {
   ToolEnvironmentError,
   ToolExecutionError,
   ToolInputError,
-  ToolLoadError,
   ToolOutputError,
   ToolTimeoutError,
 } from "./runtimes/runtime-errors.js";
+export { ToolLoadError } from "./tool-load-error.js";
 export { SandboxDeniedError, SandboxUnavailableError } from "./sandbox/sandbox-errors.js";
 export type { SandboxMode } from "./sandbox/sandbox-preflight.js";
 

@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import type { EntryWithTag } from "../registry-client/registry-client.js";
 import type { ToolRecord } from "../registry-client/tool-record.js";
 import { pathExists } from "./path-exists.js";
-import { renameIntoPlace } from "../rename-into-place.js";
+import { readIfPresent, writeAtomically } from "../atomic-file.js";
 
 /**
  * The on-disk cache, shared safely by concurrent processes (every write is temp + rename):
@@ -74,25 +73,5 @@ export class ToolCache {
 
   private entryPath(toolId: string, version: string): string {
     return join(this.entryDir(toolId), `${encodeURIComponent(version)}.json`);
-  }
-}
-
-export async function readIfPresent(path: string): Promise<Uint8Array | undefined> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-}
-
-export async function writeAtomically(path: string, data: Uint8Array | string): Promise<void> {
-  const temp = `${path}.partial-${process.pid}-${randomUUID().slice(0, 8)}`;
-  await mkdir(dirname(path), { recursive: true });
-  try {
-    await writeFile(temp, data, { flag: "wx" });
-    await renameIntoPlace(temp, path);
-  } finally {
-    await rm(temp, { force: true });
   }
 }

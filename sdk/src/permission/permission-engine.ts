@@ -1,8 +1,8 @@
-import type { ToolBase } from "../tool/tool-base.js";
 import { PermissionModeError, PermissionSettingsError } from "./errors.js";
 import { toPermissionRule, type PermissionRuleInput } from "./rule-input.js";
 import { formatRule } from "./rule-syntax.js";
 import { loadPermissionSettings, type LoadPermissionSettingsOptions } from "./settings/load-permission-settings.js";
+import type { PermissionSubject } from "./permission-subject.js";
 import {
   PermissionBehavior,
   PermissionMode,
@@ -45,7 +45,7 @@ const RULE_LISTS = {
   [PermissionBehavior.DENY]: "denyRules",
 } as const;
 
-type AnyTool = ToolBase<any>;
+type AnyTool = PermissionSubject;
 
 /**
  * Decides for each call whether it may run, must ask the user, or is refused, with the

@@ -8,10 +8,9 @@ export {
   ToolEnvironmentError,
   ToolExecutionError,
   ToolInputError,
-  ToolLoadError,
   ToolOutputError,
   ToolTimeoutError,
-  type PythonErrorInfo,
 } from "./runtime-errors.js";
+export { ToolLoadError, type PythonErrorInfo } from "../tool-load-error.js";
 export type { ToolOutputListener, ToolRuntime } from "./tool-runtime.js";
 export type { RuntimeErrorCode } from "../error-codes.js";

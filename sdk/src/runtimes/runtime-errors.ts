@@ -1,21 +1,5 @@
 import { AgentToolsError } from "../errors.js";
-
-/** Python's side of a failure, when the tool itself raised. */
-export interface PythonErrorInfo {
-  type: string;
-  message: string;
-  traceback: string;
-}
-
-/** The tool could not be loaded: missing code/function.py or AgentSpaceV1Tool, an import or constructor error. */
-export class ToolLoadError extends AgentToolsError {
-  readonly python: PythonErrorInfo | undefined;
-
-  constructor(toolId: string, reason: string, options: { python?: PythonErrorInfo; cause?: unknown } = {}) {
-    super("TOOL_LOAD_FAILED", `Tool "${toolId}" could not be loaded: ${reason}`, { toolId, cause: options.cause });
-    this.python = options.python;
-  }
-}
+import type { PythonErrorInfo } from "../tool-load-error.js";
 
 /** The tool ran and failed: a Python exception (with traceback) or a binary's non-zero exit (with stderr). */
 export class ToolExecutionError extends AgentToolsError {

@@ -2,7 +2,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { PermissionEngine } from "../permission/permission-engine.js";
 import type { ToolRecord } from "../registry-client/tool-record.js";
-import { ToolLoadError } from "../runtimes/runtime-errors.js";
+import { ToolLoadError } from "../tool-load-error.js";
 import { directLauncher, type ToolLauncher } from "./tool-launcher.js";
 import { decideCapabilities, type CapabilityAsker } from "./capabilities/capability-grants.js";
 import { readToolCapabilities } from "./capabilities/tool-capabilities.js";

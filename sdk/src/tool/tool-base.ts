@@ -1,3 +1,4 @@
+import type { PermissionSubject } from "../permission/permission-subject.js";
 import { effectiveWorkingDirectories, isPathInWorkingDirectories } from "../permission/working-directories.js";
 import {
   PermissionBehavior,
@@ -44,7 +45,7 @@ export interface ToolBaseOptions {
  * attributes, implement `checkPermissions` and `call`, and optionally refine `checkReadOnly`,
  * `matchRule` and `generateSuggestions`. The framework runs tools through `invoke()`.
  */
-export abstract class ToolBase<Input = Record<string, unknown>> {
+export abstract class ToolBase<Input = Record<string, unknown>> implements PermissionSubject<Input> {
   abstract readonly name: string;
   abstract readonly description: string;
   abstract readonly inputSchema: ToolInputSchema;

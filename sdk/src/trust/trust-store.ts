@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { readIfPresent, writeAtomically } from "../cache/tool-cache.js";
+import { readIfPresent, writeAtomically } from "../atomic-file.js";
 
 /** A publisher key pinned on first use (or accepted when it changed). */
 export interface PinnedKey {
