@@ -15,7 +15,7 @@ import { registerTokenCommand } from "./commands/token-command.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { registerPolicyCommands } from "./policy-command.js";
-import { registerRegistryCommand } from "./registry-doctor.js";
+import { registerRegistryCommand } from "./commands/registry-command.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 

@@ -153,6 +153,10 @@ describe("registry doctor", () => {
     expect(await runCli(args, io)).toBe(0);
     expect(out.join("")).toMatch(/nothing to repair/);
     expect(await runCli(["--registry", registry.url, "registry", "doctor", "--token", "wrong"], io)).toBe(1);
+    out.length = 0;
+    // A usage mistake goes through the CLI's own exit handling (status 2, the message on its error stream), like every command's.
+    expect(await runCli(["--registry", registry.url, "registry", "doctor", "--token", registry.token, "--grace", "soon"], io)).toBe(2);
+    expect(out.join("")).toMatch(/option '--grace <seconds>' argument 'soon' is invalid\. expected a whole number of seconds/);
   });
 
   it("refuses bad doctor requests with 400", async () => {

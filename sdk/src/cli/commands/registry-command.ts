@@ -1,8 +1,8 @@
-import { Command, InvalidArgumentError } from "commander";
-import { AgentToolsError } from "../errors.js";
-import { registryRequest } from "../publish/registry-request.js";
-import type { CliContext } from "./cli-context.js";
-import { tokenOption } from "./commands/token-option.js";
+import { type Command, InvalidArgumentError } from "commander";
+import { AgentToolsError } from "../../errors.js";
+import { registryRequest } from "../../publish/registry-request.js";
+import type { CliContext } from "../cli-context.js";
+import { tokenOption } from "./token-option.js";
 
 /** What `POST /registry/doctor` answers (the registry formats `text` itself). */
 interface DoctorAnswer {
@@ -28,7 +28,8 @@ export class DoctorFindingsError extends AgentToolsError {
  * checks run straight against storage: `npm run doctor -- --data-dir .data` (see docs/storage.md).
  */
 export function registerRegistryCommand(program: Command, { io, registryUrl, writeToken }: CliContext): void {
-  const registry = new Command("registry").description("operate a registry: check and repair its storage");
+  // program.command() (not new Command()) so the subcommands inherit exitOverride and the output streams.
+  const registry = program.command("registry").description("operate a registry: check and repair its storage");
   registry
     .command("doctor")
     .description("check the registry's storage for what crashes leave behind; --fix repairs it")
@@ -54,7 +55,6 @@ export function registerRegistryCommand(program: Command, { io, registryUrl, wri
       const open = answer.findings.filter((finding) => !finding.fixed).length;
       if (open > 0) throw new DoctorFindingsError(open, answer.fix);
     });
-  program.addCommand(registry);
 }
 
 function seconds(value: string): number {
