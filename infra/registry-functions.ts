@@ -59,6 +59,7 @@ const DEFINITIONS = [
       },
       listBucket: true,
       readsTokenSecret: true,
+      embeds: true,
     },
     routes: [
       { path: "/tools/upload", methods: [HttpMethod.POST] },
@@ -74,7 +75,10 @@ const DEFINITIONS = [
       { path: "/publishers/{name}/keys", methods: [HttpMethod.PUT, HttpMethod.GET] },
       { path: "/publishers/{name}/keys/{keyId}", methods: [HttpMethod.DELETE] },
     ],
-    environment: (settings) => ({ MAX_BUNDLE_BYTES: String(settings.maxBundleBytes) }),
+    environment: (settings) => ({
+      MAX_BUNDLE_BYTES: String(settings.maxBundleBytes),
+      PUBLISHER_WRITES_PER_MINUTE: String(settings.publisherWritesPerMinute),
+    }),
     // Writes are rare and heavy (1 GB, whole bundles in memory): a flood of them must not take the
     // account's concurrency from the readers.
     reservedConcurrency: (settings) => settings.uploadReservedConcurrency,
@@ -91,6 +95,7 @@ const DEFINITIONS = [
       objects: { [ARCHIVES_PREFIX]: ["s3:GetObject"], [SEARCH_INDEX_PREFIX]: ["s3:GetObject"] },
       listBucket: false,
       readsTokenSecret: false,
+      embeds: true,
     },
     routes: "default",
   },
@@ -104,7 +109,13 @@ const DEFINITIONS = [
     timeout: Duration.seconds(10),
     p99DurationAlarm: Duration.seconds(3),
     // A cold instance reads the index snapshot, then the revision log and the tools it names.
-    permissions: { table: READ_TABLE, objects: { [SEARCH_INDEX_PREFIX]: ["s3:GetObject"] }, listBucket: false, readsTokenSecret: false },
+    permissions: {
+      table: READ_TABLE,
+      objects: { [SEARCH_INDEX_PREFIX]: ["s3:GetObject"] },
+      listBucket: false,
+      readsTokenSecret: false,
+      embeds: true,
+    },
     routes: [{ path: "/tools/search", methods: [HttpMethod.GET] }],
   },
   {
@@ -120,6 +131,8 @@ const DEFINITIONS = [
       objects: { [SEARCH_INDEX_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"] },
       listBucket: true,
       readsTokenSecret: false,
+      // Vectors come with the entries it reads; it never calls the model.
+      embeds: false,
     },
     // Kept warm, a run with nothing new costs one GetItem and one GetObject; after writes the
     // snapshot is at most a minute behind, and a cold search instance applies the rest from the log.
@@ -137,6 +150,7 @@ const DEFINITIONS = [
       objects: { [ARCHIVES_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"] },
       listBucket: true,
       readsTokenSecret: false,
+      embeds: false,
     },
     schedule: Schedule.rate(Duration.hours(1)),
   },

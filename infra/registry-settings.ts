@@ -40,6 +40,18 @@ export interface RegistrySettings {
   /** Where alarms notify: a new SNS topic with this e-mail subscribed, or an existing topic. */
   readonly alarmEmail?: string;
   readonly alarmTopicArn?: string;
+  /** Writes one publisher token may make per minute before it gets 429 (docs/design/publisher-trust.md). */
+  readonly publisherWritesPerMinute: number;
+  /**
+   * Hybrid search (docs/search.md, "Hybrid retrieval"): `bedrock` embeds tools at publish and edit
+   * time and queries at search time with an Amazon Bedrock model in the stack's region; `off`
+   * (the default) keeps search lexical.
+   */
+  readonly searchEmbeddings: "off" | "bedrock";
+  /** The Bedrock embedding model; the functions may invoke this model and no other. */
+  readonly searchEmbeddingModel: string;
+  /** Vector length to ask the model for (models that can shorten vectors); the model's default when omitted. */
+  readonly searchEmbeddingDimensions?: number;
 }
 
 const UPLOAD_RESERVED_CONCURRENCY = 10;
@@ -56,12 +68,17 @@ export const DEFAULT_SETTINGS: RegistrySettings = {
   waf: false,
   wafRateLimit: 2000,
   monitoring: true,
+  publisherWritesPerMinute: 60,
+  searchEmbeddings: "off",
+  searchEmbeddingModel: "amazon.titan-embed-text-v2:0",
 };
 
 /** Reads `bucketName`, `tableName`, `logRetentionDays`, `throttleRateLimit`, `throttleBurstLimit`,
  * `allowedOrigins` (array, or comma-separated on the command line), `maxBundleBytes`,
  * `uploadReservedConcurrency` (a number, or `none`), `noncurrentVersionDays`, `cdn`, `domainName`,
- * `certificateArn`, `webAclArn`, `waf`, `wafRateLimit`, `monitoring`, `alarmEmail`, `alarmTopicArn`. */
+ * `certificateArn`, `webAclArn`, `waf`, `wafRateLimit`, `monitoring`, `alarmEmail`, `alarmTopicArn`,
+ * `publisherWritesPerMinute`, `searchEmbeddings` (`off` or `bedrock`), `searchEmbeddingModel`,
+ * `searchEmbeddingDimensions`. */
 export function settingsFromContext(lookup: (key: string) => unknown): RegistrySettings {
   const text = (key: string) => {
     const value = lookup(key);
@@ -81,6 +98,17 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     throw new Error(`context "${key}" must be true or false, got "${value}"`);
   };
   const origins = lookup("allowedOrigins");
+  const embeddings = text("searchEmbeddings") ?? DEFAULT_SETTINGS.searchEmbeddings;
+  if (embeddings !== "off" && embeddings !== "bedrock") {
+    throw new Error(
+      `context "searchEmbeddings" must be off or bedrock, got "${embeddings}" (an OpenAI-compatible service needs its key in the environment: docs/search.md)`,
+    );
+  }
+  const model = text("searchEmbeddingModel") ?? DEFAULT_SETTINGS.searchEmbeddingModel;
+  // It becomes part of an IAM resource ARN: a model id, never a pattern.
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(model)) {
+    throw new Error(`context "searchEmbeddingModel" must be a Bedrock model id such as amazon.titan-embed-text-v2:0, got "${model}"`);
+  }
   return {
     bucketName: text("bucketName"),
     tableName: text("tableName"),
@@ -106,5 +134,10 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     monitoring: flag("monitoring", DEFAULT_SETTINGS.monitoring),
     alarmEmail: text("alarmEmail"),
     alarmTopicArn: text("alarmTopicArn"),
+    publisherWritesPerMinute: positiveInteger("publisherWritesPerMinute", DEFAULT_SETTINGS.publisherWritesPerMinute),
+    searchEmbeddings: embeddings,
+    searchEmbeddingModel: model,
+    searchEmbeddingDimensions:
+      text("searchEmbeddingDimensions") === undefined ? undefined : positiveInteger("searchEmbeddingDimensions", 0),
   };
 }

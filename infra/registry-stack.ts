@@ -14,6 +14,7 @@ import { RegistryFunction } from "./registry-function.js";
 import { functionConstructId, REGISTRY_FUNCTIONS, type RegistryFunctionName } from "./registry-functions.js";
 import { RegistryStorage } from "./registry-storage.js";
 import { DEFAULT_SETTINGS, type RegistrySettings } from "./registry-settings.js";
+import { embeddingSettings } from "./search-embedding.js";
 
 export interface RegistryStackProps extends StackProps {
   readonly settings?: Partial<RegistrySettings>;
@@ -59,12 +60,14 @@ export class RegistryStack extends Stack {
     );
 
     const shared = { TABLE_NAME: table.tableName, BUCKET_NAME: bucket.bucketName, ARCHIVE_DELIVERY: "redirect" };
+    const embedding = embeddingSettings(this, settings);
     const functions = {} as Record<RegistryFunctionName, NodejsFunction>;
     for (const definition of REGISTRY_FUNCTIONS) {
       const environment = {
         ...shared,
         ...(definition.permissions.readsTokenSecret ? { TOKEN_SECRET_ARN: tokenSecret.secretArn } : {}),
         ...definition.environment?.(settings),
+        ...(definition.permissions.embeds ? embedding.environment : {}),
       };
       const { function: fn } = new RegistryFunction(this, functionConstructId(definition.name), {
         definition,
@@ -72,7 +75,7 @@ export class RegistryStack extends Stack {
         reservedConcurrency: definition.reservedConcurrency?.(settings),
         logRetention,
       });
-      grantFunctionPermissions(fn, definition.permissions, { table, bucket, tokenSecret });
+      grantFunctionPermissions(fn, definition.permissions, { table, bucket, tokenSecret, embeddingModelArn: embedding.modelArn });
       if (definition.schedule) {
         new Rule(this, `${functionConstructId(definition.name)}Schedule`, {
           schedule: definition.schedule,

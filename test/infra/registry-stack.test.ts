@@ -474,6 +474,65 @@ describe("configuration by context", () => {
     }
   });
 
+  it("sets the publisher write rate on upload, 60 a minute by default", () => {
+    const env = (resources: Resources) => resources[functionLogicalId(resources, "Upload")]!.Properties.Environment.Variables;
+    expect(env(resources).PUBLISHER_WRITES_PER_MINUTE).toBe("60");
+    const custom = synthStack({ publisherWritesPerMinute: "5" });
+    try {
+      expect(env(custom.template.toJSON().Resources as Resources).PUBLISHER_WRITES_PER_MINUTE).toBe("5");
+    } finally {
+      custom.cleanup();
+    }
+  });
+
+  it("turns hybrid search on with Bedrock: the embedding functions get its variables and may invoke that one model", () => {
+    const bedrockActions = (resources: Resources, name: FunctionName) =>
+      functionRole(resources, name).statements.filter((statement) =>
+        [statement.Action].flat().some((action) => String(action).startsWith("bedrock:")),
+      );
+    for (const name of FUNCTION_NAMES) {
+      expect(bedrockActions(resources, name), `${name}, hybrid search off`).toEqual([]);
+      expect(resources[functionLogicalId(resources, name)]!.Properties.Environment.Variables.SEARCH_EMBEDDINGS, name).toBeUndefined();
+    }
+    const hybrid = synthStack({ searchEmbeddings: "bedrock", searchEmbeddingDimensions: "512" });
+    try {
+      const resources = hybrid.template.toJSON().Resources as Resources;
+      for (const name of FUNCTION_NAMES) {
+        const embeds = ["Upload", "Fetch", "Search"].includes(name);
+        const variables = resources[functionLogicalId(resources, name)]!.Properties.Environment.Variables;
+        const statements = bedrockActions(resources, name);
+        if (!embeds) {
+          expect(statements, name).toEqual([]);
+          expect(variables.SEARCH_EMBEDDINGS, name).toBeUndefined();
+          continue;
+        }
+        expect(variables, name).toMatchObject({
+          SEARCH_EMBEDDINGS: "bedrock",
+          SEARCH_EMBEDDING_MODEL: "amazon.titan-embed-text-v2:0",
+          SEARCH_EMBEDDING_DIMENSIONS: "512",
+        });
+        expect(statements, name).toHaveLength(1);
+        expect(statements[0]!.Action, name).toBe("bedrock:InvokeModel");
+        expect(statements[0]!.Resource, name).toEqual({
+          "Fn::Join": [
+            "",
+            ["arn:", { Ref: "AWS::Partition" }, ":bedrock:", { Ref: "AWS::Region" }, "::foundation-model/amazon.titan-embed-text-v2:0"],
+          ],
+        });
+      }
+    } finally {
+      hybrid.cleanup();
+    }
+  });
+
+  it("refuses an embedding service the stack cannot configure and a model id that is not one", () => {
+    expect(() => synthStack({ searchEmbeddings: "openai" })).toThrow(/searchEmbeddings" must be off or bedrock, got "openai"/);
+    expect(() => synthStack({ searchEmbeddings: "bedrock", searchEmbeddingModel: "amazon.*" })).toThrow(
+      /searchEmbeddingModel" must be a Bedrock model id/,
+    );
+    expect(() => synthStack({ searchEmbeddingDimensions: "many" })).toThrow(/searchEmbeddingDimensions" must be a positive integer/);
+  });
+
   it("refuses a retention CloudWatch does not offer and a non-numeric limit", () => {
     expect(() => synthStack({ logRetentionDays: "10" })).toThrow(/logRetentionDays must be one of/);
     expect(() => synthStack({ throttleRateLimit: "fast" })).toThrow(/throttleRateLimit" must be a positive integer/);
