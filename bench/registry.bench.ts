@@ -8,29 +8,21 @@
  *   npx tsx bench/registry.bench.ts      (or: npm run bench registry)
  */
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import autocannon from "autocannon";
-import type { RegistryConfig } from "../functions/config.js";
 import { createDynamoDocumentClient, createS3Client } from "../functions/storage/aws-clients.js";
 import { indexQueryInput } from "../functions/storage/index-query.js";
 import { LATEST_CATALOG, LATEST_INDEX, LATEST_SORT_KEY } from "../functions/storage/table-schema.js";
 import { buildBundle, buildPythonToolZip, FIXTURE_TOOLS_DIR, readFixtureSpec, zipFiles } from "../test/support/bundles.js";
-import { withChildServer } from "./child-server.js";
+import { type ServerReady, withLocalRegistry } from "./child-server.js";
 import { p50p99 } from "./percentiles.js";
 
 const CONNECTIONS = 10;
 const SECONDS = 3;
 const UPLOAD_BODIES = 1500;
-
-interface ServerReady {
-  url: string;
-  token: string;
-  config: RegistryConfig;
-}
 
 interface Measure {
   name: string;
@@ -45,33 +37,8 @@ interface Measure {
 // Before any SDK client exists (imports above only load code).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-if (process.argv.includes("--serve")) {
-  await serve();
-} else {
-  await main();
-}
-
-/** Child process: the local registry plus a hello-world route, on a free loopback port. */
-async function serve(): Promise<void> {
-  const { startLocalRegistry } = await import("../functions/local/start-local-registry.js");
-  const dataDir = await mkdtemp(join(tmpdir(), "agent-tools-bench-"));
-  const registry = await startLocalRegistry({
-    dataDir,
-    port: 0,
-    token: "bench-token",
-    extraRoutes: [(app) => app.get("/hello", (c) => c.text("Hello Hono!"))],
-  });
-  process.send!({ url: registry.url, token: "bench-token", config: registry.config } satisfies ServerReady);
-  process.once("disconnect", async () => {
-    await registry.close();
-    await rm(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  });
-}
-
-function main(): Promise<void> {
-  return withChildServer<ServerReady>(import.meta.url, run);
-}
+// The child also serves a Hono hello-world route, the floor of any request.
+await withLocalRegistry(import.meta.url, run, { extraRoutes: [(app) => app.get("/hello", (c) => c.text("Hello Hono!"))] });
 
 async function run({ url, token, config }: ServerReady): Promise<void> {
   const spec = readFixtureSpec("text-stats");

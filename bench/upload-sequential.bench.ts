@@ -9,47 +9,22 @@
  *   npx tsx bench/upload-sequential.bench.ts      (or: npm run bench upload-sequential)
  */
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import type { RegistryConfig } from "../functions/config.js";
 import { createDynamoDocumentClient, createS3Client } from "../functions/storage/aws-clients.js";
 import { buildBundle, FIXTURE_TOOLS_DIR, readFixtureSpec, zipFiles } from "../test/support/bundles.js";
-import { withChildServer } from "./child-server.js";
+import { type ServerReady, withLocalRegistry } from "./child-server.js";
 import { p50p99 } from "./percentiles.js";
 
 const ROUNDS = 30;
 const PER_ROUND = 10;
 const WARM_UP = 20;
 
-interface ServerReady {
-  url: string;
-  token: string;
-  config: RegistryConfig;
-}
-
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-if (process.argv.includes("--serve")) await serve();
-else await main();
-
-async function serve(): Promise<void> {
-  const { startLocalRegistry } = await import("../functions/local/start-local-registry.js");
-  const dataDir = await mkdtemp(join(tmpdir(), "agent-tools-bench-upload-"));
-  const registry = await startLocalRegistry({ dataDir, port: 0, token: "bench-token" });
-  process.send!({ url: registry.url, token: "bench-token", config: registry.config } satisfies ServerReady);
-  process.once("disconnect", async () => {
-    await registry.close();
-    await rm(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  });
-}
-
-function main(): Promise<void> {
-  return withChildServer<ServerReady>(import.meta.url, run);
-}
+await withLocalRegistry(import.meta.url, run);
 
 async function run({ url, token, config }: ServerReady): Promise<void> {
   const spec = readFixtureSpec("text-stats");

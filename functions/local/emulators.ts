@@ -4,8 +4,9 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import dynalite from "dynalite";
 import S3rver from "s3rver";
+import { honourIfNoneMatch } from "./s3rver-if-none-match.js";
 
-/** DynamoDB (dynalite, LevelDB on disk) and S3 (s3rver, files on disk), both loopback-only. */
+/** DynamoDB (dynalite, LevelDB on disk) and S3 (s3rver, files on disk, honouring `If-None-Match: *`), both loopback-only. */
 export interface Emulators {
   dynamodbEndpoint: string;
   s3Endpoint: string;
@@ -31,6 +32,7 @@ export async function startEmulators(dataDir: string, options: EmulatorOptions =
   const dynamo = options.dynamodbEndpoint === undefined ? await startDynalite(join(dataDir, "dynamodb")) : undefined;
 
   const s3 = new S3rver({ address: "127.0.0.1", port: 0, directory: s3Dir, silent: true });
+  honourIfNoneMatch(s3);
   let s3Address: AddressInfo;
   try {
     s3Address = await s3.run();

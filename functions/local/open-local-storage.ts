@@ -42,6 +42,8 @@ export async function openLocalStorage(dataDirOption: string, options: EmulatorO
         presignExpiresSeconds: 300,
         maxBundleBytes: DEFAULT_MAX_BUNDLE_BYTES,
         cacheRevalidateMs: 1000,
+        // The emulator honours If-None-Match like S3 (s3rver-if-none-match.ts): archives are written in one call.
+        s3ConditionalWrites: true,
       };
       await provisionStorage(config);
       return { dataDir, config, close };

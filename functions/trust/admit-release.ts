@@ -3,20 +3,27 @@ import type { PublishedEntry } from "../entry/published-entry.js";
 import { authorizeTool, type AuthorizeDeps } from "./authorize-tool.js";
 import { HttpProblem } from "../http-problem.js";
 import { SIGNATURE_HEADER, verifySignature } from "./verify-signature.js";
-import { writerOf } from "./writer.js";
+import { auditSubject, writerOf } from "./writer.js";
 
 /**
  * The publish pipeline's admission step for an upload request (`PublishDeps.admit`): the writer
  * may publish this id (scope, action, owner); a signature sent with the upload is verified against
  * the owner's keys; then an id nobody owns is claimed for the writer (one conditional put: of two
- * first publishes, one owns the id and the other gets 403). All before anything is stored.
+ * first publishes, one owns the id and the other gets 403). All before anything is stored. The
+ * admin may publish any id, so its unsigned release just claims the id (the claim answers the
+ * owner when there is one already).
  * Returns the registry-owned fields the entry carries: `owner`, and `signature` when signed.
  */
 export function admitRelease(c: Context, deps: AuthorizeDeps): (entry: PublishedEntry) => Promise<Partial<PublishedEntry>> {
   return async (entry) => {
-    const known = await authorizeTool(c, deps, entry.tool_id, "publish", entry.version);
     const writer = writerOf(c);
     const header = c.req.header(SIGNATURE_HEADER);
+    if (writer.admin && header === undefined) {
+      // Nothing can refuse the admin's unsigned release, so the claim comes first: one write for a new id, none for a known one.
+      auditSubject(c, { tool_id: entry.tool_id, version: entry.version });
+      return { owner: await deps.trust.owners.claim(entry.tool_id, writer.publisher, new Date().toISOString()) };
+    }
+    const known = await authorizeTool(c, deps, entry.tool_id, "publish", entry.version);
     const signature = header === undefined ? undefined : await verifySignature(deps.trust.keys, header, known ?? writer.publisher, entry);
     const owner = known ?? (await deps.trust.owners.claim(entry.tool_id, writer.publisher, new Date().toISOString()));
     if (!writer.admin && owner !== writer.publisher) {

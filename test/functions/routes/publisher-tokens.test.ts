@@ -151,6 +151,16 @@ describe("what a publisher token may do", () => {
     expect((await request("GET", "/tools/acme2-stats", undefined)).body).toMatchObject({ version: "2.0.0", owner: "acme-two" });
   });
 
+  it("keeps an id the admin published first for the admin, also once the tool is deleted", async () => {
+    const anyone = await mint("takeover", ["*"], ["publish"]);
+    expect((await uploadBundle(registry.url, registry.token, await bundleOf("admin-first"))).status).toBe(200);
+    expect((await request("GET", "/tools/admin-first", undefined)).body.owner).toBe("admin");
+    expect((await request("DELETE", "/tools/admin-first", registry.token)).status).toBe(200);
+    const taken = await uploadBundle(registry.url, anyone, await bundleOf("admin-first"));
+    expect(taken.status).toBe(403);
+    expect(taken.body.detail).toMatch(/Tool "admin-first" belongs to publisher "admin", not "takeover"/);
+  });
+
   it("needs the action: a publish-only token cannot update or delete", async () => {
     const token = await mint("pubonly", ["pubonly-*"], ["publish"]);
     expect((await uploadBundle(registry.url, token, await bundleOf("pubonly-tool"))).status).toBe(200);

@@ -1,6 +1,6 @@
 // EntryStore and ArchiveStore against the in-process emulators, through the AWS SDK.
 import { createHash } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,12 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PublishedEntry } from "../../../functions/entry/published-entry.js";
 import type { RegistryConfig } from "../../../functions/config.js";
 import { entryFromSpec } from "../../../functions/entry/tool-entry.js";
-import { startEmulators, type Emulators } from "../../../functions/local/emulators.js";
+import { S3_FOLDER, startEmulators, type Emulators } from "../../../functions/local/emulators.js";
 import { provisionStorage } from "../../../functions/local/provision-storage.js";
 import { ArchiveStore } from "../../../functions/storage/archive-store.js";
 import { createDynamoDocumentClient, createS3Client } from "../../../functions/storage/aws-clients.js";
 import { EntryStore, VersionExistsError } from "../../../functions/storage/entry-store.js";
 import { highestVersion, summarisePartition } from "../../../functions/storage/tool-partition.js";
+import { OwnerStore } from "../../../functions/storage/owner-store.js";
 
 let dataDir: string;
 let emulators: Emulators;
@@ -220,11 +221,28 @@ describe("ArchiveStore", () => {
   });
 });
 
-describe("write-once archives", () => {
-  const bytes = new Uint8Array(50_000).map((_, i) => (i * 7) % 251);
+// Both ways of writing once: a HEAD first (storage that ignores If-None-Match), and one conditional
+// PutObject (S3, and the embedded s3rver, which honours it: s3rver-if-none-match.ts).
+describe.each([
+  { mode: "HEAD, then PutObject", conditionalWrites: false, key: "a" },
+  { mode: "PutObject with If-None-Match", conditionalWrites: true, key: "b" },
+])("write-once archives ($mode)", ({ conditionalWrites, key }) => {
+  const bytes = new Uint8Array(50_000).map((_, i) => (i * 7 + key.charCodeAt(0)) % 251);
   const sha = sha256(bytes);
+  const store = () => new ArchiveStore(s3, bucket, { conditionalWrites });
+
+  it("writes an absent object, then keeps it without rewriting it", async () => {
+    const archives = store();
+    expect(await archives.putOnce(sha, bytes)).toBe("written");
+    // s3rver keeps the bytes in one file: a rewrite would give it a new modification time.
+    const file = join(dataDir, S3_FOLDER, bucket, `${ArchiveStore.key(sha)}._S3rver_object`);
+    const written = (await stat(file, { bigint: true })).mtimeNs;
+    expect(await archives.putOnce(sha, bytes)).toBe("present");
+    expect((await stat(file, { bigint: true })).mtimeNs).toBe(written);
+  });
 
   it("rewrites an object that a crash left short, and then keeps it", async () => {
+    const archives = store();
     await plant(sha, bytes.subarray(0, 1_000));
     expect(await archives.get(sha)).toBeUndefined(); // never served: the digest does not match
     expect(await archives.putOnce(sha, bytes)).toBe("repaired");
@@ -233,6 +251,7 @@ describe("write-once archives", () => {
   });
 
   it("rewrites an object of the right length whose bytes are wrong, and an empty one", async () => {
+    const archives = store();
     const damaged = Uint8Array.from(bytes);
     damaged[123] = (damaged[123]! + 1) % 256;
     await plant(sha, damaged);
@@ -245,7 +264,7 @@ describe("write-once archives", () => {
 
   it("lists archive objects with their sizes, skipping other keys", async () => {
     const listed = [];
-    for await (const object of archives.list()) listed.push(object);
+    for await (const object of store().list()) listed.push(object);
     expect(listed).toContainEqual(expect.objectContaining({ sha256: sha, size: bytes.byteLength }));
     expect(listed.every((object) => /^[0-9a-f]{64}$/.test(object.sha256))).toBe(true);
   });
@@ -296,5 +315,42 @@ describe("convergent pointer", () => {
     ]);
     expect(highestVersion(partition.versions)).toMatchObject({ version: "1.10.0", pending: true });
     expect(partition.pointer).toEqual({ kind: "pointer", version: "1.2.0", updatedAt: "a" });
+  });
+});
+
+describe("OwnerStore", () => {
+  /** An owner store with a client of its own (another process), and how many calls it sent. */
+  function processStore() {
+    const db = createDynamoDocumentClient(config);
+    let calls = 0;
+    db.middlewareStack.add(
+      (next) => async (args) => {
+        calls++;
+        return next(args);
+      },
+      { step: "initialize" },
+    );
+    return { owners: new OwnerStore(db, config.tableName), calls: () => calls };
+  }
+
+  it("gives an id to its first claimant, for every process", async () => {
+    const first = processStore();
+    const second = processStore();
+    expect(await first.owners.claim("owned-tool", "acme", "2026-01-01T00:00:00.000Z")).toBe("acme");
+    expect(await second.owners.claim("owned-tool", "globex", "2026-01-02T00:00:00.000Z")).toBe("acme");
+    expect(await second.owners.get("owned-tool")).toBe("acme");
+    expect(await processStore().owners.get("unclaimed-tool")).toBeUndefined();
+  });
+
+  it("remembers an owner it read or claimed (a claim never changes), and never an absent one", async () => {
+    const store = processStore();
+    expect(await store.owners.get("remembered-tool")).toBeUndefined();
+    expect(await store.owners.get("remembered-tool")).toBeUndefined();
+    expect(store.calls()).toBe(2);
+    expect(await store.owners.claim("remembered-tool", "acme", "2026-01-01T00:00:00.000Z")).toBe("acme");
+    const afterClaim = store.calls();
+    expect(await store.owners.get("remembered-tool")).toBe("acme");
+    expect(await store.owners.claim("remembered-tool", "globex", "2026-01-01T00:00:00.000Z")).toBe("acme");
+    expect(store.calls()).toBe(afterClaim);
   });
 });
