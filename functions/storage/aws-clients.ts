@@ -2,6 +2,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { RegistryConfig } from "../config.js";
+import { marshalConstructorKeys } from "./constructor-keys.js";
 
 /** Attempts per storage call (the SDK's standard retry mode backs off with jitter between them). */
 export const DEFAULT_STORAGE_MAX_ATTEMPTS = 4;
@@ -46,6 +47,9 @@ export function createDynamoClient(config: RegistryConfig): DynamoDBClient {
   });
 }
 
+/** The document client every store uses; object keys named `constructor` reach storage intact (constructor-keys.ts). */
 export function createDynamoDocumentClient(config: RegistryConfig): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(createDynamoClient(config), { marshallOptions: { removeUndefinedValues: true } });
+  return marshalConstructorKeys(
+    DynamoDBDocumentClient.from(createDynamoClient(config), { marshallOptions: { removeUndefinedValues: true } }),
+  );
 }

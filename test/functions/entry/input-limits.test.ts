@@ -5,6 +5,7 @@ import { MAX_FIELD_DEPTH, MAX_KEY_BYTES } from "../../../functions/entry/entry-l
 import { MAX_JSON_BODY_BYTES } from "../../../functions/http/read-json-body.js";
 import { buildBundle, fixtureBundle } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
+import { BUILT_IN_KEY_PARAMETERS, storedEntry } from "../storage/built-in-keys.js";
 import { storageSnapshot } from "../storage/storage-snapshot.js";
 
 let registry: TestRegistry;
@@ -125,6 +126,22 @@ describe("values the database cannot store", () => {
       expect(String(uploaded.body.detail)).toContain(`tool_parameters ${problem}`);
     }
     expect(await storageSnapshot(registry.local)).toEqual(snapshot);
+  });
+});
+
+describe("values the database stores", () => {
+  it("keep object keys that name JavaScript built-ins (constructor, toString, valueOf) exactly, on upload and PUT", async () => {
+    const fixture = await fixtureBundle("text-stats");
+    for (const [index, parameters] of BUILT_IN_KEY_PARAMETERS.entries()) {
+      const toolId = `built-in-keys-${index}`;
+      const spec = { ...fixture.spec, tool_id: toolId, tool_metadata: { version: "1.0.0" }, tool_parameters: parameters };
+      const uploaded = await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip: fixture.toolZip, toolMd: "# x\n" }));
+      expect(uploaded.status, JSON.stringify(parameters)).toBe(200);
+      expect((await storedEntry(registry.local, toolId, "1.0.0"))?.tool_parameters).toEqual(parameters);
+      const edited = { ...parameters, description: "edited" };
+      expect((await request("PUT", `/tools/${toolId}`, JSON.stringify({ tool_parameters: edited }))).status).toBe(200);
+      expect((await storedEntry(registry.local, toolId, "1.0.0"))?.tool_parameters).toEqual(edited);
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import { LATEST_CATALOG, LATEST_INDEX, LATEST_SORT_KEY } from "../../../function
 import { buildBundle, fixtureBundle, type FixtureBundle } from "../../support/bundles.js";
 import { startDynamoDbLocal, type DynamoDbLocal } from "../../support/dynamodb-local.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
+import { BUILT_IN_KEY_PARAMETERS, storedEntry } from "./built-in-keys.js";
 import { storageSnapshot } from "./storage-snapshot.js";
 
 let dynamodb: DynamoDbLocal;
@@ -233,6 +234,14 @@ describe("limits on DynamoDB Local", { timeout: 60_000 }, () => {
     expect(await storageSnapshot(registry.local)).toEqual(snapshot);
     await expect(rawPut({ tool_id: "conform-keys", version: "9.9.9", entry: { "": 1 } })).rejects.toThrow(/[Ee]mpty attribute name/);
     expect((await upload(specBundle("conform-keys", "1.0.0", { tool_parameters: `{"${"k".repeat(MAX_KEY_BYTES)}":1}` }))).status).toBe(200);
+  });
+
+  it("stores object keys that name JavaScript built-ins (constructor, toString, valueOf) exactly", async () => {
+    for (const [index, parameters] of BUILT_IN_KEY_PARAMETERS.entries()) {
+      const toolId = `conform-built-in-keys-${index}`;
+      expect((await upload(specBundle(toolId, "1.0.0", { tool_parameters: JSON.stringify(parameters) }))).status).toBe(200);
+      expect((await storedEntry(registry.local, toolId, "1.0.0"))?.tool_parameters).toEqual(parameters);
+    }
   });
 
   it("refuses numbers DynamoDB or the SDK cannot store exactly, and stores the rest exactly", async () => {
