@@ -113,7 +113,7 @@ describe("AgentTools against the local registry", () => {
     }
   });
 
-  it("restarts a tool when it is added again with new parameters (B6), and keeps it when nothing changed", async () => {
+  it("restarts a tool when it is added again with new parameters (docs/design/compatibility.md#add-again), and keeps it when nothing changed", async () => {
     const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await temp.make() });
     const text = { text: "x y y z z z" };
     try {
@@ -130,7 +130,7 @@ describe("AgentTools against the local registry", () => {
     }
   });
 
-  it("adds on first execute without add (B4) and passes merged parameters to binaries", async () => {
+  it("adds on first execute without add (docs/design/compatibility.md#execute-without-add) and passes merged parameters to binaries", async () => {
     const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await temp.make() });
     try {
       expect(await tools.executeToolById("text-stats", { text: "a" })).toEqual({ word_count: 1, unique_words: 1, top_words: ["a"] });
@@ -173,7 +173,7 @@ describe("AgentTools against the local registry", () => {
   });
 });
 
-describe("AgentTools with a registry that redirects archive downloads to storage (B2)", () => {
+describe("AgentTools with a registry that redirects archive downloads to storage", () => {
   it("follows the redirect to the presigned URL", async () => {
     const redirecting = await startTestRegistry({ archiveDelivery: "redirect" });
     const tools = new AgentTools({ toolsDbUrl: redirecting.url, cacheDir: await temp.make() });

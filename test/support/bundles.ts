@@ -1,6 +1,6 @@
 /**
  * In-memory archives and bundles for tests: the example tools of `test/fixtures/tools/` packed the
- * way the seed's shell steps pack them (`zip -r tool.zip code`, `tar czf tool.zip code`,
+ * way docs/authoring.md's shell steps pack them (`zip -r tool.zip code`, `tar czf tool.zip code`,
  * `zip bundle.zip spec.json tool.zip tool.md`), plus builders for hand-made archives.
  */
 import { execFile } from "node:child_process";

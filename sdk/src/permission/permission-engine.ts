@@ -10,6 +10,8 @@ import {
   type PermissionDecision,
   type PermissionRule,
   type RulesByTool,
+  emptyRulesByTool,
+  rulesOfTool,
 } from "./types.js";
 
 export interface PermissionEngineOptions {
@@ -60,9 +62,9 @@ export class PermissionEngine {
     this.context = {
       mode: checkedMode(options.mode ?? PermissionMode.DEFAULT),
       workingDirectories: [...(options.workingDirectories ?? [])],
-      allowRules: {},
-      askRules: {},
-      denyRules: {},
+      allowRules: emptyRulesByTool(),
+      askRules: emptyRulesByTool(),
+      denyRules: emptyRulesByTool(),
       projectRoot: options.projectRoot,
     };
     const source = options.source ?? "session";
@@ -108,7 +110,8 @@ export class PermissionEngine {
     if (resolvedBehavior === PermissionBehavior.PASSTHROUGH) return;
     const normalized = toPermissionRule(rule, resolvedBehavior, "session");
     const byTool = this.rulesFor(resolvedBehavior);
-    const list = (byTool[normalized.toolName] ??= []);
+    if (!Object.hasOwn(byTool, normalized.toolName)) byTool[normalized.toolName] = [];
+    const list = byTool[normalized.toolName]!;
     if (!list.some((existing) => existing.ruleContent === normalized.ruleContent)) list.push(normalized);
   }
 
@@ -207,7 +210,7 @@ export class PermissionEngine {
   ): Promise<PermissionRule | undefined> {
     const byTool = this.rulesFor(behavior);
     for (const key of ruleKeys(tool)) {
-      for (const rule of byTool[key] ?? []) {
+      for (const rule of rulesOfTool(byTool, key)) {
         if (
           !rule.ruleContent ||
           (await tool.matchRule(rule.ruleContent, input, { ...this.context, ruleBehavior: behavior, ruleToolName: key }))

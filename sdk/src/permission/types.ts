@@ -56,6 +56,16 @@ export interface PermissionDecision {
 /** Rules keyed by exact tool name, in insertion order. */
 export type RulesByTool = Record<string, PermissionRule[]>;
 
+/** An empty rule list per tool, with no prototype: a tool may be named `constructor` or `__proto__`. */
+export function emptyRulesByTool(): RulesByTool {
+  return Object.create(null) as RulesByTool;
+}
+
+/** The rules written for `toolName`; never a property every object inherits (`toString`, `constructor`). */
+export function rulesOfTool(byTool: RulesByTool, toolName: string): readonly PermissionRule[] {
+  return Object.hasOwn(byTool, toolName) ? byTool[toolName]! : [];
+}
+
 /** What a tool's `checkPermissions` sees: the mode, the working set and the rules. */
 export interface PermissionContext {
   mode: PermissionMode;

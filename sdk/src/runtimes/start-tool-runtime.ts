@@ -80,7 +80,7 @@ export async function startToolRuntime(record: ToolRecord, tree: ToolTree, setti
   });
 }
 
-/** The seed runs "the first file in code/"; here code/ must hold exactly one file, and it must be executable. */
+/** A binary tool runs "the first file in code/" (docs/authoring.md); here code/ must hold exactly one file, and it must be executable. */
 async function findExecutable(toolId: string, codeDir: string): Promise<string> {
   const entries = await readdir(codeDir, { withFileTypes: true }).catch((error: unknown) => {
     throw new ToolLoadError(toolId, `its code folder ${codeDir} cannot be read (${(error as Error).message})`, { cause: error });

@@ -68,7 +68,7 @@ afterAll(async () => {
 });
 
 describe("upload and fetch", () => {
-  it("uploads the seed's bundles with the original answer", async () => {
+  it("uploads bundles packed by the documented shell steps with the original answer", async () => {
     expect(await uploadBundle(registry.url, registry.token, textStats.bundle)).toEqual({
       status: 200,
       body: { message: "Tool uploaded successfully", tool_id: "text-stats", version: "1.0.0" },

@@ -222,7 +222,7 @@ function tool(id: string, type: string, tags: string[], description: string, see
   };
 }
 
-/** A man page shaped like the seed's: title, summary, input and output, an example, notes. */
+/** A man page shaped like docs/authoring.md's: title, summary, input and output, an example, notes. */
 function manPage(id: string, description: string, seeAlso?: string): string {
   return [
     `# ${id}`,

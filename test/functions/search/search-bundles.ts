@@ -1,6 +1,6 @@
 /**
  * Bundles for the search tests: any spec fields around a tiny Python tool that echoes its input
- * (so a test can see exactly what the tool received), packed like the seed's bundles.
+ * (so a test can see exactly what the tool received), packed like docs/authoring.md's bundles.
  */
 import { buildBundle, zipFiles } from "../../support/bundles.js";
 import { uploadBundle } from "../../support/registry.js";

@@ -73,7 +73,7 @@ describe("the example tools validate", () => {
     expect(validated).toMatchObject({ toolId: "binary-increment", version: "2.3.4", archiveFormat: "tar.gz" });
   });
 
-  it("a bundle built with the seed's exact shell steps", () => {
+  it("a bundle built with the documented shell steps", () => {
     const folder = join(work, "text-stats");
     cpSync(join(FIXTURE_TOOLS_DIR, "text-stats"), folder, { recursive: true });
     execFileSync("sh", ["-c", "zip -qr tool.zip code && zip -q text-stats-bundle.zip spec.json tool.zip tool.md"], { cwd: folder });

@@ -27,7 +27,7 @@ const DONT_ASK_DEFAULT: Expect = { behavior: "deny", says: "dont_ask mode - user
 const ALLOW_RULE: Expect = { behavior: "allow", says: "Rule: Probe(x)", suggestions: false };
 const same = (cell: Expect): Record<Mode, Expect> => ({ [D]: cell, [A]: cell, [E]: cell, [B]: cell, [N]: cell }) as Record<Mode, Expect>;
 
-// Spec §3: one row per step outcome, one column per mode.
+// docs/design/permission-model.md, "The decision, step by step": one row per step outcome, one column per mode.
 const TABLE: Row[] = [
   {
     step: "1 deny rule beats everything",
@@ -127,7 +127,7 @@ function text(decision: PermissionResult): string {
   return `${decision.message} | ${decision.reason ?? ""}`;
 }
 
-describe("PermissionEngine: every cell of the spec §3 table", () => {
+describe("PermissionEngine: every cell of the decision table (docs/design/permission-model.md)", () => {
   for (const row of TABLE) {
     for (const mode of MODES) {
       it(`${row.step} — ${mode}`, async () => {
@@ -149,7 +149,7 @@ describe("PermissionEngine: every cell of the spec §3 table", () => {
 });
 
 describe("PermissionEngine: messages and fields", () => {
-  it("uses AgentScope's messages for each outcome", async () => {
+  it("uses the documented message for each outcome", async () => {
     const tool = new ProbeTool();
     const check = (mode: Mode, rules = {}) => new PermissionEngine({ mode, ...rules }).checkPermission(tool, { target: "x" });
     expect((await check(D, { deny: ["Probe"] })).message).toBe("Permission to use Probe has been denied");

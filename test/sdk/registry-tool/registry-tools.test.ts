@@ -100,7 +100,7 @@ describe("registry tools as ToolBases", () => {
     const executor = new Toolkit({ tools: [registryTool(agentTools, "text-stats")], engine }).createExecutor();
     const asked = await collect(executor.run([{ id: "c", name: "text-stats", input: TEXT }]));
     const request = find(asked, "require_user_confirm").toolCalls[0]!;
-    // The tool's own plain ASK falls through to the mode default, whose message replaces it (spec §3).
+    // The tool's own plain ASK falls through to the mode default, whose message replaces it (docs/design/permission-model.md).
     expect(request).toMatchObject({ message: "Permission required for text-stats", reason: "Mode: default" });
     const done = await collect(executor.resume({ confirmResults: [{ toolCallId: "c", confirmed: true, rules: ["text-stats"] }] }));
     expect(JSON.parse(find(done, "tool_result_end", "c").response.text)).toEqual(EXPECTED);

@@ -11,7 +11,7 @@ const temp = new TempDirs();
 let dir: string;
 let tools: AgentTools;
 
-/** A local binary tool whose only file is a shell script (the seed allows "any executable script"). */
+/** A local binary tool whose only file is a shell script (a binary tool may be "any executable script": docs/authoring.md). */
 async function addScriptTool(name: string, script: string, options: { mode?: number } = {}) {
   const codeDir = join(dir, name, "code");
   await mkdir(codeDir, { recursive: true });
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe("binary tools", () => {
-  it("keep the executable bit from a zip made with unix modes (B3) and follow the seed contract", async () => {
+  it("keep the executable bit from a zip made with unix modes and follow the binary tool contract", async () => {
     const binary = await readFile(await compileIncrement());
     const zipPath = join(dir, "increment-zip", "tool.zip");
     await mkdir(join(dir, "increment-zip"), { recursive: true });
@@ -105,7 +105,7 @@ describe("binary tools", () => {
     await expect(tools.executeToolById("not-executable", {})).rejects.toThrow(/Tool "not-executable": cannot run .*EACCES.*chmod \+x/);
   });
 
-  it("answer executeCommand as the seed says and remove their output folder on close", async () => {
+  it("answer executeCommand as the binary tool contract says and remove their output folder on close", async () => {
     const own = new AgentTools({ cacheDir: join(dir, "cache") });
     const before = await agentToolsOutputDirs();
     await own.add({ path: join(dir, "echo-request") });

@@ -40,7 +40,7 @@ async function addTool(name: string, body: string, constructorBody?: string) {
   return tools.add({ path: await writePythonTool(dir, name, toolWithExecute(body, constructorBody)) });
 }
 
-describe("local sources (the seed's test-it-locally flow)", () => {
+describe("local sources (the test-it-locally flow of docs/authoring.md)", () => {
   it("runs the text-stats fixture from its tool folder, with spec.json's id and parameters", async () => {
     const added = await tools.add({ path: join(FIXTURE_TOOLS_DIR, "text-stats") }, { top_n: 2 });
     expect(added).toMatchObject({ toolId: "text-stats", source: "local", runtime: "python", version: "1.0.0" });
@@ -63,7 +63,7 @@ describe("local sources (the seed's test-it-locally flow)", () => {
     expect(await tools.executeToolById("zipped", {})).toEqual({ zipped: true });
   });
 
-  it("makes code/ importable and gives every tool its own module name (B14)", async () => {
+  it("makes code/ importable and gives every tool its own module name (docs/design/compatibility.md#module-names)", async () => {
     for (const name of ["first", "second"]) {
       const source = `from helper import NAME\nimport sys\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): pass\n    def execute(self, input_data):\n        return {"helper": NAME, "module": __name__, "function_loaded": "function" in sys.modules}\n`;
       await tools.add({ path: await writePythonTool(dir, name, source, { "helper.py": `NAME = "${name}"\n` }) });
@@ -206,7 +206,7 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
     await noPython.close();
   });
 
-  it("executeCommand returns the tool's value (B5) and reports a missing execute_command", async () => {
+  it("executeCommand returns the tool's value (docs/design/compatibility.md#management-commands) and reports a missing execute_command", async () => {
     await addTool("no-commands", "return 1");
     await expect(tools.executeCommand("no-commands", "reset", {})).rejects.toThrow(
       /NotImplementedError: this tool defines no execute_command method/,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 
 /**
  * Writes a local Python tool folder (`<dir>/<name>/code/function.py` and any extra files under
- * `code/`), the layout the seed's "test it locally" uses, and returns the tool folder.
+ * `code/`), the layout docs/authoring.md's "test it locally" uses, and returns the tool folder.
  */
 export async function writePythonTool(dir: string, name: string, functionPy: string, extra: Record<string, string> = {}): Promise<string> {
   const toolDir = join(dir, name);

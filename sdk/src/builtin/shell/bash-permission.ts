@@ -1,6 +1,12 @@
 import { isAbsolute, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { PermissionBehavior, PermissionMode, type PermissionContext, type PermissionDecision } from "../../permission/types.js";
+import {
+  PermissionBehavior,
+  PermissionMode,
+  rulesOfTool,
+  type PermissionContext,
+  type PermissionDecision,
+} from "../../permission/types.js";
 import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
 import { expandHome } from "../../permission/working-directories.js";
 import { isDangerousPath, mayContainDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
@@ -263,7 +269,7 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
     };
   }
 
-  const allowRules = context.allowRules[options.toolName] ?? [];
+  const allowRules = rulesOfTool(context.allowRules, options.toolName);
   const allowContents = allowRules.map((rule) => rule.ruleContent).filter((content): content is string => !!content);
   // A whole-tool allow rule (`Bash`) covers everything: the engine applies it.
   if (allowContents.length > 0 && allowContents.length === allowRules.length) {
