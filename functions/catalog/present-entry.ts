@@ -45,8 +45,3 @@ export function presentEntryJson(entry: PublishedEntry, origin: string): string 
   }
   return json;
 }
-
-/** A JSON array of presented entries, reusing each entry's memoised JSON. */
-export function presentEntriesJson(entries: readonly PublishedEntry[], origin: string): string {
-  return `[${entries.map((entry) => presentEntryJson(entry, origin)).join(",")}]`;
-}

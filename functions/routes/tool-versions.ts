@@ -1,4 +1,8 @@
-import { presentEntriesJson, presentEntryJson } from "../catalog/present-entry.js";
+import { presentEntryJson } from "../catalog/present-entry.js";
+import { boundedPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parsePageLimit } from "../listing/bounded-page.js";
+import { setNextPageLink } from "../listing/next-page-link.js";
+import { listingScope, registryCursors } from "../listing/page-cursor.js";
+import { indexBelowVersion, matchingFrom } from "../listing/sorted-entries.js";
 import { entryEntityTag, notModified } from "../http/entity-tag.js";
 import { jsonText } from "../http/json-text.js";
 import { HttpProblem } from "../http-problem.js";
@@ -8,16 +12,36 @@ import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "../route-module.js";
 
 /**
- * `GET /tools/{id}/versions` (newest first; yanked versions only with `?include_yanked=true`, so a
- * tool whose versions are all yanked lists `[]`) and `GET /tools/{id}/versions/{version}` (with an ETag). */
+ * `GET /tools/{id}/versions?include_yanked=&limit=&cursor=` (highest semver first; yanked versions
+ * only with `include_yanked=true`, so a tool whose versions are all yanked lists `[]`): a bare
+ * array, paged like `GET /tools` (at most `limit` versions, default and maximum 1,000, and within
+ * Lambda's response limit by bytes; the next page in `Link: <…>; rel="next"`), and
+ * `GET /tools/{id}/versions/{version}` (with an ETag).
+ */
 export const toolVersionsRoute: RouteModule = (app, deps) => {
+  const cursors = registryCursors(deps.config);
   app.get("/tools/:id/versions", async (c) => {
     const toolId = toolIdParam(c);
     const includeYanked = includeYankedParam(c.req.query("include_yanked"));
+    const limit = parsePageLimit(c.req.query("limit"), MAX_PAGE_ITEMS, MAX_PAGE_ITEMS);
+    const scope = listingScope(`/tools/${toolId}/versions`, { include_yanked: String(includeYanked) });
+    const cursor = c.req.query("cursor");
+    const after = cursor === undefined || cursor === "" ? undefined : cursors.decode(scope, cursor);
     const versions = await deps.reader.versions(toolId, includeYanked);
     if (versions.length === 0 && (includeYanked || (await deps.reader.versions(toolId, true)).length === 0)) throw toolNotFound(toolId);
     const origin = requestOrigin(c, deps.config);
-    return jsonText(c, presentEntriesJson(versions, origin));
+    const start = after === undefined ? 0 : indexBelowVersion(versions, after);
+    const page = boundedPage(
+      matchingFrom(versions, start, () => true),
+      (entry) => presentEntryJson(entry, origin),
+      {
+        limit,
+        maxBytes: MAX_PAGE_BYTES,
+      },
+    );
+    const last = page.items.at(-1);
+    if (page.more && last !== undefined) setNextPageLink(c, deps.config, cursors.encode(scope, last.version));
+    return jsonText(c, page.json);
   });
 
   app.get("/tools/:id/versions/:version", async (c) => {

@@ -100,9 +100,21 @@ export class RegistryClient {
     return { entry: (await this.readJson(response, toolId)) as ToolRecord, etag: response.headers.get("etag") ?? undefined };
   }
 
-  /** Every version of a tool, newest first. */
-  listVersions(toolId: string): Promise<ToolRecord[]> {
-    return this.getJson(`/tools/${encodeURIComponent(toolId)}/versions`, toolId) as Promise<ToolRecord[]>;
+  /** Every version of a tool, newest first: page by page (`Link: rel="next"`), as the registry answers at most 1,000 a page. */
+  async listVersions(toolId: string): Promise<ToolRecord[]> {
+    const versions: ToolRecord[] = [];
+    let cursor: string | undefined;
+    do {
+      const search = cursor === undefined ? "" : `?${new URLSearchParams({ cursor })}`;
+      const response = await this.request(`${this.baseUrl}/tools/${encodeURIComponent(toolId)}/versions${search}`, toolId);
+      const page = await this.readJson(response, toolId);
+      if (!Array.isArray(page)) {
+        throw new RegistryError(response.status, "Invalid response from server", "expected a JSON array of versions", { toolId });
+      }
+      versions.push(...(page as ToolRecord[]));
+      cursor = nextCursorFrom(response.headers.get("link"));
+    } while (cursor !== undefined);
+    return versions;
   }
 
   /**

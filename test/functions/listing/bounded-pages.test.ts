@@ -1,18 +1,15 @@
 // Every listing at 10,000 tools answers pages bounded by count and by bytes (Lambda's 6 MB response
 // limit), continued by opaque cursors in `Link: rel="next"` that the registry validates.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLambdaHandler } from "../../../functions/lambda/create-lambda-handler.js";
-import { lambdaBodyBytes, MAX_PAGE_BYTES, MAX_PAGE_ITEMS } from "../../../functions/listing/bounded-page.js";
-import { MAX_CURSOR_CHARS } from "../../../functions/listing/page-cursor.js";
+import { MAX_PAGE_ITEMS } from "../../../functions/listing/bounded-page.js";
 import { scaledCatalog } from "../search/relevance-catalog.js";
 import { seedCatalog } from "../search/seed-catalog.js";
-import { apiGatewayEvent, type ApiGatewayResult } from "../../support/api-gateway-event.js";
-import { startTestRegistry, storageEnv, type TestRegistry } from "../../support/registry.js";
+import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
+import { expectLambdaPageWithinLimit, FORGED_CURSORS, nextCursor, walkPages } from "./page-walk.js";
 
 const TOOLS = 10_000;
 /** Tools with a 30 KB man page: together about 9 MB, so their listings must be cut by bytes. */
 const LARGE_TOOLS = 300;
-const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
 
 let registry: TestRegistry;
 const LARGE_EVERY = Math.floor(TOOLS / LARGE_TOOLS);
@@ -40,25 +37,10 @@ afterAll(async () => {
   await registry?.close();
 });
 
-const nextLink = (response: Response) => /<([^>]+)>;\s*rel="next"/.exec(response.headers.get("link") ?? "")?.[1];
-
-/** Follows `Link: rel="next"` from `path` to the end; checks every page's bounds on the way. */
+/** Follows `Link: rel="next"` from `path` to the end; the tool ids in order and each page's size. */
 async function walk(path: string, limit = MAX_PAGE_ITEMS): Promise<{ ids: string[]; pages: number[] }> {
-  const ids: string[] = [];
-  const pages: number[] = [];
-  for (let url: string | undefined = `${registry.url}${path}`; url !== undefined; ) {
-    const response = await fetch(url);
-    expect(response.status, url).toBe(200);
-    const text = await response.text();
-    expect(lambdaBodyBytes(text)).toBeLessThanOrEqual(MAX_PAGE_BYTES);
-    const page = JSON.parse(text) as { tool_id: string }[];
-    expect(Array.isArray(page)).toBe(true);
-    expect(page.length).toBeLessThanOrEqual(limit);
-    ids.push(...page.map((entry) => entry.tool_id));
-    pages.push(page.length);
-    url = nextLink(response);
-  }
-  return { ids, pages };
+  const { items, pages } = await walkPages<{ tool_id: string }>(`${registry.url}${path}`, limit);
+  return { ids: items.map((entry) => entry.tool_id), pages };
 }
 
 describe("bounded pages", () => {
@@ -89,31 +71,14 @@ describe("bounded pages", () => {
   });
 
   it("keeps the fetch Lambda's answer under its 6 MB response limit", async () => {
-    const handler = createLambdaHandler("fetch", { env: storageEnv(registry) }) as unknown as (
-      event: unknown,
-      context: unknown,
-    ) => Promise<ApiGatewayResult>;
-    const result = await handler(apiGatewayEvent({ method: "GET", url: "/tools/query/by-tag?tag=large" }), {});
-    expect(result.statusCode).toBe(200);
-    expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(LAMBDA_RESPONSE_LIMIT);
-    expect(result.headers?.link ?? result.headers?.Link).toMatch(/rel="next"/);
+    await expectLambdaPageWithinLimit(registry, "/tools/query/by-tag?tag=large");
   });
 });
 
 describe("cursors", () => {
-  const firstCursor = async (path: string) => {
-    const next = nextLink(await fetch(`${registry.url}${path}`));
-    expect(next).toBeDefined();
-    return new URL(next!).searchParams.get("cursor")!;
-  };
+  const firstCursor = (path: string) => nextCursor(`${registry.url}${path}`);
 
-  it.each([
-    ["an altered one", (cursor: string) => `${cursor.slice(0, 5)}${cursor[5] === "A" ? "B" : "A"}${cursor.slice(6)}`],
-    ["a truncated one", (cursor: string) => cursor.slice(0, -3)],
-    ["one with its MAC removed", (cursor: string) => cursor.split(".")[0]!],
-    ["an oversized one", (cursor: string) => cursor.repeat(Math.ceil((MAX_CURSOR_CHARS + 1) / cursor.length))],
-    ["garbage", () => "%%%not-a-cursor"],
-  ])("rejects %s with a 400 that says how to recover", async (_, forge) => {
+  it.each(FORGED_CURSORS)("rejects %s with a 400 that says how to recover", async (_, forge) => {
     const cursor = await firstCursor("/tools?limit=10");
     const response = await fetch(`${registry.url}/tools?limit=10&cursor=${encodeURIComponent(forge(cursor))}`);
     expect(response.status).toBe(400);

@@ -66,6 +66,20 @@ describe("RegistryClient", () => {
     await expect(client.listTools({ cursor: "forged" })).rejects.toMatchObject({ status: 400, error: "Invalid cursor" });
   });
 
+  it("refuses a versions answer that is not an array, rather than failing on it", async () => {
+    const { createServer } = await import("node:http");
+    const server = createServer((_, response) => response.writeHead(200, { "content-type": "application/json" }).end('{"versions":[]}'));
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    try {
+      const { port } = server.address() as { port: number };
+      const refused = await new RegistryClient(`http://127.0.0.1:${port}`).listVersions("odd").catch((caught: unknown) => caught);
+      expect(refused).toBeInstanceOf(RegistryError);
+      expect(refused).toMatchObject({ error: "Invalid response from server", toolId: "odd" });
+    } finally {
+      await new Promise((closed) => server.close(closed));
+    }
+  });
+
   it("reports a closed port as unavailable, naming the URL and the cause", async () => {
     const url = await closedPortUrl();
     const error = await new RegistryClient(url).getTool("text-stats").catch((caught: unknown) => caught);
