@@ -12,6 +12,7 @@ import { registerPublishCommand } from "./commands/publish-command.js";
 import { registerReadCommands } from "./commands/read-commands.js";
 import { registerRunCommand } from "./commands/run-command.js";
 import { registerTokenCommand } from "./commands/token-command.js";
+import { registerTrustCommand } from "./commands/trust-command.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { registerPolicyCommands } from "./policy-command.js";
@@ -43,6 +44,7 @@ export function createProgram(io: CliIo): Command {
   registerAuditCommand(program, context);
   registerLifecycleCommands(program, context);
   registerKeyCommand(program, context);
+  registerTrustCommand(program, context);
 
   return program;
 }

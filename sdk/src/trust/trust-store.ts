@@ -1,3 +1,4 @@
+import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { readIfPresent, writeAtomically } from "../atomic-file.js";
 
@@ -17,6 +18,17 @@ export interface ApprovedDefinition {
   approved_at: string;
 }
 
+/** One publisher's pinned keys, as `TrustStore.publishers()` lists them. */
+export interface PinnedPublisher {
+  owner: string;
+  keys: PinnedKey[];
+}
+
+/** One tool's approved definition, as `TrustStore.definitions()` lists them. */
+export interface ApprovedTool extends ApprovedDefinition {
+  toolId: string;
+}
+
 /**
  * What the SDK remembers about trust, per registry, in the cache folder (docs/sdk.md, "Publisher
  * trust"):
@@ -33,6 +45,19 @@ export class TrustStore {
 
   constructor(cacheDir: string, registryUrl: string) {
     this.root = join(cacheDir, "trust", encodeURIComponent(registryUrl));
+  }
+
+  /** The registries that have a trust folder in `cacheDir`, so a user who names another one can be told which. */
+  static async registries(cacheDir: string): Promise<string[]> {
+    const names = await namesIn(join(cacheDir, "trust"));
+    return names.flatMap((name) => decoded(name) ?? []).sort();
+  }
+
+  /** Every publisher with at least one readable pinned key, by owner name. */
+  async publishers(): Promise<PinnedPublisher[]> {
+    const owners = await this.storedNames("publishers");
+    const listed = await Promise.all(owners.map(async (owner) => ({ owner, keys: await this.pinnedKeys(owner) })));
+    return listed.filter((publisher) => publisher.keys.length > 0);
   }
 
   async pinnedKeys(owner: string): Promise<PinnedKey[]> {
@@ -57,12 +82,43 @@ export class TrustStore {
     await writeAtomically(this.definitionPath(toolId), JSON.stringify({ ...approved, approved_at: new Date().toISOString() }, null, 2));
   }
 
+  /** Every tool with a readable approved definition, by tool id. */
+  async definitions(): Promise<ApprovedTool[]> {
+    const toolIds = await this.storedNames("definitions");
+    const listed = await Promise.all(
+      toolIds.map(async (toolId) => {
+        const approved = await this.approvedDefinition(toolId);
+        return approved === undefined ? [] : [{ toolId, ...approved }];
+      }),
+    );
+    return listed.flat();
+  }
+
+  /** Drops the owner's pinned keys: the next signed tool of the owner pins its key again. False when none were pinned. */
+  async forgetPublisher(owner: string): Promise<boolean> {
+    return removeIfPresent(this.publisherPath(owner));
+  }
+
+  /** Drops the tool's approved definition: its next use is a first use again. False when none was recorded. */
+  async forgetDefinition(toolId: string): Promise<boolean> {
+    return removeIfPresent(this.definitionPath(toolId));
+  }
+
   private publisherPath(owner: string): string {
     return join(this.root, "publishers", `${encodeURIComponent(owner)}.json`);
   }
 
   private definitionPath(toolId: string): string {
     return join(this.root, "definitions", `${encodeURIComponent(toolId)}.json`);
+  }
+
+  /** The names stored in one folder, decoded and sorted (temp files of a write in progress are not names). */
+  private async storedNames(folder: "publishers" | "definitions"): Promise<string[]> {
+    const files = await namesIn(join(this.root, folder));
+    return files
+      .filter((file) => file.endsWith(".json"))
+      .flatMap((file) => decoded(file.slice(0, -".json".length)) ?? [])
+      .sort();
   }
 
   private async read(path: string): Promise<unknown> {
@@ -73,6 +129,35 @@ export class TrustStore {
     } catch {
       return undefined;
     }
+  }
+}
+
+async function namesIn(folder: string): Promise<string[]> {
+  try {
+    return await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+async function removeIfPresent(path: string): Promise<boolean> {
+  try {
+    await rm(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/** A file name this store wrote back to the name it encodes; undefined for one it did not write. */
+function decoded(name: string): string | undefined {
+  try {
+    const value = decodeURIComponent(name);
+    return encodeURIComponent(value) === name ? value : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -7,6 +7,7 @@ import { readArchive } from "../../archive/index.js";
 import { printJson, type CliContext } from "../cli-context.js";
 import { UsageError } from "../report-error.js";
 import { progressBar } from "../progress-bar.js";
+import { cacheDirOption } from "./cache-dir-option.js";
 import { existingPath } from "./local-path.js";
 
 export function registerRunCommand(program: Command, context: CliContext): void {
@@ -17,7 +18,7 @@ export function registerRunCommand(program: Command, context: CliContext): void 
     .argument("<tool>", "a registry tool (id or id@version), a tool folder, or a bundle / tool.zip file")
     .option("--input <json>", "the input object passed to execute", "{}")
     .option("--parameters <json>", "overrides merged into the tool's tool_parameters")
-    .option("--cache-dir <dir>", "the SDK cache (default: $AGENT_TOOLS_CACHE_DIR or ~/.cache/agent-tools)")
+    .addOption(cacheDirOption())
     .option("--json", "print the result as JSON (it always is)")
     .action(async (target: string, options: { input: string; parameters?: string; cacheDir?: string }) => {
       const input = jsonObjectOption("--input", options.input);
