@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTools, type TrustRequest } from "@agent-tools/sdk";
 import { publicKeyId } from "@agent-tools/sdk/tool-spec";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
-import { runCli } from "../../../sdk/src/cli/run-cli.js";
+import { runCliCaptured } from "../support/captured-cli.js";
 import { TrustStore } from "../../../sdk/src/trust/trust-store.js";
 import { readFixtureSpec } from "../../support/bundles.js";
 import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
@@ -29,12 +29,8 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  let out = "";
-  let err = "";
-  const status = await runCli(args, { out: (text) => void (out += text), err: (text) => void (err += text), cwd: workDir });
-  return { status, out, err };
-}
+/** Runs the CLI in process; returns exit status and what it printed. */
+const cli = (...args: string[]) => runCliCaptured(args, workDir);
 
 /** A `trust` command against the test registry and cache. */
 const trust = (...args: string[]) => cli("trust", ...args, "--registry", registry.url, "--cache-dir", cacheDir);
@@ -55,7 +51,12 @@ async function registeredKey(name: string): Promise<{ keyId: string; privatePem:
 async function publishSigned(version: string, description: string, privatePem: string): Promise<void> {
   const dir = join(workDir, `trusted-tool-${version}`);
   await mkdir(join(dir, "code"), { recursive: true });
-  const spec = { ...readFixtureSpec("text-stats"), tool_id: "trusted-tool", tool_search_description: description, tool_metadata: { version } };
+  const spec = {
+    ...readFixtureSpec("text-stats"),
+    tool_id: "trusted-tool",
+    tool_search_description: description,
+    tool_metadata: { version },
+  };
   await writeFile(join(dir, "spec.json"), JSON.stringify(spec));
   await writeFile(join(dir, "tool.md"), "# trusted-tool\n");
   await writeFile(
@@ -116,8 +117,15 @@ describe("agent-tools trust", () => {
     expect(await useTool(false)).toEqual({ result: "1.0.0", asked: [] });
 
     const pins = await listing();
-    expect(pins.publishers).toEqual([{ owner: "admin", keys: [{ key_id: first.keyId, public_key: expect.stringContaining("BEGIN PUBLIC KEY"), pinned_at: expect.any(String) }] }]);
-    expect(pins.tools).toEqual([{ tool_id: "trusted-tool", version: "1.0.0", digest: expect.stringMatching(/^[0-9a-f]{64}$/), approved_at: expect.any(String) }]);
+    expect(pins.publishers).toEqual([
+      {
+        owner: "admin",
+        keys: [{ key_id: first.keyId, public_key: expect.stringContaining("BEGIN PUBLIC KEY"), pinned_at: expect.any(String) }],
+      },
+    ]);
+    expect(pins.tools).toEqual([
+      { tool_id: "trusted-tool", version: "1.0.0", digest: expect.stringMatching(/^[0-9a-f]{64}$/), approved_at: expect.any(String) },
+    ]);
     expect(Date.now() - Date.parse(pins.publishers[0]!.keys[0]!.pinned_at)).toBeLessThan(10 * 60_000);
 
     const text = await trust("list");
@@ -181,7 +189,9 @@ describe("agent-tools trust", () => {
     );
     const publisher = await trust("forget", "--publisher", "nobody", "--json");
     expect(publisher.status).toBe(EXIT.failed);
-    expect(JSON.parse(publisher.err)).toMatchObject({ error: { code: "TRUST_PIN_NOT_FOUND", exitCode: EXIT.failed, message: expect.stringContaining("pinned publishers: admin") } });
+    expect(JSON.parse(publisher.err)).toMatchObject({
+      error: { code: "TRUST_PIN_NOT_FOUND", exitCode: EXIT.failed, message: expect.stringContaining("pinned publishers: admin") },
+    });
     expect(await listing()).toMatchObject({ publishers: [{ owner: "admin" }], tools: [{ tool_id: "trusted-tool" }] });
   });
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packTool } from "../../../sdk/src/publish/pack-tool.js";
 import { DIRECT_UPLOAD_MAX_BYTES } from "../../../sdk/src/publish/upload-bundle.js";
 import { parseTar } from "nanotar";
-import { runCli } from "../../../sdk/src/cli/run-cli.js";
+import { runCliCaptured } from "../support/captured-cli.js";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
 import { compileIncrement, FIXTURE_TOOLS_DIR } from "../../support/bundles.js";
 import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
@@ -31,12 +31,7 @@ afterAll(async () => {
 });
 
 /** Runs the CLI in process; returns exit status and what it printed. */
-async function cli(...args: string[]) {
-  let out = "";
-  let err = "";
-  const status = await runCli(args, { out: (text) => void (out += text), err: (text) => void (err += text), cwd: workDir });
-  return { status, out, err };
-}
+const cli = (...args: string[]) => runCliCaptured(args, workDir);
 
 const withRegistry = (...args: string[]) => [...args, "--registry", registry.url];
 const withToken = (...args: string[]) => [...withRegistry(...args), "--token", registry.token];

@@ -36,7 +36,10 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
   const trust = program.command("trust").description("the publisher keys and tool definitions the SDK pinned, per registry: list, forget");
 
   withJsonOption(
-    trust.command("list").description("list the pinned publisher keys and approved tool definitions for --registry").addOption(cacheDirOption()),
+    trust
+      .command("list")
+      .description("list the pinned publisher keys and approved tool definitions for --registry")
+      .addOption(cacheDirOption()),
   ).action(async (options: { cacheDir?: string; json?: boolean }) => {
     const { registry, cacheDir, store } = pinsOf(options.cacheDir);
     const [publishers, tools] = await Promise.all([store.publishers(), store.definitions()]);
@@ -55,7 +58,9 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
       for (const key of keys) io.out(`  ${untrustedText(owner)}\t${untrustedText(key.key_id)}\t${untrustedText(String(key.pinned_at))}\n`);
     if (tools.length > 0) io.out("tools (approved version, definition digest, approved at)\n");
     for (const tool of tools)
-      io.out(`  ${untrustedText(tool.toolId)}\t${untrustedText(String(tool.version))}\t${untrustedText(tool.digest)}\t${untrustedText(String(tool.approved_at))}\n`);
+      io.out(
+        `  ${untrustedText(tool.toolId)}\t${untrustedText(String(tool.version))}\t${untrustedText(tool.digest)}\t${untrustedText(String(tool.approved_at))}\n`,
+      );
   });
 
   withJsonOption(
@@ -67,7 +72,9 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
       .addOption(cacheDirOption()),
   ).action(async (toolId: string | undefined, options: { publisher?: string; cacheDir?: string; json?: boolean }) => {
     if ((toolId === undefined) === (options.publisher === undefined))
-      throw new UsageError("name one pin to forget: `agent-tools trust forget <tool-id>` or `agent-tools trust forget --publisher <name>`.");
+      throw new UsageError(
+        "name one pin to forget: `agent-tools trust forget <tool-id>` or `agent-tools trust forget --publisher <name>`.",
+      );
     if (toolId?.includes("@"))
       throw new UsageError(`definitions are pinned per tool, not per version: \`agent-tools trust forget ${toolId.split("@")[0]}\`.`);
     const pins = pinsOf(options.cacheDir);
@@ -79,7 +86,9 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
     const keys = await pins.store.pinnedKeys(owner);
     if (!(await pins.store.forgetPublisher(owner))) {
       const known = (await pins.store.publishers()).map((publisher) => publisher.owner);
-      throw new TrustPinNotFoundError(`no keys are pinned for publisher "${untrustedText(owner)}" ${where(pins)}${knownNames("pinned publishers", known)}.`);
+      throw new TrustPinNotFoundError(
+        `no keys are pinned for publisher "${untrustedText(owner)}" ${where(pins)}${knownNames("pinned publishers", known)}.`,
+      );
     }
     if (json) return printJson(io, { publisher: owner, forgotten: keys });
     const ids = keys.map((key) => untrustedText(key.key_id)).join(", ");
@@ -90,9 +99,12 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
     const approved = await pins.store.approvedDefinition(toolId);
     if (!(await pins.store.forgetDefinition(toolId))) {
       const known = (await pins.store.definitions()).map((tool) => tool.toolId);
-      throw new TrustPinNotFoundError(`no definition of tool "${untrustedText(toolId)}" is approved ${where(pins)}${knownNames("approved tools", known)}.`);
+      throw new TrustPinNotFoundError(
+        `no definition of tool "${untrustedText(toolId)}" is approved ${where(pins)}${knownNames("approved tools", known)}.`,
+      );
     }
-    const forgotten = approved === undefined ? null : { version: approved.version, digest: approved.digest, approved_at: approved.approved_at };
+    const forgotten =
+      approved === undefined ? null : { version: approved.version, digest: approved.digest, approved_at: approved.approved_at };
     if (json) return printJson(io, { tool_id: toolId, forgotten });
     const version = approved === undefined ? "" : ` (version ${untrustedText(String(approved.version))})`;
     io.out(`Forgot the approved definition of ${untrustedText(toolId)}${version}: its next use records it again, without asking.\n`);
