@@ -7,11 +7,9 @@
  * stored in this repository: it is read from a local checkout (a work tree, or a bare clone
  * through `git show`).
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { SearchableEntry } from "../functions/search/search-document.js";
 import { MAX_QUERY_CHARS } from "../functions/search/search-query.js";
+import { readCheckoutFile } from "./checkout-file.js";
 
 export interface RetrievalSet {
   name: string;
@@ -41,14 +39,14 @@ export function apibenchSets(checkout: string): RetrievalSet[] {
   return SETS.map((set) => {
     const tools = new Map<string, SearchableEntry>();
     const byCall = new Map<string, string>();
-    for (const api of jsonLines(read(checkout, set.api)) as Api[]) {
+    for (const api of jsonLines(readCheckoutFile(checkout, set.api)) as Api[]) {
       // The API lists repeat some APIs (the same call under other names): one tool per call.
       if (!api.api_name || !api.api_call || byCall.has(normaliseCall(api.api_call))) continue;
       const id = uniqueId(api.api_name, tools);
       tools.set(id, toTool(id, api));
       byCall.set(normaliseCall(api.api_call), id);
     }
-    const queries = jsonLines(read(checkout, set.eval)).flatMap((row) => {
+    const queries = jsonLines(readCheckoutFile(checkout, set.eval)).flatMap((row) => {
       const { code, api_data: apiData } = row as { code?: string; api_data?: Api };
       const instruction = /###Instruction:\s*([\s\S]*?)(?:\n###|$)/.exec(code ?? "")?.[1]?.trim();
       const expected = apiData?.api_call ? byCall.get(normaliseCall(apiData.api_call)) : undefined;
@@ -56,25 +54,6 @@ export function apibenchSets(checkout: string): RetrievalSet[] {
     });
     return { name: set.name, tools: [...tools.values()], queries };
   });
-}
-
-/** Everything the registry indexes of a tool, as one text (what a one-field baseline searches). */
-export function toolText(tool: SearchableEntry): string {
-  const spec = tool.tool_api_spec as { entrypoints: { execute: { input: { properties: object } } } };
-  return [
-    tool.tool_id,
-    tool.tool_search_description,
-    ...(tool.tool_tags as string[]),
-    tool.tool_type,
-    Object.keys(spec.entrypoints.execute.input.properties).join(" "),
-    tool.tool_man_page_doc,
-  ].join(" ");
-}
-
-function read(checkout: string, path: string): string {
-  const file = join(checkout, path);
-  if (existsSync(file)) return readFileSync(file, "utf8");
-  return execFileSync("git", ["-C", checkout, "show", `HEAD:${path}`], { encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
 }
 
 function jsonLines(text: string): unknown[] {

@@ -38,13 +38,21 @@ const REQUEST_WORDS = new Set(
 
 /** The terms of a query: its words as `terms` makes them, without the words every request uses. */
 export function queryTerms(text: string): string[] {
-  const found = new Set<string>();
+  return [...queryTermCounts(text).keys()];
+}
+
+/**
+ * The terms of a query with how often each occurs in it, in order of first use: a long request
+ * that names "image" three times is mostly about images (see query-likelihood.ts).
+ */
+export function queryTermCounts(text: string): Map<string, number> {
+  const found = new Map<string, number>();
   for (const word of tokenize(text)) {
     if (REQUEST_WORDS.has(word.toLowerCase())) continue;
     const term = normaliseTerm(word);
-    if (term !== null) found.add(term);
+    if (term !== null) found.set(term, (found.get(term) ?? 0) + 1);
   }
-  return [...found];
+  return found;
 }
 
 /** Words of a text; a word made of parts (`textStats`) yields itself and its parts. */

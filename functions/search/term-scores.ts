@@ -1,29 +1,38 @@
 /**
- * Each term's BM25 contribution to every row that holds it, as FTS5 scores it, kept between
- * searches until the index changes. FTS5's bm25 is a sum over the query's phrases of terms that
- * depend only on that phrase and the row (its frequency there, the row's length, the phrase's
- * IDF), so the score of `a OR b` is the score of `a` plus the score of `b`. A query then costs a
- * pass over its terms' cached postings instead of FTS5 ranking every matching row again: the
- * common words of a catalogue (the costly ones) are also the ones asked for most. Any write
- * changes every IDF and the average row length, so it empties the cache (`clear`).
+ * Each term's contribution to the score of every row that holds it, kept between searches until
+ * the index changes. The ranking (query-likelihood.ts, like FTS5's bm25) is a sum over the query's
+ * terms of parts that depend only on that term and the row, so the score of `a OR b` is the score
+ * of `a` plus the score of `b` (each times its weight in the query), plus a part per row (`adjust`).
+ * A query then costs a pass over its terms' cached postings: the common words of a catalogue (the
+ * costly ones) are also the ones asked for most. Any write changes the catalogue's statistics, so
+ * it empties the cache (`clear`).
  */
 export interface TermPostings {
   rowids: Int32Array;
   scores: Float64Array;
+  /** The term's weighted occurrences in each row (what the category model pools). */
+  counts: Float32Array;
+  /** Occurrences per category, worked out once per term by the category model (category-model.ts). */
+  categoryCounts?: Map<number, number>;
 }
 
 export interface ScoredRow {
   rowid: number;
   score: number;
+  /** Weighted occurrences of the term in the row (default 1). */
+  count?: number;
 }
 
+/** A query term and its weight. */
+export type WeightedTerm = readonly [term: string, weight: number];
+
 /**
- * What the cache may hold: 12 bytes a posting (rowid + score) plus about 256 for each term's
+ * What the cache may hold: 16 bytes a posting (rowid, score, count) plus about 256 for each term's
  * entry, so that many small terms (a client asking for every word it can think of) are bounded
  * too. A term no row holds is not cached: its look-up costs FTS5 next to nothing.
  */
 export const DEFAULT_CACHE_BYTES = 32 * 2 ** 20;
-const BYTES_PER_POSTING = 12;
+const BYTES_PER_POSTING = 16;
 const BYTES_PER_TERM = 256;
 
 export class TermScores {
@@ -44,29 +53,43 @@ export class TermScores {
   }
 
   /**
-   * The `limit` best rows by the summed scores of `terms` in `table` (score descending, then
-   * rowid), among the rows `accept` keeps; the same rows FTS5 ranks first for `"a" OR "b" …`.
+   * The `limit` best rows by the weighted sums of the scores of `terms` in `table`, each passed
+   * through `adjust` (score descending, then rowid), among the rows `accept` keeps; with weights of
+   * 1 and no adjustment, the same rows FTS5 ranks first for `"a" OR "b" …` when it is the loader.
+   * Scores must be positive.
    */
-  top(table: string, terms: readonly string[], limit: number, accept: (rowid: number) => boolean): ScoredRow[] {
+  top(
+    table: string,
+    terms: readonly (string | WeightedTerm)[],
+    limit: number,
+    accept: (rowid: number) => boolean,
+    adjust: (rowid: number, sum: number) => number = (_rowid, sum) => sum,
+  ): ScoredRow[] {
+    const weights = new Map<string, number>();
+    for (const entry of terms) {
+      const [term, weight] = typeof entry === "string" ? [entry, 1] : entry;
+      weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+    }
     const touched: number[] = [];
-    for (const term of new Set(terms)) {
+    for (const [term, weight] of weights) {
       const { rowids, scores } = this.postings(table, term);
       this.reserve(rowids.length === 0 ? 0 : rowids[rowids.length - 1]! + 1);
       for (let i = 0; i < rowids.length; i++) {
         const rowid = rowids[i]!;
         if (this.sums[rowid] === 0) touched.push(rowid);
-        this.sums[rowid] = this.sums[rowid]! + scores[i]!;
+        this.sums[rowid] = this.sums[rowid]! + weight * scores[i]!;
       }
     }
     const best = new TopRows(limit);
     for (const rowid of touched) {
-      if (accept(rowid)) best.offer(rowid, this.sums[rowid]!);
+      if (accept(rowid)) best.offer(rowid, adjust(rowid, this.sums[rowid]!));
       this.sums[rowid] = 0;
     }
     return best.sorted();
   }
 
-  private postings(table: string, term: string): TermPostings {
+  /** A term's postings in `table` (read once, then kept until `clear`). */
+  postings(table: string, term: string): TermPostings {
     const key = `${table}\0${term}`;
     const cached = this.cache.get(key);
     if (cached !== undefined) {
@@ -76,7 +99,11 @@ export class TermScores {
       return cached;
     }
     const rows = this.load(table, term).sort((a, b) => a.rowid - b.rowid);
-    const postings = { rowids: Int32Array.from(rows, (row) => row.rowid), scores: Float64Array.from(rows, (row) => row.score) };
+    const postings: TermPostings = {
+      rowids: Int32Array.from(rows, (row) => row.rowid),
+      scores: Float64Array.from(rows, (row) => row.score),
+      counts: Float32Array.from(rows, (row) => row.count ?? 1),
+    };
     if (rows.length === 0) return postings;
     this.cache.set(key, postings);
     this.cachedBytes += entryBytes(postings);

@@ -1,10 +1,19 @@
+import { CategoryModel, type CategoryEvidence } from "./category-model.js";
 import { fuzzyVariants } from "./fuzzy-terms.js";
-import { SHORT_FIELDS, toSearchDocument, type SearchableEntry, type ToolSummary } from "./search-document.js";
+import { FIELD_WEIGHTS, MAN_PAGE_WEIGHT, lengthPrior, queryTermWeight, termEvidence } from "./query-likelihood.js";
+import {
+  SHORT_FIELDS,
+  toSearchDocument,
+  type SearchableEntry,
+  type SearchDocument,
+  type ShortField,
+  type ToolSummary,
+} from "./search-document.js";
 import { MAX_SEARCH_DEPTH } from "./search-query.js";
-import { queryTerms as termsOfQuery } from "./search-terms.js";
+import { queryTermCounts } from "./search-terms.js";
 import { SqliteDatabase } from "./sqlite-driver.js";
 import { SynonymTable } from "./synonyms.js";
-import { TermScores, type ScoredRow } from "./term-scores.js";
+import { TermScores, type ScoredRow, type WeightedTerm } from "./term-scores.js";
 import { decodeEmbedding } from "./tool-embedding.js";
 import { VectorTable } from "./vector-table.js";
 
@@ -19,22 +28,15 @@ export interface SearchQuery {
 
 export type SearchHit = ToolSummary & { score: number };
 
-/**
- * BM25 column weights of the short fields (`SHORT_FIELDS` order): a word in the id or name says
- * most about a tool, then its tags and description; its type and input properties less.
- */
-const FIELD_WEIGHTS = { name: 3, tags: 2.5, description: 2, type: 1, params: 1 } as const;
-/**
- * Man pages are a table of their own, so that a long page neither dilutes the short fields'
- * length normalisation nor dominates them: its score is added at this weight.
- */
-const MAN_PAGE_WEIGHT = 0.3;
 /** Synonyms and typo corrections of a query term count this much of the term itself. */
 const EXPANSION_WEIGHT = 0.5;
 /**
- * Each part of the query (terms or expansions, in short fields or man pages) contributes its best
- * this many matches before merging: a fixed pool, so every page of one query ranks alike.
+ * Synonyms are looked for only in queries of at most this many terms: they find the tool for a
+ * short query in other words, but a long request already says what it needs in many words, and
+ * its expansions ("create" → generate, "find" → search) mostly add noise.
  */
+const MAX_TERMS_FOR_SYNONYMS = 4;
+/** The best this many matches are ranked: a fixed pool, so every page of one query ranks alike. */
 const CANDIDATES = 2 * MAX_SEARCH_DEPTH;
 /**
  * Scores this close (relatively) are ties, broken by quality, then tool id. FTS5 floors the IDF of
@@ -50,10 +52,19 @@ const MAX_CACHED_FREQUENCIES = 100_000;
 const MIN_TOOLS_FOR_PRUNING = 200;
 const MAX_SHORT_TERM_SHARE = 0.5;
 const MAX_MAN_PAGE_TERM_SHARE = 0.1;
+/** The term scores' cache holds one table: each term's rows over short fields and man pages. */
+const TERMS = "terms";
 
 type Table = "short_text" | "man_text";
 
-export const INDEX_FORMAT = "agent-tools-search/1";
+/** Per row: its weighted length and category (`tool_type`), and the catalogue's totals; until the next write. */
+interface CatalogueStatistics {
+  lengths: Float64Array;
+  totalLength: number;
+  categories: CategoryModel;
+}
+
+export const INDEX_FORMAT = "agent-tools-search/2";
 
 /**
  * The search index of the latest entry of every tool: SQLite FTS5 (through better-sqlite3), in
@@ -72,11 +83,13 @@ export class ToolSearchIndex {
   private readonly frequencies = new Map<string, number>();
   /** Tools' vectors for hybrid search (absent unless the registry embeds tools: docs/search.md). */
   private readonly vectors: VectorTable;
+  /** Row lengths and categories, until the next write. */
+  private catalogue: CatalogueStatistics | undefined;
 
   private constructor(private readonly db: SqliteDatabase) {
     this.statements = {
       byId: db.prepare<{ rowid: number }>("SELECT rowid FROM tools WHERE tool_id = ?"),
-      insertTool: db.prepare("INSERT INTO tools (rowid, tool_id, type, quality, summary) VALUES (?, ?, ?, ?, ?)"),
+      insertTool: db.prepare("INSERT INTO tools (rowid, tool_id, type, quality, length, summary) VALUES (?, ?, ?, ?, ?, ?)"),
       deleteTool: db.prepare("DELETE FROM tools WHERE rowid = ?"),
       insertTag: db.prepare("INSERT INTO tool_tags (rowid, tag) VALUES (?, ?)"),
       deleteTags: db.prepare("DELETE FROM tool_tags WHERE rowid = ?"),
@@ -99,13 +112,18 @@ export class ToolSearchIndex {
       ),
       rowsOfType: db.prepare<{ rowid: number }>("SELECT rowid FROM tools WHERE type = ?"),
       rowsWithTag: db.prepare<{ rowid: number }>("SELECT rowid FROM tool_tags WHERE tag = ?"),
-      termRows: {
-        short_text: db.prepare<ScoredRow>("SELECT rowid, -rank AS score FROM short_text WHERE short_text MATCH ?"),
-        man_text: db.prepare<ScoredRow>("SELECT rowid, -rank AS score FROM man_text WHERE man_text MATCH ?"),
+      rowStatistics: db.prepare<{ rowid: number; type: string; length: number }>("SELECT rowid, type, length FROM tools"),
+      termCounts: {
+        short_text: db.prepare<{ rowid: number; field: ShortField; count: number }>(
+          "SELECT doc AS rowid, col AS field, count(*) AS count FROM short_instances WHERE term = ? GROUP BY doc, col",
+        ),
+        man_text: db.prepare<{ rowid: number; count: number }>(
+          "SELECT doc AS rowid, count(*) AS count FROM man_instances WHERE term = ? GROUP BY doc",
+        ),
       },
     };
     this.tools = this.statements.count.get()!.count;
-    this.termScores = new TermScores((table, term) => this.statements.termRows[table as Table].all(`"${term}"`));
+    this.termScores = new TermScores((_table, term) => this.termRows(term));
     this.vectors = new VectorTable(db);
   }
 
@@ -173,7 +191,14 @@ export class ToolSearchIndex {
       const rowid = existing ?? this.statements.nextRowid.get()!.next;
       if (existing === undefined) this.tools++;
       const { summary } = document;
-      this.statements.insertTool.run(rowid, summary.tool_id, summary.tool_type, document.quality, JSON.stringify(summary));
+      this.statements.insertTool.run(
+        rowid,
+        summary.tool_id,
+        summary.tool_type,
+        document.quality,
+        weightedLength(document),
+        JSON.stringify(summary),
+      );
       for (const tag of new Set(summary.tool_tags)) this.statements.insertTag.run(rowid, tag);
       this.statements.insertShort.run(rowid, ...SHORT_FIELDS.map((field) => document.fields[field]));
       for (const term of new Set(SHORT_FIELDS.flatMap((field) => document.fields[field].split(" "))))
@@ -197,31 +222,94 @@ export class ToolSearchIndex {
     this.db.transaction(changes);
   }
 
-  /** Best matches first; equal scores by quality, then tool id, so results are stable. */
+  /**
+   * Best matches first (query-likelihood.ts, plus the category model: category-model.ts); equal
+   * scores by quality, then tool id, so results are stable.
+   */
   search(query: SearchQuery): SearchHit[] {
-    const queryTerms = termsOfQuery(query.q);
-    const expansions = this.expansions(query.q, queryTerms);
-    if (queryTerms.length === 0 && expansions.length === 0) return [];
+    const counts = queryTermCounts(query.q);
+    const expansions = this.expansions(query.q, [...counts.keys()]);
+    const weighted: WeightedTerm[] = [
+      ...[...counts].map(([term, count]) => [term, queryTermWeight(count)] as const),
+      ...expansions.map((term) => [term, EXPANSION_WEIGHT] as const),
+    ];
+    const terms = weighted.filter(([term]) => this.informative(term) && this.termScores.postings(TERMS, term).rowids.length > 0);
+    if (terms.length === 0) return [];
+    const statistics = this.statistics();
+    const queryWeight = terms.reduce((sum, [, weight]) => sum + weight, 0);
+    const evidence = terms.map(([term, weight]): CategoryEvidence => {
+      const postings = this.termScores.postings(TERMS, term);
+      postings.categoryCounts ??= statistics.categories.countsOf(postings.rowids, postings.counts);
+      return { weight, catalogueShare: this.catalogueShare(postings.counts), counts: postings.categoryCounts };
+    });
+    const categoryScores = statistics.categories.scores(evidence);
+    const { categoryOf } = statistics.categories;
+    const adjust = (rowid: number, sum: number) =>
+      sum + lengthPrior(queryWeight, statistics.lengths[rowid] ?? 0) + (categoryScores[categoryOf[rowid] ?? -1] ?? 0);
     const scores = new Map<number, number>();
-    const accept = this.filter(query);
-    const add = (table: Table, allTerms: readonly string[], weight: number) => {
-      const matchTerms = this.informative(table, allTerms);
-      if (matchTerms.length === 0) return;
-      for (const row of this.termScores.top(table, matchTerms, CANDIDATES, accept)) {
-        scores.set(row.rowid, (scores.get(row.rowid) ?? 0) + weight * row.score);
-      }
-    };
-    add("short_text", queryTerms, 1);
-    add("short_text", expansions, EXPANSION_WEIGHT);
-    add("man_text", queryTerms, MAN_PAGE_WEIGHT);
-    add("man_text", expansions, MAN_PAGE_WEIGHT * EXPANSION_WEIGHT);
+    // Reported as the likelihood ratio per unit of query weight: positive, and comparable across queries.
+    for (const row of this.termScores.top(TERMS, terms, CANDIDATES, this.filter(query), adjust)) {
+      scores.set(row.rowid, Math.exp(row.score / queryWeight));
+    }
     return this.rank(scores, query.limit);
+  }
+
+  /**
+   * A term's weighted occurrences in every row that holds it, scored (`termEvidence`). Man pages
+   * count only for fairly specific terms once the catalogue is large (see `informative`).
+   */
+  private termRows(term: string): ScoredRow[] {
+    const counts = new Map<number, number>();
+    for (const row of this.statements.termCounts.short_text.all(term)) {
+      counts.set(row.rowid, (counts.get(row.rowid) ?? 0) + FIELD_WEIGHTS[row.field] * row.count);
+    }
+    if (this.size < MIN_TOOLS_FOR_PRUNING || this.frequency("man_text", term) <= MAX_MAN_PAGE_TERM_SHARE * this.size) {
+      for (const row of this.statements.termCounts.man_text.all(term)) {
+        counts.set(row.rowid, (counts.get(row.rowid) ?? 0) + MAN_PAGE_WEIGHT * row.count);
+      }
+    }
+    const share = this.catalogueShare(counts.values());
+    return [...counts].map(([rowid, count]) => ({ rowid, count, score: termEvidence(count, share) }));
+  }
+
+  /** A term's share of all the catalogue's (weighted) text, from its weighted counts in every row. */
+  private catalogueShare(counts: Iterable<number>): number {
+    let total = 0;
+    for (const count of counts) total += count;
+    return total / Math.max(this.statistics().totalLength, total);
+  }
+
+  private statistics(): CatalogueStatistics {
+    if (this.catalogue !== undefined) return this.catalogue;
+    const rows = this.statements.rowStatistics.all();
+    const size = rows.reduce((max, row) => Math.max(max, row.rowid + 1), 0);
+    const lengths = new Float64Array(size);
+    const categoryOf = new Int32Array(size).fill(-1);
+    const categoryIndex = new Map<string, number>();
+    const categoryLengths: number[] = [];
+    let totalLength = 0;
+    for (const row of rows) {
+      let category = categoryIndex.get(row.type);
+      if (category === undefined) {
+        category = categoryLengths.push(0) - 1;
+        categoryIndex.set(row.type, category);
+      }
+      lengths[row.rowid] = row.length;
+      categoryOf[row.rowid] = category;
+      categoryLengths[category]! += row.length;
+      totalLength += row.length;
+    }
+    this.catalogue = { lengths, totalLength, categories: new CategoryModel(categoryOf, Float64Array.from(categoryLengths)) };
+    return this.catalogue;
   }
 
   /** Synonyms of the query's terms, and for a term no tool uses, the known terms one typo away. */
   private expansions(text: string, queryTerms: readonly string[]): string[] {
-    const expanded = new Set<string>(this.synonyms.ofPhrasesIn(text));
-    for (const term of queryTerms) for (const synonym of this.synonyms.of(term)) expanded.add(synonym);
+    const expanded = new Set<string>();
+    if (queryTerms.length <= MAX_TERMS_FOR_SYNONYMS) {
+      for (const synonym of this.synonyms.ofPhrasesIn(text)) expanded.add(synonym);
+      for (const term of queryTerms) for (const synonym of this.synonyms.of(term)) expanded.add(synonym);
+    }
     // Two look-ups in all: which query terms some tool uses, then which typo variants of the others.
     const knownQueryTerms = this.knownAmong(queryTerms);
     const variants = queryTerms.filter((term) => !knownQueryTerms.has(term)).flatMap((term) => fuzzyVariants(term));
@@ -237,16 +325,13 @@ export class ToolSearchIndex {
   }
 
   /**
-   * The terms worth ranking by in `table`: FTS5 scores every matching row, so a term that most
-   * tools use (IDF near zero: it barely moves a ranking) would cost one scored row per tool. Such
-   * terms are left out once the catalogue is large enough for that to matter; the man page, which
-   * weighs least, keeps only fairly specific terms.
+   * Whether a term is worth ranking by: every row that holds it is scored, so a term that most
+   * tools use (it barely moves a ranking) would cost one scored row per tool. Such terms are left
+   * out once the catalogue is large enough for that to matter (and a term common in man pages
+   * counts only where the short fields use it: `termRows`).
    */
-  private informative(table: Table, allTerms: readonly string[]): readonly string[] {
-    const size = this.size;
-    if (size < MIN_TOOLS_FOR_PRUNING) return allTerms;
-    const maxShare = table === "short_text" ? MAX_SHORT_TERM_SHARE : MAX_MAN_PAGE_TERM_SHARE;
-    return allTerms.filter((term) => this.frequency(table, term) <= maxShare * size);
+  private informative(term: string): boolean {
+    return this.size < MIN_TOOLS_FOR_PRUNING || this.frequency("short_text", term) <= MAX_SHORT_TERM_SHARE * this.size;
   }
 
   private frequency(table: Table, term: string): number {
@@ -292,6 +377,7 @@ export class ToolSearchIndex {
   private contentChanged(): void {
     this.termScores.clear();
     this.frequencies.clear();
+    this.catalogue = undefined;
   }
 
   /** The tools whose vectors of `model` are nearest `vector`, best first (score: cosine similarity); `type` and `tag` filter as in `search`. */
@@ -318,7 +404,7 @@ export class ToolSearchIndex {
 
 const SCHEMA = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE tools (rowid INTEGER PRIMARY KEY, tool_id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, quality REAL NOT NULL, summary TEXT NOT NULL);
+  CREATE TABLE tools (rowid INTEGER PRIMARY KEY, tool_id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, quality REAL NOT NULL, length REAL NOT NULL, summary TEXT NOT NULL);
   CREATE INDEX tools_by_type ON tools (type);
   CREATE TABLE tool_tags (rowid INTEGER NOT NULL, tag TEXT NOT NULL);
   CREATE INDEX tool_tags_by_tag ON tool_tags (tag, rowid);
@@ -327,6 +413,16 @@ const SCHEMA = `
   CREATE VIRTUAL TABLE man_text USING fts5 (man, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
   CREATE VIRTUAL TABLE short_vocabulary USING fts5vocab (short_text, 'row');
   CREATE VIRTUAL TABLE man_vocabulary USING fts5vocab (man_text, 'row');
+  CREATE VIRTUAL TABLE short_instances USING fts5vocab (short_text, 'instance');
+  CREATE VIRTUAL TABLE man_instances USING fts5vocab (man_text, 'instance');
   CREATE TABLE short_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
-  INSERT INTO short_text (short_text, rank) VALUES ('rank', 'bm25(${SHORT_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(", ")})');
 `;
+
+/** A tool's length as the ranking weighs it (query-likelihood.ts): its terms, each counted at its field's weight. */
+function weightedLength(document: SearchDocument): number {
+  const count = (text: string) => (text === "" ? 0 : text.split(" ").length);
+  return SHORT_FIELDS.reduce(
+    (sum, field) => sum + FIELD_WEIGHTS[field] * count(document.fields[field]),
+    MAN_PAGE_WEIGHT * count(document.manPage),
+  );
+}

@@ -1,6 +1,8 @@
 // Ranking rules as data, each a query over a small catalogue and the tool that must come first:
 // synonyms and phrases (synonyms.ts), typo variants (fuzzy-terms.ts), identifier splitting and
-// request words (search-terms.ts), field weights and the quality tie-break (search-document.ts).
+// request words (search-terms.ts), field weights and the quality tie-break (search-document.ts),
+// repeated query words and concise tools (query-likelihood.ts), the tool type a query is about
+// (category-model.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchableEntry } from "../../../functions/search/search-document.js";
 import { ToolSearchIndex } from "../../../functions/search/tool-search-index.js";
@@ -39,6 +41,21 @@ const CATALOGUE: SearchableEntry[] = [
   // sentence ranks first, though its id sorts last.
   { tool_id: "zz-weather", tool_search_description: "Weather forecast for a city", tool_type: "geo" },
   { tool_id: "aa-weather", tool_search_description: "Weather forecast", tool_tags: ["city"], tool_type: "geo" },
+  // The same words but one: a query that repeats "chart" is about the chart one.
+  { tool_id: "chart-sharpener", tool_search_description: "Sharpens blurry charts", tool_type: "graphics" },
+  { tool_id: "map-sharpener", tool_search_description: "Sharpens blurry maps", tool_type: "graphics" },
+  // Both validate JSON; one does many other things too.
+  { tool_id: "json-lint", tool_search_description: "Validates JSON", tool_type: "data" },
+  {
+    tool_id: "json-kit",
+    tool_search_description: "Validates JSON, formats it, minifies it, sorts its keys, converts it to YAML or XML and diffs two documents",
+    tool_type: "data",
+  },
+  // Two tools of the same words but of two types; the audio type's other tools are about recordings.
+  { tool_id: "hiss-stripper", tool_search_description: "Strips hiss", tool_type: "documents" },
+  { tool_id: "stripper-hiss", tool_search_description: "Strips hiss", tool_type: "audio" },
+  { tool_id: "audio-cutter", tool_search_description: "Cuts audio recordings into clips", tool_type: "audio" },
+  { tool_id: "audio-leveller", tool_search_description: "Evens the loudness of recordings", tool_type: "audio" },
 ];
 
 const FIRST: [rule: string, query: string, expected: string][] = [
@@ -51,6 +68,11 @@ const FIRST: [rule: string, query: string, expected: string][] = [
   ["request words are left out of the query", "I need an API tool that can help us translate", "translator"],
   ["image words are synonyms", "enlarge an image", "photo-resizer"],
   ["equal scores go to the better described tool", "weather forecast", "zz-weather"],
+  ["a word the query repeats weighs more", "sharpen a blurry chart, a chart and not a map", "chart-sharpener"],
+  ["a word the query repeats weighs more (the other way)", "sharpen a blurry map, a map and not a chart", "map-sharpener"],
+  ["of two tools that match alike, the concise one", "validate json", "json-lint"],
+  // (Without the category model the two would tie, and the tie-break would pick hiss-stripper.)
+  ["the tool of the type the query's words are about", "strip hiss from recordings", "stripper-hiss"],
 ];
 
 let index: ToolSearchIndex;
@@ -64,6 +86,12 @@ afterAll(() => {
 describe("ranking rules", () => {
   it.each(FIRST)("%s: %j → %s", (_rule, query, expected) => {
     expect(index.search({ q: query, limit: 3 })[0]?.tool_id).toBe(expected);
+  });
+
+  it("looks for synonyms in short queries only: a long request says what it needs in its own words", () => {
+    const ids = (q: string) => index.search({ q, limit: 5 }).map((hit) => hit.tool_id);
+    expect(ids("erase everything")).toContain("file-shredder");
+    expect(ids("please erase everything in that folder on my old laptop")).not.toContain("file-shredder");
   });
 
   it("finds nothing for words no tool uses, nor for a query of stop words only", () => {

@@ -87,8 +87,8 @@ describe("TermScores under a stream of distinct terms (a client sending every wo
 
   it("keeps within its byte budget, dropping the least recently used term first", () => {
     const { loads, load } = loader();
-    // Room for two terms of 100 postings (256 + 1,200 bytes each), not three.
-    const scores = new TermScores(load, 3_000);
+    // Room for two terms of 100 postings (256 + 1,600 bytes each), not three.
+    const scores = new TermScores(load, 4_000);
     for (const term of ["a", "b", "a", "c"]) scores.top("t", [term], 5, () => true);
     expect(loads).toEqual(["a", "b", "c"]); // "a" was used again before "c" came: "b" went
     scores.top("t", ["a"], 5, () => true);
