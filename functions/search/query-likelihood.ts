@@ -18,8 +18,11 @@
 
 /** Weights of the short fields (`SHORT_FIELDS` order): a word in the id or name says most about a tool. */
 export const FIELD_WEIGHTS = { name: 3, tags: 2.5, description: 2, type: 1, params: 1 } as const;
-/** A man page word counts this much: a long page adds evidence without outweighing the short fields. */
-export const MAN_PAGE_WEIGHT = 0.6;
+/**
+ * A man page word counts as much as one of the type or input properties: a man page is long, so
+ * each of its words is a small share of the tool's language, and the short fields still decide.
+ */
+export const MAN_PAGE_WEIGHT = 1;
 /**
  * The Dirichlet prior μ, in weighted terms: how much of the catalogue's language is mixed into
  * each tool's. Tool texts are short (tens of weighted terms), so a small μ: the tool's own words
