@@ -5,7 +5,7 @@ import { listingScope, registryCursors } from "../listing/page-cursor.js";
 import { indexBelowVersion, matchingFrom } from "../listing/sorted-entries.js";
 import { entryEntityTag, notModified } from "../http/entity-tag.js";
 import { jsonText } from "../http/json-text.js";
-import { HttpProblem } from "../http-problem.js";
+import { includeYankedParam } from "../http/include-yanked-param.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { toolIdParam, versionParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
@@ -55,13 +55,3 @@ export const toolVersionsRoute: RouteModule = (app, deps) => {
     return notModified(c, tag, headers) ?? jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config)), { ...headers, ETag: tag });
   });
 };
-
-function includeYankedParam(value: string | undefined): boolean {
-  if (value === undefined || value === "false") return false;
-  if (value === "true") return true;
-  throw new HttpProblem(
-    400,
-    "Invalid include_yanked",
-    `include_yanked must be "true" or "false", got ${JSON.stringify(value.slice(0, 40))}.`,
-  );
-}

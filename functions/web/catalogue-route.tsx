@@ -2,6 +2,7 @@ import type { RouteModule } from "../route-module.js";
 import { catalogSearchFor } from "../search/catalog-search-for.js";
 import type { ToolSummary } from "../search/search-document.js";
 import { catalogueFacets } from "./catalogue-facets.js";
+import { catalogueResults } from "./catalogue-results.js";
 import { MAX_SEARCH_PAGE, PAGE_SIZE, parseCatalogueParams, searchQueryFor } from "./catalogue-query.js";
 import { getPage, sendPage } from "./send-page.js";
 import { CataloguePage } from "./views/catalogue-page.js";
@@ -28,7 +29,7 @@ export const catalogueRoute: RouteModule = (app, deps) => {
           (params.tag === undefined || entry.tool_tags.includes(params.tag)),
       );
     }
-    const page = matches.slice(from, from + PAGE_SIZE);
+    const page = catalogueResults(matches.slice(from, from + PAGE_SIZE), entries);
     const hasNextPage = matches.length > from + PAGE_SIZE && (params.q === undefined || params.page < MAX_SEARCH_PAGE);
     const { types, tags } = catalogueFacets(entries);
     return sendPage(

@@ -5,8 +5,8 @@
  */
 // One rule per line here, one line in the page and in the Lambda bundle.
 export const PAGE_STYLE = [
-  ":root{color-scheme:light dark;--fg:#1b1f24;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;--link:#0b5cc4;--accent:#1a7f37}",
-  "@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#161b22;--line:#3d444d;--link:#58a6ff;--accent:#3fb950}}",
+  ":root{color-scheme:light dark;--fg:#1b1f24;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;--link:#0b5cc4;--accent:#1a7f37;--warn:#9a6700;--danger:#cf222e}",
+  "@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#161b22;--line:#3d444d;--link:#58a6ff;--accent:#3fb950;--warn:#d29922;--danger:#f85149}}",
   "*{box-sizing:border-box}",
   'body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}',
   "a{color:var(--link)}",
@@ -31,6 +31,15 @@ export const PAGE_STYLE = [
   ".tags{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;padding:0;margin:.35rem 0 0}",
   ".tags a,.badge{display:inline-block;font-size:.8rem;padding:0 .5rem;border:1px solid var(--line);border-radius:999px;text-decoration:none;overflow-wrap:anywhere}",
   ".badge.latest{border-color:var(--accent);color:var(--accent)}",
+  ".badge.signed{border-color:var(--accent);color:var(--accent)}",
+  ".badge.deprecated{border-color:var(--warn);color:var(--warn)}",
+  ".badge.yanked{border-color:var(--danger);color:var(--danger)}",
+  ".status-message{display:block;font-size:.85rem;color:var(--muted);overflow-wrap:anywhere}",
+  ".notice{border:1px solid var(--line);border-left:4px solid var(--warn);padding:.5rem 1rem;border-radius:6px;background:var(--panel);margin:1rem 0}",
+  ".notice.yanked{border-left-color:var(--danger)}",
+  ".notice p{margin:.4rem 0}",
+  ".status-reason{margin:.4rem 0;padding:.25rem .75rem;border-left:2px solid var(--line);white-space:pre-wrap;overflow-wrap:anywhere}",
+  "dl.release{margin:.75rem 0 0}",
   ".pages{display:flex;justify-content:space-between;gap:1rem;margin:1rem 0}",
   ".table{overflow-x:auto}",
   "table{border-collapse:collapse;width:100%;font-size:.925rem}",
@@ -46,6 +55,6 @@ export const PAGE_STYLE = [
   ".doc{overflow-wrap:break-word}",
   ".doc img{max-width:100%}",
   ".doc table{display:block;overflow-x:auto}",
-  ".error{border:1px solid var(--line);border-left:4px solid #cf222e;padding:.75rem 1rem;border-radius:6px;background:var(--panel)}",
+  ".error{border:1px solid var(--line);border-left:4px solid var(--danger);padding:.75rem 1rem;border-radius:6px;background:var(--panel)}",
   "@media (max-width:40rem){dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}}",
 ].join("");

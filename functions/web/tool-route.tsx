@@ -1,4 +1,6 @@
+import type { PublishedEntry } from "../entry/published-entry.js";
 import { HttpProblem } from "../http-problem.js";
+import { includeYankedParam } from "../http/include-yanked-param.js";
 import { requestOrigin } from "../http/request-origin.js";
 import type { RouteModule } from "../route-module.js";
 import { renderManPage } from "./render-markdown.js";
@@ -12,35 +14,58 @@ import { toolPath } from "./web-paths.js";
  */
 export const VERSION_PAGE_CACHE_CONTROL = "public, max-age=300";
 
-/** `/t/{id}` (the latest version) and `/t/{id}/{version}`. */
+/**
+ * `/t/{id}` (the latest version) and `/t/{id}/{version}` (any version, a yanked one included: an
+ * exact pin still installs it). Both list the tool's versions without the yanked ones unless
+ * `?include_yanked=true`, as `GET /tools/{id}/versions` does.
+ */
 export const toolRoute: RouteModule = (app, deps) => {
   getPage(app, "/t/:id", async (c) => {
     const toolId = c.req.param("id");
-    const [entry, versions] = await Promise.all([deps.reader.latest(toolId), deps.reader.versions(toolId)]);
-    if (!entry) throw noSuchTool(toolId);
+    const includeYanked = includeYankedParam(c.req.query("include_yanked"));
+    const [entry, versions] = await Promise.all([deps.reader.latest(toolId), deps.reader.versions(toolId, true)]);
+    if (!entry) throw versions.length === 0 ? noSuchTool(toolId) : everyVersionYanked(toolId, versions);
     return sendPage(
       c,
-      <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config)} manPageHtml={await renderManPage(entry)} />,
+      <ToolPage
+        entry={entry}
+        versions={versions}
+        includeYanked={includeYanked}
+        origin={requestOrigin(c, deps.config)}
+        manPageHtml={await renderManPage(entry)}
+      />,
     );
   });
 
   getPage(app, "/t/:id/:version", async (c) => {
     const { id, version } = c.req.param();
-    const [entry, versions] = await Promise.all([deps.reader.version(id, version), deps.reader.versions(id)]);
+    const includeYanked = includeYankedParam(c.req.query("include_yanked"));
+    const [entry, versions] = await Promise.all([deps.reader.version(id, version), deps.reader.versions(id, true)]);
     if (!entry) {
       if (versions.length === 0) throw noSuchTool(id);
+      const installable = versions.filter((listed) => listed.status !== "yanked");
       throw new HttpProblem(
         404,
         "Version not found",
-        `${id} has no version ${version}; its newest versions are ${versions
+        `${id} has no version ${version}; its newest ${installable.length > 0 ? "" : "(all yanked) "}versions are ${(installable.length > 0
+          ? installable
+          : versions
+        )
           .slice(0, 10)
           .map((v) => v.version)
-          .join(", ")} (see ${toolPath(id)}).`,
+          .join(", ")} (see ${toolPath(id, undefined, installable.length === 0)}).`,
       );
     }
     return sendPage(
       c,
-      <ToolPage entry={entry} versions={versions} origin={requestOrigin(c, deps.config)} manPageHtml={await renderManPage(entry)} />,
+      <ToolPage
+        entry={entry}
+        versions={versions}
+        includeYanked={includeYanked}
+        versionInPath={version}
+        origin={requestOrigin(c, deps.config)}
+        manPageHtml={await renderManPage(entry)}
+      />,
       { cacheControl: VERSION_PAGE_CACHE_CONTROL },
     );
   });
@@ -51,5 +76,17 @@ function noSuchTool(toolId: string): HttpProblem {
     404,
     "Tool not found",
     `No tool with id ${JSON.stringify(toolId)} is published. Search the catalogue for it by name or description.`,
+  );
+}
+
+/** Like the API's answer for a tool whose versions are all yanked: no latest, but each version's own page still opens. */
+function everyVersionYanked(toolId: string, versions: readonly PublishedEntry[]): HttpProblem {
+  return new HttpProblem(
+    404,
+    "Every version is yanked",
+    `Every version of ${JSON.stringify(toolId)} is yanked by its publisher, so it has no latest version and nothing installs it but an exact pin. Its versions: ${versions
+      .slice(0, 10)
+      .map((v) => toolPath(toolId, v.version))
+      .join(", ")}.`,
   );
 }

@@ -1,6 +1,7 @@
-/** The page of a tool (its latest version) or of one version. */
-export function toolPath(toolId: string, version?: string): string {
-  return `/t/${encodeURIComponent(toolId)}${version === undefined ? "" : `/${encodeURIComponent(version)}`}`;
+/** The page of a tool (its latest version) or of one version; `includeYanked` lists its yanked versions too. */
+export function toolPath(toolId: string, version?: string, includeYanked = false): string {
+  const path = `/t/${encodeURIComponent(toolId)}${version === undefined ? "" : `/${encodeURIComponent(version)}`}`;
+  return includeYanked ? `${path}?include_yanked=true` : path;
 }
 
 export interface CatalogueParams {

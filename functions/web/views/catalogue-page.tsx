@@ -1,11 +1,11 @@
-import type { ToolSummary } from "../../search/search-document.js";
+import type { CatalogueResult } from "../catalogue-results.js";
 import { PAGE_SIZE } from "../catalogue-query.js";
 import { cataloguePath, toolPath, type CatalogueParams } from "../web-paths.js";
 import { Layout } from "./layout.js";
 
 export interface CataloguePageProps {
   params: CatalogueParams & { page: number };
-  results: readonly ToolSummary[];
+  results: readonly CatalogueResult[];
   hasNextPage: boolean;
   /** Every tool type in the catalogue, for the type filter. */
   types: readonly string[];
@@ -65,7 +65,19 @@ export function CataloguePage({ params, results, hasNextPage, types, tags, limit
               <span class="muted">
                 {tool.version}
                 {tool.tool_type ? ` · ${tool.tool_type}` : ""}
+                {tool.publisher === undefined ? null : (
+                  <>
+                    {" · by "}
+                    <span class="publisher">{tool.publisher}</span>
+                  </>
+                )}
               </span>
+              {tool.status === "deprecated" ? (
+                <>
+                  {" "}
+                  <span class="badge deprecated">deprecated</span>
+                </>
+              ) : null}
               <div class="description">{tool.tool_search_description}</div>
               {tool.tool_tags.length > 0 ? (
                 <ul class="tags">

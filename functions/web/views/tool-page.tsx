@@ -1,6 +1,7 @@
 import { archiveLink } from "../../catalog/present-entry.js";
 import type { PublishedEntry } from "../../entry/published-entry.js";
 import { exampleInput, inputSchemaOf } from "../input-fields.js";
+import { latestVersion, listedVersions } from "../release-trust.js";
 import { toolSnippets } from "../tool-snippets.js";
 import { cataloguePath, toolPath } from "../web-paths.js";
 import { Capabilities } from "./capabilities.js";
@@ -8,21 +9,28 @@ import { DataTable } from "./data-table.js";
 import { formatBytes, formatDate } from "./display-values.js";
 import { InputTable } from "./input-table.js";
 import { Layout } from "./layout.js";
+import { ReleaseFacts } from "./release-facts.js";
 import { SnippetBlock } from "./snippet-block.js";
+import { StatusBadge, StatusNotice } from "./version-status.js";
 
 export interface ToolPageProps {
   /** The version shown. */
   entry: PublishedEntry;
-  /** Every version, newest first (the first is the latest). */
+  /** Every version, yanked ones included, newest first. */
   versions: readonly PublishedEntry[];
+  /** List yanked versions too (`?include_yanked=true`), as `GET /tools/{id}/versions` does. */
+  includeYanked: boolean;
+  /** The version the URL names (`/t/{id}/{version}`); undefined on the latest page, `/t/{id}`. */
+  versionInPath?: string;
   origin: string;
   /** tool.md rendered (renderManPage). */
   manPageHtml: string;
 }
 
-/** A tool's page: what it does, how to call it, what it declares, and every version. */
-export function ToolPage({ entry, versions, origin, manPageHtml }: ToolPageProps) {
-  const latest = versions[0]?.version ?? entry.version;
+/** A tool's page: what it does, who publishes it, how to call it, what it declares, and every version. */
+export function ToolPage({ entry, versions, includeYanked, versionInPath, origin, manPageHtml }: ToolPageProps) {
+  const latest = latestVersion(versions);
+  const { listed, hiddenYanked } = listedVersions(versions, entry.version, includeYanked);
   const schema = inputSchemaOf(entry.tool_api_spec);
   const snippets = toolSnippets({
     origin,
@@ -44,12 +52,18 @@ export function ToolPage({ entry, versions, origin, manPageHtml }: ToolPageProps
             {" "}
             · <span class="badge latest">latest</span>
           </>
-        ) : (
+        ) : latest === undefined ? null : (
           <>
             {" "}
-            · newer: <a href={toolPath(entry.tool_id)}>{latest}</a>
+            · latest: <a href={toolPath(entry.tool_id)}>{latest}</a>
           </>
         )}
+        {entry.status === "deprecated" || entry.status === "yanked" ? (
+          <>
+            {" "}
+            · <StatusBadge entry={entry} />
+          </>
+        ) : null}
         {entry.tool_type ? (
           <>
             {" "}
@@ -58,6 +72,7 @@ export function ToolPage({ entry, versions, origin, manPageHtml }: ToolPageProps
         ) : null}
         {entry.tool_runtime_type ? <> · {entry.tool_runtime_type}</> : null}
       </p>
+      <StatusNotice entry={entry} latest={latest} />
       <p class="description">{entry.tool_search_description}</p>
       {entry.tool_tags.length > 0 ? (
         <ul class="tags" aria-label="Tags">
@@ -68,6 +83,9 @@ export function ToolPage({ entry, versions, origin, manPageHtml }: ToolPageProps
           ))}
         </ul>
       ) : null}
+      <dl class="facts release">
+        <ReleaseFacts entry={entry} />
+      </dl>
 
       <h2 id="use">Use it</h2>
       {snippets.map((snippet) => (
@@ -113,16 +131,20 @@ export function ToolPage({ entry, versions, origin, manPageHtml }: ToolPageProps
 
       <h2 id="versions">Versions</h2>
       <DataTable name="versions" columns={["Version", "Status", "Published", "Archive"]}>
-        {versions.map((version) => (
+        {listed.map((version) => (
           <tr>
             <td>
               {version.version === entry.version ? (
                 <strong aria-current="page">{version.version}</strong>
               ) : (
-                <a href={toolPath(version.tool_id, version.version)}>{version.version}</a>
+                <a href={toolPath(version.tool_id, version.version, includeYanked)}>{version.version}</a>
               )}
             </td>
-            <td>{version.version === latest ? <span class="badge latest">latest</span> : "superseded"}</td>
+            <td>
+              {version.version === latest ? <span class="badge latest">latest</span> : null}
+              <StatusBadge entry={version} withMessage />
+              {version.version !== latest && (version.status ?? "active") === "active" ? "superseded" : null}
+            </td>
             <td>
               <time datetime={version.published_at}>{formatDate(version.published_at)}</time>
             </td>
@@ -130,6 +152,16 @@ export function ToolPage({ entry, versions, origin, manPageHtml }: ToolPageProps
           </tr>
         ))}
       </DataTable>
+      {hiddenYanked > 0 ? (
+        <p class="muted">
+          {hiddenYanked} yanked {hiddenYanked === 1 ? "version is" : "versions are"} hidden, as in <code>GET /tools/{"{id}"}/versions</code>
+          : <a href={`${toolPath(entry.tool_id, versionInPath, true)}#versions`}>show yanked versions</a>
+        </p>
+      ) : includeYanked && versions.some((version) => version.status === "yanked") ? (
+        <p class="muted">
+          <a href={`${toolPath(entry.tool_id, versionInPath)}#versions`}>Hide yanked versions</a>
+        </p>
+      ) : null}
     </Layout>
   );
 }

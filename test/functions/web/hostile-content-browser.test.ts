@@ -1,6 +1,6 @@
 /**
  * Hostile text in every field a page shows — tool.md, description, tags, type, input schema,
- * capabilities — and in the URL (ids, versions, query and filters), checked in a real browser's
+ * capabilities, the publisher, its key id, a deprecation message and a yank reason — and in the URL (ids, versions, query and filters), checked in a real browser's
  * DOM: no script but the page's own, no event handler attribute, no link or image outside the URL
  * policy, no frame, form, base or meta refresh; the payloads shown as text. Once with the CSP on
  * (and no violation), once with it bypassed, so rendering alone is shown to be inert.
@@ -74,7 +74,19 @@ const HOSTILE_SPEC = {
   },
 };
 
+/** Lifecycle and trust text: a deprecation message and a yank reason (set over the API), an owner and key id planted in storage. */
+const HOSTILE_RELEASE = {
+  message: `</blockquote><script>${run("message")}</script><img src=x onerror="${run("message-img")}">`,
+  reason: `"><svg onload=${run("reason")}></svg><a href="javascript:${run("reason-link")}">why</a>`,
+  owner: `<img src=x onerror="${run("owner")}">`,
+  keyId: `sha256:"><script>${run("key-id")}</script>`,
+};
+
 const HOSTILE_PATHS = [
+  "/t/hostile-release",
+  "/t/hostile-release/1.0.0",
+  "/t/hostile-release?include_yanked=true",
+  "/t/hostile-release/1.0.0?include_yanked=true",
   "/t/hostile-tool",
   "/t/hostile-tool/1.0.0",
   `/t/${encodeURIComponent(`<script>${run("id")}</script>`)}`,
@@ -126,7 +138,36 @@ let browser: Browser;
 beforeAll(async () => {
   [registry, browser] = await Promise.all([startTestRegistry(), launchBrowser()]);
   await uploadOrThrow(registry.url, registry.token, echoToolBundle(HOSTILE_SPEC, HOSTILE_MD));
+  await plantHostileRelease();
 }, 60_000);
+
+/** hostile-release: 1.0.0 yanked and 1.1.0 (latest) deprecated with hostile text, 1.1.0 owned by and "signed" by hostile names. */
+async function plantHostileRelease(): Promise<void> {
+  for (const version of ["1.0.0", "1.1.0"])
+    await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: "hostile-release", version }));
+  // No upload can set these (names and key ids are validated): what a tampered store would serve.
+  const { entries } = registry.local.deps;
+  const stored = (await entries.getStoredVersion("hostile-release", "1.1.0"))!;
+  const planted = {
+    ...stored.entry,
+    owner: HOSTILE_RELEASE.owner,
+    signature: { key_id: HOSTILE_RELEASE.keyId, value: "AAAA" },
+    updated_at: new Date(Date.parse(stored.entry.updated_at) + 5).toISOString(),
+  };
+  expect(await entries.updateVersionEntry(planted, stored.entry.updated_at)).toBe(true);
+  // The status changes rewrite the latest pointer from the version item, planted fields included.
+  for (const [version, body] of [
+    ["1.1.0", { status: "deprecated", message: HOSTILE_RELEASE.message }],
+    ["1.0.0", { status: "yanked", reason: HOSTILE_RELEASE.reason }],
+  ] as const) {
+    const response = await fetch(`${registry.url}/tools/hostile-release/versions/${version}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(response.status, await response.text()).toBe(200);
+  }
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -186,6 +227,22 @@ describe("hostile content", () => {
     // A hostile tag links to the filtered catalogue, its text safely in the query string.
     const tagHref = await tab.page.locator(".tags a").first().getAttribute("href");
     expect(new URL(tagHref!, registry.url).searchParams.get("tag")).toBe(HOSTILE_SPEC.tool_tags[0]);
+    expect(tab.problems).toEqual([]);
+    await tab.close();
+  });
+
+  it("shows hostile owners, key ids, messages and reasons as text", async () => {
+    const tab = await openTab(browser);
+    await tab.page.goto(`${registry.url}/t/hostile-release?include_yanked=true`);
+    await expect(tab.page.locator("dd.publisher").textContent()).resolves.toBe(HOSTILE_RELEASE.owner);
+    await expect(tab.page.locator("dd.signature .key-id").getAttribute("title")).resolves.toBe(HOSTILE_RELEASE.keyId);
+    await expect(tab.page.locator(".notice .status-reason").textContent()).resolves.toBe(HOSTILE_RELEASE.message);
+    const statuses = await tab.page.locator("table.versions .status-message").allTextContents();
+    expect(statuses).toEqual([HOSTILE_RELEASE.message, HOSTILE_RELEASE.reason]);
+    await tab.page.goto(`${registry.url}/t/hostile-release/1.0.0`);
+    await expect(tab.page.locator(".notice.yanked .status-reason").textContent()).resolves.toBe(HOSTILE_RELEASE.reason);
+    await tab.page.goto(`${registry.url}/`);
+    await expect(tab.page.locator(".results .publisher").allTextContents()).resolves.toContain(HOSTILE_RELEASE.owner);
     expect(tab.problems).toEqual([]);
     await tab.close();
   });

@@ -45,6 +45,8 @@ const PAGES: [path: string, status: number][] = [
   ["/?type=utility&tag=demo&page=1", 200],
   ["/t/page-tool", 200],
   ["/t/page-tool/1.0.0", 200],
+  ["/t/page-tool?include_yanked=true", 200],
+  ["/t/page-tool/1.0.0?include_yanked=maybe", 400],
   ["/t/no-such-tool", 404],
   ["/t/page-tool/9.9.9", 404],
   ["/?page=0", 400],
