@@ -31,6 +31,7 @@ export const PAGE_STYLE = [
   ".tags{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;padding:0;margin:.35rem 0 0}",
   ".tags a,.badge{display:inline-block;font-size:.8rem;padding:0 .5rem;border:1px solid var(--line);border-radius:999px;text-decoration:none;overflow-wrap:anywhere}",
   ".badge.latest{border-color:var(--accent);color:var(--accent)}",
+  ".badge+.badge{margin-left:.35rem}",
   ".badge.signed{border-color:var(--accent);color:var(--accent)}",
   ".badge.deprecated{border-color:var(--warn);color:var(--warn)}",
   ".badge.yanked{border-color:var(--danger);color:var(--danger)}",
