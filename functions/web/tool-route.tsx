@@ -1,8 +1,11 @@
 import type { PublishedEntry } from "../entry/published-entry.js";
+import semver from "semver";
 import { HttpProblem } from "../http-problem.js";
 import { includeYankedParam } from "../http/include-yanked-param.js";
 import { requestOrigin } from "../http/request-origin.js";
 import type { RouteModule } from "../route-module.js";
+import { idProblem } from "../validate/tool-id.js";
+import { MAX_VERSION_LENGTH } from "../validate/tool-version.js";
 import { renderManPage } from "./render-markdown.js";
 import { getPage, sendPage } from "./send-page.js";
 import { ToolPage } from "./views/tool-page.js";
@@ -21,7 +24,7 @@ export const VERSION_PAGE_CACHE_CONTROL = "public, max-age=300";
  */
 export const toolRoute: RouteModule = (app, deps) => {
   getPage(app, "/t/:id", async (c) => {
-    const toolId = c.req.param("id");
+    const toolId = pageToolId(c.req.param("id"));
     const includeYanked = includeYankedParam(c.req.query("include_yanked"));
     const [entry, versions] = await Promise.all([deps.reader.latest(toolId), deps.reader.versions(toolId, true)]);
     if (!entry) throw versions.length === 0 ? noSuchTool(toolId) : everyVersionYanked(toolId, versions);
@@ -38,7 +41,8 @@ export const toolRoute: RouteModule = (app, deps) => {
   });
 
   getPage(app, "/t/:id/:version", async (c) => {
-    const { id, version } = c.req.param();
+    const id = pageToolId(c.req.param("id"));
+    const version = pageVersion(c.req.param("version"));
     const includeYanked = includeYankedParam(c.req.query("include_yanked"));
     const [entry, versions] = await Promise.all([deps.reader.version(id, version), deps.reader.versions(id, true)]);
     if (!entry) {
@@ -70,6 +74,25 @@ export const toolRoute: RouteModule = (app, deps) => {
     );
   });
 };
+
+/** An id no upload could have created is never a storage key (a DynamoDB key over its size limit would be a 500). */
+function pageToolId(id: string): string {
+  if (idProblem(id) !== undefined) throw noSuchTool(id.length > 60 ? `${id.slice(0, 60)}…` : id);
+  return id;
+}
+
+/** The version as normalised semver (`v1.2.0` → `1.2.0`), as the API reads it; anything else is a 400 page. */
+function pageVersion(raw: string): string {
+  const version = raw.length <= MAX_VERSION_LENGTH ? semver.valid(raw) : null;
+  if (version === null) {
+    throw new HttpProblem(
+      400,
+      "Invalid version",
+      `${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw)} is not a semantic version such as 1.0.0 or 2.1.0-beta.1.`,
+    );
+  }
+  return version;
+}
 
 function noSuchTool(toolId: string): HttpProblem {
   return new HttpProblem(
