@@ -66,7 +66,12 @@ async function main(): Promise<void> {
     console.log("Write token: the one given by REGISTRY_TOKEN / --token.");
   }
 
+  // Handlers stay installed: a second signal (a terminal's group SIGINT plus tsx relaying it, or a
+  // second Ctrl-C) must not meet Node's default handler and end the process before the stores close.
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     console.log(`${signal}: shutting down`);
     registry.close().then(
       () => process.exit(0),
@@ -76,8 +81,8 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
 main().catch((error: unknown) => {
