@@ -38,6 +38,9 @@ const archiveBucket = () => named("AWS::S3::Bucket", "StorageArchives");
 
 const functionId = (name: FunctionName) => functionLogicalId(resources, name);
 const roleOf = (name: FunctionName) => functionRole(resources, name);
+/** A function's environment variables in a synthesised template (this file's, or another synth's). */
+const environmentOf = (name: FunctionName, template: Resources = resources): Record<string, unknown> =>
+  template[functionLogicalId(template, name)]!.Properties.Environment.Variables;
 const json = (value: unknown) => JSON.stringify(value);
 
 describe("archive bucket", () => {
@@ -177,7 +180,7 @@ describe("functions", () => {
     const [bucketId] = archiveBucket();
     const [secretId] = onlyOne("AWS::SecretsManager::Secret");
     for (const name of FUNCTION_NAMES) {
-      const env = resources[functionId(name)]!.Properties.Environment.Variables;
+      const env = environmentOf(name);
       expect(env).toMatchObject({
         TABLE_NAME: { Ref: tableId },
         BUCKET_NAME: { Ref: bucketId },
@@ -475,11 +478,10 @@ describe("configuration by context", () => {
   });
 
   it("sets the publisher write rate on upload, 60 a minute by default", () => {
-    const env = (resources: Resources) => resources[functionLogicalId(resources, "Upload")]!.Properties.Environment.Variables;
-    expect(env(resources).PUBLISHER_WRITES_PER_MINUTE).toBe("60");
+    expect(environmentOf("Upload").PUBLISHER_WRITES_PER_MINUTE).toBe("60");
     const custom = synthStack({ publisherWritesPerMinute: "5" });
     try {
-      expect(env(custom.template.toJSON().Resources as Resources).PUBLISHER_WRITES_PER_MINUTE).toBe("5");
+      expect(environmentOf("Upload", custom.template.toJSON().Resources as Resources).PUBLISHER_WRITES_PER_MINUTE).toBe("5");
     } finally {
       custom.cleanup();
     }
@@ -492,14 +494,14 @@ describe("configuration by context", () => {
       );
     for (const name of FUNCTION_NAMES) {
       expect(bedrockActions(resources, name), `${name}, hybrid search off`).toEqual([]);
-      expect(resources[functionLogicalId(resources, name)]!.Properties.Environment.Variables.SEARCH_EMBEDDINGS, name).toBeUndefined();
+      expect(environmentOf(name).SEARCH_EMBEDDINGS, name).toBeUndefined();
     }
     const hybrid = synthStack({ searchEmbeddings: "bedrock", searchEmbeddingDimensions: "512" });
     try {
       const resources = hybrid.template.toJSON().Resources as Resources;
       for (const name of FUNCTION_NAMES) {
         const embeds = ["Upload", "Fetch", "Search"].includes(name);
-        const variables = resources[functionLogicalId(resources, name)]!.Properties.Environment.Variables;
+        const variables = environmentOf(name, resources);
         const statements = bedrockActions(resources, name);
         if (!embeds) {
           expect(statements, name).toEqual([]);
@@ -644,7 +646,7 @@ describe("CloudFront in front of the API (on by default)", () => {
     expect(json(header.HeaderValue)).toContain("AWS::StackId");
     const [distributionId] = onlyOne("AWS::CloudFront::Distribution");
     for (const name of FUNCTION_NAMES) {
-      const env = resources[functionId(name)]!.Properties.Environment.Variables;
+      const env = environmentOf(name);
       expect(env.ORIGIN_VERIFY_SECRET, name).toEqual(header.HeaderValue);
       expect(env.PUBLIC_URL, name).toEqual({ "Fn::Join": ["", ["https://", { "Fn::GetAtt": [distributionId, "DomainName"] }]] });
       expect(env.ARCHIVE_DELIVERY, name).toBe("cdn");
