@@ -1,5 +1,5 @@
 /** Runs one benchmark in its own process, showing its output as it comes and keeping it for the page. */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { lambdaRuntimeNode } from "../test/support/lambda-node.js";
 import { BENCH_DIR, type BenchRun } from "./bench-runs.js";
@@ -38,14 +38,6 @@ export async function runBench(run: BenchRun, env: NodeJS.ProcessEnv = process.e
     status,
     seconds: (performance.now() - started) / 1000,
     load: [loadBefore, loadavg()[0]!],
-    nodeVersion: run.node === "lambda" ? await versionOf(node) : process.version,
+    nodeVersion: run.node === "lambda" ? execFileSync(node, ["--version"], { encoding: "utf8" }).trim() : process.version,
   };
-}
-
-async function versionOf(node: string): Promise<string> {
-  const child = spawn(node, ["--version"], { stdio: ["ignore", "pipe", "ignore"] });
-  const chunks: Buffer[] = [];
-  child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
-  await new Promise((resolve) => child.on("close", resolve));
-  return Buffer.concat(chunks).toString("utf8").trim();
 }
