@@ -1,9 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import { ProcessCountGroup } from "./process-count-group.js";
-import { prlimitArgs } from "./resource-limits.js";
+import { accessSync, constants as fsConstants, existsSync, lstatSync, readlinkSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { kernelKnobArgs } from "./kernel-knobs.js";
+import { prlimitArgs, type ResourceLimits } from "./resource-limits.js";
+import { cgroupSupport, SandboxCgroup } from "./sandbox-cgroup.js";
+import { launchCommand, LAUNCH_SHELL } from "./sandbox-launch.js";
 import type { SandboxPlatform, SandboxSupport } from "./sandbox-platform.js";
 import type { SandboxedCommand, SandboxProfile } from "./sandbox-profile.js";
+import { sandboxUser, type SandboxUser } from "./sandbox-user.js";
 
 /** System folders of the `system` base; merged-/usr systems have the others as symlinks into /usr. */
 const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -34,16 +39,33 @@ const ETC_FILES = [
   "/etc/services",
 ];
 const PRLIMIT = "/usr/bin/prlimit";
+const SETPRIV = "/usr/bin/setpriv";
+const BASE64 = "/usr/bin/base64";
+/**
+ * What bubblewrap's last step keeps for `setpriv`, which drops them, and every other capability,
+ * before the program starts: the uid switch, and passing through the working directory, which
+ * bubblewrap enters as root (on an idmapped folder, root is nobody in particular).
+ */
+const SWITCH_CAPABILITIES = ["CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_DAC_OVERRIDE"];
+/** Maps root-owned folders to a root agent's sandbox user (docs/sandbox.md#a-root-agent). */
+const IDMAP_SCRIPT = fileURLToPath(new URL("../../python/agent_tools_idmap.py", import.meta.url));
 
 /**
- * Linux: bubblewrap (`bwrap`). Every process gets its own user, pid, ipc, uts, cgroup and (unless
- * the host network is allowed) network namespace; `--die-with-parent` and the pid namespace end
- * the whole tree when the sandbox's main process or the agent goes away; all capabilities are
- * dropped; limits are set inside the user namespace by `prlimit`, where the kernel counts a
- * sandbox's processes on their own.
+ * Linux: bubblewrap (`bwrap`). Every process gets its own pid, ipc, uts, cgroup and (unless the
+ * host network is allowed) network namespace; `--die-with-parent` and the pid namespace end the
+ * whole tree when the sandbox's main process or the agent goes away; it holds no capability and
+ * no descriptor of the agent's; per-process limits are set inside by `prlimit`, totals by cgroups.
+ *
+ * Who it runs as (`sandbox-user.ts`): an ordinary agent's sandbox is its own uid in a user
+ * namespace that cannot make further ones (`--disable-userns`). A root agent's sandbox is never
+ * uid 0: bubblewrap sets up the mounts as root, then `setpriv` becomes an unprivileged uid that
+ * owns nothing, with every capability dropped, before the sandboxed program starts; the folders it
+ * may write are idmapped to that uid first (`agent_tools_idmap.py`).
  */
 export class BubblewrapPlatform implements SandboxPlatform {
   readonly name = "bubblewrap";
+  private executable: string | undefined;
+  private helperPython: string | null | undefined;
 
   constructor(private readonly bwrap = "bwrap") {}
 
@@ -57,12 +79,14 @@ export class BubblewrapPlatform implements SandboxPlatform {
         fix: "install it: `sudo apt-get install bubblewrap` (Debian, Ubuntu), `sudo dnf install bubblewrap` (Fedora), `sudo pacman -S bubblewrap` (Arch)",
       };
     }
-    if (!existsSync(PRLIMIT)) {
+    const user = sandboxUser();
+    const missing = [PRLIMIT, LAUNCH_SHELL, BASE64, ...(user.switched ? [SETPRIV] : [])].find((path) => !existsSync(path));
+    if (missing !== undefined) {
       return {
         available: false,
         platform: this.name,
-        reason: `${PRLIMIT} is missing, so resource limits cannot be set`,
-        fix: "install util-linux (`sudo apt-get install util-linux`)",
+        reason: `${missing} is missing, so a sandbox cannot be started safely`,
+        fix: `install ${missing === LAUNCH_SHELL ? "bash" : missing === BASE64 ? "coreutils" : "util-linux"} (\`sudo apt-get install ${missing === LAUNCH_SHELL ? "bash" : missing === BASE64 ? "coreutils" : "util-linux"}\`)`,
       };
     }
     const profile: SandboxProfile = {
@@ -72,16 +96,27 @@ export class BubblewrapPlatform implements SandboxPlatform {
       network: { kind: "none" },
       env: { PATH: "/usr/bin:/bin" },
       cwd: "/",
-      limits: { cpuSeconds: 5, memoryBytes: 256 * 1024 * 1024, processes: 16, fileSizeBytes: 1024, openFiles: 64 },
+      limits: {
+        cpuSeconds: 5,
+        memoryBytes: 256 * 1024 * 1024,
+        totalMemoryBytes: 256 * 1024 * 1024,
+        processes: 16,
+        fileSizeBytes: 1024,
+        openFiles: 64,
+        tmpBytes: 1024 * 1024,
+        stateBytes: 1024 * 1024,
+      },
     };
     const command = this.wrap(profile, ["/bin/sh", "-c", "exit 0"]);
     const trial = spawnSync(command.command, command.args, { env: command.env, encoding: "utf8", timeout: 10_000 });
     command.release();
     if (trial.status === 0) {
-      const notes =
-        process.getuid?.() === 0 && ProcessCountGroup.create(1) === undefined
-          ? ["running as root without a writable pids cgroup: the process limit is not enforced"]
-          : [];
+      const notes = [...cgroupSupport().notes];
+      if (user.switched && this.python() === undefined) {
+        notes.push(
+          `running as root without python3: folders owned by root stay read-only to the sandbox user (uid ${user.uid}); install python3 to map them`,
+        );
+      }
       return { available: true, platform: this.name, version: version.stdout.trim().replace(/^bubblewrap\s*/, ""), notes };
     }
     const stderr = (trial.stderr ?? "").trim() || trial.error?.message || `exit ${trial.status}`;
@@ -97,12 +132,16 @@ export class BubblewrapPlatform implements SandboxPlatform {
   }
 
   wrap(profile: SandboxProfile, argv: string[]): SandboxedCommand {
-    const args = ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
+    const user = sandboxUser();
+    const args = user.switched ? [] : ["--unshare-user", "--disable-userns"];
+    args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
     if (profile.network.kind !== "host") args.push("--unshare-net");
     args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL");
+    if (user.switched) for (const capability of SWITCH_CAPABILITIES) args.push("--cap-add", capability);
     if (profile.base === "host") args.push("--ro-bind", "/", "/");
     else args.push(...systemMounts());
-    args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+    args.push("--dev", "/dev", "--proc", "/proc", ...kernelKnobArgs());
+    args.push("--perms", "1777", ...(profile.limits === undefined ? [] : ["--size", String(profile.limits.tmpBytes)]), "--tmpfs", "/tmp");
     const binds = [
       ...profile.readOnly.map((path) => ({ path, flag: "--ro-bind-try" })),
       ...profile.writable.map((path) => ({ path, flag: "--bind-try" })),
@@ -110,22 +149,116 @@ export class BubblewrapPlatform implements SandboxPlatform {
     ];
     // Parents before children, so a writable folder inside a read-only one stays writable.
     binds.sort((a, b) => depth(a.path) - depth(b.path));
+    // The folders bubblewrap creates to hold a bind are private to their creator; a switched user must pass through them.
+    if (user.switched) for (const folder of createdParents(profile, binds)) args.push("--perms", "0755", "--dir", folder);
     for (const bind of binds) args.push(bind.flag, bind.path, bind.path);
     if (profile.base === "system") args.push("--remount-ro", "/");
     args.push("--chdir", profile.cwd, "--");
-    if (profile.limits !== undefined) args.push(PRLIMIT, ...prlimitArgs(profile.limits), "--");
+
+    const cgroup = profile.limits === undefined ? undefined : SandboxCgroup.create(cgroupLimits(profile.limits));
+    if (user.switched)
+      args.push(
+        SETPRIV,
+        `--reuid=${user.uid}`,
+        `--regid=${user.gid}`,
+        "--clear-groups",
+        "--bounding-set=-all",
+        "--inh-caps=-all",
+        "--no-new-privs",
+        "--",
+      );
+    if (profile.limits !== undefined) args.push(PRLIMIT, ...prlimitArgs(profile.limits, processLimit(profile.limits, user)), "--");
     args.push(...argv);
 
-    // Root's own processes escape RLIMIT_NPROC, so for root a pids cgroup bounds the count instead.
-    const group = profile.limits !== undefined && process.getuid?.() === 0 ? ProcessCountGroup.create(profile.limits.processes) : undefined;
-    if (group === undefined) return { command: this.bwrap, args, env: profile.env, release: () => undefined };
+    const bwrap = this.bwrapPath();
+    const python = user.switched ? this.python() : undefined;
+    const idmapped = [...profile.writable, ...(profile.network.kind === "proxy" ? [profile.network.proxySocket] : [])];
+    if (profile.base === "host" && process.env.HOME !== undefined && isAbsolute(process.env.HOME) && process.env.HOME !== "/")
+      idmapped.push(process.env.HOME);
+    let launch: ReturnType<typeof launchCommand>;
+    try {
+      launch = launchCommand({
+        passFds: profile.passFds ?? [],
+        cgroupProcs: cgroup?.procsFiles ?? [],
+        env: profile.env,
+        seccompFile: undefined,
+        next: ({ argsFd }) => [
+          ...(python === undefined ? [] : [python, "-I", "-S", "-B", IDMAP_SCRIPT, String(user.uid), String(user.gid), ...idmapped, "--"]),
+          bwrap,
+          "--args",
+          String(argsFd),
+          ...args,
+        ],
+      });
+    } catch (error) {
+      cgroup?.remove();
+      throw error;
+    }
     return {
-      command: "/bin/sh",
-      args: ["-c", 'echo $$ > "$0" && exec "$@"', group.procsFile, this.bwrap, ...args],
-      env: profile.env,
-      release: () => group.remove(),
+      ...launch,
+      release: () => cgroup?.remove(),
+      outOfMemory: () => cgroup?.outOfMemory() ?? false,
     };
   }
+
+  /** bubblewrap by absolute path: the launch runs it with no PATH of its own. */
+  private bwrapPath(): string {
+    this.executable ??= findExecutable(this.bwrap) ?? this.bwrap;
+    return this.executable;
+  }
+
+  /** The interpreter that runs the idmap step for a root agent, found once; undefined without python3. */
+  private python(): string | undefined {
+    if (this.helperPython === undefined) {
+      // A pyenv shim is a shell script that takes tens of milliseconds: ask the interpreter where it really is.
+      const found = spawnSync("python3", ["-I", "-S", "-c", "import sys; print(sys.executable)"], { encoding: "utf8", timeout: 10_000 });
+      const path = found.status === 0 ? found.stdout.trim() : "";
+      this.helperPython = isAbsolute(path) ? path : null;
+    }
+    return this.helperPython ?? undefined;
+  }
+}
+
+function cgroupLimits(limits: ResourceLimits): { processes: number; totalMemoryBytes: number } {
+  return { processes: limits.processes, totalMemoryBytes: limits.totalMemoryBytes };
+}
+
+/**
+ * RLIMIT_NPROC counts a uid's processes per user namespace: per sandbox for an ordinary agent,
+ * but machine-wide for a root agent's shared sandbox uid, where the pids cgroup counts instead.
+ */
+function processLimit(limits: ResourceLimits, user: SandboxUser): number | undefined {
+  return user.switched && cgroupSupport().processes ? undefined : limits.processes;
+}
+
+/**
+ * The folders bubblewrap creates on its own tmpfs to hold the binds (the `system` base's root, and
+ * `/tmp` in both bases), outermost first. Folders of the host itself are left as they are.
+ */
+function createdParents(profile: SandboxProfile, binds: readonly { path: string }[]): string[] {
+  const parents = new Set<string>();
+  for (const { path } of binds) {
+    for (let folder = dirname(path); folder !== "/"; folder = dirname(folder)) {
+      const onTmpfs = folder === "/tmp" || folder.startsWith("/tmp/") || profile.base === "system";
+      if (onTmpfs && folder !== "/tmp" && !SYSTEM_DIRS.includes(folder)) parents.add(folder);
+    }
+  }
+  return [...parents].sort((a, b) => depth(a) - depth(b));
+}
+
+function findExecutable(name: string): string | undefined {
+  if (isAbsolute(name)) return name;
+  for (const folder of (process.env.PATH ?? "").split(delimiter)) {
+    if (folder === "") continue;
+    const candidate = join(folder, name);
+    try {
+      accessSync(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }
 
 let systemMountArgs: string[] | undefined;

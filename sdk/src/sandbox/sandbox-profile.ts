@@ -28,6 +28,11 @@ export interface SandboxProfile {
   cwd: string;
   /** Kernel limits for the process and everything it starts; undefined = none. */
   limits?: ResourceLimits | undefined;
+  /**
+   * Descriptors above 2 the program is handed (a Python worker's request and reply pipes). Every
+   * other descriptor is closed before the sandbox starts, whatever the agent holds open.
+   */
+  passFds?: readonly number[] | undefined;
 }
 
 /** How to start a program under a profile: the command line to spawn instead of the program itself. */
@@ -35,6 +40,8 @@ export interface SandboxedCommand {
   command: string;
   args: string[];
   env: Record<string, string>;
-  /** Frees what the launch needed (a process-count group); call once the process has exited. */
+  /** Frees what the launch needed (its cgroups); call once the process has exited. */
   release(): void;
+  /** True when the kernel killed one of its processes for passing `limits.totalMemoryBytes`. */
+  outOfMemory(): boolean;
 }

@@ -8,6 +8,8 @@ export interface LaunchOptions {
   env: Record<string, string>;
   /** Extra writable folders for this process (a binary call's output folder). */
   writable?: string[];
+  /** Descriptors above 2 the process is handed (see `SandboxProfile.passFds`). */
+  passFds?: readonly number[];
 }
 
 /**
@@ -33,6 +35,7 @@ export function directLauncher(stateDir: string): ToolLauncher {
       args: argv.slice(1),
       env: { ...(process.env as Record<string, string>), ...options.env, AGENT_TOOLS_STATE_DIR: stateDir },
       release: () => undefined,
+      outOfMemory: () => false,
     }),
     explain: () => undefined,
   };

@@ -8,6 +8,7 @@ import type { ResourceLimits } from "./resource-limits.js";
 /** Passed through from the agent's environment: locale and time zone, never anything secret. */
 const PASSED_ENV = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM"];
 const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+const RECENT_LAUNCHES = 8;
 /** Where the proxy bridge listens inside the sandbox's own network namespace (see agent_tools_worker.py). */
 export const SANDBOX_PROXY_PORT = 3128;
 
@@ -38,6 +39,8 @@ export class ToolSandbox implements ToolLauncher {
   readonly stateDir: string;
   private readonly profile: SandboxProfile;
   private readonly agentEnvNames = new Set(Object.keys(process.env));
+  /** The last launches, newest first: a failure is explained by the cgroup of the process that ended. */
+  private recent: SandboxedCommand[] = [];
 
   constructor(private readonly options: ToolSandboxOptions) {
     this.stateDir = options.stateDir;
@@ -58,11 +61,21 @@ export class ToolSandbox implements ToolLauncher {
       cwd: options.cwd,
       env: { ...this.profile.env, ...options.env },
       writable: [...this.profile.writable, ...(options.writable ?? [])],
+      passFds: options.passFds,
     };
-    return this.options.platform.wrap(profile, argv);
+    const command = this.options.platform.wrap(profile, argv);
+    this.recent = [command, ...this.recent.slice(0, RECENT_LAUNCHES - 1)];
+    return command;
   }
 
   explain(failure: ToolFailure): Denial | undefined {
+    // The memory total is enforced by the kernel killing a process: only the cgroup can tell.
+    if (failure.signal === "SIGKILL" && this.recent.some((command) => command.outOfMemory())) {
+      return {
+        capability: "limits.totalMemoryBytes",
+        fix: "Raise sandboxLimits.totalMemoryBytes in new AgentTools({ sandboxLimits }) if the tool really needs more.",
+      };
+    }
     return denialOf(failure, {
       toolId: this.options.toolId,
       profile: this.profile,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +10,9 @@ import { runTool, temporaryDirectory } from "./support.js";
 const project = temporaryDirectory("builtin-bash-sandbox-");
 // Outside the working directory and outside /tmp (which the sandbox replaces with a private one),
 // wherever the repository itself lives (a checkout under /tmp would be hidden too).
+// Readable by everyone, like most of a machine: a root agent's commands run as an unprivileged user.
 const outside = mkdtempSync("/var/tmp/bash-sandbox-outside-");
+chmodSync(outside, 0o755);
 let listener: Server;
 let port: number;
 
@@ -46,8 +48,9 @@ describe("Bash in the sandbox", () => {
     const target = join(outside, "planted.txt");
     const refused = await run(sandboxed, `echo x > ${target}`);
     expect(refused.state).toBe("error");
-    // Refused either way: read-only where the host is bound, absent where it is under the private /tmp.
-    expect(refused.text).toMatch(/Read-only file system|No such file or directory/);
+    // Refused either way: read-only where the host is bound, absent where it is under the private
+    // /tmp, and for a root agent also not the sandbox user's to write.
+    expect(refused.text).toMatch(/Read-only file system|No such file or directory|Permission denied/);
     expect(existsSync(target)).toBe(false);
     const control = await run(new Bash({ cwd: project.path }), `echo x > ${target} && echo written`);
     expect(control.text).toBe("written\n");

@@ -21,7 +21,7 @@ export class SandboxedWorkspaceBackend implements WorkspaceBackend {
   async exec(argv: string[], options: ExecOptions): Promise<ExecResult> {
     const launch = this.platform.wrap({ ...this.profile, cwd: options.cwd }, argv);
     try {
-      return await this.inner.exec([launch.command, ...launch.args], options);
+      return await this.inner.exec([launch.command, ...launch.args], { ...options, env: launch.env });
     } finally {
       launch.release();
     }
@@ -29,7 +29,7 @@ export class SandboxedWorkspaceBackend implements WorkspaceBackend {
 
   startBackground(argv: string[], options: { cwd: string }): Promise<BackgroundProcess> {
     const launch = this.platform.wrap({ ...this.profile, cwd: options.cwd }, argv);
-    return this.inner.startBackground([launch.command, ...launch.args], options);
+    return this.inner.startBackground([launch.command, ...launch.args], { ...options, env: launch.env });
   }
 
   readFile(path: string): Promise<Buffer> {

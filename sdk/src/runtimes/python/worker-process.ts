@@ -23,7 +23,7 @@ export interface WorkerProcess {
  * the tool started even without a sandbox.
  */
 export function spawnWorkerProcess(launcher: ToolLauncher, python: string, args: readonly string[], cwd: string): WorkerProcess {
-  const launch = launcher.launch([python, ...args, WORKER_SCRIPT_PATH], { cwd, env: { PYTHONIOENCODING: "utf-8" } });
+  const launch = launcher.launch([python, ...args, WORKER_SCRIPT_PATH], { cwd, env: { PYTHONIOENCODING: "utf-8" }, passFds: [3, 4] });
   const child = spawn(launch.command, launch.args, {
     stdio: ["ignore", "pipe", "pipe", "pipe", "pipe"],
     detached: true,

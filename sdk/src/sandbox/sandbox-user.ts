@@ -1,0 +1,55 @@
+import { readFileSync } from "node:fs";
+
+/**
+ * Who a sandboxed process is on the host (docs/sandbox.md#a-root-agent). An ordinary agent's
+ * sandbox runs as the agent's own uid, mapped into a user namespace of its own. A root agent's
+ * sandbox never runs as uid 0: the kernel decides some writes on the caller's uid alone (a sysctl
+ * such as `kernel.core_pattern` is writable by uid 0 without any capability), so it runs as an
+ * unprivileged uid that owns nothing on the host. Folders it must write are mapped to it (an
+ * idmapped mount, `sandbox-idmap.py`), so what it writes there is stored as root's, as the agent
+ * would have written it.
+ */
+export interface SandboxUser {
+  uid: number;
+  gid: number;
+  /** True when the agent is root and the sandbox switches to `uid`/`gid` (idmapped writable folders). */
+  switched: boolean;
+}
+
+/** First choice for a root agent's sandbox; lower numbers are tried when the host's passwd or group uses it. */
+const PREFERRED_ID = 64_999;
+const LOWEST_ID = 64_000;
+
+let rootSandboxUser: SandboxUser | undefined;
+
+/** The identity sandboxed processes of this agent run as. */
+export function sandboxUser(): SandboxUser {
+  const uid = process.getuid?.() ?? 0;
+  const gid = process.getgid?.() ?? 0;
+  if (uid !== 0) return { uid, gid, switched: false };
+  rootSandboxUser ??= freeIdentity();
+  return rootSandboxUser;
+}
+
+/** An id that neither /etc/passwd nor /etc/group names, so the sandbox's files and signals reach nobody's. */
+function freeIdentity(): SandboxUser {
+  const taken = new Set([...idsIn("/etc/passwd"), ...idsIn("/etc/group")]);
+  for (let id = PREFERRED_ID; id >= LOWEST_ID; id--) if (!taken.has(id)) return { uid: id, gid: id, switched: true };
+  throw new Error(
+    `every id from ${LOWEST_ID} to ${PREFERRED_ID} is used in /etc/passwd or /etc/group: no unprivileged id is free for the sandbox`,
+  );
+}
+
+/** The numeric ids (third field) of a passwd- or group-style file; empty when it cannot be read. */
+function idsIn(path: string): number[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  return text
+    .split("\n")
+    .map((line) => Number(line.split(":")[2]))
+    .filter(Number.isInteger);
+}
