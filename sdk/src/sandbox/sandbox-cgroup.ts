@@ -24,6 +24,9 @@ export interface CgroupSupport {
  * creating groups needs a writable hierarchy, which in practice means a root agent.
  */
 export class SandboxCgroup {
+  /** Read as the groups go, so a failure explained after its process exited still knows. */
+  private killedForMemory = false;
+
   private constructor(private readonly dirs: readonly string[]) {}
 
   /** The files a process writes its pid to in order to join. */
@@ -71,11 +74,15 @@ export class SandboxCgroup {
 
   /** True when the kernel killed a process of this sandbox for passing the memory total. */
   outOfMemory(): boolean {
+    if (this.killedForMemory) return true;
     for (const dir of this.dirs) {
       for (const file of ["memory.events", "memory.oom_control"]) {
         try {
           const count = /^oom_kill (\d+)$/m.exec(readFileSync(join(dir, file), "utf8"))?.[1];
-          if (count !== undefined && Number(count) > 0) return true;
+          if (count !== undefined && Number(count) > 0) {
+            this.killedForMemory = true;
+            return true;
+          }
         } catch {
           // not this hierarchy's file
         }
@@ -86,6 +93,7 @@ export class SandboxCgroup {
 
   /** Removes the groups once their processes are gone (the kernel refuses while any remain, so it retries). */
   remove(): void {
+    this.outOfMemory();
     const pending = this.dirs.filter((dir) => {
       if (!removeQuietly(dir)) return true;
       live.delete(dir);

@@ -21,6 +21,8 @@ export interface ToolLauncher {
   /** The tool's private writable folder, kept across calls (`$AGENT_TOOLS_STATE_DIR`). */
   readonly stateDir: string;
   launch(argv: string[], options: LaunchOptions): SandboxedCommand;
+  /** Called before each call: throws `SandboxDeniedError` when the tool is over a limit checked between calls (`limits.stateBytes`). */
+  admitCall(): Promise<void>;
   /** The capability a failure shows the tool lacked; undefined when the sandbox did not cause it. */
   explain(failure: ToolFailure): Denial | undefined;
 }
@@ -38,6 +40,7 @@ export function directLauncher(stateDir: string): ToolLauncher {
       outOfMemory: () => false,
     }),
     explain: () => undefined,
+    admitCall: async () => undefined,
   };
 }
 

@@ -4,6 +4,7 @@ import { denialOf, type Denial, type ToolFailure } from "./sandbox-denial.js";
 import type { SandboxPlatform } from "./sandbox-platform.js";
 import type { SandboxedCommand, SandboxNetwork, SandboxProfile } from "./sandbox-profile.js";
 import type { ResourceLimits } from "./resource-limits.js";
+import { StateQuota } from "./state-quota.js";
 
 /** Passed through from the agent's environment: locale and time zone, never anything secret. */
 const PASSED_ENV = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM"];
@@ -41,9 +42,11 @@ export class ToolSandbox implements ToolLauncher {
   private readonly agentEnvNames = new Set(Object.keys(process.env));
   /** The last launches, newest first: a failure is explained by the cgroup of the process that ended. */
   private recent: SandboxedCommand[] = [];
+  private readonly quota: StateQuota;
 
   constructor(private readonly options: ToolSandboxOptions) {
     this.stateDir = options.stateDir;
+    this.quota = new StateQuota(options.toolId, options.stateDir, options.limits.stateBytes);
     const readOnly = [...options.readOnly];
     const writable = [options.stateDir];
     for (const grant of options.granted.filesystem) {
@@ -66,6 +69,10 @@ export class ToolSandbox implements ToolLauncher {
     const command = this.options.platform.wrap(profile, argv);
     this.recent = [command, ...this.recent.slice(0, RECENT_LAUNCHES - 1)];
     return command;
+  }
+
+  admitCall(): Promise<void> {
+    return this.quota.admit();
   }
 
   explain(failure: ToolFailure): Denial | undefined {

@@ -58,6 +58,7 @@ export class BinaryToolRuntime implements ToolRuntime {
     const outputFile = join(await this.privateDir(), `output-${randomUUID()}.json`);
     try {
       const launcher = await this.options.launcher();
+      await launcher.admitCall();
       const raw = await this.run(launcher, request, outputFile);
       const run = { ...raw, ...processEnd(launcher, raw.exitCode, raw.signal) };
       if (run.timedOut) throw new ToolTimeoutError(toolId, this.options.callTimeoutMs);

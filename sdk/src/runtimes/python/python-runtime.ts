@@ -93,6 +93,7 @@ export class PythonToolRuntime implements ToolRuntime {
 
   private async send(payload: string): Promise<unknown> {
     const worker = await this.ensureWorker();
+    await this.launcher?.admitCall();
     let reply: WorkerReply;
     try {
       reply = await worker.request(payload, this.options.callTimeoutMs);
