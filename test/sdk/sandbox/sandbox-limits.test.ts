@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentTools, SandboxDeniedError, sandboxSupport } from "@agent-tools/sdk";
+import { AgentTools, SandboxDeniedError } from "@agent-tools/sdk";
+import { sandboxSupport } from "@agent-tools/sdk/sandbox";
 import { cgroupSupport } from "../../../sdk/src/sandbox/sandbox-cgroup.js";
 import { writeSandboxTool } from "../support/sandbox-tools.js";
 import { TempDirs } from "../support/temp-dirs.js";
