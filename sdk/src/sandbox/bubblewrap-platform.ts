@@ -141,7 +141,10 @@ export class BubblewrapPlatform implements SandboxPlatform {
     if (profile.base === "host") args.push("--ro-bind", "/", "/");
     else args.push(...systemMounts());
     args.push("--dev", "/dev", "--proc", "/proc", ...kernelKnobArgs());
-    args.push("--perms", "1777", ...(profile.limits === undefined ? [] : ["--size", String(profile.limits.tmpBytes)]), "--tmpfs", "/tmp");
+    // Private, size-capped, writable by whoever the sandbox runs as (POSIX semaphores and shared memory live in /dev/shm).
+    for (const tmp of ["/tmp", "/dev/shm"]) {
+      args.push("--perms", "1777", ...(profile.limits === undefined ? [] : ["--size", String(profile.limits.tmpBytes)]), "--tmpfs", tmp);
+    }
     const binds = [
       ...profile.readOnly.map((path) => ({ path, flag: "--ro-bind-try" })),
       ...profile.writable.map((path) => ({ path, flag: "--bind-try" })),
