@@ -8,7 +8,7 @@ import { cgroupSupport, SandboxCgroup } from "./sandbox-cgroup.js";
 import { launchCommand, LAUNCH_SHELL } from "./sandbox-launch.js";
 import type { SandboxPlatform, SandboxSupport } from "./sandbox-platform.js";
 import type { SandboxedCommand, SandboxProfile } from "./sandbox-profile.js";
-import { sandboxUser, type SandboxUser } from "./sandbox-user.js";
+import { sandboxAccountFiles, sandboxUser, type SandboxUser } from "./sandbox-user.js";
 
 /** System folders of the `system` base; merged-/usr systems have the others as symlinks into /usr. */
 const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -66,6 +66,8 @@ export class BubblewrapPlatform implements SandboxPlatform {
   readonly name = "bubblewrap";
   private executable: string | undefined;
   private helperPython: string | null | undefined;
+  /** `--disable-userns` came with bubblewrap 0.8; older ones leave new user namespaces to the seccomp filter. */
+  private disablesUserNamespaces = true;
 
   constructor(private readonly bwrap = "bwrap") {}
 
@@ -79,6 +81,8 @@ export class BubblewrapPlatform implements SandboxPlatform {
         fix: "install it: `sudo apt-get install bubblewrap` (Debian, Ubuntu), `sudo dnf install bubblewrap` (Fedora), `sudo pacman -S bubblewrap` (Arch)",
       };
     }
+    const release = /(\d+)\.(\d+)/.exec(version.stdout)?.slice(1).map(Number) ?? [0, 0];
+    this.disablesUserNamespaces = release[0]! > 0 || release[1]! >= 8;
     const user = sandboxUser();
     const missing = [PRLIMIT, LAUNCH_SHELL, BASE64, ...(user.switched ? [SETPRIV] : [])].find((path) => !existsSync(path));
     if (missing !== undefined) {
@@ -112,6 +116,8 @@ export class BubblewrapPlatform implements SandboxPlatform {
     command.release();
     if (trial.status === 0) {
       const notes = [...cgroupSupport().notes];
+      if (!this.disablesUserNamespaces)
+        notes.push("bubblewrap is older than 0.8: new user namespaces are refused by the seccomp filter alone");
       if (user.switched && this.python() === undefined) {
         notes.push(
           `running as root without python3: folders owned by root stay read-only to the sandbox user (uid ${user.uid}); install python3 to map them`,
@@ -133,13 +139,17 @@ export class BubblewrapPlatform implements SandboxPlatform {
 
   wrap(profile: SandboxProfile, argv: string[]): SandboxedCommand {
     const user = sandboxUser();
-    const args = user.switched ? [] : ["--unshare-user", "--disable-userns"];
+    const args = user.switched ? [] : ["--unshare-user", ...(this.disablesUserNamespaces ? ["--disable-userns"] : [])];
     args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
     if (profile.network.kind !== "host") args.push("--unshare-net");
     args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL");
     if (user.switched) for (const capability of SWITCH_CAPABILITIES) args.push("--cap-add", capability);
     if (profile.base === "host") args.push("--ro-bind", "/", "/");
     else args.push(...systemMounts());
+    if (user.switched) {
+      const accounts = sandboxAccountFiles(user);
+      args.push("--ro-bind", accounts.passwd, "/etc/passwd", "--ro-bind", accounts.group, "/etc/group");
+    }
     args.push("--dev", "/dev", "--proc", "/proc", ...kernelKnobArgs());
     // Private, size-capped, writable by whoever the sandbox runs as (POSIX semaphores and shared memory live in /dev/shm).
     for (const tmp of ["/tmp", "/dev/shm"]) {

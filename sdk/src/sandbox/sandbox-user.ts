@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runtimeFolder } from "./runtime-folder.js";
 
 /**
  * Who a sandboxed process is on the host (docs/sandbox.md#a-root-agent). An ordinary agent's
@@ -52,4 +54,32 @@ function idsIn(path: string): number[] {
     .split("\n")
     .map((line) => Number(line.split(":")[2]))
     .filter(Number.isInteger);
+}
+
+/** The name the sandbox user has inside (`whoami`, `getpass.getuser()`, `ls -l`). */
+export const SANDBOX_USER_NAME = "agent-tools-sandbox";
+
+let accountFiles: { passwd: string; group: string } | undefined;
+
+/**
+ * The host's `/etc/passwd` and `/etc/group` with an entry for a switched sandbox user, so programs
+ * that look their user up (`whoami`, `id -un`, Python's `getpass`) find one. Written once per process.
+ */
+export function sandboxAccountFiles(user: SandboxUser): { passwd: string; group: string } {
+  if (accountFiles === undefined) {
+    const read = (path: string) => {
+      const text = readFileSync(path, "utf8");
+      return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+    };
+    const passwd = join(runtimeFolder(), "passwd");
+    const group = join(runtimeFolder(), "group");
+    writeFileSync(
+      passwd,
+      `${read("/etc/passwd")}${SANDBOX_USER_NAME}:x:${user.uid}:${user.gid}:Agent Tools sandbox:/nonexistent:/bin/sh\n`,
+      { mode: 0o644 },
+    );
+    writeFileSync(group, `${read("/etc/group")}${SANDBOX_USER_NAME}:x:${user.gid}:\n`, { mode: 0o644 });
+    accountFiles = { passwd, group };
+  }
+  return accountFiles;
 }
