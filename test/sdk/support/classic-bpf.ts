@@ -14,7 +14,7 @@ export function runSeccompProgram(program: Buffer, call: SeccompCall): number {
   const data = Buffer.alloc(64);
   data.writeInt32LE(call.nr, 0);
   data.writeUInt32LE(call.arch, 4);
-  (call.args ?? []).forEach((arg, index) => data.writeBigUInt64LE(BigInt.asUintN(64, arg), 16 + 8 * index));
+  for (const [index, arg] of (call.args ?? []).entries()) data.writeBigUInt64LE(BigInt.asUintN(64, arg), 16 + 8 * index);
   let a = 0;
   for (let pc = 0; pc * 8 < program.length; pc++) {
     const at = pc * 8;
