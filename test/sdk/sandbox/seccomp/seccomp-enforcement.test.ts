@@ -144,8 +144,8 @@ async function sandboxed(sandbox: Sandbox, argv: string[]): Promise<{ stdout: st
   });
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
+  child.stdout!.on("data", (chunk) => (stdout += chunk));
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   return { stdout, stderr, code };
 }
