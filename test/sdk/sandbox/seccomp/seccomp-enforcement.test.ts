@@ -1,26 +1,18 @@
 // The system-call filter in a real kernel: a C probe, compiled here, attempts each refused call
 // (and what must keep working) inside bubblewrap with the project's own argv plus `--seccomp 3`,
 // as root and as an unprivileged user (docs/sandbox.md#system-call-filter).
-import { execFile, spawn } from "node:child_process";
-import { openSync } from "node:fs";
+import { execFile } from "node:child_process";
 import { chmod, copyFile } from "node:fs/promises";
 import { constants } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BubblewrapPlatform } from "../../../../sdk/src/sandbox/bubblewrap-platform.js";
 import { ERRNO } from "../../../../sdk/src/sandbox/seccomp/kernel-constants.js";
-import {
-  RULE_GROUPS,
-  type SeccompOptions,
-  type SyscallRule,
-  seccompProgramFile,
-  seccompRules,
-} from "../../../../sdk/src/sandbox/seccomp/index.js";
+import { RULE_GROUPS, type SyscallRule, seccompRules } from "../../../../sdk/src/sandbox/seccomp/index.js";
+import { type FilteredSandbox, runFiltered } from "../../support/filtered-sandbox.js";
 import { TempDirs } from "../../support/temp-dirs.js";
 
 const PROBE_SOURCE = join(import.meta.dirname, "../../../fixtures/seccomp/seccomp-probe.c");
-const NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"];
 
 /** Probe checks of the rules that take arguments: several per rule, so a rule is tried on more than one value. */
 const CHECKS_OF_RULE: Record<string, string[]> = {
@@ -94,7 +86,6 @@ function checksOf(rule: SyscallRule): string[] {
 type Results = Map<string, string>;
 
 const temp = new TempDirs();
-const platform = new BubblewrapPlatform();
 let probeDir: string;
 let probe: string;
 
@@ -109,49 +100,10 @@ beforeAll(async () => {
 
 afterAll(() => temp.removeAll());
 
-interface Sandbox {
-  user: "root" | "nobody";
-  /** The program's options, or `control`: no filter, and every capability inside the sandbox's own user namespace. */
-  filter: SeccompOptions | "control";
-}
-
-/** Runs argv in the project's sandbox (BubblewrapPlatform's argv) with the filter on fd 3. */
-async function sandboxed(sandbox: Sandbox, argv: string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  const command = platform.wrap(
-    {
-      base: "system",
-      readOnly: [probeDir, dirname(process.execPath)],
-      writable: [],
-      network: { kind: "none" },
-      env: { PATH: "/usr/bin:/bin", HOME: "/tmp" },
-      cwd: "/",
-    },
-    argv,
-  );
-  command.release();
-  expect(command.command).toBe("bwrap");
-  expect(command.args.join(" ")).toContain("--cap-drop ALL");
-  const args =
-    sandbox.filter === "control"
-      ? command.args.map((arg, index) => (arg === "--cap-drop" && command.args[index + 1] === "ALL" ? "--cap-add" : arg))
-      : ["--seccomp", "3", ...command.args];
-  const prefix = sandbox.user === "nobody" ? NOBODY : [];
-  // A fresh descriptor per run: bwrap reads the program to its end, moving a shared offset.
-  const program = sandbox.filter === "control" ? "ignore" : openSync(seccompProgramFile(sandbox.filter), "r");
-  const child = spawn(prefix[0] ?? "bwrap", [...prefix.slice(1), ...(prefix.length > 0 ? ["bwrap"] : []), ...args], {
-    env: command.env,
-    stdio: ["ignore", "pipe", "pipe", program],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { stdout, stderr, code };
-}
+type Sandbox = Omit<FilteredSandbox, "readOnly">;
 
 async function runProbe(sandbox: Sandbox, checks: string[]): Promise<Results> {
-  const run = await sandboxed(sandbox, [probe, ...checks]);
+  const run = await runFiltered({ ...sandbox, readOnly: [probeDir] }, [probe, ...checks]);
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
   const results: Results = new Map(
@@ -233,7 +185,7 @@ describe.each(["root", "nobody"] as const)("as %s, a sandboxed process", (user) 
       },
     ];
     for (const { argv, output } of programs) {
-      const run = await sandboxed({ user, filter: {} }, argv);
+      const run = await runFiltered({ user, filter: {}, readOnly: [probeDir] }, argv);
       expect(run.stderr, argv.join(" ")).toBe("");
       expect(run.code, argv.join(" ")).toBe(0);
       if (typeof output === "string") expect(run.stdout).toBe(output);
