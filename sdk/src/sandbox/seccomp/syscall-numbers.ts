@@ -18,8 +18,8 @@ export const SECCOMP_ARCHES = {
 } as const;
 
 /**
- * Both are little-endian: the program is written little-endian and an argument's low 32-bit word
- * is the first of its 8 bytes in `seccomp_data`.
+ * Both are little-endian, so an argument's low 32-bit word is the first of its 8 bytes in
+ * `seccomp_data` (seccomp-program.ts loads it from there).
  */
 export type SeccompArch = keyof typeof SECCOMP_ARCHES;
 

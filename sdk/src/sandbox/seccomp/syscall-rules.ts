@@ -213,7 +213,7 @@ export const SYSCALL_RULES: readonly SyscallRule[] = [
       syscall: "ioctl",
       when: [{ arg: 1, oneOf: [TIOCSTI] }],
       reason:
-        "pushes characters into a terminal's input: a command the agent's shell runs once the tool exits (bwrap --new-session covers only the controlling terminal)",
+        "pushes characters into a terminal's input, for the shell reading it to run once the tool exits; bwrap --new-session already detaches the sandbox from the agent's terminal, the filter refuses it on any terminal",
     },
     {
       name: "ioctl(TIOCLINUX)",

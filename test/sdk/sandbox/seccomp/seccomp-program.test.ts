@@ -7,6 +7,7 @@ import { ERRNO } from "../../../../sdk/src/sandbox/seccomp/kernel-constants.js";
 import {
   RULE_GROUPS,
   SECCOMP_ARCHES,
+  SeccompFilterError,
   type SeccompArch,
   SYSCALL_NUMBERS,
   SYSCALL_RULES,
@@ -186,6 +187,23 @@ describe("the rules", () => {
       "ioperm",
       "uselib",
     ]);
+  });
+});
+
+describe("on a CPU without a table", () => {
+  it("refuses to build a program, saying which CPUs have one", () => {
+    const arch = Object.getOwnPropertyDescriptor(process, "arch")!;
+    Object.defineProperty(process, "arch", { ...arch, value: "riscv64" });
+    try {
+      expect(() => seccompProgram()).toThrow(SeccompFilterError);
+      expect(() => seccompProgram()).toThrow(
+        /riscv64; x86_64 and aarch64 have one\). To fix: run on x86_64 or aarch64, or pass sandbox: "off"\./,
+      );
+      // An explicit architecture needs no host table.
+      expect(seccompProgram({ arch: "aarch64" }).length).toBeGreaterThan(0);
+    } finally {
+      Object.defineProperty(process, "arch", arch);
+    }
   });
 });
 
