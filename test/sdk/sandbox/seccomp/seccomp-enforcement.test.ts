@@ -1,18 +1,18 @@
 // The system-call filter in a real kernel: a C probe, compiled here, attempts each refused call
 // (and what must keep working) inside bubblewrap with the project's own argv plus `--seccomp 3`,
 // as root and as an unprivileged user (docs/sandbox.md#system-call-filter).
-import { execFile } from "node:child_process";
-import { chmod, copyFile } from "node:fs/promises";
+import { execFile, spawn } from "node:child_process";
+import { chmod, copyFile, rm } from "node:fs/promises";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ERRNO } from "../../../../sdk/src/sandbox/seccomp/kernel-constants.js";
 import { RULE_GROUPS, type SyscallRule, seccompRules } from "../../../../sdk/src/sandbox/seccomp/index.js";
 import { type FilteredSandbox, runFiltered } from "../../support/filtered-sandbox.js";
 import { TempDirs } from "../../support/temp-dirs.js";
 
-const PROBE_SOURCE = join(import.meta.dirname, "../../../fixtures/seccomp/seccomp-probe.c");
+const FIXTURES = join(import.meta.dirname, "../../../fixtures/seccomp");
 
 /** Probe checks of the rules that take arguments: several per rule, so a rule is tried on more than one value. */
 const CHECKS_OF_RULE: Record<string, string[]> = {
@@ -94,7 +94,8 @@ beforeAll(async () => {
   probeDir = await temp.make("agent-tools-seccomp-probe-");
   await chmod(probeDir, 0o755);
   probe = join(probeDir, "seccomp-probe");
-  await copyFile(PROBE_SOURCE, `${probe}.c`);
+  await copyFile(join(FIXTURES, "seccomp-probe.c"), `${probe}.c`);
+  await copyFile(join(FIXTURES, "datagram-sender.py"), join(probeDir, "datagram-sender.py"));
   await promisify(execFile)("gcc", ["-O1", "-Wall", "-Werror", "-pthread", "-o", probe, `${probe}.c`]);
 });
 
@@ -165,7 +166,7 @@ describe.each(["root", "nobody"] as const)("as %s, a sandboxed process", (user) 
   it("runs everyday programs: sh, ls, git, python3 (threads, subprocess, getaddrinfo), node (libuv without io_uring)", async () => {
     const programs = [
       { argv: ["/bin/sh", "-c", "echo $(( 6 * 7 )) | cat"], output: "42\n" },
-      { argv: ["/bin/ls", probeDir], output: "seccomp-probe\nseccomp-probe.c\n" },
+      { argv: ["/bin/ls", probeDir], output: "datagram-sender.py\nseccomp-probe\nseccomp-probe.c\n" },
       { argv: ["/usr/bin/git", "--version"], output: /^git version \d/ },
       {
         argv: [
@@ -190,6 +191,32 @@ describe.each(["root", "nobody"] as const)("as %s, a sandboxed process", (user) 
       expect(run.code, argv.join(" ")).toBe(0);
       if (typeof output === "string") expect(run.stdout).toBe(output);
       else expect(run.stdout).toMatch(output);
+    }
+  });
+
+  it("cannot reach a datagram socket outside, on a read-only mount, by a new socket or a datagram pair (which both do unfiltered)", async () => {
+    const socketPath = join(probeDir, `outside-${user}.sock`);
+    const listener = spawn("python3", [join(FIXTURES, "datagram-listener.py"), socketPath], { stdio: ["pipe", "pipe", "inherit"] });
+    try {
+      let received = "";
+      listener.stdout.on("data", (chunk) => (received += chunk));
+      await vi.waitFor(() => expect(received).toBe("ready\n"), { timeout: 10_000 });
+      const send = async (filter: FilteredSandbox["filter"]) => {
+        const run = await runFiltered({ user, filter, readOnly: [probeDir] }, [
+          "/usr/bin/python3",
+          `${probeDir}/datagram-sender.py`,
+          socketPath,
+        ]);
+        expect(run.stderr).toBe("");
+        return run.stdout;
+      };
+      expect(await send({})).toBe(`new-socket errno ${ERRNO.EPERM}\nsocketpair errno ${ERRNO.EPERM}\n`);
+      expect(await send("none")).toBe("new-socket sent\nsocketpair sent\n");
+      await vi.waitFor(() => expect(received).toBe("ready\nnew-socket\nsocketpair\n"), { timeout: 10_000 });
+    } finally {
+      listener.stdin.end();
+      await new Promise((resolve) => listener.on("close", resolve));
+      await rm(socketPath, { force: true });
     }
   });
 
