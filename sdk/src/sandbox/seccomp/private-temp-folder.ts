@@ -18,7 +18,12 @@ export function privateTempFolder(): string {
     chmodSync(folder, 0o700);
     return folder;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+      throw new SeccompFilterError(
+        `${folder} cannot be created (${(error as Error).message})`,
+        "set TMPDIR to a folder that exists and this user can write",
+      );
+    }
   }
   const info = lstatSync(folder);
   const problem = info.isSymbolicLink()

@@ -116,6 +116,17 @@ describe("the private temp folder", () => {
   });
 });
 
+describe("a temp folder that is missing", () => {
+  it("is refused with the fix", async () => {
+    await inTmpdir(async (tmpdir) => {
+      process.env.TMPDIR = join(tmpdir, "missing");
+      expect(() => privateTempFolder()).toThrow(
+        /missing\/agent-tools-\d+ cannot be created \(ENOENT.*To fix: set TMPDIR to a folder that exists/,
+      );
+    });
+  });
+});
+
 describe("as an unprivileged user", () => {
   /** The scenario process's answer, run as nobody with this TMPDIR. */
   async function asNobody(tmpdir: string): Promise<{ path?: string; code?: string; message?: string }> {
