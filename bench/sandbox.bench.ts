@@ -6,6 +6,7 @@
  *   binary tool call (the gcc-compiled increment fixture)
  *   Bash command (`true` through the Bash tool)
  *   memory with 50 Python tools added (lazy workers: nothing runs until a call), then with all 50 started
+ *   the system-call filter: the same sandbox with and without it (bench/seccomp-cost.ts)
  *
  *   npx tsx bench/sandbox.bench.ts      (or: npm run bench sandbox)
  */
@@ -17,6 +18,7 @@ import { Bash } from "../sdk/src/builtin/bash/bash-tool.js";
 import { sandboxSupport } from "../sdk/src/sandbox/sandbox-preflight.js";
 import { compileIncrement, FIXTURE_TOOLS_DIR } from "../test/support/bundles.js";
 import { p50p99 } from "./percentiles.js";
+import { seccompCost } from "./seccomp-cost.js";
 
 const WARM_CALLS = 5_000;
 const STARTS = 20;
@@ -140,6 +142,7 @@ async function main(): Promise<void> {
     }),
   ];
   console.log(lines.join("\n"));
+  console.log(["", ...(await seccompCost())].join("\n"));
   const ratio = warm.required.p50 / warm.off.p50;
   console.log(`\nwarm call p50 ratio ${ratio.toFixed(3)} (limit 1.10): ${ratio <= 1.1 ? "within" : "OVER"}`);
 }

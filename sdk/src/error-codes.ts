@@ -60,6 +60,8 @@ export const ERROR_CODES = {
   sandbox: {
     SANDBOX_UNAVAILABLE: '`sandbox: "required"` and no sandbox works on this machine (the message says why and how to fix it).',
     SANDBOX_DENIED: "The sandbox stopped the tool: it lacks a capability (`capability` names it).",
+    SANDBOX_FILTER_UNAVAILABLE:
+      "The sandbox's system-call filter cannot be prepared: no table for this CPU architecture, or an unsafe folder for its file (the message says which and how to fix it).",
   },
   permission: {
     INVALID_PERMISSION_RULE: "A permission rule cannot be parsed.",

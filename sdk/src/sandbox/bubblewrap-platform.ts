@@ -9,6 +9,8 @@ import { launchCommand, LAUNCH_SHELL } from "./sandbox-launch.js";
 import type { SandboxPlatform, SandboxSupport } from "./sandbox-platform.js";
 import type { SandboxedCommand, SandboxProfile } from "./sandbox-profile.js";
 import { sandboxAccountFiles, sandboxUser, type SandboxUser } from "./sandbox-user.js";
+import { SeccompFilterError } from "./seccomp/seccomp-filter-error.js";
+import { seccompProgramFile } from "./seccomp/seccomp-program-file.js";
 
 /** System folders of the `system` base; merged-/usr systems have the others as symlinks into /usr. */
 const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -69,7 +71,15 @@ export class BubblewrapPlatform implements SandboxPlatform {
   /** `--disable-userns` came with bubblewrap 0.8; older ones leave new user namespaces to the seccomp filter. */
   private disablesUserNamespaces = true;
 
-  constructor(private readonly bwrap = "bwrap") {}
+  /**
+   * @param bwrap bubblewrap's name or path.
+   * @param user who sandboxed processes run as; default the agent's own identity rules
+   *   (`sandboxUser()`). Tests pass an ordinary user's identity to build the launch that user gets.
+   */
+  constructor(
+    private readonly bwrap = "bwrap",
+    private readonly user: () => SandboxUser = sandboxUser,
+  ) {}
 
   probe(): SandboxSupport {
     const version = spawnSync(this.bwrap, ["--version"], { encoding: "utf8", timeout: 5_000 });
@@ -83,7 +93,7 @@ export class BubblewrapPlatform implements SandboxPlatform {
     }
     const release = /(\d+)\.(\d+)/.exec(version.stdout)?.slice(1).map(Number) ?? [0, 0];
     this.disablesUserNamespaces = release[0]! > 0 || release[1]! >= 8;
-    const user = sandboxUser();
+    const user = this.user();
     const missing = [PRLIMIT, LAUNCH_SHELL, BASE64, ...(user.switched ? [SETPRIV] : [])].find((path) => !existsSync(path));
     if (missing !== undefined) {
       return {
@@ -111,7 +121,13 @@ export class BubblewrapPlatform implements SandboxPlatform {
         stateBytes: 1024 * 1024,
       },
     };
-    const command = this.wrap(profile, ["/bin/sh", "-c", "exit 0"]);
+    let command: SandboxedCommand;
+    try {
+      command = this.wrap(profile, ["/bin/sh", "-c", "exit 0"]);
+    } catch (error) {
+      if (!(error instanceof SeccompFilterError)) throw error;
+      return { available: false, platform: this.name, reason: error.reason, fix: error.fix };
+    }
     const trial = spawnSync(command.command, command.args, { env: command.env, encoding: "utf8", timeout: 10_000 });
     command.release();
     if (trial.status === 0) {
@@ -138,14 +154,17 @@ export class BubblewrapPlatform implements SandboxPlatform {
   }
 
   wrap(profile: SandboxProfile, argv: string[]): SandboxedCommand {
-    const user = sandboxUser();
+    const user = this.user();
+    // A network grant's bridge reaches the proxy through a unix socket; nothing else may make one.
+    const seccompFile = seccompProgramFile({ allowUnixSockets: profile.network.kind === "proxy" });
     const args = user.switched ? [] : ["--unshare-user", ...(this.disablesUserNamespaces ? ["--disable-userns"] : [])];
     args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
     if (profile.network.kind !== "host") args.push("--unshare-net");
     args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL");
     if (user.switched) for (const capability of SWITCH_CAPABILITIES) args.push("--cap-add", capability);
     if (profile.base === "host") args.push("--ro-bind", "/", "/");
-    else args.push(...systemMounts());
+    // The folder holding the /etc allowlist is bubblewrap's own, private to its creator unless opened up.
+    else args.push(...(user.switched ? ["--perms", "0755", "--dir", "/etc"] : []), ...systemMounts());
     if (user.switched) {
       const accounts = sandboxAccountFiles(user);
       args.push("--ro-bind", accounts.passwd, "/etc/passwd", "--ro-bind", accounts.group, "/etc/group");
@@ -194,12 +213,14 @@ export class BubblewrapPlatform implements SandboxPlatform {
         passFds: profile.passFds ?? [],
         cgroupProcs: cgroup?.procsFiles ?? [],
         env: profile.env,
-        seccompFile: undefined,
-        next: ({ argsFd }) => [
+        seccompFile,
+        next: ({ argsFd, seccompFd }) => [
           ...(python === undefined ? [] : [python, "-I", "-S", "-B", IDMAP_SCRIPT, String(user.uid), String(user.gid), ...idmapped, "--"]),
           bwrap,
           "--args",
           String(argsFd),
+          "--seccomp",
+          String(seccompFd),
           ...args,
         ],
       });

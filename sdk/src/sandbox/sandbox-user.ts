@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runtimeFolder } from "./runtime-folder.js";
+import { privateTempFolder } from "./private-temp-folder.js";
 
 /**
  * Who a sandboxed process is on the host (docs/sandbox.md#a-root-agent). An ordinary agent's
@@ -71,15 +72,21 @@ export function sandboxAccountFiles(user: SandboxUser): { passwd: string; group:
       const text = readFileSync(path, "utf8");
       return text === "" || text.endsWith("\n") ? text : `${text}\n`;
     };
-    const passwd = join(runtimeFolder(), "passwd");
-    const group = join(runtimeFolder(), "group");
-    writeFileSync(
-      passwd,
+    const passwd = privateFile(
+      "passwd",
       `${read("/etc/passwd")}${SANDBOX_USER_NAME}:x:${user.uid}:${user.gid}:Agent Tools sandbox:/nonexistent:/bin/sh\n`,
-      { mode: 0o644 },
     );
-    writeFileSync(group, `${read("/etc/group")}${SANDBOX_USER_NAME}:x:${user.gid}:\n`, { mode: 0o644 });
+    const group = privateFile("group", `${read("/etc/group")}${SANDBOX_USER_NAME}:x:${user.gid}:\n`);
     accountFiles = { passwd, group };
   }
   return accountFiles;
+}
+
+/** `text` in this user's private temp folder, named by its digest (written beside and renamed, so a reader never sees part). */
+function privateFile(name: string, text: string): string {
+  const path = join(privateTempFolder(), `${name}-${createHash("sha256").update(text).digest("hex").slice(0, 32)}`);
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, text, { mode: 0o644 });
+  renameSync(partial, path);
+  return path;
 }

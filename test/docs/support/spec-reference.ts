@@ -1,4 +1,5 @@
 import { TOOL_SPEC_SCHEMA } from "@agent-tools/sdk/tool-spec";
+import { withGeneratedBlock } from "./generated-block.js";
 
 /** Where the generated field reference sits in docs/authoring.md. */
 export const SPEC_REFERENCE_START = "<!-- spec-reference:start (generated from TOOL_SPEC_SCHEMA by test/docs/write-spec-reference.ts) -->";
@@ -36,8 +37,10 @@ export function renderSpecReference(): string {
 
 /** `page` with its generated block replaced by the current reference. */
 export function withSpecReference(page: string): string {
-  const start = page.indexOf(SPEC_REFERENCE_START);
-  const end = page.indexOf(SPEC_REFERENCE_END);
-  if (start < 0 || end < start) throw new Error(`docs/authoring.md has no ${SPEC_REFERENCE_START} … ${SPEC_REFERENCE_END} block`);
-  return `${page.slice(0, start)}${renderSpecReference()}${page.slice(end + SPEC_REFERENCE_END.length)}`;
+  return withGeneratedBlock(page, {
+    page: "docs/authoring.md",
+    start: SPEC_REFERENCE_START,
+    end: SPEC_REFERENCE_END,
+    render: renderSpecReference,
+  });
 }
