@@ -3,14 +3,25 @@ import { join } from "node:path";
 import { tarGzFiles } from "../../support/bundles.js";
 
 /**
- * Writes a source distribution `<name>-<version>.tar.gz` into `dir`, built by an in-tree PEP 517
- * backend (`backend-path = ["."]`, no build requirements, so pip needs no network to build it).
- * Building it runs `observe()`, the Python function `observeSource` defines (`def observe(): ...`
+ * Writes a source distribution `<name>-<version>.tar.gz` of `sourcePackageFiles` into `dir`.
+ */
+export async function writeSourcePackage(dir: string, name: string, version: string, observeSource: string): Promise<string> {
+  const files = sourcePackageFiles(name, version, observeSource);
+  const root = `${name}-${version}`;
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${root}.tar.gz`);
+  await writeFile(path, tarGzFiles(Object.fromEntries(Object.entries(files).map(([file, text]) => [`${root}/${file}`, text]))));
+  return path;
+}
+
+/**
+ * The files of a source package (`pyproject.toml`, `backend.py`, `PKG-INFO`) built by an in-tree
+ * PEP 517 backend (`backend-path = ["."]`, no build requirements, so pip needs no network to build
+ * it). Building it runs `observe()`, the Python function `observeSource` defines (`def observe():`
  * returning a JSON-serialisable value), and the wheel it builds holds that value as
  * `<name>.OBSERVED`: whatever the build could see and do, reported to the tool that imports it.
  */
-export async function writeSourcePackage(dir: string, name: string, version: string, observeSource: string): Promise<string> {
-  const root = `${name}-${version}`;
+export function sourcePackageFiles(name: string, version: string, observeSource: string): Record<string, string> {
   const pyproject = [
     "[build-system]",
     "requires = []",
@@ -45,15 +56,5 @@ export async function writeSourcePackage(dir: string, name: string, version: str
     "    return wheel",
     "",
   ].join("\n");
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, `${root}.tar.gz`);
-  await writeFile(
-    path,
-    tarGzFiles({ [`${root}/pyproject.toml`]: pyproject, [`${root}/backend.py`]: backend, [`${root}/PKG-INFO`]: pkgInfo(name, version) }),
-  );
-  return path;
-}
-
-function pkgInfo(name: string, version: string): string {
-  return `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n`;
+  return { "pyproject.toml": pyproject, "backend.py": backend, "PKG-INFO": `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n` };
 }

@@ -50,7 +50,8 @@ function explainNote(kind: string, detail: string, context: InstallFailureContex
     return `${what} would be built from source, which runs its own build code at install time; source builds are off. ${allow}`;
   }
   if (kind === "source-only") return `${first} is published only as source where pip looked (${second}); source builds are off. ${allow}`;
-  if (kind === "fetch-failed" && !PROXY_REFUSAL.test(detail)) return `pip could not fetch ${detail}.`;
+  // A 404 is an index saying it does not have the project: pip looks elsewhere, as it should.
+  if (kind === "fetch-failed" && !PROXY_REFUSAL.test(detail) && !/\b404\b/.test(detail)) return `pip could not fetch ${detail}.`;
   if (kind === "unsupported-pip") return `${detail}.`;
   return undefined;
 }
