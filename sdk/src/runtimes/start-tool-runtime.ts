@@ -50,7 +50,14 @@ export async function startToolRuntime(record: ToolRecord, tree: ToolTree, setti
   });
   const requirements = await readFile(join(tree.codeDir, "requirements.txt"), "utf8").catch(() => "");
   const environment = hasRequirements(requirements)
-    ? requirementsEnvironment({ toolId, cache: settings.cache, interpreter, codeDir: tree.codeDir, requirements, install: settings.install })
+    ? requirementsEnvironment({
+        toolId,
+        cache: settings.cache,
+        interpreter,
+        codeDir: tree.codeDir,
+        requirements,
+        install: settings.install,
+      })
     : undefined;
   const venvDir = environment === undefined ? [] : [environment.dir];
   const readOnly = [

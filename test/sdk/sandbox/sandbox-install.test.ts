@@ -162,14 +162,26 @@ function expectContained(observed: Observed): void {
   expect(observed.home_variable).toMatch(/^refused: /);
   expect(observed.connect).toMatch(/^refused: /);
   expect(JSON.stringify(observed.env)).not.toContain(SECRET);
-  expect(Object.keys(observed.env).filter((name) => !/^(PATH|HOME|TMPDIR|PWD|LANG\w*|LC_\w+|TZ|TERM|PIP_\w+|AGENT_TOOLS_\w+|\w*_PROXY|\w*_proxy|PYTHON\w*|_PIP\w*|PEP517_\w+|SOURCE_DATE_EPOCH)$/.test(name))).toEqual([]);
+  expect(
+    Object.keys(observed.env).filter(
+      (name) =>
+        !/^(PATH|HOME|TMPDIR|PWD|LANG\w*|LC_\w+|TZ|TERM|PIP_\w+|AGENT_TOOLS_\w+|\w*_PROXY|\w*_proxy|PYTHON\w*|_PIP\w*|PEP517_\w+|SOURCE_DATE_EPOCH)$/.test(
+          name,
+        ),
+    ),
+  ).toEqual([]);
 }
 
 describe("a package is built from source only when allowed, and none of its code runs before", () => {
   it("an sdist on the index is refused, naming it and allowSourceBuilds, sandboxed or not; its archive is not even fetched", async () => {
     for (const sandbox of ["required", "off"] as const) {
       const { error, cacheDir } = await install(nextTool(), "hostile_build==1.0\n", { sandbox }, "hostile_build");
-      expectInstallError(error, /installing code\/requirements\.txt failed/, /hostile[-_]build is published only as source/, /allowSourceBuilds: true/);
+      expectInstallError(
+        error,
+        /installing code\/requirements\.txt failed/,
+        /hostile[-_]build is published only as source/,
+        /allowSourceBuilds: true/,
+      );
       expect(await venvsIn(cacheDir)).toEqual([]);
     }
     expect(index.requests).toContain("/simple/hostile-build/");
@@ -200,7 +212,13 @@ describe("an allowed source build runs inside the install sandbox", () => {
   it("from the index or shipped by the tool, it writes only the venv being built and sees no secret, no home, no network", async () => {
     const fromIndex = await install(nextTool(), "hostile_build==1.0\n", { sandbox: "required", allowSourceBuilds: true }, "hostile_build");
     const tool = nextTool();
-    const shipped = await install(tool, "--find-links ./dist\nshipped_build==1.0\n", { sandbox: "required", allowSourceBuilds: true }, "shipped_build", await shippedSources(tool.codeDir));
+    const shipped = await install(
+      tool,
+      "--find-links ./dist\nshipped_build==1.0\n",
+      { sandbox: "required", allowSourceBuilds: true },
+      "shipped_build",
+      await shippedSources(tool.codeDir),
+    );
     for (const outcome of [fromIndex, shipped]) {
       expect(outcome.error).toBeUndefined();
       expectContained(outcome.value as Observed);
@@ -213,7 +231,13 @@ describe("an allowed source build runs inside the install sandbox", () => {
 
   it("unsandboxed (the control), the same build writes the host, reads the home and reaches the listener; its environment is still scrubbed", async () => {
     const tool = nextTool();
-    const { value, error } = await install(tool, "--find-links ./dist\nshipped_build==1.0\n", { sandbox: "off", allowSourceBuilds: true }, "shipped_build", await shippedSources(tool.codeDir));
+    const { value, error } = await install(
+      tool,
+      "--find-links ./dist\nshipped_build==1.0\n",
+      { sandbox: "off", allowSourceBuilds: true },
+      "shipped_build",
+      await shippedSources(tool.codeDir),
+    );
     expect(error).toBeUndefined();
     const observed = value as Observed;
     expect(observed).toMatchObject({ marker: "written", code: "written", home: HOME_CANARY, connect: "hello from the host\n" });
@@ -237,7 +261,12 @@ describe("an install reaches only the configured index", () => {
   it("a requirements file naming another index, an extra index, a find-links page or a direct URL fails naming the host, which sees no request", async () => {
     for (const requirements of elsewhere()) {
       const { error, cacheDir } = await install(nextTool(), requirements, { sandbox: "required" }, "elsewhere_only");
-      expectInstallError(error, `pip was refused ${unconfigured.host}`, `only the configured package index is (${index.host})`, /pipArgs/);
+      expectInstallError(
+        error,
+        `pip was refused ${unconfigured.host}`,
+        `only the configured package index (${index.host}) is reachable`,
+        /pipArgs/,
+      );
       expect(await venvsIn(cacheDir)).toEqual([]);
     }
     expect(unconfigured.requests).toEqual([]);
@@ -252,7 +281,12 @@ describe("an install reaches only the configured index", () => {
 
   it("with --no-index nothing is reachable, and the index sees no request", async () => {
     const before = index.requests.length;
-    const { error } = await install(nextTool(), `--index-url ${index.url}\ntinydep==1.0\n`, { sandbox: "required", pipArgs: ["--no-index"] }, "tinydep");
+    const { error } = await install(
+      nextTool(),
+      `--index-url ${index.url}\ntinydep==1.0\n`,
+      { sandbox: "required", pipArgs: ["--no-index"] },
+      "tinydep",
+    );
     expectInstallError(error, /No matching distribution found for tinydep/);
     expect(index.requests.length).toBe(before);
   });
@@ -301,7 +335,13 @@ describe("a tool that is refused installs nothing", () => {
     expect(index.requests.length).toBe(before);
     expect(await venvsIn(cacheDir)).toEqual([]);
     // Accepted, the same version installs at its first call.
-    const accepting = new AgentTools({ toolsDbUrl: registry.url, cacheDir, sandbox: "required", pipArgs: ["--index-url", index.url], onTrustRequest: () => true });
+    const accepting = new AgentTools({
+      toolsDbUrl: registry.url,
+      cacheDir,
+      sandbox: "required",
+      pipArgs: ["--index-url", index.url],
+      onTrustRequest: () => true,
+    });
     expect(await accepting.executeToolById("refused-install", { text: "a" })).toBe("from the configured index");
     await accepting.close();
     expect(await venvsIn(cacheDir)).toHaveLength(1);
@@ -310,7 +350,10 @@ describe("a tool that is refused installs nothing", () => {
   it("its capabilities are decided before anything is fetched, and a tool with an invalid manifest fetches nothing", async () => {
     const writeTool = async (toolId: string, capabilities: unknown) => {
       const path = await writePythonTool(dir, toolId, reportingTool("tinydep"), { "requirements.txt": "tinydep==1.0\n" });
-      await writeFile(join(path, "spec.json"), JSON.stringify({ tool_id: toolId, tool_runtime_type: "python", tool_capabilities: capabilities }));
+      await writeFile(
+        join(path, "spec.json"),
+        JSON.stringify({ tool_id: toolId, tool_runtime_type: "python", tool_capabilities: capabilities }),
+      );
       return path;
     };
     const fetchedWhenAsked: number[] = [];
@@ -361,7 +404,13 @@ describe("as an unprivileged user", () => {
     };
 
     const tool = nextTool();
-    const built = await run(tool, "--find-links ./dist\nshipped_build==1.0\n", "shipped_build", { allowSourceBuilds: true }, await shippedSources(tool.codeDir));
+    const built = await run(
+      tool,
+      "--find-links ./dist\nshipped_build==1.0\n",
+      "shipped_build",
+      { allowSourceBuilds: true },
+      await shippedSources(tool.codeDir),
+    );
     expect(built.error).toBeUndefined();
     expectContained(built.value as Observed);
     expect(existsSync(marker)).toBe(false);

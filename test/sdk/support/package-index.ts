@@ -35,7 +35,11 @@ export async function startPackageIndex(archives: string[]): Promise<PackageInde
     const path = new URL(request.url ?? "/", "http://index").pathname;
     requests.push(path);
     const page = /^\/simple\/([^/]+)\/?$/.exec(path);
-    if (path === "/simple/" || path === "/simple") return html(response, [...projects.keys()].map((name) => link(`/simple/${name}/`, name)));
+    if (path === "/simple/" || path === "/simple")
+      return html(
+        response,
+        [...projects.keys()].map((name) => link(`/simple/${name}/`, name)),
+      );
     if (page !== null) {
       const names = projects.get(normalise(page[1]!));
       if (names === undefined) return notFound(response);

@@ -32,13 +32,14 @@ export function installFailure(run: ProcessRun, context: InstallFailureContext):
   }
   const refused = PROXY_REFUSAL.exec(output)?.[1];
   if (refused !== undefined) reasons.add(hostRefused(refused, context));
-  const pipOutput = (run.stderr.trim() || run.stdout.trim()).replace(NOTE, "").trim().slice(-OUTPUT_TAIL);
-  const fix =
-    reasons.size > 0
+  const tail = (run.stderr.trim() || run.stdout.trim()).replace(NOTE, "").trim().slice(-OUTPUT_TAIL);
+  const fix = run.timedOut
+    ? "Raise installTimeoutMs in new AgentTools() if the install needs longer."
+    : reasons.size > 0
       ? ""
-      : "\nCheck the requirements and the pipArgs option (index URL, --find-links for offline wheels). The machine's pip configuration (pip.conf, PIP_* variables) is not read: pass what you need as pipArgs or pipEnv.";
-  const why = reasons.size > 0 ? ` ${[...reasons].join(" ")}` : "";
-  return new ToolEnvironmentError(context.toolId, `${context.step} failed (${how}).${why} pip's last output:\n${pipOutput}${fix}`);
+      : "Check the requirements and the pipArgs option (index URL, --find-links for offline wheels). The machine's pip configuration (pip.conf, PIP_* variables) is not read: pass what you need as pipArgs or pipEnv.";
+  const message = [`${context.step} failed (${how}).`, ...reasons, ...(tail === "" ? [] : [`Its last output:\n${tail}`])].join(" ");
+  return new ToolEnvironmentError(context.toolId, fix === "" ? message : `${message}\n${fix}`);
 }
 
 function explainNote(kind: string, detail: string, context: InstallFailureContext): string | undefined {
@@ -57,6 +58,9 @@ function explainNote(kind: string, detail: string, context: InstallFailureContex
 }
 
 function hostRefused(host: string, context: InstallFailureContext): string {
-  const reachable = context.hosts.length > 0 ? `only the configured package index is (${context.hosts.join(", ")})` : "nothing is (--no-index)";
+  const reachable =
+    context.hosts.length > 0
+      ? `only the configured package index (${context.hosts.join(", ")}) is reachable`
+      : "no host is reachable (--no-index)";
   return `pip was refused ${host}: ${reachable}, and a requirements file cannot add an index. If you trust ${host}, name it in pipArgs (--index-url, --extra-index-url or --find-links) or pipHosts.`;
 }

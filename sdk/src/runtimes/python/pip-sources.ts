@@ -120,7 +120,9 @@ function locate(value: string, cwd: string): { host: string; path?: undefined } 
 
 /** The `pipHosts` option, checked as a tool's network capabilities are: `host:port`, `host` (80 and 443), `*.example.com`. */
 export function readPipHosts(hosts: readonly string[] | undefined): string[] {
-  const problems = toolCapabilityProblems({ network: hosts ?? [] }).map((problem) => problem.replace("tool_capabilities.network", "pipHosts"));
+  const problems = toolCapabilityProblems({ network: hosts ?? [] }).map((problem) =>
+    problem.replace("tool_capabilities.network", "pipHosts"),
+  );
   if (problems.length > 0) throw new RangeError(`${problems.join("; ")}.`);
   return (hosts ?? []).map((host) => host.toLowerCase());
 }

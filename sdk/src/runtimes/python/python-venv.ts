@@ -127,7 +127,13 @@ async function build(venv: string, options: RequirementsEnvironmentOptions, isol
   const step = async (name: string, argv: string[], fetches: boolean) => {
     const run = await runInstallStep(argv, fetches, place, isolation);
     if (run.exitCode !== 0 || run.timedOut) {
-      throw installFailure(run, { toolId, step: name, timeoutMs: install.timeoutMs, hosts: place.hosts, sandboxed: isolation.platform !== undefined });
+      throw installFailure(run, {
+        toolId,
+        step: name,
+        timeoutMs: install.timeoutMs,
+        hosts: place.hosts,
+        sandboxed: isolation.platform !== undefined,
+      });
     }
   };
   await mkdir(temp, { recursive: true });
