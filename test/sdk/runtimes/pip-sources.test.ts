@@ -95,6 +95,10 @@ describe("pip sources", () => {
     expect(readPipSources([], { PIP_CONFIG_FILE: "/dev/null" }, cwd).paths).toEqual([]);
   });
 
+  it("a URL pip cannot read grants nothing and binds nothing", () => {
+    expect(readPipSources(["--no-index", "-f", "http://[::1", "-f", "file://elsewhere.example.org/wheels"], {}, cwd)).toMatchObject({ hosts: [], paths: [] });
+  });
+
   it("options that name no source are passed through untouched, and a flag without its value is ignored", () => {
     expect(readPipSources(["--pre", "--timeout", "30", "--find-links"], {}, cwd)).toEqual({
       args: ["--pre", "--timeout", "30", "--find-links"],

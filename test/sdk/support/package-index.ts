@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import { basename } from "node:path";
 
 /**
@@ -72,11 +72,11 @@ function link(href: string, text: string): string {
   return `<a href="${href}">${text}</a>`;
 }
 
-function html(response: import("node:http").ServerResponse, links: string[]): void {
+function html(response: ServerResponse, links: string[]): void {
   const body = `<!DOCTYPE html>\n<html><body>\n${links.join("<br>\n")}\n</body></html>\n`;
   response.writeHead(200, { "Content-Type": "text/html" }).end(body);
 }
 
-function notFound(response: import("node:http").ServerResponse): void {
+function notFound(response: ServerResponse): void {
   response.writeHead(404, { "Content-Type": "text/plain" }).end("not found\n");
 }

@@ -80,7 +80,7 @@ export async function runInstallStep(
   }
 }
 
-/** PATH, HOME and the locale of the agent's environment, pip's defaults, then the SDK user's pipEnv. */
+/** `path` and `home`, the agent's locale (nothing else of its environment), pip's defaults, then the SDK user's pipEnv. */
 function installEnvironment(path: string, home: string, pipEnv: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = { PATH: path, HOME: home };
   for (const name of PASSED_ENV) {

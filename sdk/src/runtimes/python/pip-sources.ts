@@ -82,7 +82,9 @@ export function readPipSources(pipArgs: readonly string[], pipEnv: Readonly<Reco
     if (located.path !== undefined) {
       paths.add(located.path);
       if (located.path !== source.value) source.set(located.path);
-    } else if (!(noIndex && (source.kind === "index" || source.kind === "extra-index"))) hosts.add(located.host);
+    } else if (located.host !== undefined && !(noIndex && (source.kind === "index" || source.kind === "extra-index"))) {
+      hosts.add(located.host);
+    }
   }
   return { args, env, hosts: [...hosts], paths: [...paths] };
 }
@@ -108,13 +110,19 @@ function sourceFlag(arg: string): { kind: SourceKind; attached?: string } | unde
   return undefined;
 }
 
-/** A network URL's `host:port`, or a local path (a `file:` URL, or a path relative to `cwd`). */
-function locate(value: string, cwd: string): { host: string; path?: undefined } | { host?: undefined; path: string } {
-  if (/^https?:\/\//i.test(value)) {
-    const url = new URL(value);
-    return { host: `${url.hostname}:${url.port || (url.protocol === "https:" ? 443 : 80)}` };
+/** A network URL's `host:port`, or a local path (a `file:` URL, or a path relative to `cwd`); nothing for a URL pip cannot read either. */
+function locate(value: string, cwd: string): { host?: string; path?: string } {
+  if (/^https?:/i.test(value)) {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    return url === undefined ? {} : { host: `${url.hostname}:${url.port || (url.protocol === "https:" ? 443 : 80)}` };
   }
-  if (/^file:/i.test(value)) return { path: fileURLToPath(value) };
+  if (/^file:/i.test(value)) {
+    try {
+      return { path: fileURLToPath(value) };
+    } catch {
+      return {}; // not a local file URL (another host, bad escapes)
+    }
+  }
   return { path: isAbsolute(value) ? value : resolve(cwd, value) };
 }
 
