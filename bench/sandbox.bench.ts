@@ -173,7 +173,11 @@ async function installRounds(): Promise<Record<Mode, number[]>> {
   try {
     for (let round = 0; round < INSTALLS; round++) {
       for (const mode of round % 2 === 0 ? MODES : [...MODES].reverse()) {
-        const tools = new AgentTools({ cacheDir: join(work, `install-${mode}-${round}`), sandbox: mode, pipArgs: ["--index-url", index.url] });
+        const tools = new AgentTools({
+          cacheDir: join(work, `install-${mode}-${round}`),
+          sandbox: mode,
+          pipArgs: ["--index-url", index.url],
+        });
         const start = performance.now();
         await tools.add({ path: toolDir });
         await tools.executeToolById("with-requirements", { value: round });

@@ -96,7 +96,10 @@ describe("pip sources", () => {
   });
 
   it("a URL pip cannot read grants nothing and binds nothing", () => {
-    expect(readPipSources(["--no-index", "-f", "http://[::1", "-f", "file://elsewhere.example.org/wheels"], {}, cwd)).toMatchObject({ hosts: [], paths: [] });
+    expect(readPipSources(["--no-index", "-f", "http://[::1", "-f", "file://elsewhere.example.org/wheels"], {}, cwd)).toMatchObject({
+      hosts: [],
+      paths: [],
+    });
   });
 
   it("options that name no source are passed through untouched, and a flag without its value is ignored", () => {
