@@ -89,16 +89,21 @@ describe("requirements.txt", () => {
     expect(await readdir(join(dir, "cache", "venvs"))).toHaveLength(1);
   });
 
-  it("a wheel from a package index is fetched through the sandbox's proxy, and the tool imports it", async () => {
-    const index = await startPackageIndex([
-      await writeTinyWheel(join(dir, "index-wheels"), "indexdep", "2.1", "VALUE = 'from the index'\n"),
-    ]);
-    const source = REPORTING_TOOL.replaceAll("tinydep_for_agent_tools", "indexdep");
+  it("a wheel from a package index is fetched through the sandbox's proxy; the tool imports it and runs its console script", async () => {
+    const initPy = "VALUE = 'from the index'\ndef main():\n    print('script ran')\n";
+    const wheel = await writeTinyWheel(join(dir, "index-wheels"), "indexdep", "2.1", initPy, { "index-script": "indexdep:main" });
+    const index = await startPackageIndex([wheel]);
+    // The script's shebang must name the venv's final folder, not the temp one pip installed it in.
+    const runScript = "__import__('subprocess').run([sys.prefix + '/bin/index-script'], capture_output=True, text=True).stdout";
+    const source = REPORTING_TOOL.replaceAll("tinydep_for_agent_tools", "indexdep").replace(
+      "'dep_file': dep.__file__",
+      `'dep_file': dep.__file__, 'script': ${runScript}`,
+    );
     const agent = new AgentTools({ cacheDir: join(dir, "index-cache"), sandbox: "required", pipArgs: ["--index-url", index.url] });
     try {
       await agent.add({ path: await writePythonTool(dir, "index-dep", source, { "requirements.txt": "indexdep==2.1\n" }) });
       expect(index.requests).toEqual([]);
-      expect(((await agent.executeToolById("index-dep", {})) as Record<string, string>).value).toBe("from the index");
+      expect(await agent.executeToolById("index-dep", {})).toMatchObject({ value: "from the index", script: "script ran\n" });
       expect(index.requests).toEqual(["/simple/indexdep/", "/files/indexdep-2.1-py3-none-any.whl"]);
     } finally {
       await agent.close();
