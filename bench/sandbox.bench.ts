@@ -27,7 +27,7 @@ const STARTS = 20;
 const BINARY_CALLS = 200;
 const BASH_CALLS = 100;
 const MANY_TOOLS = 50;
-const INSTALLS = 8;
+const INSTALLS = 12;
 
 const TOOL = `class AgentSpaceV1Tool:
     def __init__(self, tool_id, tool_data):
