@@ -2,6 +2,8 @@
  * What the sandbox costs, sandboxed (bubblewrap, `sandbox: "required"`) against unsandboxed
  * (`sandbox: "off"`), both measured in this run on the same tools:
  *   worker start (first call of a freshly added Python tool: start, import, construct, call)
+ *   add() and first call of a tool with requirements (its venv built then: venv + pip from a
+ *   package index on 127.0.0.1, sandboxed through the filtering proxy), in alternating rounds
  *   warm Python call through the persistent worker (the sandbox must stay within 10% of p50)
  *   binary tool call (the gcc-compiled increment fixture)
  *   Bash command (`true` through the Bash tool)
@@ -17,7 +19,9 @@ import { AgentTools } from "../sdk/src/agent-tools.js";
 import { Bash } from "../sdk/src/builtin/bash/bash-tool.js";
 import { sandboxSupport } from "../sdk/src/sandbox/sandbox-preflight.js";
 import { compileIncrement, FIXTURE_TOOLS_DIR } from "../test/support/bundles.js";
-import { p50p99 } from "./percentiles.js";
+import { startPackageIndex } from "../test/sdk/support/package-index.js";
+import { writeTinyWheel } from "../test/sdk/support/tiny-wheel.js";
+import { p50p99, percentile } from "./percentiles.js";
 import { seccompCost } from "./seccomp-cost.js";
 
 const WARM_CALLS = 5_000;
@@ -25,6 +29,7 @@ const STARTS = 20;
 const BINARY_CALLS = 200;
 const BASH_CALLS = 100;
 const MANY_TOOLS = 50;
+const INSTALLS = 12;
 
 const TOOL = `class AgentSpaceV1Tool:
     def __init__(self, tool_id, tool_data):
@@ -80,6 +85,10 @@ async function main(): Promise<void> {
     }
     return p50p99(times).p50;
   });
+
+  const installs = await installRounds();
+  const installP50 = { off: percentile(installs.off, 0.5), required: percentile(installs.required, 0.5) };
+  rows.push({ name: "add() + first call, requirements installed, p50", off: installP50.off, sandboxed: installP50.required, unit: "ms" });
 
   const warm: Record<Mode, { p50: number; p99: number }> = { off: { p50: 0, p99: 0 }, required: { p50: 0, p99: 0 } };
   // Alternating rounds, so a burst of load on the shared machine hits both sides alike.
@@ -142,9 +151,47 @@ async function main(): Promise<void> {
     }),
   ];
   console.log(lines.join("\n"));
+  const spread = (mode: Mode) => `${Math.min(...installs[mode]).toFixed(0)}–${Math.max(...installs[mode]).toFixed(0)} ms`;
+  console.log(
+    `\nrequirements install (${INSTALLS} alternating rounds): unsandboxed p50 ${installP50.off.toFixed(0)} ms (${spread("off")}), sandboxed p50 ${installP50.required.toFixed(0)} ms (${spread("required")}), ratio ${(installP50.required / installP50.off).toFixed(2)}`,
+  );
   console.log(["", ...(await seccompCost())].join("\n"));
   const ratio = warm.required.p50 / warm.off.p50;
   console.log(`\nwarm call p50 ratio ${ratio.toFixed(3)} (limit 1.10): ${ratio <= 1.1 ? "within" : "OVER"}`);
+}
+
+/**
+ * `add()` and the first call of a tool needing one wheel, each time with an empty cache (so the
+ * venv is built), unsandboxed and sandboxed in alternating rounds, the order swapped every round,
+ * so a burst of load on the shared machine hits both sides alike; milliseconds per mode.
+ */
+async function installRounds(): Promise<Record<Mode, number[]>> {
+  const index = await startPackageIndex([await writeTinyWheel(join(work, "install-wheels"), "benchdep", "1.0", "VALUE = 1\n")]);
+  const toolDir = join(work, "with-requirements");
+  await mkdir(join(toolDir, "code"), { recursive: true });
+  await writeFile(join(toolDir, "code", "function.py"), `import benchdep\n${TOOL}`);
+  await writeFile(join(toolDir, "code", "requirements.txt"), "benchdep==1.0\n");
+  await writeFile(join(toolDir, "spec.json"), JSON.stringify({ tool_id: "with-requirements", tool_runtime_type: "python" }));
+  const times: Record<Mode, number[]> = { off: [], required: [] };
+  try {
+    for (let round = 0; round < INSTALLS; round++) {
+      for (const mode of round % 2 === 0 ? MODES : [...MODES].reverse()) {
+        const tools = new AgentTools({
+          cacheDir: join(work, `install-${mode}-${round}`),
+          sandbox: mode,
+          pipArgs: ["--index-url", index.url],
+        });
+        const start = performance.now();
+        await tools.add({ path: toolDir });
+        await tools.executeToolById("with-requirements", { value: round });
+        times[mode].push(performance.now() - start);
+        await tools.close();
+      }
+    }
+  } finally {
+    await index.close();
+  }
+  return times;
 }
 
 async function writeTool(toolId: string): Promise<string> {

@@ -11,6 +11,7 @@ import { AgentToolsError } from "./errors.js";
 import { RegistryClient, type RegistryClientOptions } from "./registry-client/registry-client.js";
 import type { ToolRecord } from "./registry-client/tool-record.js";
 import { PermissionEngine } from "./permission/permission-engine.js";
+import { readPipHosts } from "./runtimes/python/pip-sources.js";
 import { PythonToolRuntime } from "./runtimes/python/python-runtime.js";
 import { startToolRuntime, type RuntimeSettings } from "./runtimes/start-tool-runtime.js";
 import type { ToolOutputListener, ToolRuntime } from "./runtimes/tool-runtime.js";
@@ -35,10 +36,23 @@ export interface AgentToolsOptions extends OpenAISearchOptions, TrustOptions {
   cacheDir?: string;
   /** Python used for Python tools (resolved once to its real executable). Default `python3`. */
   pythonPath?: string;
-  /** Extra `pip install` arguments for requirements, e.g. `["--no-index", "--find-links", "/wheels"]`. */
+  /**
+   * Extra `pip install` arguments for requirements, e.g. `["--no-index", "--find-links", "/wheels"]`
+   * or `["--index-url", mirror]`. The machine's pip configuration is never read: what pip needs is
+   * said here. The index URLs and find-links named here (default pypi.org) are the only hosts an
+   * install may reach (docs/sandbox.md#dependency-installation).
+   */
   pipArgs?: string[];
-  /** Extra environment for pip only, e.g. `{ PIP_CONFIG_FILE: "/dev/null" }` to ignore the machine's pip config. */
+  /** Extra environment for pip only, e.g. `{ PIP_INDEX_URL: mirror }`; index variables count as in pipArgs. */
   pipEnv?: Record<string, string>;
+  /** `host:port` pairs a sandboxed install may reach besides its index settings (an index whose files live elsewhere). */
+  pipHosts?: string[];
+  /**
+   * Let pip build packages from source (sdists, local folders, VCS URLs), which runs their build
+   * code at install time, inside the install sandbox when tools are sandboxed. Default false: only
+   * wheels are installed, and a package that would be built is refused, naming it.
+   */
+  allowSourceBuilds?: boolean;
   /** Per call; a tool that runs longer is killed (and restarted on next use). Default 60 s; 0 = no limit. */
   callTimeoutMs?: number;
   /** Importing and constructing a Python tool (at add and after a restart). Default 60 s; 0 = no limit. */
@@ -173,15 +187,20 @@ export class AgentTools implements SkillSource {
     this.settings = {
       cache: this.cache,
       pythonPath: options.pythonPath ?? "python3",
-      pipArgs: options.pipArgs ?? [],
-      pipEnv: options.pipEnv ?? {},
+      install: {
+        pipArgs: options.pipArgs ?? [],
+        pipEnv: options.pipEnv ?? {},
+        pipHosts: readPipHosts(options.pipHosts),
+        allowSourceBuilds: options.allowSourceBuilds === true,
+        timeoutMs: options.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS,
+      },
       callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
-      installTimeoutMs: options.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS,
       outputLimit: options.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
       onOutput: options.onToolOutput,
       idleTimeoutMs: options.workerIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       launcherFor: (record, readOnly) => this.sandboxes.launcherFor(record, readOnly),
+      installIsolation: (toolId) => this.sandboxes.installIsolation(toolId),
     };
   }
 
@@ -264,12 +283,16 @@ export class AgentTools implements SkillSource {
 
   /**
    * Starts the workers of several Python tools at once (default: every added one), so their first
-   * calls skip the start-up; rejects with the first load error once all have settled.
+   * calls skip the start-up (a changed definition is asked about first, as at a call, and
+   * requirements are installed); rejects with the first load error once all have settled.
    */
   async startWorkers(toolIds: string[] = [...this.tools.keys()]): Promise<void> {
-    const runtimes = await Promise.all(toolIds.map(async (toolId) => (await this.loaded(toolId)).runtime));
+    const tools = await Promise.all(toolIds.map((toolId) => this.loaded(toolId)));
     const results = await Promise.allSettled(
-      runtimes.map((runtime) => (runtime instanceof PythonToolRuntime ? runtime.start() : undefined)),
+      tools.map(async (tool) => {
+        const { runtime } = await this.approved(tool);
+        if (runtime instanceof PythonToolRuntime) await runtime.start();
+      }),
     );
     const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
     if (failed !== undefined) throw failed.reason;
@@ -345,9 +368,14 @@ export class AgentTools implements SkillSource {
     // A local folder runs in place and may have been edited since, so adding it again always restarts.
     const unchanged = tree.archiveSha256 !== undefined && current?.identity === identity;
     if (current !== undefined && unchanged) return current;
-    const unapproved = origin === "registry" ? await this.trust.definitionChange(base, entryVersion(base)) : undefined;
+    let unapproved = origin === "registry" ? await this.trust.definitionChange(base, entryVersion(base)) : undefined;
     const runtime = isSkillRecord(record) ? SkillRuntime.load(tree.codeDir) : await startToolRuntime(record, tree, this.settings);
     if (this.workerStart === "on-add" && runtime instanceof PythonToolRuntime) {
+      // Starting installs requirements and runs the tool's code: a changed definition is asked about first.
+      if (unapproved !== undefined) {
+        await this.trust.approveDefinition(unapproved);
+        unapproved = undefined;
+      }
       await runtime.start().catch(async (error: unknown) => {
         await runtime.close();
         throw error;

@@ -6,21 +6,21 @@ import { isPythonRuntime, type ToolRecord } from "../registry-client/tool-record
 import { BinaryToolRuntime } from "./binary/binary-runtime.js";
 import { resolvePythonInterpreter } from "./python/python-interpreter.js";
 import { PythonToolRuntime } from "./python/python-runtime.js";
-import { ensureRequirementsEnvironment, hasRequirements } from "./python/python-venv.js";
+import { hasRequirements, requirementsEnvironment, type InstallSettings } from "./python/python-venv.js";
 import { ToolLoadError } from "../tool-load-error.js";
 import { ToolEnvironmentError } from "./runtime-errors.js";
 import type { ToolLauncher } from "../sandbox/tool-launcher.js";
+import type { InstallIsolation } from "../sandbox/tool-sandboxes.js";
 import type { ToolOutputListener, ToolRuntime } from "./tool-runtime.js";
 import { WORKER_SCRIPT_PATH } from "./python/worker-script.js";
 
 export interface RuntimeSettings {
   cache: ToolCache;
   pythonPath: string;
-  pipArgs: string[];
-  pipEnv: Record<string, string>;
+  /** How requirements are installed (pip's arguments, environment, hosts, source builds, timeout). */
+  install: InstallSettings;
   callTimeoutMs: number;
   loadTimeoutMs: number;
-  installTimeoutMs: number;
   outputLimit: number;
   onOutput: ToolOutputListener | undefined;
   idleTimeoutMs: number;
@@ -29,11 +29,14 @@ export interface RuntimeSettings {
    * runtime needs to see (the tool's folder, the interpreter, the venv, the worker script).
    */
   launcherFor(record: ToolRecord, readOnly: string[]): () => Promise<ToolLauncher>;
+  /** Whether a tool's requirements install in a sandbox of their own, decided when they are installed. */
+  installIsolation(toolId: string): InstallIsolation;
 }
 
 /**
  * The runtime a record asks for: a Python worker (in a requirements venv if needed) or a binary.
- * Nothing runs yet: a Python worker starts on the first call (or `PythonToolRuntime.start()`).
+ * Nothing runs yet, nothing is installed: a Python worker starts on the first call (or
+ * `PythonToolRuntime.start()`), and installs its requirements first, once its launcher is decided.
  */
 export async function startToolRuntime(record: ToolRecord, tree: ToolTree, settings: RuntimeSettings): Promise<ToolRuntime> {
   const toolId = record.tool_id;
@@ -45,20 +48,18 @@ export async function startToolRuntime(record: ToolRecord, tree: ToolTree, setti
   const interpreter = await resolvePythonInterpreter(settings.pythonPath).catch((error: unknown) => {
     throw error instanceof ToolEnvironmentError ? new ToolEnvironmentError(toolId, error.message, error) : error;
   });
-  const requirementsFile = join(tree.codeDir, "requirements.txt");
-  const requirements = await readFile(requirementsFile, "utf8").catch(() => "");
-  const venvPython = hasRequirements(requirements)
-    ? await ensureRequirementsEnvironment({
+  const requirements = await readFile(join(tree.codeDir, "requirements.txt"), "utf8").catch(() => "");
+  const environment = hasRequirements(requirements)
+    ? requirementsEnvironment({
         toolId,
         cache: settings.cache,
         interpreter,
-        requirementsFile,
-        pipArgs: settings.pipArgs,
-        pipEnv: settings.pipEnv,
-        timeoutMs: settings.installTimeoutMs,
+        codeDir: tree.codeDir,
+        requirements,
+        install: settings.install,
       })
     : undefined;
-  const venvDir = venvPython === undefined ? [] : [dirname(dirname(venvPython))];
+  const venvDir = environment === undefined ? [] : [environment.dir];
   const readOnly = [
     tree.toolDir,
     tree.codeDir,
@@ -73,8 +74,9 @@ export async function startToolRuntime(record: ToolRecord, tree: ToolTree, setti
     codeDir: tree.codeDir,
     loadTimeoutMs: settings.loadTimeoutMs,
     idleTimeoutMs: settings.idleTimeoutMs,
-    python: venvPython ?? interpreter.executable,
-    hostInterpreter: venvPython === undefined,
+    python: environment?.python ?? interpreter.executable,
+    hostInterpreter: environment === undefined,
+    prepare: environment && (() => environment.ensure(settings.installIsolation(toolId))),
     hostSitePaths: interpreter.sitePaths,
     launcher: settings.launcherFor(record, [...new Set(readOnly)]),
   });

@@ -7,11 +7,24 @@ import type { ResourceLimits } from "./resource-limits.js";
 import { StateQuota } from "./state-quota.js";
 
 /** Passed through from the agent's environment: locale and time zone, never anything secret. */
-const PASSED_ENV = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM"];
-const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+export const PASSED_ENV = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM"];
+export const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
 const RECENT_LAUNCHES = 8;
 /** Where the proxy bridge listens inside the sandbox's own network namespace (see agent_tools_worker.py). */
 export const SANDBOX_PROXY_PORT = 3128;
+
+/** The variables that send a sandboxed process's HTTP clients to the proxy bridge, and the bridge to the proxy. */
+export function proxyEnvironment(proxySocket: string): Record<string, string> {
+  const proxy = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
+  return {
+    AGENT_TOOLS_PROXY_SOCKET: proxySocket,
+    HTTP_PROXY: proxy,
+    HTTPS_PROXY: proxy,
+    http_proxy: proxy,
+    https_proxy: proxy,
+    ALL_PROXY: proxy,
+  };
+}
 
 export interface ToolSandboxOptions {
   toolId: string;
@@ -103,17 +116,7 @@ export class ToolSandbox implements ToolLauncher {
       const value = process.env[name];
       if (value !== undefined) env[name] = value;
     }
-    if (this.options.proxySocket !== undefined) {
-      const proxy = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
-      Object.assign(env, {
-        AGENT_TOOLS_PROXY_SOCKET: this.options.proxySocket,
-        HTTP_PROXY: proxy,
-        HTTPS_PROXY: proxy,
-        http_proxy: proxy,
-        https_proxy: proxy,
-        ALL_PROXY: proxy,
-      });
-    }
+    if (this.options.proxySocket !== undefined) Object.assign(env, proxyEnvironment(this.options.proxySocket));
     return env;
   }
 }

@@ -25,6 +25,13 @@ export interface ToolSandboxesOptions {
   stateRoot: string;
 }
 
+/** How a tool's dependencies are installed (docs/sandbox.md#dependency-installation). */
+export interface InstallIsolation {
+  /** The platform the install runs under; undefined when the tool's own processes run unsandboxed. */
+  platform: SandboxPlatform | undefined;
+  limits: ResourceLimits;
+}
+
 /**
  * The sandboxes of one `AgentTools`: per tool, the launcher its runtime starts processes with,
  * decided once on first use (preflight, capability grants, proxy), plus its state folder.
@@ -53,6 +60,12 @@ export class ToolSandboxes {
     };
   }
 
+  /** Installs run in a sandbox of their own exactly when the tool's processes are sandboxed. */
+  installIsolation(toolId: string): InstallIsolation {
+    const choice = this.choose(toolId);
+    return { platform: choice.sandboxed ? choice.platform : undefined, limits: this.limits };
+  }
+
   /** Forgets a removed tool: stops its proxy and deletes its state folder. */
   async remove(toolId: string): Promise<void> {
     const proxy = this.proxies.get(toolId);
@@ -76,13 +89,7 @@ export class ToolSandboxes {
     const toolId = record.tool_id;
     const stateDir = this.stateDir(toolId);
     await mkdir(stateDir, { recursive: true });
-    let choice: ReturnType<typeof chooseSandbox>;
-    try {
-      choice = chooseSandbox(this.options.mode, "Registry tools", { platform: this.options.platform, warn: this.options.warn });
-    } catch (error) {
-      if (error instanceof SandboxUnavailableError) throw new SandboxUnavailableError("Registry tools", error.reason, error.fix, toolId);
-      throw error;
-    }
+    const choice = this.choose(toolId);
     if (!choice.sandboxed) return directLauncher(stateDir);
     let declared: ReturnType<typeof readToolCapabilities>;
     try {
@@ -107,5 +114,14 @@ export class ToolSandboxes {
       limits: this.limits,
     });
     return launcher;
+  }
+
+  private choose(toolId: string): ReturnType<typeof chooseSandbox> {
+    try {
+      return chooseSandbox(this.options.mode, "Registry tools", { platform: this.options.platform, warn: this.options.warn });
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError) throw new SandboxUnavailableError("Registry tools", error.reason, error.fix, toolId);
+      throw error;
+    }
   }
 }

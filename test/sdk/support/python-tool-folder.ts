@@ -5,7 +5,12 @@ import { join } from "node:path";
  * Writes a local Python tool folder (`<dir>/<name>/code/function.py` and any extra files under
  * `code/`), the layout docs/authoring.md's "test it locally" uses, and returns the tool folder.
  */
-export async function writePythonTool(dir: string, name: string, functionPy: string, extra: Record<string, string> = {}): Promise<string> {
+export async function writePythonTool(
+  dir: string,
+  name: string,
+  functionPy: string,
+  extra: Record<string, string | Uint8Array> = {},
+): Promise<string> {
   const toolDir = join(dir, name);
   await mkdir(join(toolDir, "code"), { recursive: true });
   await writeFile(join(toolDir, "code", "function.py"), functionPy);

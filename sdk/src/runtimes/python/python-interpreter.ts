@@ -9,14 +9,18 @@ export interface PythonInterpreter {
   sitePaths: string[];
   /** Where the interpreter and its standard library live (a sandbox binds these read-only). */
   prefixes: string[];
+  /** The folder holding the interpreter's `pip` package (what requirements are installed with), or null without pip. */
+  pipRoot: string | null;
 }
 
 const PROBE = [
-  "import json, sys, sysconfig",
+  "import importlib.util, json, os, sys, sysconfig",
   "paths = sysconfig.get_paths()",
+  "pip = importlib.util.find_spec('pip')",
   "print(json.dumps({'executable': sys.executable, 'version': sys.version.split()[0],",
   "  'sitePaths': list(dict.fromkeys([paths['purelib'], paths['platlib']])),",
-  "  'prefixes': list(dict.fromkeys([sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]))}))",
+  "  'prefixes': list(dict.fromkeys([sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix])),",
+  "  'pipRoot': os.path.dirname(os.path.dirname(pip.origin)) if pip and pip.origin else None}))",
 ].join("\n");
 
 const resolved = new Map<string, Promise<PythonInterpreter>>();

@@ -27,6 +27,12 @@ export interface PythonToolOptions {
   onOutput: ToolOutputListener | undefined;
   /** The tool's launcher (decided at the first start, then the same one: the caller memoises it). */
   launcher: () => Promise<ToolLauncher>;
+  /**
+   * Prepares what the worker needs (its requirements venv) once the launcher is decided, so a
+   * tool whose capabilities or definition are refused never installs anything; at every start
+   * (a venv already built returns at once), and again after a failure.
+   */
+  prepare?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -120,6 +126,7 @@ export class PythonToolRuntime implements ToolRuntime {
 
   private async startWorker(): Promise<PythonWorker> {
     this.launcher = await this.options.launcher();
+    await this.options.prepare?.();
     return PythonWorker.start(this.spec(this.launcher), this.options.loadTimeoutMs);
   }
 

@@ -1,100 +1,151 @@
 import { createHash, randomUUID } from "node:crypto";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { pathExists } from "../../cache/path-exists.js";
-import { renameIntoPlace } from "../../rename-into-place.js";
 import type { ToolCache } from "../../cache/tool-cache.js";
+import { renameIntoPlace } from "../../rename-into-place.js";
+import type { InstallIsolation } from "../../sandbox/tool-sandboxes.js";
 import { ToolEnvironmentError } from "../runtime-errors.js";
-import { runProcess } from "../run-process.js";
+import { installFailure } from "./install-failure.js";
+import { runInstallStep, type InstallPlace } from "./install-step.js";
+import { readPipSources } from "./pip-sources.js";
 import type { PythonInterpreter } from "./python-interpreter.js";
+import { PIP_SCRIPT_PATH } from "./worker-script.js";
+
+/** How requirements are installed: the SDK user's explicit pip settings (`AgentToolsOptions`). */
+export interface InstallSettings {
+  /** Extra `pip install` arguments, e.g. `["--no-index", "--find-links", "/wheels"]`. */
+  pipArgs: string[];
+  /** Extra environment for pip only, e.g. `{ PIP_INDEX_URL: mirror }`. */
+  pipEnv: Record<string, string>;
+  /** `host:port` pairs a sandboxed install may reach besides those its index settings name. */
+  pipHosts: string[];
+  /** Let pip build source distributions (running their build code, inside the install sandbox). */
+  allowSourceBuilds: boolean;
+  timeoutMs: number;
+}
 
 export interface RequirementsEnvironmentOptions {
   toolId: string;
   cache: ToolCache;
   interpreter: PythonInterpreter;
-  requirementsFile: string;
-  /** Extra `pip install` arguments, e.g. `["--no-index", "--find-links", "/wheels"]`. */
-  pipArgs: string[];
-  /** Extra environment for pip only, e.g. `{ PIP_CONFIG_FILE: "/dev/null" }`. */
-  pipEnv: Record<string, string>;
-  timeoutMs: number;
+  /** The tool's `code/`, holding `requirements.txt`. */
+  codeDir: string;
+  requirements: string;
+  install: InstallSettings;
+}
+
+/** A requirements venv: where it is (known before it exists), and how to build it. */
+export interface RequirementsEnvironment {
+  dir: string;
+  python: string;
+  /** Builds it unless it exists; concurrent calls for the same venv share one build. */
+  ensure(isolation: InstallIsolation): Promise<void>;
 }
 
 /** True when a requirements file names anything (comments and blank lines do not count). */
 export function hasRequirements(text: string): boolean {
-  return text.split(/\r?\n/).some((line) => line.replace(/#.*/, "").trim() !== "");
+  return requirementLines(text).length > 0;
 }
 
 const building = new Map<string, Promise<void>>();
 
 /**
- * The Python executable of a virtual environment holding exactly the tool's requirements, shared by
- * every tool with the same interpreter and requirements, and never the agent's own environment.
- * Built as `venv --without-pip` (0.1 s instead of ~6 s with ensurepip) filled by the host's
- * `pip --python`, in a temp folder renamed into place when complete.
+ * The virtual environment holding exactly a tool's requirements, never the agent's own: shared by
+ * tools with the same interpreter, requirements and install settings, unless the requirements name
+ * anything but packages (options, paths, URLs: `--find-links ./dist` means this tool's files),
+ * which gives the tool's code folder a venv of its own. Nothing is installed until `ensure`, which
+ * the runtime calls once the tool's definition and capabilities are approved
+ * (docs/sandbox.md#dependency-installation).
  */
-export async function ensureRequirementsEnvironment(options: RequirementsEnvironmentOptions): Promise<string> {
-  const requirements = await readFile(options.requirementsFile, "utf8");
+export function requirementsEnvironment(options: RequirementsEnvironmentOptions): RequirementsEnvironment {
+  const { interpreter, install } = options;
+  const ownFiles = requirementLines(options.requirements).some((line) => !PLAIN_REQUIREMENT.test(line));
+  const settings = [install.pipArgs, install.pipEnv, install.pipHosts, install.allowSourceBuilds];
   const key = createHash("sha256")
-    .update(`${options.interpreter.executable}\0${options.interpreter.version}\0${requirements}`)
+    .update(JSON.stringify([interpreter.executable, interpreter.version, options.requirements, settings, ownFiles ? options.codeDir : ""]))
     .digest("hex")
     .slice(0, 32);
-  const venv = options.cache.venvPath(key);
-  const python = join(venv, "bin", "python");
-  if (await pathExists(python)) return python;
-  let pending = building.get(venv);
-  if (pending === undefined) {
-    pending = build(venv, options).finally(() => building.delete(venv));
-    building.set(venv, pending);
-  }
-  await pending;
-  return python;
+  const dir = options.cache.venvPath(key);
+  const python = join(dir, "bin", "python");
+  return {
+    dir,
+    python,
+    async ensure(isolation) {
+      if (await pathExists(python)) return;
+      let pending = building.get(dir);
+      if (pending === undefined) {
+        pending = build(dir, options, isolation).finally(() => building.delete(dir));
+        building.set(dir, pending);
+      }
+      await pending;
+    },
+  };
 }
 
-async function build(venv: string, options: RequirementsEnvironmentOptions): Promise<void> {
-  const temp = `${venv}.partial-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const python = options.interpreter.executable;
-  try {
-    await run(options, python, ["-m", "venv", "--without-pip", temp], {}, "creating the virtual environment");
-    const install = ["-m", "pip", "--python", join(temp, "bin", "python"), "install", "--disable-pip-version-check"];
-    await run(
-      options,
-      python,
-      [...install, "-r", options.requirementsFile, ...options.pipArgs],
-      options.pipEnv,
-      "installing code/requirements.txt",
+/** A line naming one package by name, with optional extras, versions and markers: nothing of the tool's own. */
+const PLAIN_REQUIREMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[A-Za-z0-9._,\s-]*\])?\s*([<>=!~][^;@/\\]*)?(;[^@]*)?$/;
+
+function requirementLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/(^|\s)#.*/, "").trim())
+    .filter((line) => line !== "");
+}
+
+/**
+ * `python -m venv --without-pip` (0.1 s instead of ~6 s with ensurepip), then the host
+ * interpreter's pip run by the venv's python through agent_tools_pip.py: both in a sandbox of
+ * their own, in a temp folder renamed into place when complete.
+ */
+async function build(venv: string, options: RequirementsEnvironmentOptions, isolation: InstallIsolation): Promise<void> {
+  const { interpreter, install, toolId } = options;
+  if (interpreter.pipRoot === null) {
+    throw new ToolEnvironmentError(
+      toolId,
+      `Python "${interpreter.executable}" has no pip, which installs code/requirements.txt: install it (python3 -m ensurepip, or the python3-pip package) or pass a pythonPath that has it.`,
     );
-    await repointScripts(temp, venv);
+  }
+  const sources = readPipSources(install.pipArgs, install.pipEnv);
+  const temp = `${venv}.partial-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const place: InstallPlace = {
+    venv: temp,
+    cwd: options.codeDir,
+    readOnly: [
+      ...interpreter.prefixes,
+      ...interpreter.sitePaths,
+      dirname(interpreter.executable),
+      interpreter.pipRoot,
+      dirname(PIP_SCRIPT_PATH),
+      options.codeDir,
+      ...sources.paths,
+    ],
+    hosts: [...new Set([...sources.hosts, ...install.pipHosts])],
+    pipEnv: sources.env,
+    timeoutMs: install.timeoutMs,
+  };
+  const step = async (name: string, argv: string[], fetches: boolean) => {
+    const run = await runInstallStep(argv, fetches, place, isolation);
+    if (run.exitCode !== 0 || run.timedOut) {
+      throw installFailure(run, {
+        toolId,
+        step: name,
+        timeoutMs: install.timeoutMs,
+        hosts: place.hosts,
+        sandboxed: isolation.platform !== undefined,
+      });
+    }
+  };
+  await mkdir(temp, { recursive: true });
+  try {
+    await step("creating the virtual environment", [interpreter.executable, "-m", "venv", "--without-pip", temp], false);
+    const builds = install.allowSourceBuilds ? "allow" : "refuse";
+    const pip = [join(temp, "bin", "python"), "-B", PIP_SCRIPT_PATH, venv, interpreter.pipRoot, builds, "install"];
+    const binaryOnly = install.allowSourceBuilds ? [] : ["--only-binary=:all:"];
+    const requirements = join(options.codeDir, "requirements.txt");
+    await step("installing code/requirements.txt", [...pip, "-r", requirements, ...binaryOnly, ...sources.args], true);
     await renameIntoPlace(temp, venv);
   } finally {
     await rm(temp, { recursive: true, force: true });
-  }
-}
-
-async function run(
-  options: RequirementsEnvironmentOptions,
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  step: string,
-): Promise<void> {
-  const result = await runProcess(command, args, { env: { ...process.env, ...env }, timeoutMs: options.timeoutMs });
-  if (result.exitCode === 0) return;
-  const why = result.timedOut ? `timed out after ${options.timeoutMs} ms` : `exit ${result.exitCode ?? result.signal}`;
-  const output = `${result.stderr.trim() || result.stdout.trim()}`.slice(-3000);
-  throw new ToolEnvironmentError(
-    options.toolId,
-    `${step} failed (${why}): ${output}. Check the requirements and the pipArgs option (index URL, --find-links for offline wheels).`,
-  );
-}
-
-/** Console scripts name their venv's python in the shebang; point them at the final folder, not the temp one. */
-async function repointScripts(temp: string, final: string): Promise<void> {
-  const bin = join(temp, "bin");
-  for (const entry of await readdir(bin, { withFileTypes: true })) {
-    if (!entry.isFile()) continue; // the python symlinks
-    const path = join(bin, entry.name);
-    const text = await readFile(path, "utf8");
-    if (text.startsWith(`#!${temp}/`)) await writeFile(path, `#!${final}/${text.slice(temp.length + 3)}`);
   }
 }
