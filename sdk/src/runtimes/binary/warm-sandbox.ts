@@ -74,7 +74,7 @@ export class WarmSandbox {
     this.replies = this.child.stdout!;
     this.stderr = new OutputTail(spec.outputLimit);
     this.gone = new Promise((resolve) => {
-      this.child.once("close", () => {
+      this.child.once("exit", () => {
         launch.release();
         resolve();
       });
@@ -137,6 +137,7 @@ export class WarmSandbox {
   /** Stops it now; calls still running fail with ToolClosedError. */
   async close(): Promise<void> {
     this.closing = true;
+    this.child.ref(); // the agent waits for the exit it is about to cause
     this.kill();
     await this.gone;
   }
