@@ -50,7 +50,7 @@ beforeAll(async () => {
   // Built once here, world-readable, so the unprivileged run reuses it.
   await compileC(HOSTILE_OUTPUT_SOURCE, "hostile-output");
   const runs = await Promise.all(users.map((user) => runAs(user)));
-  users.forEach((user, index) => reports.set(user, runs[index]!));
+  for (const [index, user] of users.entries()) reports.set(user, runs[index]!);
 }, 240_000);
 
 describe.each(users)("hostile binary output, run as %s", (user) => {
