@@ -35,10 +35,14 @@ export function resolveResourceLimits(overrides: Partial<ResourceLimits> = {}): 
   return limits;
 }
 
-/** `prlimit` options setting soft and hard limits alike, so the tool cannot raise them again. */
+/**
+ * `prlimit` options setting soft and hard limits alike, so the tool cannot raise them again. CPU
+ * time is the exception: at its hard limit the kernel sends SIGKILL, which names no limit, so the
+ * hard limit is one second past the soft one, where SIGXCPU (`limits.cpuSeconds`) arrives first.
+ */
 export function prlimitArgs(limits: ResourceLimits): string[] {
   return [
-    `--cpu=${limits.cpuSeconds}`,
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     `--as=${limits.memoryBytes}`,
     `--nproc=${limits.processes}`,
     `--fsize=${limits.fileSizeBytes}`,

@@ -7,11 +7,11 @@ import { compileC } from "../../support/bundles.js";
 import {
   CONCURRENT_CALLS,
   CONCURRENT_SCENARIO,
-  HOSTILE_OUTPUT_SOURCE,
   SCENARIOS,
   type HostileOutputReport,
   type ScenarioResult,
 } from "./support/hostile-output-scenarios.js";
+import { HOSTILE_OUTPUT_SOURCE } from "./support/hostile-binary-tool.js";
 
 /**
  * A binary tool's output is read through the call folder's held descriptor, never following a

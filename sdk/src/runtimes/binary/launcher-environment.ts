@@ -10,7 +10,7 @@ export const LAUNCHER_ALTERED_ENV: ReadonlyArray<{ names: RegExp; reason: string
     names: /^BASH/,
     reason: "bash's own (BASH_VERSION, BASHPID, BASHOPTS, ...): set or replaced by bash, or acted on (BASH_XTRACEFD, BASH_COMPAT)",
   },
-  { names: /^(PWD|OLDPWD|SHLVL|_)$/, reason: "set by bash for itself and for every command it starts" },
+  { names: /^(PWD|OLDPWD|SHLVL|_)$/, reason: "set by bash for itself and for every command it starts (PWD also by bubblewrap)" },
   { names: /^(SHELLOPTS|POSIXLY_CORRECT)$/, reason: "shell options: they change how the launcher itself runs" },
   { names: /^(IFS|PS1|PS2|PS4|OPTIND|OPTERR|LINENO|HISTCMD|COMP_WORDBREAKS)$/, reason: "reset to bash's defaults when it starts" },
   { names: /^(RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTIME|PPID)$/, reason: "computed by bash: a new value on every use" },

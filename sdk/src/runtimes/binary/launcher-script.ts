@@ -6,8 +6,11 @@ export const LAUNCHER_SHELL = "/bin/bash";
 /**
  * The launcher a warm binary sandbox runs (docs/sandbox.md#binary-tools). It uses bash builtins
  * only, so the one program it ever executes is the tool, and the tool gets the environment,
- * working directory and limits the launcher got from the sandbox. `-p` keeps bash from reading
- * BASH_ENV or importing functions. Lines in, on stdin:
+ * working directory and limits the launcher got from the sandbox. `--norc` keeps bash from
+ * reading `~/.bashrc` (the tool's own state folder), which it does for `-c` with a socket on stdin
+ * (Node's pipes are sockets); `-p` keeps it from reading BASH_ENV or importing functions. PWD is
+ * kept: bubblewrap sets it to the working directory, as it does for a sandbox per call. Lines in,
+ * on stdin:
  *   run <id>      start `<exe> "$(< <outbox>/<id>/request.json)" <outbox>/<id>/output.json` as its
  *                 own process group, stdin /dev/null, stdout and stderr into files beside the output
  *   kill <pgid>   SIGKILL a call's process group (its timeout)
@@ -15,7 +18,7 @@ export const LAUNCHER_SHELL = "/bin/bash";
  * When the tool's main process ends, what it left in its process group is killed with it.
  */
 const SCRIPT = `
-unset PWD OLDPWD SHLVL
+unset OLDPWD SHLVL
 set -m
 exe=$1 outbox=$2
 while IFS=' ' read -r verb arg; do
@@ -41,5 +44,5 @@ done
 
 /** The launcher's command line for `executable`, taking call folders under `outbox`. */
 export function launcherArgv(executable: string, outbox: string): string[] {
-  return [LAUNCHER_SHELL, "-p", "-c", SCRIPT, "agent-tools-binary-launcher", executable, outbox];
+  return [LAUNCHER_SHELL, "--norc", "-p", "-c", SCRIPT, "agent-tools-binary-launcher", executable, outbox];
 }

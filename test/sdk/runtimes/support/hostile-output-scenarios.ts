@@ -6,15 +6,13 @@
  * still works; the test asserts on the report.
  */
 import { randomUUID } from "node:crypto";
-import { chmod, copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { AgentTools } from "../../../../sdk/src/index.js";
-import { compileC } from "../../../support/bundles.js";
 import { processesMatching } from "../../support/process-state.js";
+import { writeHostileBinaryTool } from "./hostile-binary-tool.js";
 
-export const HOSTILE_OUTPUT_SOURCE = fileURLToPath(new URL("../../../fixtures/binaries/hostile-output.c", import.meta.url));
 export const CALL_TIMEOUT_MS = 3_000;
 export const OUTPUT_FILE_LIMIT = 1024 * 1024;
 export const CONCURRENT_CALLS = 6;
@@ -175,10 +173,7 @@ export async function runHostileOutputScenarios(): Promise<HostileOutputReport> 
   await writeFile(join(paths.secretFolder, "output.json"), JSON.stringify({ secret }), { mode: 0o600 });
   await mkdir(paths.linkedFolder);
   await writeFile(join(paths.linkedFolder, "keep.txt"), "the agent's file");
-  await mkdir(join(work, "hostile", "code"), { recursive: true });
-  await copyFile(await compileC(HOSTILE_OUTPUT_SOURCE, "hostile-output"), paths.toolFile);
-  await chmod(paths.toolFile, 0o755);
-  await writeFile(join(work, "hostile", "spec.json"), JSON.stringify({ tool_id: "hostile", tool_runtime_type: "binary" }));
+  await writeHostileBinaryTool(work, "hostile");
 
   const results: ScenarioResult[] = [];
   try {
