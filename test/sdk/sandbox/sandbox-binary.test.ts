@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { readFileSync, readlinkSync } from "node:fs";
 import { basename, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { AgentTools, PermissionEngine, SandboxDeniedError, ToolTimeoutError } from "@agent-tools/sdk";
 import { LAUNCHER_ALTERED_ENV, launcherKeepsEnvironment } from "../../../sdk/src/runtimes/binary/launcher-environment.js";
 import { LAUNCHER_SHELL, launcherArgv } from "../../../sdk/src/runtimes/binary/launcher-script.js";
@@ -18,15 +18,8 @@ import { TempDirs } from "../support/temp-dirs.js";
  * and a call that times out or hits a limit gets a clean sandbox for the next one.
  */
 const temp = new TempDirs();
-let dir: string;
-
-beforeAll(async () => {
-  dir = await temp.make();
-});
-
-afterAll(async () => {
-  await temp.removeAll();
-});
+const dir = await temp.make();
+afterAll(() => temp.removeAll());
 
 /** The bash launchers serving the tool folder `toolDir`, found from outside by their command line (bubblewrap's carry it too). */
 const launchersOf = (toolDir: string) =>
