@@ -6,7 +6,7 @@ export interface LaunchOptions {
   cwd: string;
   /** Variables the runtime itself needs (e.g. PYTHONIOENCODING); the launcher decides the rest. */
   env: Record<string, string>;
-  /** Extra writable folders for this process (a binary call's output folder). */
+  /** Extra writable folders for this process (a binary tool's outbox, or one call's folder). */
   writable?: string[];
 }
 

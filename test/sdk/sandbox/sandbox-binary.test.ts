@@ -145,9 +145,11 @@ describe("a warm sandbox lives as a Python worker does", () => {
     try {
       await tools.add({ path: toolDir });
       expect(launchersOf(toolDir)).toEqual([]);
-      expect(await tools.executeToolById("lifetime", { attack: "ok", value: 1 })).toEqual({ ok: true, value: 1 });
-      const [first] = launchersOf(toolDir);
+      const firstCalls = [1, 2, 3].map((value) => tools.executeToolById("lifetime", { attack: "ok", value }));
+      expect(await Promise.all(firstCalls)).toEqual([1, 2, 3].map((value) => ({ ok: true, value })));
+      const [first, ...others] = launchersOf(toolDir);
       expect(first).toBeDefined();
+      expect(others).toEqual([]); // calls arriving together share the one they started
       expect(await tools.executeToolById("lifetime", { attack: "ok", value: 2 })).toEqual({ ok: true, value: 2 });
       expect(launchersOf(toolDir)).toEqual([first]);
       await expect.poll(() => launchersOf(toolDir).length, { timeout: 5_000 }).toBe(0);

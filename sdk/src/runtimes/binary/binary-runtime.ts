@@ -192,9 +192,10 @@ export class BinaryToolRuntime implements ToolRuntime {
 
   /** The warm sandbox, started now if none takes calls; undefined when this tool runs in a sandbox per call. */
   private async warmSandbox(launcher: ToolLauncher): Promise<WarmSandbox | undefined> {
+    const outbox = await this.outbox!;
+    // After the await: a call that arrived meanwhile may have started one already.
     if (this.perCallSandbox) return undefined;
     if (this.sandbox?.accepting) return this.sandbox;
-    const outbox = await this.outbox!;
     const started = WarmSandbox.start({
       toolId: this.options.toolId,
       launcher,
