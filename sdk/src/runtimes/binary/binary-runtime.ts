@@ -139,6 +139,7 @@ export class BinaryToolRuntime implements ToolRuntime {
   }
 
   private async openCall(request: string): Promise<CallFolder> {
+    if (this.closed) throw new ToolClosedError(this.options.toolId); // closed while the launcher was decided
     this.outbox ??= Outbox.create();
     const outbox = await this.outbox;
     try {
