@@ -13,6 +13,7 @@ not write it. The sandbox itself never runs as uid 0.
 
 import ctypes
 import os
+import signal
 import sys
 
 # The generic syscall table numbers, the same on x86_64 and aarch64.
@@ -118,6 +119,10 @@ def main(argv):
             except OSError as error:
                 sys.stderr.write(f"agent-tools sandbox: {path} stays read-only to the sandbox user ({error})\n")
         os.close(userns)
+    # Python ignores these two at start-up, and an ignored signal stays ignored across exec: give
+    # the sandbox the dispositions every other program starts with (`yes | head` ends by SIGPIPE).
+    for number in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(number, signal.SIG_DFL)
     os.execv(command[0], command)
 
 

@@ -12,6 +12,7 @@ import { RegistryClient, type RegistryClientOptions } from "./registry-client/re
 import type { ToolRecord } from "./registry-client/tool-record.js";
 import { PermissionEngine } from "./permission/permission-engine.js";
 import { readPipHosts } from "./runtimes/python/pip-sources.js";
+import { resolveOutputFileLimit } from "./runtimes/binary/binary-runtime.js";
 import { PythonToolRuntime } from "./runtimes/python/python-runtime.js";
 import { startToolRuntime, type RuntimeSettings } from "./runtimes/start-tool-runtime.js";
 import type { ToolOutputListener, ToolRuntime } from "./runtimes/tool-runtime.js";
@@ -63,6 +64,8 @@ export interface AgentToolsOptions extends OpenAISearchOptions, TrustOptions {
   requestTimeoutMs?: number;
   /** Characters of a tool's stdout/stderr kept for error messages. Default 64 Ki. */
   outputLimit?: number;
+  /** The largest output file a binary tool may answer with, in bytes; a larger one is a ToolOutputError. Default 16 MiB. */
+  outputFileLimitBytes?: number;
   /** Receives everything tools print (their stdout never mixes with results). */
   onToolOutput?: ToolOutputListener;
   /** Bounds for unpacking archives (entry count, sizes, compression ratio). */
@@ -91,7 +94,7 @@ export interface AgentToolsOptions extends OpenAISearchOptions, TrustOptions {
   onCapabilityRequest?: CapabilityAsker;
   /** What `{ "path": "workspace" }` in a filesystem capability means. Default: the process's cwd. */
   workingDirectories?: string[];
-  /** Stop a Python worker after this long without calls; the next call starts it again. Default 5 min; 0 = never. */
+  /** Stop a Python worker, or a binary tool's warm sandbox, after this long without calls; the next call starts it again. Default 5 min; 0 = never. */
   workerIdleTimeoutMs?: number;
   /** `on-first-call` (default): a Python tool's worker starts when it is first called; `on-add`: at `add`, so load errors surface there. */
   workerStart?: "on-first-call" | "on-add";
@@ -197,6 +200,7 @@ export class AgentTools implements SkillSource {
       callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       outputLimit: options.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
+      outputFileLimitBytes: resolveOutputFileLimit(options.outputFileLimitBytes),
       onOutput: options.onToolOutput,
       idleTimeoutMs: options.workerIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       launcherFor: (record, readOnly) => this.sandboxes.launcherFor(record, readOnly),

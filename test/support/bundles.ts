@@ -83,28 +83,39 @@ export function buildPythonToolZip(fixtureDir: string): Uint8Array {
   return zipFiles(files);
 }
 
-let compiledIncrement: Promise<string> | undefined;
+const compiled = new Map<string, Promise<string>>();
 
 /**
- * Compiles `binary-increment/src/increment.c` with gcc and returns the executable's path, copied into
- * `outDir` when one is given. The build is keyed by the source's hash in one shared temp folder, so
- * every test process reuses it and nothing piles up in the temp directory run after run.
+ * Compiles one C file with gcc and returns the executable's path. The build is keyed by the
+ * source's hash in one shared, world-readable temp folder, so every test process (and a scenario
+ * run as another user) reuses it and nothing piles up in the temp directory run after run.
+ */
+export function compileC(source: string, name: string): Promise<string> {
+  let build = compiled.get(source);
+  if (build === undefined) {
+    build = (async () => {
+      const digest = createHash("sha256").update(readFileSync(source)).digest("hex").slice(0, 16);
+      const dir = join(tmpdir(), `agent-tools-${name}-${digest}`);
+      const binary = join(dir, name);
+      if (existsSync(binary)) return binary;
+      await mkdir(dir, { recursive: true, mode: 0o755 });
+      // Compile beside the final name, then rename: concurrent test processes never see a half-written file.
+      const partial = `${binary}.${process.pid}.partial`;
+      await promisify(execFile)("gcc", ["-O2", "-o", partial, source]);
+      await rename(partial, binary);
+      return binary;
+    })();
+    compiled.set(source, build);
+  }
+  return build;
+}
+
+/**
+ * Compiles `binary-increment/src/increment.c` (see `compileC`) and returns the executable's path,
+ * copied into `outDir` when one is given.
  */
 export async function compileIncrement(outDir?: string): Promise<string> {
-  compiledIncrement ??= (async () => {
-    const source = join(FIXTURE_TOOLS_DIR, "binary-increment/src/increment.c");
-    const digest = createHash("sha256").update(readFileSync(source)).digest("hex").slice(0, 16);
-    const dir = join(tmpdir(), `agent-tools-increment-${digest}`);
-    const binary = join(dir, "increment");
-    if (existsSync(binary)) return binary;
-    await mkdir(dir, { recursive: true });
-    // Compile beside the final name, then rename: concurrent test processes never see a half-written file.
-    const partial = `${binary}.${process.pid}.partial`;
-    await promisify(execFile)("gcc", ["-O2", "-o", partial, source]);
-    await rename(partial, binary);
-    return binary;
-  })();
-  const binary = await compiledIncrement;
+  const binary = await compileC(join(FIXTURE_TOOLS_DIR, "binary-increment/src/increment.c"), "increment");
   if (outDir === undefined) return binary;
   await mkdir(outDir, { recursive: true });
   const copy = join(outDir, "increment");

@@ -20,6 +20,11 @@ export interface RunProcessOptions {
 }
 
 const DEFAULT_OUTPUT_LIMIT = 64 * 1024;
+/**
+ * How long output may still arrive after the command exits. A process it left running outside its
+ * group (setsid) can hold the pipes open for ever; past this the run ends without waiting for it.
+ */
+const EXIT_FLUSH_MS = 100;
 
 /**
  * Runs a command to completion in its own process group, so a timeout kills it and everything it
@@ -57,9 +62,20 @@ export function runProcess(command: string, args: string[], options: RunProcessO
       clearTimeout(timer);
       reject(error);
     });
-    child.once("close", (exitCode, signal) => {
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
       resolve({ exitCode, signal, stdout: stdout.text(), stderr: stderr.text(), timedOut });
+    };
+    child.once("exit", (exitCode, signal) => {
+      const flush = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(exitCode, signal);
+      }, EXIT_FLUSH_MS);
+      child.once("close", () => {
+        clearTimeout(flush);
+        finish(exitCode, signal);
+      });
     });
   });
 }

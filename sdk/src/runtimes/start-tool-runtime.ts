@@ -22,6 +22,8 @@ export interface RuntimeSettings {
   callTimeoutMs: number;
   loadTimeoutMs: number;
   outputLimit: number;
+  /** The largest output file a binary tool's result is read from, in bytes. */
+  outputFileLimitBytes: number;
   onOutput: ToolOutputListener | undefined;
   idleTimeoutMs: number;
   /**
@@ -43,7 +45,14 @@ export async function startToolRuntime(record: ToolRecord, tree: ToolTree, setti
   const common = { toolId, record, callTimeoutMs: settings.callTimeoutMs, outputLimit: settings.outputLimit, onOutput: settings.onOutput };
   if (!isPythonRuntime(record)) {
     const launcher = settings.launcherFor(record, [tree.toolDir]);
-    return new BinaryToolRuntime({ ...common, executable: await findExecutable(toolId, tree.codeDir), toolDir: tree.toolDir, launcher });
+    return new BinaryToolRuntime({
+      ...common,
+      executable: await findExecutable(toolId, tree.codeDir),
+      toolDir: tree.toolDir,
+      launcher,
+      outputFileLimitBytes: settings.outputFileLimitBytes,
+      idleTimeoutMs: settings.idleTimeoutMs,
+    });
   }
   const interpreter = await resolvePythonInterpreter(settings.pythonPath).catch((error: unknown) => {
     throw error instanceof ToolEnvironmentError ? new ToolEnvironmentError(toolId, error.message, error) : error;

@@ -230,6 +230,7 @@ export class BubblewrapPlatform implements SandboxPlatform {
     }
     return {
       ...launch,
+      programEnv: profile.env,
       release: () => cgroup?.remove(),
       outOfMemory: () => cgroup?.outOfMemory() ?? false,
     };

@@ -53,13 +53,15 @@ export function resolveResourceLimits(overrides: Partial<ResourceLimits> = {}): 
 }
 
 /**
- * `prlimit` options setting soft and hard limits alike, so the tool cannot raise them again.
+ * `prlimit` options setting soft and hard limits alike, so the tool cannot raise them again. CPU
+ * time is the exception: at its hard limit the kernel sends SIGKILL, which names no limit, so the
+ * hard limit is one second past the soft one, where SIGXCPU (`limits.cpuSeconds`) arrives first.
  * `processesPerUser` is the process limit when the kernel counts it per sandbox, and otherwise
  * (a shared uid with a pids cgroup doing the counting) none at all.
  */
 export function prlimitArgs(limits: ResourceLimits, processesPerUser: number | undefined): string[] {
   return [
-    `--cpu=${limits.cpuSeconds}`,
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     `--as=${limits.memoryBytes}`,
     ...(processesPerUser === undefined ? [] : [`--nproc=${processesPerUser}`]),
     `--fsize=${limits.fileSizeBytes}`,

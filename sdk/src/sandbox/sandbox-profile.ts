@@ -40,6 +40,8 @@ export interface SandboxedCommand {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** The environment the program itself starts with (`env` may only carry it to the sandbox). */
+  programEnv: Readonly<Record<string, string>>;
   /** Frees what the launch needed (its cgroups); call once the process has exited. */
   release(): void;
   /** True when the kernel killed one of its processes for passing `limits.totalMemoryBytes`. */

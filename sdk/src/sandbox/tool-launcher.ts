@@ -6,7 +6,7 @@ export interface LaunchOptions {
   cwd: string;
   /** Variables the runtime itself needs (e.g. PYTHONIOENCODING); the launcher decides the rest. */
   env: Record<string, string>;
-  /** Extra writable folders for this process (a binary call's output folder). */
+  /** Extra writable folders for this process (a binary tool's outbox, or one call's folder). */
   writable?: string[];
   /** Descriptors above 2 the process is handed (see `SandboxProfile.passFds`). */
   passFds?: readonly number[];
@@ -32,13 +32,17 @@ export function directLauncher(stateDir: string): ToolLauncher {
   return {
     sandboxed: false,
     stateDir,
-    launch: (argv, options) => ({
-      command: argv[0]!,
-      args: argv.slice(1),
-      env: { ...(process.env as Record<string, string>), ...options.env, AGENT_TOOLS_STATE_DIR: stateDir },
-      release: () => undefined,
-      outOfMemory: () => false,
-    }),
+    launch: (argv, options) => {
+      const env = { ...(process.env as Record<string, string>), ...options.env, AGENT_TOOLS_STATE_DIR: stateDir };
+      return {
+        command: argv[0]!,
+        args: argv.slice(1),
+        env,
+        programEnv: env,
+        release: () => undefined,
+        outOfMemory: () => false,
+      };
+    },
     explain: () => undefined,
     admitCall: async () => undefined,
   };

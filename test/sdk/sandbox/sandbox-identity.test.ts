@@ -82,6 +82,8 @@ function expectContained({ python, bash, control }: ProbeResult): void {
   expect(bash).toMatch(/^CapEff:\s+0{16}$/m);
   expect(bash).toMatch(/^CapBnd:\s+0{16}$/m);
   expect(bash).toMatch(/^NoNewPrivs:\s+1$/m);
+  // A program in the sandbox starts with no signal ignored (an inherited SIG_IGN for SIGPIPE breaks pipelines).
+  expect(bash).toMatch(/^SigIgn:\s+0{16}$/m);
   expect(bash).not.toContain("written");
   expect(bash).not.toContain(SECRET);
   expect(bash).toContain("not-leaked");

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { SandboxDeniedError } from "../../sandbox/sandbox-errors.js";
 import { toJsonPayload } from "../json-payload.js";
-import { ToolClosedError, ToolCrashedError, ToolExecutionError, ToolOutputError } from "../runtime-errors.js";
+import { explainCrash } from "../crash-denial.js";
+import { ToolClosedError, ToolExecutionError, ToolOutputError } from "../runtime-errors.js";
 import type { ToolLauncher } from "../../sandbox/tool-launcher.js";
 import type { ToolOutputListener, ToolRuntime } from "../tool-runtime.js";
 import { PythonWorker, type PythonWorkerSpec, type WorkerReply } from "./python-worker.js";
@@ -104,7 +105,7 @@ export class PythonToolRuntime implements ToolRuntime {
     try {
       reply = await worker.request(payload, this.options.callTimeoutMs);
     } catch (error) {
-      throw this.explainCrash(error);
+      throw explainCrash(this.options.toolId, this.launcher, error);
     }
     if (reply.ok) return reply.value;
     throw this.errorFromReply(reply, worker);
@@ -161,13 +162,6 @@ export class PythonToolRuntime implements ToolRuntime {
       void worker?.close();
     }, this.options.idleTimeoutMs);
     this.idleTimer.unref();
-  }
-
-  /** A worker killed by a limit signal (SIGXCPU, SIGXFSZ) crashed because of the sandbox: say which limit. */
-  private explainCrash(error: unknown): unknown {
-    if (!(error instanceof ToolCrashedError) || this.launcher === undefined) return error;
-    const denial = this.launcher.explain({ message: error.message, signal: error.signal, stderr: error.stderr });
-    return denial === undefined ? error : new SandboxDeniedError(this.options.toolId, denial.capability, error.message, denial.fix, error);
   }
 
   private errorFromReply(reply: WorkerReply, worker: PythonWorker): Error {

@@ -50,7 +50,7 @@ function bashProbe(fd: number): string {
   );
   return [
     "echo uid=$(id -u) gid=$(id -g)",
-    "grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status",
+    "grep -E '^(CapEff|CapBnd|NoNewPrivs|SigIgn)' /proc/self/status",
     ...knobs,
     `cat <&${fd} 2>/dev/null && echo leaked || echo not-leaked`,
     "unshare -U true 2>/dev/null && echo userns-created || echo userns-refused",
