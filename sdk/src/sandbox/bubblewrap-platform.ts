@@ -106,11 +106,15 @@ export class BubblewrapPlatform implements SandboxPlatform {
     const binds = [
       ...profile.readOnly.map((path) => ({ path, flag: "--ro-bind-try" })),
       ...profile.writable.map((path) => ({ path, flag: "--bind-try" })),
+      ...(profile.hidden ?? []).map((path) => ({ path, flag: "--tmpfs" })),
       ...(profile.network.kind === "proxy" ? [{ path: profile.network.proxySocket, flag: "--bind" }] : []),
     ];
-    // Parents before children, so a writable folder inside a read-only one stays writable.
+    // Parents before children (a stable sort: a hidden folder after a bind of the same path), so a
+    // writable folder inside a read-only one stays writable and a hidden one stays hidden.
     binds.sort((a, b) => depth(a.path) - depth(b.path));
-    for (const bind of binds) args.push(bind.flag, bind.path, bind.path);
+    for (const bind of binds) args.push(...(bind.flag === "--tmpfs" ? [bind.flag, bind.path] : [bind.flag, bind.path, bind.path]));
+    // Read-only too, so a hidden folder is no place to write.
+    for (const path of profile.hidden ?? []) args.push("--remount-ro", path);
     if (profile.base === "system") args.push("--remount-ro", "/");
     args.push("--chdir", profile.cwd, "--");
     if (profile.limits !== undefined) args.push(PRLIMIT, ...prlimitArgs(profile.limits), "--");

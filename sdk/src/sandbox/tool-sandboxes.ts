@@ -7,6 +7,7 @@ import { directLauncher, type ToolLauncher } from "./tool-launcher.js";
 import { decideCapabilities, type CapabilityAsker } from "./capabilities/capability-grants.js";
 import { readToolCapabilities } from "./capabilities/tool-capabilities.js";
 import { FilteringProxy } from "./network-proxy.js";
+import { ensureProxySocketsRoot } from "./proxy-socket-folder.js";
 import { resolveResourceLimits, type ResourceLimits } from "./resource-limits.js";
 import { SandboxUnavailableError } from "./sandbox-errors.js";
 import type { SandboxPlatform } from "./sandbox-platform.js";
@@ -23,6 +24,8 @@ export interface ToolSandboxesOptions {
   workingDirectories: string[];
   /** Parent of the per-tool state folders. */
   stateRoot: string;
+  /** Parent of the proxies' private socket folders, hidden in every sandbox (`proxy-socket-folder.ts`). */
+  proxySocketsRoot: string;
 }
 
 /**
@@ -93,7 +96,9 @@ export class ToolSandboxes {
     const decided = await decideCapabilities(toolId, declared, this.options.permissions, this.options.ask);
     await this.proxies.get(toolId)?.close();
     this.proxies.delete(toolId);
-    const proxy = decided.granted.network.length > 0 ? await FilteringProxy.start(decided.granted.network) : undefined;
+    const socketsRoot = this.options.proxySocketsRoot;
+    await ensureProxySocketsRoot(socketsRoot);
+    const proxy = decided.granted.network.length > 0 ? await FilteringProxy.start(decided.granted.network, { socketsRoot }) : undefined;
     if (proxy !== undefined) this.proxies.set(toolId, proxy);
     const launcher = new ToolSandbox({
       toolId,
@@ -103,7 +108,8 @@ export class ToolSandboxes {
       granted: decided.granted,
       declared: decided.declared,
       workingDirectories: this.options.workingDirectories,
-      proxySocket: proxy?.socketPath,
+      proxy,
+      proxySocketsRoot: socketsRoot,
       limits: this.limits,
     });
     return launcher;
