@@ -150,6 +150,8 @@ export class FilteringProxy {
 
   private track(socket: Socket): Socket {
     this.sockets.add(socket);
+    // A peer that resets (a tool closing early) must never crash the agent; what follows an error is decided on "close".
+    socket.on("error", () => undefined);
     socket.once("close", () => this.sockets.delete(socket));
     return socket;
   }
