@@ -10,6 +10,8 @@ export const ERROR_CODES = {
     REGISTRY_NOT_CONFIGURED: "The operation needs a registry and no `toolsDbUrl` was given.",
     LOCAL_TOOL_NOT_FOUND: "A local tool path cannot be read (pass a tool folder, its `code/` folder or a `tool.zip`).",
     LOCAL_SPEC_INVALID: "A local tool's `spec.json` is not valid JSON or not an object.",
+    TOOL_FILE_UNSAFE:
+      "A file the SDK reads in a tool's folder (`spec.json`, `requirements.txt`, `SKILL.md`, ...) leads outside the folder through a link, or is not a regular file, or is too large; nothing was read.",
   },
   registry: {
     REGISTRY_ERROR: "The registry answered with an error; `status`, `error` and `detail` hold its answer.",

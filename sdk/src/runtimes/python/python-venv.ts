@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathExists } from "../../cache/path-exists.js";
 import { renameIntoPlace } from "../../rename-into-place.js";
 import type { ToolCache } from "../../cache/tool-cache.js";
 import { ToolEnvironmentError } from "../runtime-errors.js";
 import { runProcess } from "../run-process.js";
+import { readFileBeneath } from "../../tool-files.js";
 import type { PythonInterpreter } from "./python-interpreter.js";
 
 export interface RequirementsEnvironmentOptions {
@@ -25,6 +26,9 @@ export function hasRequirements(text: string): boolean {
   return text.split(/\r?\n/).some((line) => line.replace(/#.*/, "").trim() !== "");
 }
 
+/** A requirements file larger than this is refused unread: it is a list of package names. */
+export const MAX_REQUIREMENTS_BYTES = 1024 * 1024;
+
 const building = new Map<string, Promise<void>>();
 
 /**
@@ -34,7 +38,9 @@ const building = new Map<string, Promise<void>>();
  * `pip --python`, in a temp folder renamed into place when complete.
  */
 export async function ensureRequirementsEnvironment(options: RequirementsEnvironmentOptions): Promise<string> {
-  const requirements = await readFile(options.requirementsFile, "utf8");
+  const folder = dirname(options.requirementsFile);
+  const requirements =
+    readFileBeneath(folder, basename(options.requirementsFile), MAX_REQUIREMENTS_BYTES, { toolId: options.toolId })?.toString("utf8") ?? "";
   const key = createHash("sha256")
     .update(`${options.interpreter.executable}\0${options.interpreter.version}\0${requirements}`)
     .digest("hex")
