@@ -35,9 +35,9 @@ export interface FoundBeneath {
  * a host read elsewhere. `relative` is a name the SDK chose (`requirements.txt`), never the tool's.
  */
 export function findBeneath(root: string, relative: string, options: BeneathOptions = {}): FoundBeneath | undefined {
-  const realRoot = existingRealPath(root);
   const path = join(root, relative);
-  const realPath = realRoot === undefined ? undefined : existingRealPath(path);
+  const realRoot = existingRealPath(root, path, options);
+  const realPath = realRoot === undefined ? undefined : existingRealPath(path, path, options);
   if (realRoot === undefined || realPath === undefined) return undefined;
   if (realPath !== realRoot && !realPath.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep))
     throw new ToolFileError(path, `it leads to ${realPath}, outside ${root}`, options.toolId);
@@ -75,13 +75,18 @@ export function readFileBeneath(root: string, relative: string, maxBytes: number
   }
 }
 
-/** The real path, or undefined when nothing is there (a dangling link, a missing folder on the way). */
-function existingRealPath(path: string): string | undefined {
+/**
+ * The real path, or undefined when nothing is there (a dangling link, a missing folder on the
+ * way); a path that cannot be resolved at all (a link loop, a folder the agent may not search) is
+ * refused as `wanted`, since where it leads cannot be checked.
+ */
+function existingRealPath(path: string, wanted: string, options: BeneathOptions): string | undefined {
   try {
     return realpathSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw new ToolFileError(wanted, `where it leads cannot be resolved (${code})`, options.toolId);
   }
 }
 

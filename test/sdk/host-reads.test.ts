@@ -1,6 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { mkdir, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmod, chown, mkdir, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTools } from "@agent-tools/sdk";
 import { findBeneath, readFileBeneath, ToolFileError } from "../../sdk/src/tool-files.js";
@@ -14,6 +15,9 @@ import { TempDirs } from "./support/temp-dirs.js";
  * read (or an error message) to a file outside the folder.
  */
 const temp = new TempDirs();
+const SCENARIO = fileURLToPath(new URL("./support/host-read-scenario.ts", import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const UNPRIVILEGED = 65534;
 const SECRET = "host-secret-canary-91d2";
 let dir: string;
 let secretFile: string;
@@ -156,5 +160,44 @@ describe("the SDK's own reads in a tool folder", () => {
     } finally {
       await tools.close();
     }
+  });
+});
+
+describe("as root and as an unprivileged user", () => {
+  it.each([
+    ["the agent's own user (root in CI)", undefined],
+    ["an unprivileged user", process.getuid?.() === 0 ? UNPRIVILEGED : undefined],
+  ])("as %s, links to a private secret, to a readable outside file, a FIFO and a benign link", async (_who, uid) => {
+    const base = await temp.make("host-read-");
+    const privateDir = join(base, "private");
+    const tree = join(base, "tree");
+    await mkdir(privateDir);
+    await mkdir(join(tree, "lib"), { recursive: true });
+    await writeFile(join(privateDir, "secret"), SECRET, { mode: 0o600 });
+    await chmod(privateDir, 0o700);
+    await writeFile(join(base, "readable"), SECRET, { mode: 0o644 });
+    await writeFile(join(tree, "lib", "real.txt"), "inside");
+    await symlink("lib/real.txt", join(tree, "benign"));
+    await symlink(join(privateDir, "secret"), join(tree, "private"));
+    await symlink("../readable", join(tree, "readable"));
+    await symlink("loop", join(tree, "loop"));
+    execFileSync("mkfifo", [join(tree, "pipe")]);
+    if (uid !== undefined) {
+      await chmod(base, 0o755);
+      for (const path of [tree, join(tree, "lib"), join(tree, "lib", "real.txt"), join(tree, "pipe")]) await chown(path, uid, uid);
+    }
+    const prefix = uid === undefined ? [] : ["/usr/bin/setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups"];
+    const argv = [...prefix, process.execPath, "--import", "tsx", SCENARIO, tree, "benign", "private", "readable", "loop", "pipe"];
+    const env = uid === undefined ? process.env : { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: base };
+    const run = spawnSync(argv[0]!, argv.slice(1), { cwd: REPO_ROOT, env, encoding: "utf8", timeout: 30_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain(SECRET);
+    const outcomes = JSON.parse(run.stdout) as Record<string, string>;
+    expect(outcomes.benign).toBe("read:inside");
+    expect(outcomes.readable).toContain(`it leads to ${join(base, "readable")}, outside ${tree}`);
+    // Root resolves the private file and finds it outside; another user cannot even resolve it.
+    expect(outcomes.private).toMatch(uid === undefined ? /it leads to .*private\/secret, outside/ : /cannot be resolved \(EACCES\)/);
+    expect(outcomes.loop).toMatch(/^refused:.*cannot be resolved \(ELOOP\)/);
+    expect(outcomes.pipe).toMatch(/^refused:.*it is a FIFO/);
   });
 });
