@@ -86,7 +86,7 @@ export class FilteringProxy {
       client.off("data", onData);
       clearTimeout(timer);
       if (end === -1) return refuse(client, 431, "request head too large");
-      void this.route(client, buffered.subarray(0, end).toString("latin1"), buffered.subarray(end + 4));
+      this.route(client, buffered.subarray(0, end).toString("latin1"), buffered.subarray(end + 4)).catch(() => client.destroy());
     };
     client.on("data", onData);
   }
