@@ -4,72 +4,94 @@ import type { ArchiveEntryType } from "./archive-entry.js";
 /** Links followed while resolving one path before the kernel gives up with ELOOP (MAXSYMLINKS). */
 export const MAX_LINK_FOLLOWS = 40;
 
-/** Where a path leads once the archive is unpacked: an archive path (`""` is the root), or out of the tree. */
-type Walk = { inside: true; path: string } | { inside: false; how: string; through: string[] } | { loop: true; through: string[] };
+/** A folder, file or link of the archive's tree; names the archive does not hold are "virtual" nodes made while walking. */
+interface TreeNode {
+  name: string;
+  parent: TreeNode | undefined;
+  /** By case-folded name. */
+  children: Map<string, TreeNode>;
+  /** A symlink's entry path and target. */
+  link?: { path: string; target: string };
+  /** A link's resolution once known: the node it leads to and how many links that follows (itself included). */
+  resolution?: "resolving" | { node: TreeNode; follows: number; through: TreeNode[] };
+}
+
+const NO_CHILDREN: ReadonlyMap<string, TreeNode> = new Map();
 
 /**
  * Resolves every symlink of an archive as the kernel will once it is unpacked: after all entries
  * are known (a link may be defined after its use), component by component from the link's folder,
- * following each link met on the way (its target spliced in, `..` taken after the link, as the
- * kernel does and a textual check does not), at most 40 links. Returns each link's final archive
- * path; throws `ArchiveError` naming the link and the chain when a path leaves the tree (an
- * absolute target, a `..` above the root) or never ends (a loop).
+ * following each link met on the way (`..` taken after the link, as the kernel does and a textual
+ * check does not), at most 40 links in all. Returns each link's final archive path (`""` is the
+ * root); throws `ArchiveError` naming the link and the chain when it leaves the tree (an absolute
+ * target, a `..` above the root) or never ends (a loop).
  *
- * A component that is no link (a folder, a file, a missing name) is walked as a name: what a
- * missing name could later become is judged as if it were a folder, which only refuses more.
- * Names are compared case-folded, as macOS and Windows do (names differing only by case are
- * refused before this runs, so folding is never ambiguous).
+ * A name that is no link (a folder, a file, a name the archive does not hold) is walked as a name:
+ * what a missing name could later become is judged as if it were a folder, which only refuses
+ * more. Names are compared case-folded, as macOS and Windows do (names differing only by case are
+ * refused before this runs, so folding is never ambiguous). Each link is resolved once and reused
+ * (its resolution does not depend on how it is reached), so the work stays linear in the targets.
  */
 export function resolveArchiveLinks(
   entries: ReadonlyArray<{ path: string; type: ArchiveEntryType; linkTarget?: string }>,
 ): Map<string, string> {
-  const symlinks = entries.filter((entry) => entry.type === "symlink");
-  const links = new Map(symlinks.map((entry) => [entry.path.toLowerCase(), entry.linkTarget ?? ""]));
-  const resolved = new Map<string, string>();
-  for (const { path, linkTarget: target = "" } of symlinks) {
-    const walk = walkPath(links, parentOf(path), target, [path]);
-    if ("loop" in walk) {
-      throw new ArchiveError(
-        "ARCHIVE_LINK_LOOP",
-        `The symlink "${path}" never resolves: following it meets more than ${MAX_LINK_FOLLOWS} links (${chain(walk.through, links)}), which the system refuses as a loop. Point each link at a real file inside code/.`,
-      );
+  const root: TreeNode = { name: "", parent: undefined, children: new Map() };
+  const links: TreeNode[] = [];
+  for (const entry of entries) {
+    let node = root;
+    for (const name of entry.path.split("/")) {
+      const key = name.toLowerCase();
+      let next = node.children.get(key);
+      if (next === undefined) node.children.set(key, (next = { name, parent: node, children: new Map() }));
+      node = next;
     }
-    if (!walk.inside) {
-      throw new ArchiveError(
-        "ARCHIVE_LINK_ESCAPE",
-        `The symlink "${path}" points to "${target}", which leads ${walk.how} (${chain(walk.through, links)}), outside the archive. Links may only point inside the archive; copy the file in instead.`,
-      );
-    }
-    resolved.set(path, walk.path);
+    if (entry.type !== "symlink") continue;
+    node.link = { path: entry.path, target: entry.linkTarget ?? "" };
+    links.push(node);
   }
-  return resolved;
+  return new Map(links.map((link) => [link.link!.path, pathOf(resolveLink(link, { top: link, trail: [] }).node)]));
 }
 
-function walkPath(links: ReadonlyMap<string, string>, start: string[], target: string, through: string[]): Walk {
-  const folder = [...start];
+/** The link being vetted (named in errors) and every link followed so far, in order. */
+interface Walk {
+  top: TreeNode;
+  trail: TreeNode[];
+}
+
+function resolveLink(link: TreeNode, walk: Walk): { node: TreeNode; follows: number; through: TreeNode[] } {
+  const { target } = link.link!;
+  if (link.resolution === "resolving" || walk.trail.length >= MAX_LINK_FOLLOWS) throw loop(walk, link);
+  if (link.resolution !== undefined) {
+    walk.trail.push(...link.resolution.through);
+    return link.resolution;
+  }
+  link.resolution = "resolving";
+  walk.trail.push(link);
+  const through: TreeNode[] = [link];
   const absolute = absoluteTarget(target);
-  if (absolute !== undefined) return { inside: false, how: absolute, through };
-  const pending = target.split("/");
-  while (pending.length > 0) {
-    const name = pending.shift()!;
+  if (absolute !== undefined) throw escape(walk, absolute);
+  let node = link.parent!;
+  let follows = 1;
+  for (const name of target.split("/")) {
     if (name === "" || name === ".") continue;
     if (name === "..") {
-      if (folder.pop() === undefined) return { inside: false, how: "above the archive's root", through };
+      if (node.parent === undefined) throw escape(walk, "above the archive's root");
+      node = node.parent;
       continue;
     }
-    const path = [...folder, name].join("/");
-    const linkTarget = links.get(path.toLowerCase());
-    if (linkTarget === undefined) {
-      folder.push(name);
+    const next = node.children.get(name.toLowerCase()) ?? { name, parent: node, children: NO_CHILDREN as Map<string, TreeNode> };
+    if (next.link === undefined) {
+      node = next;
       continue;
     }
-    if (through.length >= MAX_LINK_FOLLOWS) return { loop: true, through };
-    through.push(path);
-    const next = absoluteTarget(linkTarget);
-    if (next !== undefined) return { inside: false, how: next, through };
-    pending.unshift(...linkTarget.split("/"));
+    const inner = resolveLink(next, walk);
+    follows += inner.follows;
+    through.push(...inner.through);
+    if (follows > MAX_LINK_FOLLOWS) throw loop(walk, next);
+    node = inner.node;
   }
-  return { inside: true, path: folder.join("/") };
+  link.resolution = { node, follows, through };
+  return link.resolution;
 }
 
 /** Where an absolute target leads, or undefined for a relative one (a drive letter or backslash is absolute or a separator to some extractor). */
@@ -79,12 +101,29 @@ function absoluteTarget(target: string): string | undefined {
   return undefined;
 }
 
-function parentOf(path: string): string[] {
-  return path.split("/").slice(0, -1);
+function escape({ top, trail }: Walk, how: string): ArchiveError {
+  const { path, target } = top.link!;
+  return new ArchiveError(
+    "ARCHIVE_LINK_ESCAPE",
+    `The symlink "${path}" points to "${target}", which leads ${how} (${chain(trail)}), outside the archive. Links may only point inside the archive; copy the file in instead.`,
+  );
+}
+
+function loop({ top, trail }: Walk, next: TreeNode): ArchiveError {
+  return new ArchiveError(
+    "ARCHIVE_LINK_LOOP",
+    `The symlink "${top.link!.path}" never resolves: following it meets more than ${MAX_LINK_FOLLOWS} links (${chain([...trail, next])}), which the system refuses as a loop. Point each link at a real file inside code/.`,
+  );
 }
 
 /** `a -> "x", b -> "y"`: the links followed, each with its target, the first few only. */
-function chain(through: string[], links: ReadonlyMap<string, string>): string {
-  const shown = through.slice(0, 6).map((path) => `${path} -> "${links.get(path.toLowerCase())}"`);
+function chain(through: TreeNode[]): string {
+  const shown = through.slice(0, 6).map((node) => `${node.link!.path} -> "${node.link!.target}"`);
   return `${shown.join(", ")}${through.length > 6 ? `, and ${through.length - 6} more` : ""}`;
+}
+
+function pathOf(node: TreeNode): string {
+  const names: string[] = [];
+  for (let current: TreeNode | undefined = node; current?.parent !== undefined; current = current.parent) names.push(current.name);
+  return names.reverse().join("/");
 }
