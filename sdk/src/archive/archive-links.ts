@@ -60,7 +60,7 @@ interface Walk {
 
 function resolveLink(link: TreeNode, walk: Walk): { node: TreeNode; follows: number; through: TreeNode[] } {
   const { target } = link.link!;
-  if (link.resolution === "resolving" || walk.trail.length >= MAX_LINK_FOLLOWS) throw loop(walk, link);
+  if (link.resolution === "resolving" || walk.trail.length >= MAX_LINK_FOLLOWS) throw loopError(walk, link);
   if (link.resolution !== undefined) {
     walk.trail.push(...link.resolution.through);
     return link.resolution;
@@ -69,13 +69,13 @@ function resolveLink(link: TreeNode, walk: Walk): { node: TreeNode; follows: num
   walk.trail.push(link);
   const through: TreeNode[] = [link];
   const absolute = absoluteTarget(target);
-  if (absolute !== undefined) throw escape(walk, absolute);
+  if (absolute !== undefined) throw escapeError(walk, absolute);
   let node = link.parent!;
   let follows = 1;
   for (const name of target.split("/")) {
     if (name === "" || name === ".") continue;
     if (name === "..") {
-      if (node.parent === undefined) throw escape(walk, "above the archive's root");
+      if (node.parent === undefined) throw escapeError(walk, "above the archive's root");
       node = node.parent;
       continue;
     }
@@ -87,7 +87,7 @@ function resolveLink(link: TreeNode, walk: Walk): { node: TreeNode; follows: num
     const inner = resolveLink(next, walk);
     follows += inner.follows;
     through.push(...inner.through);
-    if (follows > MAX_LINK_FOLLOWS) throw loop(walk, next);
+    if (follows > MAX_LINK_FOLLOWS) throw loopError(walk, next);
     node = inner.node;
   }
   link.resolution = { node, follows, through };
@@ -101,7 +101,7 @@ function absoluteTarget(target: string): string | undefined {
   return undefined;
 }
 
-function escape({ top, trail }: Walk, how: string): ArchiveError {
+function escapeError({ top, trail }: Walk, how: string): ArchiveError {
   const { path, target } = top.link!;
   return new ArchiveError(
     "ARCHIVE_LINK_ESCAPE",
@@ -109,7 +109,7 @@ function escape({ top, trail }: Walk, how: string): ArchiveError {
   );
 }
 
-function loop({ top, trail }: Walk, next: TreeNode): ArchiveError {
+function loopError({ top, trail }: Walk, next: TreeNode): ArchiveError {
   return new ArchiveError(
     "ARCHIVE_LINK_LOOP",
     `The symlink "${top.link!.path}" never resolves: following it meets more than ${MAX_LINK_FOLLOWS} links (${chain([...trail, next])}), which the system refuses as a loop. Point each link at a real file inside code/.`,
