@@ -149,7 +149,7 @@ def start_proxy_bridge():
     if socket_path:
         from agent_tools_proxy_bridge import start_bridge
 
-        start_bridge(socket_path, PROXY_BRIDGE_PORT)
+        start_bridge(socket_path, os.environ.get("AGENT_TOOLS_PROXY_TOKEN", ""), PROXY_BRIDGE_PORT)
 
 
 def main():

@@ -185,6 +185,7 @@ export class AgentTools implements SkillSource {
       ask: options.onCapabilityRequest,
       workingDirectories: options.workingDirectories ?? [process.cwd()],
       stateRoot: join(this.cache.root, "state"),
+      proxySocketsRoot: join(this.cache.root, "proxies"),
     });
     this.workerStart = options.workerStart ?? "on-first-call";
     this.settings = {

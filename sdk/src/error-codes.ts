@@ -10,6 +10,8 @@ export const ERROR_CODES = {
     REGISTRY_NOT_CONFIGURED: "The operation needs a registry and no `toolsDbUrl` was given.",
     LOCAL_TOOL_NOT_FOUND: "A local tool path cannot be read (pass a tool folder, its `code/` folder or a `tool.zip`).",
     LOCAL_SPEC_INVALID: "A local tool's `spec.json` is not valid JSON or not an object.",
+    TOOL_FILE_UNSAFE:
+      "A file the SDK reads in a tool's folder (`spec.json`, `requirements.txt`, `SKILL.md`, ...) leads outside the folder through a link, or is not a regular file, or is too large; nothing was read.",
   },
   registry: {
     REGISTRY_ERROR: "The registry answered with an error; `status`, `error` and `detail` hold its answer.",
@@ -33,7 +35,8 @@ export const ERROR_CODES = {
     ARCHIVE_PATH_CONFLICT: "Two entries need the same path as a file and as a folder.",
     ARCHIVE_DUPLICATE_PATH: "Two entries have the same path.",
     ARCHIVE_ENTRY_TYPE: "An entry is a device, fifo or another type that is not a file, folder or link.",
-    ARCHIVE_LINK_ESCAPE: "A link points outside the tool's folder.",
+    ARCHIVE_LINK_ESCAPE: "A link leads outside the tool's folder, resolved as the system will (every link on the way followed).",
+    ARCHIVE_LINK_LOOP: "A chain of links never ends: a loop, or more than 40 links, which the system refuses.",
     ARCHIVE_OUTSIDE_CODE: "A tool archive holds files outside `code/`.",
     ARCHIVE_NO_CODE_FOLDER: "A tool archive has no `code/` folder.",
     ARCHIVE_TOO_MANY_ENTRIES: "More entries than the limit allows.",

@@ -64,6 +64,7 @@ export {
   ToolTimeoutError,
 } from "./runtimes/runtime-errors.js";
 export { ToolLoadError } from "./tool-load-error.js";
+export { ToolFileError } from "./tool-files.js";
 export { SandboxDeniedError, SandboxUnavailableError } from "./sandbox/sandbox-errors.js";
 export type { SandboxMode } from "./sandbox/sandbox-preflight.js";
 

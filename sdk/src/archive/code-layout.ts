@@ -1,10 +1,11 @@
 import { ArchiveError } from "./archive-error.js";
 import type { VettedEntry } from "./entry-guards.js";
-import { isInsideCode, resolveLinkTarget } from "./entry-path.js";
+import { isInsideCode } from "./entry-path.js";
 
 /**
  * The layout every tool archive must have: everything inside one `code/` folder (the runtimes
- * extract the archive and run what is under `code/`), and symlinks that resolve inside it.
+ * extract the archive and run what is under `code/`), and symlinks that resolve inside it (every
+ * link on the way followed, `archive-links.ts`).
  */
 export function checkCodeLayout(entries: VettedEntry[]): void {
   const outside = entries.filter(({ path }) => !isInsideCode(path)).map(({ path }) => path);
@@ -15,21 +16,18 @@ export function checkCodeLayout(entries: VettedEntry[]): void {
       "The archive is empty; it must unpack to a code/ folder. From the tool folder run `zip -r tool.zip code` (or `tar czf tool.zip code` for binaries).",
     );
   }
-  for (const { path, type, raw } of entries) {
+  for (const { path, type, raw, resolvedLink } of entries) {
     if (path === "code" && type !== "directory") {
       throw new ArchiveError(
         "ARCHIVE_NO_CODE_FOLDER",
         `"code" is a ${type}, not a folder; the archive must unpack to a code/ folder holding the tool.`,
       );
     }
-    if (type !== "symlink") continue;
-    const resolved = resolveLinkTarget(path, raw.linkTarget ?? "");
-    if (resolved === undefined || !isInsideCode(resolved)) {
-      throw new ArchiveError(
-        "ARCHIVE_LINK_ESCAPE",
-        `The symlink "${path}" points to "${raw.linkTarget}", outside code/. Links may only point to files inside code/; copy the file into code/ instead.`,
-      );
-    }
+    if (type !== "symlink" || isInsideCode(resolvedLink ?? "")) continue;
+    throw new ArchiveError(
+      "ARCHIVE_LINK_ESCAPE",
+      `The symlink "${path}" points to "${raw.linkTarget}", which leads to "${resolvedLink || "."}" of the archive, outside code/. Links may only point to files inside code/; copy the file into code/ instead.`,
+    );
   }
 }
 

@@ -1,19 +1,23 @@
 import { ArchiveError } from "./archive-error.js";
 import type { ArchiveEntryType, RawArchiveEntry } from "./archive-entry.js";
 import { RATIO_CHECK_FLOOR_BYTES, type ArchiveLimits } from "./archive-limits.js";
-import { normaliseEntryPath, resolveLinkTarget } from "./entry-path.js";
+import { resolveArchiveLinks } from "./archive-links.js";
+import { normaliseEntryPath } from "./entry-path.js";
 
 /** An entry whose name, type, link and declared size passed the guards; its data is not read yet. */
 export interface VettedEntry {
   path: string;
   type: ArchiveEntryType;
   raw: RawArchiveEntry;
+  /** For a symlink: the archive path it leads to once unpacked, every link on the way followed (`archive-links.ts`). */
+  resolvedLink?: string;
 }
 
 /**
  * Judges every entry on metadata only, so a hostile archive is refused before anything is
  * inflated: safe relative names, only files/folders/symlinks, declared sizes and ratios within
- * the limits, no duplicates, nothing below a file or link, links that stay inside the archive.
+ * the limits, no duplicates, nothing below a file or link, links that stay inside the archive
+ * when resolved together, as the kernel will.
  */
 export function vetEntries(rawEntries: RawArchiveEntry[], limits: ArchiveLimits): VettedEntry[] {
   const vetted: VettedEntry[] = [];
@@ -22,9 +26,10 @@ export function vetEntries(rawEntries: RawArchiveEntry[], limits: ArchiveLimits)
     const path = normaliseEntryPath(raw.name);
     if (path === "" && raw.kind === "directory") continue;
     if (raw.kind !== "file" && raw.kind !== "directory" && raw.kind !== "symlink") {
+      const to = raw.kind === "hardlink" ? ` to "${raw.linkTarget}"` : "";
       throw new ArchiveError(
         "ARCHIVE_ENTRY_TYPE",
-        `The entry "${raw.name}" is a ${raw.kind}; archives may hold only regular files, folders and symlinks. Replace it with a regular file.`,
+        `The entry "${raw.name}" is a ${raw.kind}${to}; archives may hold only regular files, folders and symlinks. Replace it with a regular file.`,
       );
     }
     totalBytes += raw.size;
@@ -32,7 +37,8 @@ export function vetEntries(rawEntries: RawArchiveEntry[], limits: ArchiveLimits)
     vetted.push({ path, type: raw.kind, raw });
   }
   checkUniqueAndUnshadowed(vetted);
-  return vetted;
+  const resolved = resolveArchiveLinks(vetted.map(({ path, type, raw }) => ({ path, type, linkTarget: raw.linkTarget ?? "" })));
+  return vetted.map((entry) => (entry.type === "symlink" ? { ...entry, resolvedLink: resolved.get(entry.path)! } : entry));
 }
 
 function checkSize(raw: RawArchiveEntry, totalBytes: number, limits: ArchiveLimits): void {
@@ -76,18 +82,12 @@ function checkUniqueAndUnshadowed(vetted: VettedEntry[]): void {
     typeByPath.set(path, type);
     pathByFoldedCase.set(path.toLowerCase(), path);
   }
-  for (const { path, type, raw } of vetted) {
+  for (const { path } of vetted) {
     const shadowing = ancestors(path).find((ancestor) => (typeByPath.get(ancestor) ?? "directory") !== "directory");
     if (shadowing !== undefined) {
       throw new ArchiveError(
         "ARCHIVE_PATH_CONFLICT",
         `The entry "${path}" sits below "${shadowing}", which is a ${typeByPath.get(shadowing)}; writing through it could escape the folder. Re-create the archive from a clean folder.`,
-      );
-    }
-    if (type === "symlink" && resolveLinkTarget(path, raw.linkTarget ?? "") === undefined) {
-      throw new ArchiveError(
-        "ARCHIVE_LINK_ESCAPE",
-        `The symlink "${path}" points to "${raw.linkTarget}", outside the archive. Links may only point inside the archive; copy the file in instead.`,
       );
     }
   }

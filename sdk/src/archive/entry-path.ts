@@ -35,21 +35,6 @@ export function normaliseEntryPath(name: string): string {
   return segments.join("/");
 }
 
-/**
- * Where a symlink at `linkPath` points, as a normalised archive path, or `undefined` when the
- * target is absolute or climbs above the archive root. Relative targets resolve from the link's folder.
- */
-export function resolveLinkTarget(linkPath: string, target: string): string | undefined {
-  if (target.startsWith("/") || /^[A-Za-z]:/.test(target) || target.includes("\\")) return undefined;
-  const resolved = linkPath.split("/").slice(0, -1);
-  for (const segment of target.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment !== "..") resolved.push(segment);
-    else if (resolved.pop() === undefined) return undefined;
-  }
-  return resolved.join("/");
-}
-
 /** True for `code` itself and anything below it. */
 export function isInsideCode(path: string): boolean {
   return path === "code" || path.startsWith("code/");

@@ -5,8 +5,12 @@ import { AgentToolsError } from "../errors.js";
 import type { ToolRecord } from "../registry-client/tool-record.js";
 import { pathExists } from "./path-exists.js";
 import { treeAt, unpackIntoCache } from "./registry-tool-tree.js";
+import { findBeneath, readFileBeneath } from "../tool-files.js";
 import type { ToolCache } from "./tool-cache.js";
 import type { ToolTree } from "./tool-tree.js";
+
+/** A spec.json is a few kilobytes; the registry refuses far smaller ones than this. */
+const MAX_SPEC_BYTES = 4 * 1024 * 1024;
 
 /** "Test it locally" (docs/authoring.md): a tool folder (with `code/`), its `code/` folder, or a `tool.zip`. */
 export interface LocalToolSource {
@@ -53,9 +57,9 @@ export async function readLocalTool(
     tree = { toolDir: dirname(path), codeDir: path, archiveSha256: undefined, downloaded: false };
     specDir = dirname(path);
   }
-  const spec = await readSpec(join(specDir, "spec.json"));
+  const spec = readSpec(specDir);
   const toolId = source.toolId ?? (typeof spec?.tool_id === "string" ? spec.tool_id : basename(specDir));
-  const runtimeType = spec?.tool_runtime_type ?? ((await pathExists(join(tree.codeDir, "function.py"))) ? "python" : "binary");
+  const runtimeType = spec?.tool_runtime_type ?? (findBeneath(tree.codeDir, "function.py") !== undefined ? "python" : "binary");
   const record: ToolRecord = {
     ...spec,
     tool_id: toolId,
@@ -65,15 +69,12 @@ export async function readLocalTool(
   return { record, tree };
 }
 
-async function readSpec(path: string): Promise<Partial<ToolRecord> | undefined> {
-  let text: string;
+function readSpec(specDir: string): Partial<ToolRecord> | undefined {
+  const path = join(specDir, "spec.json");
+  const bytes = readFileBeneath(specDir, "spec.json", MAX_SPEC_BYTES);
+  if (bytes === undefined) return undefined;
   try {
-    text = await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as Partial<ToolRecord>;
+    return JSON.parse(bytes.toString("utf8")) as Partial<ToolRecord>;
   } catch (error) {
     throw new AgentToolsError("LOCAL_SPEC_INVALID", `${path} is not valid JSON (${(error as Error).message}); fix it or remove it.`, {
       cause: error,

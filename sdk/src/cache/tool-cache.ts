@@ -12,6 +12,7 @@ import { readIfPresent, writeAtomically } from "../atomic-file.js";
  *   trees/<sha256>/code/…         the archive unpacked (appears complete or not at all)
  *   entries/<tool>/<version>.json a version's entry and ETag as last fetched (revalidated, see registry-entry.ts)
  *   venvs/<key>/                  virtual environments, one per interpreter + requirements
+ *   state/<tool>/, proxies/       sandboxed tools' state folders and proxy sockets (sandbox/tool-sandboxes.ts)
  */
 /** What the cache keeps per version: the entry and the validator to revalidate it with. */
 export type CachedEntry = EntryWithTag;

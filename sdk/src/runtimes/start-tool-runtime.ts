@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ToolCache } from "../cache/tool-cache.js";
 import type { ToolTree } from "../cache/tool-tree.js";
@@ -6,13 +6,14 @@ import { isPythonRuntime, type ToolRecord } from "../registry-client/tool-record
 import { BinaryToolRuntime } from "./binary/binary-runtime.js";
 import { resolvePythonInterpreter } from "./python/python-interpreter.js";
 import { PythonToolRuntime } from "./python/python-runtime.js";
-import { hasRequirements, requirementsEnvironment, type InstallSettings } from "./python/python-venv.js";
+import { hasRequirements, MAX_REQUIREMENTS_BYTES, requirementsEnvironment, type InstallSettings } from "./python/python-venv.js";
 import { ToolLoadError } from "../tool-load-error.js";
 import { ToolEnvironmentError } from "./runtime-errors.js";
 import type { ToolLauncher } from "../sandbox/tool-launcher.js";
 import type { InstallIsolation } from "../sandbox/tool-sandboxes.js";
 import type { ToolOutputListener, ToolRuntime } from "./tool-runtime.js";
 import { WORKER_SCRIPT_PATH } from "./python/worker-script.js";
+import { findBeneath, readFileBeneath } from "../tool-files.js";
 
 export interface RuntimeSettings {
   cache: ToolCache;
@@ -57,7 +58,7 @@ export async function startToolRuntime(record: ToolRecord, tree: ToolTree, setti
   const interpreter = await resolvePythonInterpreter(settings.pythonPath).catch((error: unknown) => {
     throw error instanceof ToolEnvironmentError ? new ToolEnvironmentError(toolId, error.message, error) : error;
   });
-  const requirements = await readFile(join(tree.codeDir, "requirements.txt"), "utf8").catch(() => "");
+  const requirements = readFileBeneath(tree.codeDir, "requirements.txt", MAX_REQUIREMENTS_BYTES, { toolId })?.toString("utf8") ?? "";
   const environment = hasRequirements(requirements)
     ? requirementsEnvironment({
         toolId,
@@ -102,5 +103,8 @@ async function findExecutable(toolId: string, codeDir: string): Promise<string> 
     const found = files.length === 0 ? "no file" : files.map((entry) => entry.name).join(", ");
     throw new ToolLoadError(toolId, `a binary tool's code/ must hold exactly one executable, found ${found}`);
   }
+  // A link may name the executable, but only one inside code/.
+  if (only.isSymbolicLink() && findBeneath(codeDir, only.name, { toolId })?.kind !== "file")
+    throw new ToolLoadError(toolId, `its executable code/${only.name} is a link to no regular file inside code/`);
   return join(codeDir, only.name);
 }

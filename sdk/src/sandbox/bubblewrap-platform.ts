@@ -177,13 +177,20 @@ export class BubblewrapPlatform implements SandboxPlatform {
     const binds = [
       ...profile.readOnly.map((path) => ({ path, flag: "--ro-bind-try" })),
       ...profile.writable.map((path) => ({ path, flag: "--bind-try" })),
+      ...(profile.hidden ?? []).map((path) => ({ path, flag: "--tmpfs" })),
       ...(profile.network.kind === "proxy" ? [{ path: profile.network.proxySocket, flag: "--bind" }] : []),
     ];
-    // Parents before children, so a writable folder inside a read-only one stays writable.
+    // Parents before children (a stable sort: a hidden folder after a bind of the same path), so a
+    // writable folder inside a read-only one stays writable and a hidden one stays hidden.
     binds.sort((a, b) => depth(a.path) - depth(b.path));
-    // The folders bubblewrap creates to hold a bind are private to their creator; a switched user must pass through them.
-    if (user.switched) for (const folder of createdParents(profile, binds)) args.push("--perms", "0755", "--dir", folder);
-    for (const bind of binds) args.push(bind.flag, bind.path, bind.path);
+    // The folders bubblewrap creates to hold a bind are private to their creator: a switched user
+    // must pass through them, so each is opened up right before its bind (after any tmpfs above it).
+    for (const bind of binds) {
+      if (user.switched) for (const folder of createdParents(profile, bind.path)) args.push("--perms", "0755", "--dir", folder);
+      args.push(...(bind.flag === "--tmpfs" ? [bind.flag, bind.path] : [bind.flag, bind.path, bind.path]));
+    }
+    // Read-only too, so a hidden folder is no place to write.
+    for (const path of profile.hidden ?? []) args.push("--remount-ro", path);
     if (profile.base === "system") args.push("--remount-ro", "/");
     args.push("--chdir", profile.cwd, "--");
 
@@ -267,18 +274,16 @@ function processLimit(limits: ResourceLimits, user: SandboxUser): number | undef
 }
 
 /**
- * The folders bubblewrap creates on its own tmpfs to hold the binds (the `system` base's root, and
+ * The folders above `path` that bubblewrap creates on its own tmpfs (the `system` base's root, and
  * `/tmp` in both bases), outermost first. Folders of the host itself are left as they are.
  */
-function createdParents(profile: SandboxProfile, binds: readonly { path: string }[]): string[] {
-  const parents = new Set<string>();
-  for (const { path } of binds) {
-    for (let folder = dirname(path); folder !== "/"; folder = dirname(folder)) {
-      const onTmpfs = folder === "/tmp" || folder.startsWith("/tmp/") || profile.base === "system";
-      if (onTmpfs && folder !== "/tmp" && !SYSTEM_DIRS.includes(folder)) parents.add(folder);
-    }
+function createdParents(profile: SandboxProfile, path: string): string[] {
+  const parents: string[] = [];
+  for (let folder = dirname(path); folder !== "/"; folder = dirname(folder)) {
+    const onTmpfs = folder.startsWith("/tmp/") || profile.base === "system";
+    if (onTmpfs && !SYSTEM_DIRS.includes(folder)) parents.unshift(folder);
   }
-  return [...parents].sort((a, b) => depth(a) - depth(b));
+  return parents;
 }
 
 function findExecutable(name: string): string | undefined {

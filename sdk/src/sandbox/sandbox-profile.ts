@@ -22,6 +22,12 @@ export interface SandboxProfile {
   readOnly: string[];
   /** Visible and writable (a tool's state folder, the Bash tool's working directories). */
   writable: string[];
+  /**
+   * Shown empty even where a bind above would show them (a fresh tmpfs over each): the proxies'
+   * socket folder, so that a broad grant never reaches another tool's proxy. Only the profile's own
+   * `proxySocket` is bound inside one.
+   */
+  hidden?: string[];
   network: SandboxNetwork;
   /** The complete environment of the process: nothing else is inherited. */
   env: Record<string, string>;

@@ -1,3 +1,4 @@
+import { isPathInWorkingDirectories } from "../permission/working-directories.js";
 import type { LaunchOptions, ToolLauncher } from "./tool-launcher.js";
 import type { FilesystemCapability } from "./capabilities/tool-capabilities.js";
 import { denialOf, type Denial, type ToolFailure } from "./sandbox-denial.js";
@@ -5,6 +6,7 @@ import type { SandboxPlatform } from "./sandbox-platform.js";
 import type { SandboxedCommand, SandboxNetwork, SandboxProfile } from "./sandbox-profile.js";
 import type { ResourceLimits } from "./resource-limits.js";
 import { StateQuota } from "./state-quota.js";
+import { SandboxDeniedError } from "./sandbox-errors.js";
 
 /** Passed through from the agent's environment: locale and time zone, never anything secret. */
 export const PASSED_ENV = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM"];
@@ -14,15 +16,16 @@ const RECENT_LAUNCHES = 8;
 export const SANDBOX_PROXY_PORT = 3128;
 
 /** The variables that send a sandboxed process's HTTP clients to the proxy bridge, and the bridge to the proxy. */
-export function proxyEnvironment(proxySocket: string): Record<string, string> {
-  const proxy = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
+export function proxyEnvironment(proxy: { socketPath: string; token: string }): Record<string, string> {
+  const bridge = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
   return {
-    AGENT_TOOLS_PROXY_SOCKET: proxySocket,
-    HTTP_PROXY: proxy,
-    HTTPS_PROXY: proxy,
-    http_proxy: proxy,
-    https_proxy: proxy,
-    ALL_PROXY: proxy,
+    AGENT_TOOLS_PROXY_SOCKET: proxy.socketPath,
+    AGENT_TOOLS_PROXY_TOKEN: proxy.token,
+    HTTP_PROXY: bridge,
+    HTTPS_PROXY: bridge,
+    http_proxy: bridge,
+    https_proxy: bridge,
+    ALL_PROXY: bridge,
   };
 }
 
@@ -38,8 +41,10 @@ export interface ToolSandboxOptions {
   declared: ReadonlySet<string>;
   /** What `workspace` means in a filesystem capability. */
   workingDirectories: string[];
-  /** The filtering proxy's socket when the tool was granted hosts. */
-  proxySocket: string | undefined;
+  /** The tool's own filtering proxy when it was granted hosts: its socket and the token it takes. */
+  proxy: { socketPath: string; token: string } | undefined;
+  /** Where every proxy's socket folder lives: hidden in the sandbox, which sees its own socket alone. */
+  proxySocketsRoot: string;
   limits: ResourceLimits;
 }
 
@@ -64,11 +69,21 @@ export class ToolSandbox implements ToolLauncher {
     const writable = [options.stateDir];
     for (const grant of options.granted.filesystem) {
       const paths = grant.path === "workspace" ? options.workingDirectories : [grant.path];
+      for (const path of paths) refuseHiddenGrant(options.toolId, path, grant.access, options.proxySocketsRoot);
       (grant.access === "write" ? writable : readOnly).push(...paths);
     }
     const network: SandboxNetwork =
-      options.proxySocket === undefined ? { kind: "none" } : { kind: "proxy", proxySocket: options.proxySocket };
-    this.profile = { base: "system", readOnly, writable, network, env: this.environment(), cwd: options.stateDir, limits: options.limits };
+      options.proxy === undefined ? { kind: "none" } : { kind: "proxy", proxySocket: options.proxy.socketPath };
+    this.profile = {
+      base: "system",
+      readOnly,
+      writable,
+      hidden: [options.proxySocketsRoot],
+      network,
+      env: this.environment(),
+      cwd: options.stateDir,
+      limits: options.limits,
+    };
   }
 
   launch(argv: string[], options: LaunchOptions): SandboxedCommand {
@@ -116,7 +131,22 @@ export class ToolSandbox implements ToolLauncher {
       const value = process.env[name];
       if (value !== undefined) env[name] = value;
     }
-    if (this.options.proxySocket !== undefined) Object.assign(env, proxyEnvironment(this.options.proxySocket));
+    if (this.options.proxy !== undefined) Object.assign(env, proxyEnvironment(this.options.proxy));
     return env;
   }
+}
+
+/**
+ * A filesystem grant may not show the proxies' socket folder or anything in it: the sandbox hides
+ * that folder, and a bind inside it (or a link that resolves into it) would show other tools'
+ * sockets again. Judged on the resolved path, as the kernel will bind it.
+ */
+function refuseHiddenGrant(toolId: string, path: string, access: FilesystemCapability["access"], hidden: string): void {
+  if (!isPathInWorkingDirectories(path, [hidden])) return;
+  throw new SandboxDeniedError(
+    toolId,
+    `filesystem:${path}:${access}`,
+    `${path} is or leads into ${hidden}, the folder of the filtering proxies' sockets`,
+    "That folder is never shown to a sandboxed tool: each tool reaches its own proxy alone. Grant another folder.",
+  );
 }

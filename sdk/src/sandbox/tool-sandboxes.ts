@@ -7,6 +7,7 @@ import { directLauncher, type ToolLauncher } from "./tool-launcher.js";
 import { decideCapabilities, type CapabilityAsker } from "./capabilities/capability-grants.js";
 import { readToolCapabilities } from "./capabilities/tool-capabilities.js";
 import { FilteringProxy } from "./network-proxy.js";
+import { ensureProxySocketsRoot } from "./proxy-socket-folder.js";
 import { resolveResourceLimits, type ResourceLimits } from "./resource-limits.js";
 import { SandboxUnavailableError } from "./sandbox-errors.js";
 import type { SandboxPlatform } from "./sandbox-platform.js";
@@ -23,6 +24,8 @@ export interface ToolSandboxesOptions {
   workingDirectories: string[];
   /** Parent of the per-tool state folders. */
   stateRoot: string;
+  /** Parent of the proxies' private socket folders, hidden in every sandbox (`proxy-socket-folder.ts`). */
+  proxySocketsRoot: string;
 }
 
 /** How a tool's dependencies are installed (docs/sandbox.md#dependency-installation). */
@@ -30,6 +33,8 @@ export interface InstallIsolation {
   /** The platform the install runs under; undefined when the tool's own processes run unsandboxed. */
   platform: SandboxPlatform | undefined;
   limits: ResourceLimits;
+  /** Where the install's own proxy puts its socket (hidden in every sandbox but for that socket). */
+  proxySocketsRoot: string;
 }
 
 /**
@@ -63,7 +68,11 @@ export class ToolSandboxes {
   /** Installs run in a sandbox of their own exactly when the tool's processes are sandboxed. */
   installIsolation(toolId: string): InstallIsolation {
     const choice = this.choose(toolId);
-    return { platform: choice.sandboxed ? choice.platform : undefined, limits: this.limits };
+    return {
+      platform: choice.sandboxed ? choice.platform : undefined,
+      limits: this.limits,
+      proxySocketsRoot: this.options.proxySocketsRoot,
+    };
   }
 
   /** Forgets a removed tool: stops its proxy and deletes its state folder. */
@@ -100,7 +109,9 @@ export class ToolSandboxes {
     const decided = await decideCapabilities(toolId, declared, this.options.permissions, this.options.ask);
     await this.proxies.get(toolId)?.close();
     this.proxies.delete(toolId);
-    const proxy = decided.granted.network.length > 0 ? await FilteringProxy.start(decided.granted.network) : undefined;
+    const socketsRoot = this.options.proxySocketsRoot;
+    await ensureProxySocketsRoot(socketsRoot);
+    const proxy = decided.granted.network.length > 0 ? await FilteringProxy.start(decided.granted.network, { socketsRoot }) : undefined;
     if (proxy !== undefined) this.proxies.set(toolId, proxy);
     const launcher = new ToolSandbox({
       toolId,
@@ -110,7 +121,8 @@ export class ToolSandboxes {
       granted: decided.granted,
       declared: decided.declared,
       workingDirectories: this.options.workingDirectories,
-      proxySocket: proxy?.socketPath,
+      proxy,
+      proxySocketsRoot: socketsRoot,
       limits: this.limits,
     });
     return launcher;

@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { findBeneath, readFileBeneath } from "../tool-files.js";
 import type { Skill } from "./skill.js";
 import { SkillError } from "./skill-error.js";
 import { SKILL_FILE, SKILL_LIMITS, parseSkillManifest } from "./skill-manifest.js";
@@ -15,8 +16,9 @@ const MAX_RESOURCE_DEPTH = 6;
 export function loadSkill(directory: string): Skill {
   const dir = resolve(directory);
   const file = join(dir, SKILL_FILE);
-  const info = statSync(file, { throwIfNoEntry: false });
-  if (info === undefined || !info.isFile()) {
+  // Read beneath the skill's folder: a SKILL.md linked elsewhere (a skill tool's unpacked tree) is refused.
+  const info = findBeneath(dir, SKILL_FILE);
+  if (info === undefined || info.kind !== "file") {
     throw new SkillError(
       "SKILL_FILE_MISSING",
       dir,
@@ -30,7 +32,10 @@ export function loadSkill(directory: string): Skill {
       `${SKILL_FILE} is ${info.size} bytes; at most ${SKILL_LIMITS.maxSkillFileBytes} are allowed. Move details into resource files and reference them.`,
     );
   }
-  const manifest = parseSkillManifest(decodeUtf8(readFileSync(file), file), file);
+  const manifest = parseSkillManifest(
+    decodeUtf8(readFileBeneath(dir, SKILL_FILE, SKILL_LIMITS.maxSkillFileBytes) ?? new Uint8Array(), file),
+    file,
+  );
   return {
     name: manifest.name,
     description: manifest.description,

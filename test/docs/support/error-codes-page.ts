@@ -2,7 +2,7 @@ import { ERROR_CODES } from "../../../sdk/src/error-codes.js";
 
 /** Where each area's codes come from: the error classes that carry them. */
 const AREA_CLASSES: Record<keyof typeof ERROR_CODES, string> = {
-  sdk: "`AgentToolsError`",
+  sdk: "`AgentToolsError`, `ToolFileError` (`TOOL_FILE_UNSAFE`)",
   registry: "`RegistryError`, `ToolNotFoundError`, `RegistryUnavailableError`",
   publish: "`PackError`, `BundleTransferError`",
   archive: "`ArchiveError`, `ArchiveIntegrityError`",

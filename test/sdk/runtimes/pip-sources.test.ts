@@ -114,6 +114,8 @@ describe("pip sources", () => {
   it("pipHosts are checked as network capabilities are", () => {
     expect(readPipHosts(["Files.Example.org:443", "*.cdn.example.org"])).toEqual(["files.example.org:443", "*.cdn.example.org"]);
     expect(readPipHosts(undefined)).toEqual([]);
-    expect(() => readPipHosts(["https://files.example.org"])).toThrow(/pipHosts\[0\] .*must be a host name/);
+    expect(() => readPipHosts(["https://files.example.org"])).toThrow(
+      /pipHosts\[0\] .*is a URL: name the host and port alone, e.g. "files.example.org:443"/,
+    );
   });
 });

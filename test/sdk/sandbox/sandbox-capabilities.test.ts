@@ -86,7 +86,7 @@ describe("the registry validates tool_capabilities and shows it in the entry", (
     for (const problem of [
       "unknown keys exec",
       "network[0]",
-      "ports are 1-65535",
+      "is not one of 1-65535",
       "(PATH) is set by the sandbox",
       "env[1]",
       'filesystem[0] path must be "workspace"',

@@ -57,15 +57,17 @@ export async function runInstallStep(
       await rm(home, { recursive: true, force: true });
     }
   }
-  const proxy = fetches && place.hosts.length > 0 ? await FilteringProxy.start(place.hosts) : undefined;
+  const proxy =
+    fetches && place.hosts.length > 0 ? await FilteringProxy.start(place.hosts, { socketsRoot: isolation.proxySocketsRoot }) : undefined;
   try {
     const env = { ...installEnvironment(SANDBOX_PATH, "/tmp", place.pipEnv), TMPDIR: "/tmp" };
     const profile: SandboxProfile = {
       base: "system",
       readOnly: place.readOnly,
       writable: [place.venv],
+      hidden: [isolation.proxySocketsRoot],
       network: proxy === undefined ? { kind: "none" } : { kind: "proxy", proxySocket: proxy.socketPath },
-      env: proxy === undefined ? env : { ...env, ...proxyEnvironment(proxy.socketPath) },
+      env: proxy === undefined ? env : { ...env, ...proxyEnvironment(proxy) },
       cwd: place.cwd,
       limits: isolation.limits,
     };

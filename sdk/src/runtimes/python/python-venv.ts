@@ -48,6 +48,9 @@ export function hasRequirements(text: string): boolean {
   return requirementLines(text).length > 0;
 }
 
+/** A requirements file larger than this is refused unread: it is a list of package names. */
+export const MAX_REQUIREMENTS_BYTES = 1024 * 1024;
+
 const building = new Map<string, Promise<void>>();
 
 /**

@@ -1,3 +1,5 @@
+import { formatHost, parseGrantedHost, parseHostAndPort, type GrantedHost, type Parsed } from "./network-target.js";
+
 /**
  * The capability manifest a tool declares in `spec.json` (`tool_capabilities`): what it needs
  * beyond the default sandbox profile (docs/sandbox.md, "Capability manifest"). The registry
@@ -24,8 +26,6 @@ export interface FilesystemCapability {
 
 export const MAX_CAPABILITIES_PER_KIND = 32;
 
-const HOST = /^(\*\.)?(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-const IPV6 = /^\[[0-9A-Fa-f:.]{2,45}\]$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 /** Set by the sandbox itself: a grant could not change them, and asking for them is a mistake. */
 const SANDBOX_OWNED_ENV = /^(PATH|HOME|TMPDIR|PWD|LD_.*|PYTHON.*|AGENT_TOOLS_.*|(HTTPS?|ALL|NO)_PROXY)$/i;
@@ -65,17 +65,33 @@ export function readToolCapabilities(value: unknown): ToolCapabilities {
   if (problems.length > 0) throw new TypeError(`${problems.join("; ")}.`);
   if (!isObject(value)) return noCapabilities();
   return {
-    network: [...new Set((value.network as string[] | undefined) ?? [])].map((host) => host.toLowerCase()),
+    network: [...new Set(((value.network as string[] | undefined) ?? []).map(canonicalNetworkEntry))],
     env: [...new Set((value.env as string[] | undefined) ?? [])],
     filesystem: ((value.filesystem as FilesystemCapability[] | undefined) ?? []).map(({ path, access }) => ({ path, access })),
   };
 }
 
-/** `host:port` → its parts; `host` alone means ports 80 and 443. */
+/** `host:port` → its parts, the host in canonical text without brackets; `host` alone means ports 80 and 443. */
 export function networkTargets(entry: string): { host: string; ports: number[] } {
-  const match = /^(.*?)(?::(\d+))?$/.exec(entry)!;
-  const host = match[1]!.replace(/^\[|\]$/g, "").toLowerCase();
-  return { host, ports: match[2] === undefined ? [80, 443] : [Number(match[2])] };
+  const { host, ports } = grantedTarget(entry);
+  return { host: formatHost(host).replace(/^\[|\]$/g, ""), ports };
+}
+
+/** A `tool_capabilities.network` entry parsed as the proxy parses requests; throws a `TypeError` naming the problem. */
+export function grantedTarget(entry: string): { host: GrantedHost; ports: number[] } {
+  const parsed = parseNetworkEntry(entry);
+  if (!parsed.ok) throw new TypeError(`tool_capabilities.network entry ${JSON.stringify(entry)}: ${parsed.reason}`);
+  return parsed.value;
+}
+
+function parseNetworkEntry(entry: string): Parsed<{ host: GrantedHost; ports: number[] }> {
+  return parseHostAndPort(entry, parseGrantedHost, [80, 443]);
+}
+
+/** The entry as the registry shows it and rules name it: canonical host (lower case, IPv6 compressed), the port as written. */
+function canonicalNetworkEntry(entry: string): string {
+  const { host, ports } = grantedTarget(entry);
+  return ports.length === 1 ? `${formatHost(host)}:${ports[0]}` : formatHost(host);
 }
 
 function listProblems(value: unknown, kind: string, itemProblem: (item: unknown) => string | undefined): string[] {
@@ -90,13 +106,9 @@ function listProblems(value: unknown, kind: string, itemProblem: (item: unknown)
 }
 
 function networkProblem(entry: string): string | undefined {
-  const match = /^(.*?)(?::(\d{1,5}))?$/.exec(entry);
-  const host = match?.[1] ?? "";
-  const port = match?.[2] === undefined ? undefined : Number(match[2]);
-  if (!(HOST.test(host) || IPV6.test(host)))
-    return `(${JSON.stringify(entry)}) must be a host name or IP address with an optional port, e.g. "api.example.com:443"`;
-  if (port !== undefined && (port < 1 || port > 65535)) return `(${JSON.stringify(entry)}) has port ${port}; ports are 1-65535`;
-  return undefined;
+  const parsed = parseNetworkEntry(entry);
+  if (parsed.ok) return undefined;
+  return `(${JSON.stringify(entry)}) is refused: ${parsed.reason}. Write a host name, IPv4 address or [IPv6] address with an optional port, e.g. "api.example.com:443"`;
 }
 
 function envProblem(name: string): string | undefined {
