@@ -235,7 +235,7 @@ const MAX_GLOB_ENTRIES = 1000;
  * The files a glob matches now, as bash would (segment by segment, no dot-files for a leading `*`
  * or `?`), or undefined when that takes more than MAX_GLOB_ENTRIES directory entries.
  */
-function existingMatches(absolutePattern: string): string[] | undefined {
+export function existingMatches(absolutePattern: string): string[] | undefined {
   if (!/[*?[{]/.test(absolutePattern)) return [];
   let paths = ["/"];
   let budget = MAX_GLOB_ENTRIES;
