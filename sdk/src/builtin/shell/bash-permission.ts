@@ -7,14 +7,13 @@ import {
   type PermissionContext,
   type PermissionDecision,
 } from "../../permission/types.js";
-import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
 import { expandHome } from "../../permission/working-directories.js";
 import { isDangerousPath, mayContainDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
 import { protectedConfigProblem } from "../paths/protected-config.js";
 import { runsLaterProblem } from "../paths/runs-later.js";
 import { treeSecret, type TreeReading } from "../paths/tree-secrets.js";
 import { gitRepositoryProblem } from "./git-config-hazards.js";
-import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
+import type { BashAnalysis } from "./bash-analysis.js";
 import { allowCoverage, ruleMatchesAnyCommand } from "./bash-rules.js";
 import { editsStayInside } from "./contained-edits.js";
 import { editTargets, type EditTargets } from "./edit-targets.js";
