@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { ProcessCountGroup } from "./process-count-group.js";
 import { prlimitArgs } from "./resource-limits.js";
 import type { SandboxPlatform, SandboxSupport } from "./sandbox-platform.js";
-import type { SandboxedCommand, SandboxProfile } from "./sandbox-profile.js";
+import type { HiddenPath, SandboxedCommand, SandboxProfile } from "./sandbox-profile.js";
 
 /** System folders of the `system` base; merged-/usr systems have the others as symlinks into /usr. */
 const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -111,6 +111,9 @@ export class BubblewrapPlatform implements SandboxPlatform {
     // Parents before children, so a writable folder inside a read-only one stays writable.
     binds.sort((a, b) => depth(a.path) - depth(b.path));
     for (const bind of binds) args.push(bind.flag, bind.path, bind.path);
+    // Masks after every bind, so they lie on top of them (docs/sandbox.md#secrets-hidden).
+    for (const mask of masks(profile.hidden ?? []))
+      args.push(...(mask.directory ? ["--tmpfs", mask.path, "--remount-ro", mask.path] : ["--ro-bind", "/dev/null", mask.path]));
     if (profile.base === "system") args.push("--remount-ro", "/");
     args.push("--chdir", profile.cwd, "--");
     if (profile.limits !== undefined) args.push(PRLIMIT, ...prlimitArgs(profile.limits), "--");
@@ -149,6 +152,22 @@ function readSystemMounts(): string[] {
     else args.push("--ro-bind", path, path);
   }
   return args;
+}
+
+/**
+ * The real paths to mask, each once, parents first; none below a masked directory (its tmpfs
+ * already hides them, and is read-only, so a mount point could not be made there).
+ */
+function masks(hidden: readonly HiddenPath[]): { path: string; directory: boolean }[] {
+  const found = new Map<string, boolean>();
+  for (const { path } of hidden) {
+    try {
+      const real = realpathSync(path);
+      found.set(real, statSync(real).isDirectory());
+    } catch {}
+  }
+  const ordered = [...found].map(([path, directory]) => ({ path, directory })).sort((a, b) => depth(a.path) - depth(b.path));
+  return ordered.filter(({ path }) => !ordered.some((other) => other.directory && path.startsWith(`${other.path}/`)));
 }
 
 function depth(path: string): number {

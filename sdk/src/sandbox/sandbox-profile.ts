@@ -7,6 +7,14 @@ import type { ResourceLimits } from "./resource-limits.js";
  */
 export type SandboxNetwork = { kind: "none" } | { kind: "host" } | { kind: "proxy"; proxySocket: string };
 
+/** A host path a sandboxed process must not read (docs/sandbox.md#secrets-hidden). */
+export interface HiddenPath {
+  /** Absolute host path. */
+  path: string;
+  /** What the path names; the platform masks what it finds there after resolving links. */
+  kind: "file" | "directory";
+}
+
 /**
  * What one sandboxed process may see and do, independent of the platform that enforces it.
  * Paths are absolute host paths, bound at the same path inside, so messages and files agree.
@@ -23,6 +31,12 @@ export interface SandboxProfile {
   /** Visible and writable (a tool's state folder, the Bash tool's working directories). */
   writable: string[];
   network: SandboxNetwork;
+  /**
+   * Masked over everything bound: a directory shows empty and read-only, a file reads nothing.
+   * Links are resolved first, so the mask lands where a reader would arrive; paths that do not
+   * exist are skipped. Default none.
+   */
+  hidden?: readonly HiddenPath[] | undefined;
   /** The complete environment of the process: nothing else is inherited. */
   env: Record<string, string>;
   cwd: string;

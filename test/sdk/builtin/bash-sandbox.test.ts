@@ -35,7 +35,8 @@ describe("Bash in the sandbox", () => {
     expect(sandboxed.sandboxed).toBe(true);
     expect(sandboxed.sandboxStatus).toMatchObject({ sandboxed: true, network: false, unavailableReason: undefined });
     expect(sandboxed.sandboxStatus.writableDirectories).toHaveLength(1);
-    expect(new Bash({ cwd: project.path }).sandboxed).toBe(false);
+    expect(new Bash({ cwd: project.path }).sandboxed).toBe(true); // "auto" is the default
+    expect(new Bash({ cwd: project.path, sandbox: "off" }).sandboxed).toBe(false);
   });
 
   it("writes inside the working directory; everything else is read-only; /tmp is private", async () => {
@@ -49,7 +50,7 @@ describe("Bash in the sandbox", () => {
     // Refused either way: read-only where the host is bound, absent where it is under the private /tmp.
     expect(refused.text).toMatch(/Read-only file system|No such file or directory/);
     expect(existsSync(target)).toBe(false);
-    const control = await run(new Bash({ cwd: project.path }), `echo x > ${target} && echo written`);
+    const control = await run(new Bash({ cwd: project.path, sandbox: "off" }), `echo x > ${target} && echo written`);
     expect(control.text).toBe("written\n");
 
     expect((await run(sandboxed, `cat ${target}`)).text).toBe("x\n"); // reading stays possible

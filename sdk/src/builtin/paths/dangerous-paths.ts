@@ -280,6 +280,11 @@ export function mayContainDangerousPath(directory: string, lists: DangerousPathL
   });
 }
 
+/** The entries of `lists` whose contents are secret (what a read is checked against), with the secret locations. */
+export function secretLists(lists: DangerousPathLists): DangerousPathLists {
+  return listsFor(lists, "read");
+}
+
 /**
  * For a tree walk (`grep -r x .`): true when this absolute path names a file or directory whose
  * contents are secret, by name only (the walk decides about symlinks itself).
