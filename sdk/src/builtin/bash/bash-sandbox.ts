@@ -78,14 +78,14 @@ export function bashSandbox(
       `agent-tools: the Bash sandbox hides the secret files of ${directory} only down to where its search stopped (${limit}); deeper ones stay readable to commands (see docs/sandbox.md#secrets-hidden).`,
     );
   };
-  const runner = ({ escape, revealed }: BashLaunch): WorkspaceBackend => {
-    if (escape === "unsandboxed") return backend;
+  const runner = (launch: BashLaunch): WorkspaceBackend => {
+    if (launch.escape === "unsandboxed") return backend;
     return new SandboxedWorkspaceBackend(backend, choice.platform, {
       base: "host",
       readOnly: [],
       writable: writableDirectories,
-      network: { kind: network || escape === "network" ? "host" : "none" },
-      hidden: hiddenSecrets({ lists, workingDirectories: walked, revealed, onLimit }),
+      network: { kind: network || launch.escape === "network" ? "host" : "none" },
+      hidden: hiddenSecrets({ lists, workingDirectories: walked, revealed: launch.revealed, onLimit }),
       env: sandboxEnvironment(process.env, granted),
     });
   };

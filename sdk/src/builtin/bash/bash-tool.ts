@@ -163,9 +163,9 @@ export class Bash extends ToolBase<BashInput> {
    * sandboxed, and none for `network` when the sandbox has it already.
    */
   private escapeOf(input: BashInput): SandboxEscape | undefined {
-    const escape = input.sandbox_escape;
-    if (!this.sandboxStatus.sandboxed || escape === undefined || !SANDBOX_ESCAPE_NAMES.includes(escape)) return undefined;
-    return escape === "network" && this.sandboxStatus.network ? undefined : escape;
+    const requested = input.sandbox_escape;
+    if (!this.sandboxStatus.sandboxed || requested === undefined || !SANDBOX_ESCAPE_NAMES.includes(requested)) return undefined;
+    return requested === "network" && this.sandboxStatus.network ? undefined : requested;
   }
 
   override async checkReadOnly(input: BashInput, context?: PermissionContext): Promise<boolean> {
@@ -182,14 +182,14 @@ export class Bash extends ToolBase<BashInput> {
     this.permissionContext = context;
     if (typeof input.command !== "string") return { behavior: PermissionBehavior.PASSTHROUGH, message: "Empty command" };
     const analysis = await this.analyse(input.command);
-    const escape = this.escapeOf(input);
+    const requested = this.escapeOf(input);
     const decision = decideBash(
       analysis,
-      rulesForEscape(context, this.name, escape),
-      escape ? this.escapedOptions : this.permissionOptions,
+      rulesForEscape(context, this.name, requested),
+      requested ? this.escapedOptions : this.permissionOptions,
     );
-    if (escape === undefined || escapeGranted(analysis, context, this.name, escape)) return decision;
-    return escapeAsk(escape, decision);
+    if (requested === undefined || escapeGranted(analysis, context, this.name, requested)) return decision;
+    return escapeAsk(requested, decision);
   }
 
   /**

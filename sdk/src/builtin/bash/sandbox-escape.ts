@@ -36,28 +36,28 @@ export function escapeRule(content: string): { command: string; escape: SandboxE
 }
 
 /**
- * The context `decideBash` should see for a call asking for `escape` (or none): the Bash allow
+ * The context `decideBash` should see for a call asking for `requested` (or none): the Bash allow
  * rules naming that escape with the suffix removed, those naming none as they are, the others left
  * out. (Deny and ask rules are matched by `Bash.matchRule`, which reads the suffix itself.)
  */
-export function rulesForEscape(context: PermissionContext, toolName: string, escape: SandboxEscape | undefined): PermissionContext {
+export function rulesForEscape(context: PermissionContext, toolName: string, requested: SandboxEscape | undefined): PermissionContext {
   const kept = rulesOfTool(context.allowRules, toolName).flatMap((rule) => {
     if (!rule.ruleContent) return [rule];
     const parsed = escapeRule(rule.ruleContent);
-    return parsed.escape === escape ? [{ ...rule, ruleContent: parsed.command }] : [];
+    return parsed.escape === requested ? [{ ...rule, ruleContent: parsed.command }] : [];
   });
   return { ...context, allowRules: Object.assign(Object.create(null) as RulesByTool, context.allowRules, { [toolName]: kept }) };
 }
 
 /**
- * True when the allow rules naming `escape` cover every command of the line, read-only ones
+ * True when the allow rules naming `requested` cover every command of the line, read-only ones
  * included (leaving the sandbox is what they grant), and every command those run.
  */
-export function escapeGranted(analysis: BashAnalysis, context: PermissionContext, toolName: string, escape: SandboxEscape): boolean {
+export function escapeGranted(analysis: BashAnalysis, context: PermissionContext, toolName: string, requested: SandboxEscape): boolean {
   if (analysis.unanalysable) return false;
   const contents = rulesOfTool(context.allowRules, toolName).flatMap((rule) => {
     const parsed = rule.ruleContent === undefined ? undefined : escapeRule(rule.ruleContent);
-    return parsed?.escape === escape ? [parsed.command] : [];
+    return parsed?.escape === requested ? [parsed.command] : [];
   });
   const named = (command: BashAnalysis["commands"][number]) =>
     allowForms(command).some((form) => contents.some((content) => matchesRuleContent(content, form)));
@@ -69,12 +69,12 @@ export function escapeGranted(analysis: BashAnalysis, context: PermissionContext
  * BYPASS included (it opens the one boundary BYPASS relies on), that DONT_ASK turns into a DENY;
  * it names the escape and carries what the command would be asked for anyway.
  */
-export function escapeAsk(escape: SandboxEscape, underlying: PermissionDecision): PermissionDecision {
+export function escapeAsk(requested: SandboxEscape, underlying: PermissionDecision): PermissionDecision {
   const also = underlying.behavior === PermissionBehavior.ALLOW ? "" : `; besides: ${underlying.message}`;
   return {
     behavior: PermissionBehavior.ASK,
-    message: `Permission required: run this command with sandbox_escape "${escape}" (${SANDBOX_ESCAPES[escape]})${also}`,
-    reason: `Safety check: fact.sandbox-escape: leaving the sandbox is asked for in every mode unless a rule such as Bash(<command> [sandbox_escape=${escape}]) allows it`,
+    message: `Permission required: run this command with sandbox_escape "${requested}" (${SANDBOX_ESCAPES[requested]})${also}`,
+    reason: `Safety check: fact.sandbox-escape: leaving the sandbox is asked for in every mode unless a rule such as Bash(<command> [sandbox_escape=${requested}]) allows it`,
     bypassImmune: true,
     alwaysAsk: true,
   };
