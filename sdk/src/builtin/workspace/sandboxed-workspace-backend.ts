@@ -1,11 +1,20 @@
 import type { SandboxPlatform } from "../../sandbox/sandbox-platform.js";
 import type { SandboxProfile } from "../../sandbox/sandbox-profile.js";
-import type { BackgroundProcess, ExecOptions, ExecResult, FileStat, GlobOptions, WorkspaceBackend } from "./workspace-backend.js";
+import type {
+  BackgroundOptions,
+  BackgroundProcess,
+  ExecOptions,
+  ExecResult,
+  FileStat,
+  GlobOptions,
+  WorkspaceBackend,
+} from "./workspace-backend.js";
 
 /**
  * A backend whose processes run in the OS sandbox under `profile` (the Bash tool's: the host
- * filesystem read-only, the working directories writable, a private /tmp, no network unless
- * allowed). File operations are the agent's own and pass through unchanged.
+ * filesystem read-only, the working directories writable, secrets masked, a private /tmp, no
+ * network unless allowed) with the profile's environment only. File operations are the agent's
+ * own and pass through unchanged.
  */
 export class SandboxedWorkspaceBackend implements WorkspaceBackend {
   constructor(
@@ -21,15 +30,15 @@ export class SandboxedWorkspaceBackend implements WorkspaceBackend {
   async exec(argv: string[], options: ExecOptions): Promise<ExecResult> {
     const launch = this.platform.wrap({ ...this.profile, cwd: options.cwd }, argv);
     try {
-      return await this.inner.exec([launch.command, ...launch.args], options);
+      return await this.inner.exec([launch.command, ...launch.args], { ...options, env: launch.env });
     } finally {
       launch.release();
     }
   }
 
-  startBackground(argv: string[], options: { cwd: string }): Promise<BackgroundProcess> {
+  startBackground(argv: string[], options: BackgroundOptions): Promise<BackgroundProcess> {
     const launch = this.platform.wrap({ ...this.profile, cwd: options.cwd }, argv);
-    return this.inner.startBackground([launch.command, ...launch.args], options);
+    return this.inner.startBackground([launch.command, ...launch.args], { ...options, env: launch.env });
   }
 
   readFile(path: string): Promise<Buffer> {

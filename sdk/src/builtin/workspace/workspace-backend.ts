@@ -9,6 +9,8 @@ export interface ExecOptions {
   signal?: AbortSignal | undefined;
   /** Output beyond this many bytes per stream is dropped (the process keeps running). */
   maxOutputBytes?: number | undefined;
+  /** The complete environment of the process (a sandbox's scrubbed one); default the agent's. */
+  env?: Record<string, string> | undefined;
 }
 
 export interface ExecResult {
@@ -33,6 +35,8 @@ export interface GlobOptions {
   ignore: string[];
 }
 
+export type BackgroundOptions = Pick<ExecOptions, "cwd" | "env">;
+
 export interface BackgroundProcess {
   pid: number;
   /** Where stdout and stderr go. */
@@ -45,7 +49,7 @@ export interface WorkspaceBackend {
   /** Runs argv without a shell, in its own process group. */
   exec(argv: string[], options: ExecOptions): Promise<ExecResult>;
   /** Starts argv detached, output to a log file; returns at once. */
-  startBackground(argv: string[], options: { cwd: string }): Promise<BackgroundProcess>;
+  startBackground(argv: string[], options: BackgroundOptions): Promise<BackgroundProcess>;
   readFile(path: string): Promise<Buffer>;
   /** Writes the file, creating missing parent directories. */
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
