@@ -28,7 +28,7 @@ export const RUNS_LATER: readonly ProtectedConfigEntry[] = [
   ),
   entry("setup.cfg", "pytest reads [tool:pytest] addopts, which can load a plugin from the project"),
   entry("tox.ini", "tox runs its commands; pytest reads its [pytest] addopts"),
-  entry("noxfile.py", "nox runs it"),
+  entry("noxfile.py", "nox imports it, so runs it as Python, on every nox run"),
   ...entries(
     ["build.gradle*", "settings.gradle*", "gradle.properties"],
     "Gradle runs build scripts; org.gradle.jvmargs can add a -javaagent",
