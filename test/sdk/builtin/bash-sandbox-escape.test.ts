@@ -9,7 +9,7 @@ import { runTool, temporaryDirectory } from "./support.js";
  * `sandbox_escape` (docs/sandbox.md#escaping-the-sandbox-for-one-command): a call that asks to
  * leave the sandbox is asked for in every mode, BYPASS included, unless an allow rule names that
  * escape; DONT_ASK and EXPLORE refuse it. Decisions through the real engine; two real runs show
- * the escape changes what the one command gets.
+ * the requested changes what the one command gets.
  */
 const project = temporaryDirectory("builtin-bash-escape-");
 writeFileSync(join(project.path, ".env"), "KEY=1\n");
@@ -23,29 +23,29 @@ type Escape = "network" | "unsandboxed";
 const decide = (
   bash: Bash,
   command: string,
-  escape: Escape | undefined,
+  requested: Escape | undefined,
   options: { mode?: PermissionMode; allow?: string[]; deny?: string[] } = {},
 ) =>
   new PermissionEngine({ workingDirectories: [project.path], ...options }).checkPermission(bash, {
     command,
-    ...(escape === undefined ? {} : { sandbox_escape: escape }),
+    ...(requested === undefined ? {} : { sandbox_escape: requested }),
   });
 
 const ESCAPES: Escape[] = ["network", "unsandboxed"];
 const EVERY_ALLOW = ["Bash", "Bash(ls:*)", "Bash(npm test:*)"];
 
 describe("asking to escape the sandbox", () => {
-  it.each(ESCAPES.flatMap((escape) => ["ls", "npm test"].map((command) => [escape, command] as const)))(
+  it.each(ESCAPES.flatMap((requested) => ["ls", "npm test"].map((command) => [requested, command] as const)))(
     "%s for %j asks in DEFAULT, ACCEPT_EDITS and BYPASS, whatever plain allow rules say; DONT_ASK and EXPLORE refuse",
-    async (escape, command) => {
+    async (requested, command) => {
       for (const mode of [PermissionMode.DEFAULT, PermissionMode.ACCEPT_EDITS, PermissionMode.BYPASS]) {
-        const decision = await decide(sandboxed, command, escape, { mode, allow: EVERY_ALLOW });
+        const decision = await decide(sandboxed, command, requested, { mode, allow: EVERY_ALLOW });
         expect(decision, mode).toMatchObject({ behavior: "ask", alwaysAsk: true, suggestions: [] });
         expect(decision.reason).toContain("fact.sandbox-escape");
-        expect(decision.message).toContain(`sandbox_escape "${escape}"`);
+        expect(decision.message).toContain(`sandbox_escape "${requested}"`);
       }
       for (const mode of [PermissionMode.DONT_ASK, PermissionMode.EXPLORE])
-        expect((await decide(sandboxed, command, escape, { mode, allow: EVERY_ALLOW })).behavior, mode).toBe("deny");
+        expect((await decide(sandboxed, command, requested, { mode, allow: EVERY_ALLOW })).behavior, mode).toBe("deny");
     },
   );
 
@@ -58,7 +58,7 @@ describe("asking to escape the sandbox", () => {
 describe("an allow rule naming the escape", () => {
   const npmNetwork = ["Bash(npm test:* [sandbox_escape=network])"];
 
-  it("allows the commands it covers with that escape, in DEFAULT and DONT_ASK", async () => {
+  it("allows the commands it covers with that requested, in DEFAULT and DONT_ASK", async () => {
     for (const mode of [PermissionMode.DEFAULT, PermissionMode.DONT_ASK]) {
       const decision = await decide(sandboxed, "npm test -- --watch=false", "network", { mode, allow: npmNetwork });
       expect(decision.behavior, mode).toBe("allow");
@@ -66,7 +66,7 @@ describe("an allow rule naming the escape", () => {
     }
   });
 
-  it("covers nothing else: another escape, an uncovered command beside it, a read-only command it does not name", async () => {
+  it("covers nothing else: another requested, an uncovered command beside it, a read-only command it does not name", async () => {
     expect((await decide(sandboxed, "npm test", "unsandboxed", { allow: npmNetwork })).behavior).toBe("ask");
     expect((await decide(sandboxed, "npm test && curl https://example.org", "network", { allow: npmNetwork })).behavior).toBe("ask");
     expect((await decide(sandboxed, "ls", "network", { allow: npmNetwork })).behavior).toBe("ask");
@@ -85,7 +85,7 @@ describe("an allow rule naming the escape", () => {
 });
 
 describe("deny rules and escapes", () => {
-  it("a deny rule naming an escape refuses only calls asking for it", async () => {
+  it("a deny rule naming an requested refuses only calls asking for it", async () => {
     const deny = ["Bash(* [sandbox_escape=unsandboxed])"];
     expect((await decide(sandboxed, "ls", "unsandboxed", { deny, mode: PermissionMode.BYPASS })).behavior).toBe("deny");
     expect((await decide(sandboxed, "ls", "network", { deny })).behavior).toBe("ask");
@@ -93,14 +93,14 @@ describe("deny rules and escapes", () => {
   });
 
   it("a plain deny rule refuses the command with or without an escape", async () => {
-    for (const escape of [undefined, ...ESCAPES])
-      expect((await decide(sandboxed, "git push origin main", escape, { deny: ["Bash(git push:*)"] })).behavior).toBe("deny");
+    for (const requested of [undefined, ...ESCAPES])
+      expect((await decide(sandboxed, "git push origin main", requested, { deny: ["Bash(git push:*)"] })).behavior).toBe("deny");
   });
 });
 
-describe("an escape that widens nothing", () => {
+describe("an requested that widens nothing", () => {
   it("is not asked for where the tool is unsandboxed, or already has the network", async () => {
-    for (const escape of ESCAPES) expect((await decide(plain, "ls", escape)).behavior).toBe("allow");
+    for (const requested of ESCAPES) expect((await decide(plain, "ls", requested)).behavior).toBe("allow");
     expect((await decide(networked, "ls", "network")).behavior).toBe("allow");
     expect((await decide(networked, "ls", "unsandboxed")).behavior).toBe("ask");
   });
