@@ -82,7 +82,8 @@ function listing(directory: string): string[] {
 /** Directory or not (links followed); undefined when nothing is there. */
 function kindOf(path: string): HiddenPath["kind"] | undefined {
   try {
-    return statSync(path).isDirectory() ? "directory" : "file";
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat === undefined ? undefined : stat.isDirectory() ? "directory" : "file";
   } catch {
     return undefined;
   }
