@@ -25,15 +25,7 @@ export {
 } from "./tasks/task-tools.js";
 export { LocalWorkspaceBackend } from "./workspace/local-workspace-backend.js";
 export { SandboxedWorkspaceBackend } from "./workspace/sandboxed-workspace-backend.js";
-export type {
-  BackgroundOptions,
-  BackgroundProcess,
-  ExecOptions,
-  ExecResult,
-  FileStat,
-  GlobOptions,
-  WorkspaceBackend,
-} from "./workspace/workspace-backend.js";
+export type { BackgroundProcess, ExecOptions, ExecResult, FileStat, GlobOptions, WorkspaceBackend } from "./workspace/workspace-backend.js";
 export {
   DEFAULT_DANGEROUS_DIRECTORIES,
   DEFAULT_DANGEROUS_FILES,

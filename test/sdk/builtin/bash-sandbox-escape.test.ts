@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { Bash, PermissionEngine, PermissionMode, Toolkit } from "@agent-tools/sdk";
-import { runTool, temporaryDirectory } from "./support.js";
+import { loopbackListener, runTool, temporaryDirectory } from "./support.js";
 
 /**
  * `sandbox_escape` (docs/sandbox.md#escaping-the-sandbox-for-one-command): a call that asks to
@@ -122,12 +121,11 @@ describe("the input field", () => {
 });
 
 describe("running with an escape", () => {
-  let listener: Server;
+  let listener: Awaited<ReturnType<typeof loopbackListener>>;
   let port: number;
   beforeAll(async () => {
-    listener = createServer((socket) => socket.end("reached\n"));
-    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-    port = (listener.address() as { port: number }).port;
+    listener = await loopbackListener();
+    port = listener.port;
   });
   afterAll(() => listener.close());
 

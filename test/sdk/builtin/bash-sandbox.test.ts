@@ -1,23 +1,21 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Bash, SandboxUnavailableError, Toolkit } from "@agent-tools/sdk";
 import { BubblewrapPlatform } from "../../../sdk/src/sandbox/bubblewrap-platform.js";
 import { processesMatching } from "../support/process-state.js";
-import { runTool, temporaryDirectory } from "./support.js";
+import { loopbackListener, runTool, temporaryDirectory } from "./support.js";
 
 const project = temporaryDirectory("builtin-bash-sandbox-");
 // Outside the working directory and outside /tmp (which the sandbox replaces with a private one),
 // wherever the repository itself lives (a checkout under /tmp would be hidden too).
 const outside = mkdtempSync("/var/tmp/bash-sandbox-outside-");
-let listener: Server;
+let listener: Awaited<ReturnType<typeof loopbackListener>>;
 let port: number;
 
 beforeAll(async () => {
-  listener = createServer((socket) => socket.end("reached\n"));
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  port = (listener.address() as { port: number }).port;
+  listener = await loopbackListener();
+  port = listener.port;
 });
 
 afterAll(() => {

@@ -5,15 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { glob } from "tinyglobby";
-import type {
-  BackgroundOptions,
-  BackgroundProcess,
-  ExecOptions,
-  ExecResult,
-  FileStat,
-  GlobOptions,
-  WorkspaceBackend,
-} from "./workspace-backend.js";
+import type { BackgroundProcess, ExecOptions, ExecResult, FileStat, GlobOptions, WorkspaceBackend } from "./workspace-backend.js";
 
 const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
 
@@ -29,7 +21,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     return runProcess(argv, options);
   }
 
-  async startBackground(argv: string[], options: BackgroundOptions): Promise<BackgroundProcess> {
+  async startBackground(argv: string[], options: Pick<ExecOptions, "cwd" | "env">): Promise<BackgroundProcess> {
     const logPath = join(await mkdtemp(join(tmpdir(), "agent-tools-bash-")), "output.log");
     const log = openSync(logPath, "a");
     try {

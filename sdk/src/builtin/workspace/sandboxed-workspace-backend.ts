@@ -1,14 +1,6 @@
 import type { SandboxPlatform } from "../../sandbox/sandbox-platform.js";
 import type { SandboxProfile } from "../../sandbox/sandbox-profile.js";
-import type {
-  BackgroundOptions,
-  BackgroundProcess,
-  ExecOptions,
-  ExecResult,
-  FileStat,
-  GlobOptions,
-  WorkspaceBackend,
-} from "./workspace-backend.js";
+import type { BackgroundProcess, ExecOptions, ExecResult, FileStat, GlobOptions, WorkspaceBackend } from "./workspace-backend.js";
 
 /**
  * A backend whose processes run in the OS sandbox under `profile` (the Bash tool's: the host
@@ -36,7 +28,7 @@ export class SandboxedWorkspaceBackend implements WorkspaceBackend {
     }
   }
 
-  startBackground(argv: string[], options: BackgroundOptions): Promise<BackgroundProcess> {
+  startBackground(argv: string[], options: Pick<ExecOptions, "cwd" | "env">): Promise<BackgroundProcess> {
     const launch = this.platform.wrap({ ...this.profile, cwd: options.cwd }, argv);
     return this.inner.startBackground([launch.command, ...launch.args], { ...options, env: launch.env });
   }

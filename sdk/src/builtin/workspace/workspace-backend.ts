@@ -35,8 +35,6 @@ export interface GlobOptions {
   ignore: string[];
 }
 
-export type BackgroundOptions = Pick<ExecOptions, "cwd" | "env">;
-
 export interface BackgroundProcess {
   pid: number;
   /** Where stdout and stderr go. */
@@ -49,7 +47,7 @@ export interface WorkspaceBackend {
   /** Runs argv without a shell, in its own process group. */
   exec(argv: string[], options: ExecOptions): Promise<ExecResult>;
   /** Starts argv detached, output to a log file; returns at once. */
-  startBackground(argv: string[], options: BackgroundOptions): Promise<BackgroundProcess>;
+  startBackground(argv: string[], options: Pick<ExecOptions, "cwd" | "env">): Promise<BackgroundProcess>;
   readFile(path: string): Promise<Buffer>;
   /** Writes the file, creating missing parent directories. */
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
