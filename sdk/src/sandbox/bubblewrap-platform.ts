@@ -164,7 +164,9 @@ function masks(hidden: readonly HiddenPath[]): { path: string; directory: boolea
     try {
       const real = realpathSync(path);
       found.set(real, statSync(real).isDirectory());
-    } catch {}
+    } catch {
+      // Missing (or gone meanwhile): nothing there to read.
+    }
   }
   const ordered = [...found].map(([path, directory]) => ({ path, directory })).sort((a, b) => depth(a.path) - depth(b.path));
   return ordered.filter(({ path }) => !ordered.some((other) => other.directory && path.startsWith(`${other.path}/`)));

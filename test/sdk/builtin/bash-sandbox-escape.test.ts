@@ -98,6 +98,14 @@ describe("deny rules and escapes", () => {
 });
 
 describe("an requested that widens nothing", () => {
+  it("a rule naming it still covers only what it names there", async () => {
+    const allow = ["Bash(npm test:* [sandbox_escape=network])"];
+    for (const bash of [plain, networked]) {
+      expect((await decide(bash, "npm test", "network", { allow })).behavior).toBe("allow");
+      expect(await decide(bash, "npm test && rm -rf build", "network", { allow })).toMatchObject({ behavior: "ask", bypassImmune: true });
+    }
+  });
+
   it("is not asked for where the tool is unsandboxed, or already has the network", async () => {
     for (const requested of ESCAPES) expect((await decide(plain, "ls", requested)).behavior).toBe("allow");
     expect((await decide(networked, "ls", "network")).behavior).toBe("allow");

@@ -158,14 +158,19 @@ export class Bash extends ToolBase<BashInput> {
   /** For a command that escapes the sandbox: nothing is contained any more. */
   private readonly escapedOptions: BashPermissionOptions;
 
+  /** The escape a call names, when it is one. */
+  private static requestedEscape(input: BashInput): SandboxEscape | undefined {
+    return SANDBOX_ESCAPE_NAMES.find((name) => name === input.sandbox_escape);
+  }
+
   /**
    * The escape a call asks for when it widens what the tool allows: none when the tool is not
    * sandboxed, and none for `network` when the sandbox has it already.
    */
   private escapeOf(input: BashInput): SandboxEscape | undefined {
-    const requested = input.sandbox_escape;
-    if (!this.sandboxStatus.sandboxed || requested === undefined || !SANDBOX_ESCAPE_NAMES.includes(requested)) return undefined;
-    return requested === "network" && this.sandboxStatus.network ? undefined : requested;
+    const requested = Bash.requestedEscape(input);
+    if (!this.sandboxStatus.sandboxed || (requested === "network" && this.sandboxStatus.network)) return undefined;
+    return requested;
   }
 
   override async checkReadOnly(input: BashInput, context?: PermissionContext): Promise<boolean> {
@@ -175,21 +180,23 @@ export class Bash extends ToolBase<BashInput> {
   }
 
   /**
-   * `decideBash` with the allow rules for this call's escape; an escape no allow rule names asks
-   * in every mode (docs/sandbox.md#escaping-the-sandbox-for-one-command).
+   * `decideBash` with the allow rules for the escape the call names (the same ones `matchRule`
+   * lets the engine apply, so a rule covering part of the line is seen as partial); an escape that
+   * widens what the tool allows and that no allow rule names asks in every mode
+   * (docs/sandbox.md#escaping-the-sandbox-for-one-command).
    */
   override async checkPermissions(input: BashInput, context: PermissionContext): Promise<PermissionDecision> {
     this.permissionContext = context;
     if (typeof input.command !== "string") return { behavior: PermissionBehavior.PASSTHROUGH, message: "Empty command" };
     const analysis = await this.analyse(input.command);
-    const requested = this.escapeOf(input);
+    const widening = this.escapeOf(input);
     const decision = decideBash(
       analysis,
-      rulesForEscape(context, this.name, requested),
-      requested ? this.escapedOptions : this.permissionOptions,
+      rulesForEscape(context, this.name, Bash.requestedEscape(input)),
+      widening ? this.escapedOptions : this.permissionOptions,
     );
-    if (requested === undefined || escapeGranted(analysis, context, this.name, requested)) return decision;
-    return escapeAsk(requested, decision);
+    if (widening === undefined || escapeGranted(analysis, context, this.name, widening)) return decision;
+    return escapeAsk(widening, decision);
   }
 
   /**
@@ -201,7 +208,7 @@ export class Bash extends ToolBase<BashInput> {
     if (!ruleContent) return true;
     if (typeof input.command !== "string") return false;
     const rule = escapeRule(ruleContent);
-    if (rule.escape !== undefined && rule.escape !== input.sandbox_escape) return false;
+    if (rule.escape !== undefined && rule.escape !== Bash.requestedEscape(input)) return false;
     return ruleMatchesAnyCommand(rule.command, await this.analyse(input.command));
   }
 
@@ -234,7 +241,7 @@ export class Bash extends ToolBase<BashInput> {
   override async call(input: BashInput, context: ToolCallContext = {}): Promise<ToolChunk> {
     if (typeof input.command !== "string" || input.command.trim() === "")
       return ToolChunk.error("Error: command must be a non-empty string.");
-    if (input.sandbox_escape !== undefined && !SANDBOX_ESCAPE_NAMES.includes(input.sandbox_escape))
+    if (input.sandbox_escape !== undefined && Bash.requestedEscape(input) === undefined)
       return ToolChunk.error(
         `Error: sandbox_escape must be one of ${SANDBOX_ESCAPE_NAMES.map((name) => `"${name}"`).join(", ")}, got ${JSON.stringify(input.sandbox_escape)}.`,
       );
