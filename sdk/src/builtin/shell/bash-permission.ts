@@ -196,9 +196,10 @@ const PROGRAM_TEXT_RULES = /^readonly\.(awk|gawk|mawk|nawk|sed|jq|yq)\.check$/;
 
 /**
  * The Bash tool's own verdict. Facts about the whole command come first and no allow rule
- * silences them (bypass-immune ASK): it cannot be analysed, it reads a secret, git would run a
- * program its repository configures, a destructive pattern, program text that runs commands or
- * writes, a write to an unknown or sensitive target. Then: read-only → ALLOW; ACCEPT_EDITS and
+ * silences them (bypass-immune ASK; a write to protected configuration or to a file that runs
+ * later asks in every mode): it cannot be analysed, it reads a secret, git would run a program
+ * its repository configures, a destructive pattern, program text that runs commands or writes, a
+ * write to an unknown or sensitive target. Then: read-only → ALLOW; ACCEPT_EDITS and
  * DONT_ASK file commands inside the working directories → ALLOW; allow rules that cover every
  * command (and every command those run) → ALLOW, that cover only some → ASK!; otherwise PASSTHROUGH.
  * Each reason names the rule that decided (`readonly.*`, `fact.*`).
