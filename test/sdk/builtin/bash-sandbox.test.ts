@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Bash, SandboxUnavailableError, Toolkit } from "@agent-tools/sdk";
+import { Bash, createBuiltinTools, SandboxUnavailableError, Toolkit } from "@agent-tools/sdk";
 import { BubblewrapPlatform } from "../../../sdk/src/sandbox/bubblewrap-platform.js";
 import { processesMatching } from "../support/process-state.js";
 import { loopbackListener, runTool, temporaryDirectory } from "./support.js";
@@ -34,6 +34,7 @@ describe("Bash in the sandbox", () => {
     expect(sandboxed.sandboxStatus).toMatchObject({ sandboxed: true, network: false, unavailableReason: undefined });
     expect(sandboxed.sandboxStatus.writableDirectories).toHaveLength(1);
     expect(new Bash({ cwd: project.path }).sandboxed).toBe(true); // "auto" is the default
+    expect((createBuiltinTools(["Bash"], project.path)[0] as Bash).sandboxed).toBe(true); // agent-tools mcp --builtin Bash
     expect(new Bash({ cwd: project.path, sandbox: "off" }).sandboxed).toBe(false);
   });
 
