@@ -1,9 +1,11 @@
 import { Option, type Command } from "commander";
 import { resolve } from "node:path";
 import { Bash } from "../builtin/bash/bash-tool.js";
+import { SANDBOX_ESCAPE_NAMES, type SandboxEscape } from "../builtin/bash/sandbox-escape.js";
 import { commandPolicyTable } from "../builtin/shell/policy/policy-table.js";
 import { PermissionEngine } from "../permission/permission-engine.js";
 import { PermissionMode } from "../permission/types.js";
+import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-preflight.js";
 import type { CliIo } from "./cli-io.js";
 
 interface ExplainOptions {
@@ -12,6 +14,8 @@ interface ExplainOptions {
   allow: string[];
   ask: string[];
   deny: string[];
+  sandbox: SandboxMode;
+  sandboxEscape?: SandboxEscape;
   json?: boolean;
 }
 
@@ -33,10 +37,16 @@ export function registerPolicyCommands(program: Command, io: CliIo): void {
     .option("--allow <rule>", "an allow rule such as 'Bash(git push:*)' (repeatable)", collect, [])
     .option("--ask <rule>", "an ask rule (repeatable)", collect, [])
     .option("--deny <rule>", "a deny rule (repeatable)", collect, [])
+    .addOption(
+      new Option("--sandbox <mode>", "the Bash tool's sandbox (auto: as the tool decides by default)")
+        .choices(SANDBOX_MODES)
+        .default("auto"),
+    )
+    .addOption(new Option("--sandbox-escape <name>", "the call asks to leave the sandbox (docs/sandbox.md)").choices(SANDBOX_ESCAPE_NAMES))
     .option("--json", "print the decision and the parts as JSON")
     .action(async (command: string, options: ExplainOptions) => {
       const cwd = resolve(io.cwd, options.cwd ?? ".");
-      const bash = new Bash({ cwd });
+      const bash = new Bash({ cwd, sandbox: { mode: options.sandbox, onWarning: (message) => io.err(`${message}\n`) } });
       const engine = new PermissionEngine({
         mode: options.mode,
         workingDirectories: [cwd],
@@ -44,7 +54,10 @@ export function registerPolicyCommands(program: Command, io: CliIo): void {
         ask: options.ask,
         deny: options.deny,
       });
-      const decision = await engine.checkPermission(bash, { command });
+      const decision = await engine.checkPermission(bash, {
+        command,
+        ...(options.sandboxEscape ? { sandbox_escape: options.sandboxEscape } : {}),
+      });
       const analysis = await bash.analyse(command);
       const parts = analysis.commands.map((part) => ({
         command: part.resolved.command.text,

@@ -44,7 +44,7 @@ export function resolveRealPath(path: string, cwd: string = process.cwd()): stri
 const MAX_LINK_HOPS = 40;
 
 /** lstat without exceptions: undefined when missing or not allowed (EACCES, ENOTDIR). */
-function linkStat(path: string): Stats | undefined {
+export function linkStat(path: string): Stats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false });
   } catch {
@@ -52,7 +52,8 @@ function linkStat(path: string): Stats | undefined {
   }
 }
 
-function realPathOrUndefined(path: string): string | undefined {
+/** realpath without exceptions: undefined when the path does not (fully) exist. */
+export function realPathOrUndefined(path: string): string | undefined {
   try {
     return realpathSync(path);
   } catch {
@@ -60,7 +61,8 @@ function realPathOrUndefined(path: string): string | undefined {
   }
 }
 
-function linkTarget(path: string): string | undefined {
+/** readlink without exceptions: undefined when `path` is not a symbolic link (or vanished). */
+export function linkTarget(path: string): string | undefined {
   try {
     return readlinkSync(path);
   } catch {

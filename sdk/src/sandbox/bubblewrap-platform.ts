@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, constants as fsConstants, existsSync, lstatSync, readlinkSync } from "node:fs";
+import { accessSync, constants as fsConstants, existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { kernelKnobArgs } from "./kernel-knobs.js";
@@ -7,7 +7,7 @@ import { prlimitArgs, type ResourceLimits } from "./resource-limits.js";
 import { cgroupSupport, SandboxCgroup } from "./sandbox-cgroup.js";
 import { launchCommand, LAUNCH_SHELL } from "./sandbox-launch.js";
 import type { SandboxPlatform, SandboxSupport } from "./sandbox-platform.js";
-import type { SandboxedCommand, SandboxProfile } from "./sandbox-profile.js";
+import type { HiddenPath, SandboxedCommand, SandboxProfile } from "./sandbox-profile.js";
 import { sandboxAccountFiles, sandboxUser, type SandboxUser } from "./sandbox-user.js";
 import { SeccompFilterError } from "./seccomp/seccomp-filter-error.js";
 import { seccompProgramFile } from "./seccomp/seccomp-program-file.js";
@@ -177,20 +177,23 @@ export class BubblewrapPlatform implements SandboxPlatform {
     const binds = [
       ...profile.readOnly.map((path) => ({ path, flag: "--ro-bind-try" })),
       ...profile.writable.map((path) => ({ path, flag: "--bind-try" })),
-      ...(profile.hidden ?? []).map((path) => ({ path, flag: "--tmpfs" })),
+      ...masks(profile.hidden ?? []).map(({ path, directory }) => ({ path, flag: directory ? "mask-directory" : "mask-file" })),
       ...(profile.network.kind === "proxy" ? [{ path: profile.network.proxySocket, flag: "--bind" }] : []),
     ];
-    // Parents before children (a stable sort: a hidden folder after a bind of the same path), so a
-    // writable folder inside a read-only one stays writable and a hidden one stays hidden.
+    // Parents before children (a stable sort: a mask after a bind of the same path), so a writable
+    // folder inside a read-only one stays writable and a masked one stays hidden
+    // (docs/sandbox.md#secrets-hidden).
     binds.sort((a, b) => depth(a.path) - depth(b.path));
     // The folders bubblewrap creates to hold a bind are private to their creator: a switched user
     // must pass through them, so each is opened up right before its bind (after any tmpfs above it).
     for (const bind of binds) {
       if (user.switched) for (const folder of createdParents(profile, bind.path)) args.push("--perms", "0755", "--dir", folder);
-      args.push(...(bind.flag === "--tmpfs" ? [bind.flag, bind.path] : [bind.flag, bind.path, bind.path]));
+      if (bind.flag === "mask-directory") args.push("--tmpfs", bind.path);
+      else if (bind.flag === "mask-file") args.push("--ro-bind", "/dev/null", bind.path);
+      else args.push(bind.flag, bind.path, bind.path);
     }
-    // Read-only too, so a hidden folder is no place to write.
-    for (const path of profile.hidden ?? []) args.push("--remount-ro", path);
+    // Read-only last, once whatever a profile binds inside a masked folder (a tool's own proxy socket) is there.
+    for (const bind of binds) if (bind.flag === "mask-directory") args.push("--remount-ro", bind.path);
     if (profile.base === "system") args.push("--remount-ro", "/");
     args.push("--chdir", profile.cwd, "--");
 
@@ -322,6 +325,24 @@ function readSystemMounts(): string[] {
     else args.push("--ro-bind", path, path);
   }
   return args;
+}
+
+/**
+ * The real paths to mask, each once, parents first; none below a masked directory (its tmpfs
+ * already hides them, and is read-only, so a mount point could not be made there).
+ */
+function masks(hidden: readonly HiddenPath[]): { path: string; directory: boolean }[] {
+  const found = new Map<string, boolean>();
+  for (const { path } of hidden) {
+    try {
+      const real = realpathSync(path);
+      found.set(real, statSync(real).isDirectory());
+    } catch {
+      // Missing (or gone meanwhile): nothing there to read.
+    }
+  }
+  const ordered = [...found].map(([path, directory]) => ({ path, directory })).sort((a, b) => depth(a.path) - depth(b.path));
+  return ordered.filter(({ path }) => !ordered.some((other) => other.directory && path.startsWith(`${other.path}/`)));
 }
 
 function depth(path: string): number {

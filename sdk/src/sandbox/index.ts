@@ -19,5 +19,5 @@ export type { Denial, ToolFailure } from "./sandbox-denial.js";
 export { SandboxDeniedError, SandboxUnavailableError } from "./sandbox-errors.js";
 export type { SandboxPlatform, SandboxSupport } from "./sandbox-platform.js";
 export { SANDBOX_MODES, sandboxSupport, type SandboxChoice, type SandboxMode } from "./sandbox-preflight.js";
-export type { SandboxedCommand, SandboxNetwork, SandboxProfile } from "./sandbox-profile.js";
+export type { HiddenPath, SandboxedCommand, SandboxNetwork, SandboxProfile } from "./sandbox-profile.js";
 export type { SandboxErrorCode } from "../error-codes.js";

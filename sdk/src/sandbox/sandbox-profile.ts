@@ -7,6 +7,14 @@ import type { ResourceLimits } from "./resource-limits.js";
  */
 export type SandboxNetwork = { kind: "none" } | { kind: "host" } | { kind: "proxy"; proxySocket: string };
 
+/** A host path a sandboxed process must not read (docs/sandbox.md#secrets-hidden). */
+export interface HiddenPath {
+  /** Absolute host path. */
+  path: string;
+  /** What the path names; the platform masks what it finds there after resolving links. */
+  kind: "file" | "directory";
+}
+
 /**
  * What one sandboxed process may see and do, independent of the platform that enforces it.
  * Paths are absolute host paths, bound at the same path inside, so messages and files agree.
@@ -22,13 +30,14 @@ export interface SandboxProfile {
   readOnly: string[];
   /** Visible and writable (a tool's state folder, the Bash tool's working directories). */
   writable: string[];
-  /**
-   * Shown empty even where a bind above would show them (a fresh tmpfs over each): the proxies'
-   * socket folder, so that a broad grant never reaches another tool's proxy. Only the profile's own
-   * `proxySocket` is bound inside one.
-   */
-  hidden?: string[];
   network: SandboxNetwork;
+  /**
+   * Masked over everything bound above it: a directory shows empty and read-only, a file reads
+   * nothing (secrets; the proxies' socket folder, inside which only the profile's own
+   * `proxySocket` is bound). Links are resolved first, so the mask lands where a reader would
+   * arrive; paths that do not exist are skipped. Default none.
+   */
+  hidden?: readonly HiddenPath[] | undefined;
   /** The complete environment of the process: nothing else is inherited. */
   env: Record<string, string>;
   cwd: string;

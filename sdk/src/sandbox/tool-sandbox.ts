@@ -78,7 +78,7 @@ export class ToolSandbox implements ToolLauncher {
       base: "system",
       readOnly,
       writable,
-      hidden: [options.proxySocketsRoot],
+      hidden: [{ path: options.proxySocketsRoot, kind: "directory" }],
       network,
       env: this.environment(),
       cwd: options.stateDir,

@@ -14,7 +14,8 @@ const unsafe = loadCorpus("bash-unsafe.txt");
 const safe = loadCorpus("bash-safe.txt");
 const project = temporaryDirectory("builtin-corpus-");
 mkdirSync(join(project.path, "src"));
-const bash = new Bash({ cwd: project.path });
+// The analysis alone: the sandbox's contained-edit allowance is measured against it in bash-sandbox-strictness.test.ts.
+const bash = new Bash({ cwd: project.path, sandbox: "off" });
 
 beforeAll(async () => {
   await loadBashParser();
@@ -23,7 +24,8 @@ afterAll(() => project.remove());
 
 async function countProtected(commands: string[]): Promise<number> {
   let count = 0;
-  for (const command of commands) if ((await decide(PermissionMode.BYPASS, command)).reason?.includes("fact.protected-config")) count += 1;
+  for (const command of commands)
+    if (/fact\.(protected-config|runs-later)/.test((await decide(PermissionMode.BYPASS, command)).reason ?? "")) count += 1;
   return count;
 }
 

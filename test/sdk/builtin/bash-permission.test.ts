@@ -15,7 +15,8 @@ afterAll(() => {
   outside.remove();
 });
 
-const bash = new Bash({ cwd: project.path });
+// The analysis without the sandbox's contained-edit allowance (tested in bash-sandbox-permission.test.ts).
+const bash = new Bash({ cwd: project.path, sandbox: "off" });
 
 function decide(command: string, options: PermissionEngineOptions = {}) {
   return new PermissionEngine({ workingDirectories: [project.path], ...options }).checkPermission(bash, { command });

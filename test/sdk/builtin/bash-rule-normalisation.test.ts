@@ -13,7 +13,8 @@ const project = temporaryDirectory("builtin-bash-rules-");
 mkdirSync(join(project.path, "src"));
 writeFileSync(join(project.path, ".env"), "KEY=1\n");
 afterAll(() => project.remove());
-const bash = new Bash({ cwd: project.path });
+// Rules without the sandbox's contained-edit allowance (tested in bash-sandbox-permission.test.ts).
+const bash = new Bash({ cwd: project.path, sandbox: "off" });
 
 function decide(command: string, options: PermissionEngineOptions = {}) {
   return new PermissionEngine({ workingDirectories: [project.path], ...options }).checkPermission(bash, { command });

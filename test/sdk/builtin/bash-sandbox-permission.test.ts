@@ -15,7 +15,7 @@ afterAll(() => project.remove());
 
 const sandboxed = new Bash({ cwd: project.path, sandbox: "required" });
 const networked = new Bash({ cwd: project.path, sandbox: { mode: "required", network: true } });
-const plain = new Bash({ cwd: project.path });
+const plain = new Bash({ cwd: project.path, sandbox: "off" });
 
 function decide(bash: Bash, command: string, mode: PermissionMode = PermissionMode.DEFAULT) {
   return new PermissionEngine({ mode, workingDirectories: [project.path] }).checkPermission(bash, { command });

@@ -1,11 +1,10 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Bash, SandboxUnavailableError, Toolkit } from "@agent-tools/sdk";
+import { Bash, createBuiltinTools, SandboxUnavailableError, Toolkit } from "@agent-tools/sdk";
 import { BubblewrapPlatform } from "../../../sdk/src/sandbox/bubblewrap-platform.js";
 import { processesMatching } from "../support/process-state.js";
-import { runTool, temporaryDirectory } from "./support.js";
+import { loopbackListener, runTool, temporaryDirectory } from "./support.js";
 
 const project = temporaryDirectory("builtin-bash-sandbox-");
 // Outside the working directory and outside /tmp (which the sandbox replaces with a private one),
@@ -13,13 +12,12 @@ const project = temporaryDirectory("builtin-bash-sandbox-");
 // Readable by everyone, like most of a machine: a root agent's commands run as an unprivileged user.
 const outside = mkdtempSync("/var/tmp/bash-sandbox-outside-");
 chmodSync(outside, 0o755);
-let listener: Server;
+let listener: Awaited<ReturnType<typeof loopbackListener>>;
 let port: number;
 
 beforeAll(async () => {
-  listener = createServer((socket) => socket.end("reached\n"));
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  port = (listener.address() as { port: number }).port;
+  listener = await loopbackListener();
+  port = listener.port;
 });
 
 afterAll(() => {
@@ -37,7 +35,9 @@ describe("Bash in the sandbox", () => {
     expect(sandboxed.sandboxed).toBe(true);
     expect(sandboxed.sandboxStatus).toMatchObject({ sandboxed: true, network: false, unavailableReason: undefined });
     expect(sandboxed.sandboxStatus.writableDirectories).toHaveLength(1);
-    expect(new Bash({ cwd: project.path }).sandboxed).toBe(false);
+    expect(new Bash({ cwd: project.path }).sandboxed).toBe(true); // "auto" is the default
+    expect((createBuiltinTools(["Bash"], project.path)[0] as Bash).sandboxed).toBe(true); // agent-tools mcp --builtin Bash
+    expect(new Bash({ cwd: project.path, sandbox: "off" }).sandboxed).toBe(false);
   });
 
   it("writes inside the working directory; everything else is read-only; /tmp is private", async () => {
@@ -52,7 +52,7 @@ describe("Bash in the sandbox", () => {
     // /tmp, and for a root agent also not the sandbox user's to write.
     expect(refused.text).toMatch(/Read-only file system|No such file or directory|Permission denied/);
     expect(existsSync(target)).toBe(false);
-    const control = await run(new Bash({ cwd: project.path }), `echo x > ${target} && echo written`);
+    const control = await run(new Bash({ cwd: project.path, sandbox: "off" }), `echo x > ${target} && echo written`);
     expect(control.text).toBe("written\n");
 
     expect((await run(sandboxed, `cat ${target}`)).text).toBe("x\n"); // reading stays possible

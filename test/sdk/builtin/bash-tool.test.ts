@@ -11,6 +11,8 @@ afterAll(() => project.remove());
 
 const toolkit = new Toolkit({ tools: [new Bash({ cwd: project.path })] });
 const run = (input: Record<string, unknown>) => runTool(toolkit, "Bash", input);
+// The process-group kill of the plain backend (the sandbox's pid namespace is tested in bash-sandbox.test.ts).
+const unsandboxed = new Toolkit({ tools: [new Bash({ cwd: project.path, sandbox: "off" })] });
 
 /** A killed process may linger as a zombie until its parent reaps it: that counts as dead. */
 function isAlive(pid: number): boolean {
@@ -37,7 +39,7 @@ describe("Bash tool execution", () => {
 
   it("kills the whole process group on timeout", async () => {
     const pidFile = join(project.path, "child.pid");
-    const response = await run({ command: `sleep 30 & echo $! > ${pidFile}; wait`, timeout: 300 });
+    const response = await runTool(unsandboxed, "Bash", { command: `sleep 30 & echo $! > ${pidFile}; wait`, timeout: 300 });
     expect(response.state).toBe("error");
     expect(response.text).toBe(`Command timed out after 300ms: sleep 30 & echo $! > ${pidFile}; wait`);
     const child = Number(readFileSync(pidFile, "utf8"));

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Toolkit, ToolResponse } from "@agent-tools/sdk";
@@ -37,4 +38,11 @@ export async function runTool(toolkit: Toolkit, name: string, input: Record<stri
     const step = await stream.next();
     if (step.done) return step.value;
   }
+}
+
+/** A TCP listener on the agent's 127.0.0.1 that answers `reached` to every connection: what a sandboxed command must not reach without network. */
+export async function loopbackListener(): Promise<{ port: number; close: () => void }> {
+  const listener = createServer((socket) => socket.end("reached\n"));
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  return { port: (listener.address() as { port: number }).port, close: () => listener.close() };
 }

@@ -235,7 +235,7 @@ const MAX_GLOB_ENTRIES = 1000;
  * The files a glob matches now, as bash would (segment by segment, no dot-files for a leading `*`
  * or `?`), or undefined when that takes more than MAX_GLOB_ENTRIES directory entries.
  */
-function existingMatches(absolutePattern: string): string[] | undefined {
+export function existingMatches(absolutePattern: string): string[] | undefined {
   if (!/[*?[{]/.test(absolutePattern)) return [];
   let paths = ["/"];
   let budget = MAX_GLOB_ENTRIES;
@@ -278,6 +278,11 @@ export function mayContainDangerousPath(directory: string, lists: DangerousPathL
     const prefix = path.endsWith(sep) ? path : `${path}${sep}`;
     return /^\/home\/[^/]+$/.test(path) || secrets.some((secret) => secret.startsWith(prefix));
   });
+}
+
+/** The entries of `lists` whose contents are secret (what a read is checked against), with the secret locations. */
+export function secretLists(lists: DangerousPathLists): DangerousPathLists {
+  return listsFor(lists, "read");
 }
 
 /**

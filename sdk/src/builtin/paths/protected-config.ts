@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { resolve, sep } from "node:path";
 import { resolveRealPath } from "../../permission/working-directories.js";
+import { shellGlobToRegExp } from "./shell-glob.js";
 
 /**
  * Configuration that runs code later (hooks, start-up files, package-manager settings) or grants
@@ -80,18 +81,41 @@ export const PROTECTED_CONFIG: readonly ProtectedConfigEntry[] = [
   { path: ".local/bin/**", homeOnly: true, source: "on PATH before the system: a file there shadows a command" },
 ];
 
-interface CompiledEntry {
-  parts: string[];
-  below: boolean;
-  homeOnly: boolean;
-  source: string;
+/**
+ * Matches paths against entries like `PROTECTED_CONFIG`'s: segments at any depth, compared
+ * case-insensitively, a `*` inside a segment matching any run of characters (`jest.config.*`), a
+ * trailing `/**` covering everything below; `homeOnly` entries only directly below the home directory.
+ */
+export function configEntryMatcher(entries: readonly ProtectedConfigEntry[]): (absolutePath: string) => string | undefined {
+  const compiled = entries.map((entry) => {
+    const below = entry.path.endsWith("/**");
+    const parts = (below ? entry.path.slice(0, -3) : entry.path)
+      .toLowerCase()
+      .split("/")
+      .filter(Boolean)
+      .map((part) => (part.includes("*") ? shellGlobToRegExp(part) : part));
+    return { parts, below, homeOnly: entry.homeOnly ?? false, source: entry.source };
+  });
+  const matches = (part: string | RegExp, segment: string | undefined) =>
+    segment !== undefined && (typeof part === "string" ? part === segment : part.test(segment));
+  return (path) => {
+    const segments = path.toLowerCase().split(sep).filter(Boolean);
+    const home = homedir().toLowerCase();
+    for (const entry of compiled) {
+      for (let start = 0; start + entry.parts.length <= segments.length; start++) {
+        if (!entry.parts.every((part, offset) => matches(part, segments[start + offset]))) continue;
+        const end = start + entry.parts.length;
+        // A file entry names the last segment; a `/**` entry covers the directory and everything below.
+        if (!entry.below && end !== segments.length) continue;
+        if (entry.homeOnly && `/${segments.slice(0, start).join("/")}` !== home) continue;
+        return entry.source;
+      }
+    }
+    return undefined;
+  };
 }
 
-const COMPILED: CompiledEntry[] = PROTECTED_CONFIG.map((entry) => {
-  const below = entry.path.endsWith("/**");
-  const parts = (below ? entry.path.slice(0, -3) : entry.path).toLowerCase().split("/").filter(Boolean);
-  return { parts, below, homeOnly: entry.homeOnly ?? false, source: entry.source };
-});
+const protectedSource = configEntryMatcher(PROTECTED_CONFIG);
 
 /**
  * Why writing `absolutePath` would change configuration that runs code (judged on the path and on
@@ -101,30 +125,22 @@ const COMPILED: CompiledEntry[] = PROTECTED_CONFIG.map((entry) => {
  * @example protectedConfigProblem("/repo/.git/hooks/pre-commit") // "git hooks run on commit, …"
  */
 export function protectedConfigProblem(absolutePath: string, cwd: string = process.cwd()): string | undefined {
+  return configProblem(absolutePath, cwd, protectedSource, "protected configuration");
+}
+
+/** Why `absolutePath` (as written, or its real path) matches `source`'s entries, naming them `what`. */
+export function configProblem(
+  absolutePath: string,
+  cwd: string,
+  source: (path: string) => string | undefined,
+  what: string,
+): string | undefined {
   const written = resolve(cwd, absolutePath);
   const real = resolveRealPath(written, cwd);
   for (const candidate of new Set([written, real])) {
-    const source = matchingSource(candidate);
-    if (source !== undefined)
-      return candidate === written
-        ? `${written} is protected configuration: ${source}`
-        : `${written} leads to ${real}, protected configuration: ${source}`;
-  }
-  return undefined;
-}
-
-function matchingSource(path: string): string | undefined {
-  const segments = path.toLowerCase().split(sep).filter(Boolean);
-  const home = homedir().toLowerCase();
-  for (const entry of COMPILED) {
-    for (let start = 0; start + entry.parts.length <= segments.length; start++) {
-      if (!entry.parts.every((part, offset) => segments[start + offset] === part)) continue;
-      const end = start + entry.parts.length;
-      // A file entry names the last segment; a `/**` entry covers the directory and everything below.
-      if (!entry.below && end !== segments.length) continue;
-      if (entry.homeOnly && `/${segments.slice(0, start).join("/")}` !== home) continue;
-      return entry.source;
-    }
+    const reason = source(candidate);
+    if (reason !== undefined)
+      return candidate === written ? `${written} is ${what}: ${reason}` : `${written} leads to ${real}, ${what}: ${reason}`;
   }
   return undefined;
 }

@@ -45,6 +45,12 @@ export interface SecretSystemPath {
   pattern: RegExp;
   /** A path the pattern matches: globs such as `/etc/shado?` are tested against it. */
   probe: string;
+  /**
+   * The concrete paths the Bash sandbox masks for this entry (a `*` in the last segment matches
+   * what is there), each matched by `pattern`; none for `/proc`, which the sandbox replaces with
+   * its own (docs/sandbox.md#the-bash-tool).
+   */
+  masks: readonly string[];
   category: SecretCategory;
   source: string;
 }
@@ -290,93 +296,120 @@ export const SECRET_SYSTEM_PATHS: readonly SecretSystemPath[] = [
   {
     pattern: /^\/etc\/(shadow|gshadow|sudoers|master\.passwd)(\.d\/.*|-)?$/,
     probe: "/etc/shadow",
+    masks: ["/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d", "/etc/master.passwd"],
     category: "password-store",
     source: "shadow(5), sudoers(5)",
   },
   {
     pattern: /^\/proc\/.+\/(environ|mem|cmdline|maps|pagemap|auxv|stack|syscall)$/,
     probe: "/proc/1/environ",
+    masks: [],
     category: "environment",
     source: "proc(5): any process's environment and memory",
   },
   {
     pattern: /^\/proc\/[^/]+\/(task\/[^/]+\/)?(root|cwd|fd)\/./,
     probe: "/proc/self/root/x",
+    masks: [],
     category: "environment",
     source: "proc(5): another process's root, cwd and open files",
   },
-  { pattern: /^\/proc\/kcore$/, probe: "/proc/kcore", category: "environment", source: "proc(5): physical memory" },
-  { pattern: /^\/etc\/ssh\/ssh_host_.*key$/, probe: "/etc/ssh/ssh_host_ed25519_key", category: "keys", source: "sshd(8): host keys" },
-  { pattern: /^\/etc\/ssl\/private(\/.*)?$/, probe: "/etc/ssl/private/x.key", category: "keys", source: "Debian: TLS private keys" },
+  { pattern: /^\/proc\/kcore$/, probe: "/proc/kcore", masks: [], category: "environment", source: "proc(5): physical memory" },
+  {
+    pattern: /^\/etc\/ssh\/ssh_host_.*key$/,
+    probe: "/etc/ssh/ssh_host_ed25519_key",
+    masks: ["/etc/ssh/ssh_host_*key"],
+    category: "keys",
+    source: "sshd(8): host keys",
+  },
+  {
+    pattern: /^\/etc\/ssl\/private(\/.*)?$/,
+    probe: "/etc/ssl/private/x.key",
+    masks: ["/etc/ssl/private"],
+    category: "keys",
+    source: "Debian: TLS private keys",
+  },
   {
     pattern: /^\/etc\/kubernetes\/(pki\/.*|[^/]+\.conf)$/,
     probe: "/etc/kubernetes/admin.conf",
+    masks: ["/etc/kubernetes/pki", "/etc/kubernetes/*.conf"],
     category: "kubernetes",
     source: "kubeadm: admin.conf and the cluster PKI",
   },
   {
     pattern: /^\/(var\/)?run\/secrets(\/.*)?$/,
     probe: "/run/secrets/x",
+    masks: ["/run/secrets", "/var/run/secrets"],
     category: "kubernetes",
     source: "Docker and Kubernetes mounted secrets (service account tokens)",
   },
   {
     pattern: /^\/etc\/mysql\/debian\.cnf$/,
     probe: "/etc/mysql/debian.cnf",
+    masks: ["/etc/mysql/debian.cnf"],
     category: "database",
     source: "Debian MySQL maintenance password",
   },
   {
     pattern: /^\/etc\/security\/opasswd$/,
     probe: "/etc/security/opasswd",
+    masks: ["/etc/security/opasswd"],
     category: "password-store",
     source: "pam_pwhistory: old password hashes",
   },
   {
     pattern: /^\/etc\/NetworkManager\/system-connections(\/.*)?$/,
     probe: "/etc/NetworkManager/system-connections/home.nmconnection",
+    masks: ["/etc/NetworkManager/system-connections"],
     category: "vpn-and-wifi",
     source: "NetworkManager: Wi-Fi PSKs and VPN secrets (nm-settings-keyfile(5))",
   },
   {
     pattern: /^\/etc\/wireguard(\/.*)?$/,
     probe: "/etc/wireguard/wg0.conf",
+    masks: ["/etc/wireguard"],
     category: "vpn-and-wifi",
     source: "wg-quick(8): interface private keys",
   },
   {
     pattern: /^\/etc\/openvpn(\/.*)?$/,
     probe: "/etc/openvpn/client.conf",
+    masks: ["/etc/openvpn"],
     category: "vpn-and-wifi",
     source: "OpenVPN: keys and auth-user-pass files",
   },
   {
     pattern: /^\/etc\/wpa_supplicant(\/.*)?$/,
     probe: "/etc/wpa_supplicant/wpa_supplicant.conf",
+    masks: ["/etc/wpa_supplicant"],
     category: "vpn-and-wifi",
     source: "wpa_supplicant.conf(5): Wi-Fi PSKs",
   },
   {
     pattern: /^\/var\/lib\/iwd(\/.*)?$/,
     probe: "/var/lib/iwd/home.psk",
+    masks: ["/var/lib/iwd"],
     category: "vpn-and-wifi",
     source: "iwd: Wi-Fi PSKs (iwd.network(5))",
   },
   {
     pattern: /^\/etc\/ppp\/(chap|pap)-secrets$/,
     probe: "/etc/ppp/chap-secrets",
+    masks: ["/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets"],
     category: "vpn-and-wifi",
     source: "pppd(8): CHAP and PAP secrets",
   },
   {
     pattern: /^\/etc\/(ipsec\.secrets|swanctl(\/.*)?)$/,
     probe: "/etc/ipsec.secrets",
+    masks: ["/etc/ipsec.secrets", "/etc/swanctl"],
     category: "vpn-and-wifi",
     source: "strongSwan: IPsec keys",
   },
   {
     pattern: /^\/etc\/gitlab-runner\/config\.toml$/,
     probe: "/etc/gitlab-runner/config.toml",
+    masks: ["/etc/gitlab-runner/config.toml"],
     category: "vcs-and-ci",
     source: "GitLab Runner: runner tokens",
   },

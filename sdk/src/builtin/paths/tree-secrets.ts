@@ -56,21 +56,52 @@ export interface TreeSearch {
  * user's secrets. With `search.target`, the first file that matches it instead.
  */
 export function treeSecret(root: string, lists: DangerousPathLists, reading: TreeReading, search: TreeSearch = {}): string | undefined {
-  let start: string;
-  try {
-    start = realpathSync(root);
-    if (!statSync(start).isDirectory()) return undefined;
-  } catch {
-    return undefined;
-  }
+  const start = realDirectory(root);
+  if (start === undefined) return undefined;
   // A negation in an ignore file here or above can re-include hidden and ignored files.
   if ((!reading.hidden || reading.gitignore) && ancestorsNegate(start)) reading = { ...reading, hidden: true, gitignore: false };
   const rules = reading.gitignore ? repositoryRules(start) : [];
   if (rules === undefined) reading = { ...reading, gitignore: false };
-  const found = walk(start, lists, reading, rules ?? [], search);
+  const found = firstAnswer(walk(start, lists, reading, rules ?? [], search, "depth"));
   if (found !== NEGATION) return found;
-  const widened = walk(start, lists, { ...reading, hidden: true, gitignore: false }, [], search);
+  const widened = firstAnswer(walk(start, lists, { ...reading, hidden: true, gitignore: false }, [], search, "depth"));
   return widened === NEGATION ? undefined : widened;
+}
+
+/** A secret the whole-tree walk found: where, what it is (a link counts as what it leads to), and in words. */
+export interface TreeSecretEntry {
+  path: string;
+  kind: "file" | "directory";
+  description: string;
+}
+
+/**
+ * Every secret below `root` as a reader that follows links reaches it (hidden files included,
+ * ignore files not trusted), walked breadth first, so when the tree is bigger than
+ * MAX_TREE_ENTRIES or deeper than MAX_TREE_DEPTH the top levels are complete and `limit` says
+ * where the walk stopped. The directory listings are cached per directory version (mtime), so a
+ * repeat walk of an unchanged tree costs one stat per directory.
+ */
+export function treeSecretEntries(root: string, lists: DangerousPathLists): { secrets: TreeSecretEntry[]; limit: string | undefined } {
+  const secrets: TreeSecretEntry[] = [];
+  const start = realDirectory(root);
+  if (start === undefined) return { secrets, limit: undefined };
+  for (const event of walk(start, lists, READS_EVERYTHING, [], {}, "breadth")) {
+    if (event === NEGATION) continue;
+    if ("limit" in event) return { secrets, limit: event.limit };
+    secrets.push(event);
+  }
+  return { secrets, limit: undefined };
+}
+
+/** The real path of `root` when it is a directory. */
+function realDirectory(root: string): string | undefined {
+  try {
+    const start = realpathSync(root);
+    return statSync(start).isDirectory() ? start : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True for a `treeSecret` answer that is a limit reached (the tree is too big to tell), not a path found. */
@@ -81,25 +112,49 @@ export function isTreeLimit(answer: string): boolean {
 /** The walk met an ignore file with a negation while trusting ignore files: it starts over without. */
 const NEGATION = Symbol("negation");
 
-function walk(
+type WalkEvent = TreeSecretEntry | { limit: string } | typeof NEGATION;
+
+/** `treeSecret`'s answer: the first secret's description, the limit reached, NEGATION, or undefined when the walk found nothing. */
+function firstAnswer(events: Generator<WalkEvent>): string | undefined | typeof NEGATION {
+  const first = events.next();
+  if (first.done) return undefined;
+  const event = first.value;
+  return event === NEGATION ? NEGATION : "limit" in event ? event.limit : event.description;
+}
+
+/**
+ * Walks the tree below `start` and yields each secret it would read (see `treeSecret`), then a
+ * limit when it stops early, or NEGATION when an ignore file it trusted has one.
+ */
+function* walk(
   start: string,
   lists: DangerousPathLists,
   reading: TreeReading,
   initialRules: IgnoreRule[],
   search: TreeSearch,
-): string | undefined | typeof NEGATION {
+  order: "depth" | "breadth",
+): Generator<WalkEvent> {
   let budget = MAX_TREE_ENTRIES;
   const visited = new Set<string>([start]);
-  const stack: { directory: string; depth: number; rules: IgnoreRule[] }[] = [{ directory: start, depth: 0, rules: initialRules }];
-  while (stack.length > 0) {
-    const { directory, depth, rules: inherited } = stack.pop()!;
-    if (depth > MAX_TREE_DEPTH) return `a tree deeper than ${MAX_TREE_DEPTH} levels below ${start}`;
+  const pending: { directory: string; depth: number; rules: IgnoreRule[] }[] = [{ directory: start, depth: 0, rules: initialRules }];
+  while (pending.length > 0) {
+    const { directory, depth, rules: inherited } = order === "depth" ? pending.pop()! : pending.shift()!;
+    if (depth > MAX_TREE_DEPTH) {
+      yield { limit: `a tree deeper than ${MAX_TREE_DEPTH} levels below ${start}` };
+      return;
+    }
     const { entries, hasIgnoreFile } = listing(directory, lists);
     const own = hasIgnoreFile ? directoryIgnores(directory) : undefined;
-    if (own?.negates && (!reading.hidden || reading.gitignore)) return NEGATION;
+    if (own?.negates && (!reading.hidden || reading.gitignore)) {
+      yield NEGATION;
+      return;
+    }
     const rules = reading.gitignore && own && own.rules.length > 0 ? [...inherited, ...own.rules] : inherited;
     for (const { name, kind, secret: secretByName, hardLinks } of entries) {
-      if ((budget -= 1) < 0) return `more than ${MAX_TREE_ENTRIES} entries below ${start}`;
+      if ((budget -= 1) < 0) {
+        yield { limit: `more than ${MAX_TREE_ENTRIES} entries below ${start}` };
+        return;
+      }
       if (!reading.hidden && name.startsWith(".")) continue;
       const path = join(directory, name);
       const secret = search.target ? kind !== "directory" && search.target(path) : secretByName || hardLinks > 1;
@@ -109,22 +164,25 @@ function walk(
       if (reading.gitignore && rules.length > 0 && isIgnored(path, kind === "directory", rules)) continue;
       if (kind === "directory" && name === ".git") {
         // The internals are git's; only the config may hold a token (`url = https://user:token@…`).
-        if (!search.target && holdsCredential(readGitConfig(join(path, "config")).entries)) return join(path, "config");
+        const config = join(path, "config");
+        if (!search.target && holdsCredential(readGitConfig(config).entries)) yield { path: config, kind: "file", description: config };
         continue;
       }
-      if (secret && (kind !== "link" || !search.reads || search.reads(path)))
-        return hardLinks > 1 && !secretByName && !search.target
-          ? `${path} (${hardLinks} hard links: possibly another name for a secret)`
-          : path;
-      if (kind === "directory") stack.push({ directory: path, depth: depth + 1, rules });
+      if (secret && (kind !== "link" || !search.reads || search.reads(path))) {
+        const description =
+          hardLinks > 1 && !secretByName && !search.target ? `${path} (${hardLinks} hard links: possibly another name for a secret)` : path;
+        yield { path, kind: kind === "directory" ? "directory" : "file", description };
+        continue;
+      }
+      if (kind === "directory") pending.push({ directory: path, depth: depth + 1, rules });
       else if (kind === "link" && reading.followsLinks) {
         const target = followedLink(path, lists, visited, search);
-        if (target?.secret) return `${path} (links to ${target.secret})`;
-        if (target?.directory) stack.push({ directory: target.directory, depth: depth + 1, rules: [] });
+        if (target?.secret)
+          yield { path, kind: target.isDirectory ? "directory" : "file", description: `${path} (links to ${target.secret})` };
+        else if (target?.directory) pending.push({ directory: target.directory, depth: depth + 1, rules: [] });
       }
     }
   }
-  return undefined;
 }
 
 function followedLink(
@@ -132,7 +190,7 @@ function followedLink(
   lists: DangerousPathLists,
   visited: Set<string>,
   search: TreeSearch,
-): { secret?: string; directory?: string } | undefined {
+): { secret?: string; isDirectory?: boolean; directory?: string } | undefined {
   let real: string;
   let isDirectory: boolean;
   try {
@@ -144,7 +202,7 @@ function followedLink(
   const secret = search.target
     ? !isDirectory && (search.target(real) || search.target(path))
     : isSecretEntry(real, lists) || hardLinkCount(real) > 1;
-  if (secret && (isDirectory || !search.reads || search.reads(path))) return { secret: real };
+  if (secret && (isDirectory || !search.reads || search.reads(path))) return { secret: real, isDirectory };
   if (!isDirectory || visited.has(real)) return undefined;
   visited.add(real);
   return { directory: real };

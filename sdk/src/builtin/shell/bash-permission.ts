@@ -7,16 +7,16 @@ import {
   type PermissionContext,
   type PermissionDecision,
 } from "../../permission/types.js";
-import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
 import { expandHome } from "../../permission/working-directories.js";
 import { isDangerousPath, mayContainDangerousPath, mayExpandToDangerousPath, type DangerousPathLists } from "../paths/dangerous-paths.js";
 import { protectedConfigProblem } from "../paths/protected-config.js";
+import { runsLaterProblem } from "../paths/runs-later.js";
 import { treeSecret, type TreeReading } from "../paths/tree-secrets.js";
 import { gitRepositoryProblem } from "./git-config-hazards.js";
-import type { AnalysedCommand, BashAnalysis } from "./bash-analysis.js";
+import type { BashAnalysis } from "./bash-analysis.js";
 import { allowCoverage, ruleMatchesAnyCommand } from "./bash-rules.js";
-import { parseArguments, STRICT_PARSE_CONTEXT } from "./policy/argument-parser.js";
-import { editSpec } from "./policy/spec-registry.js";
+import { editsStayInside } from "./contained-edits.js";
+import { editTargets, type EditTargets } from "./edit-targets.js";
 import type { ShellWord } from "./shell-word.js";
 
 export interface BashPermissionOptions {
@@ -196,9 +196,10 @@ const PROGRAM_TEXT_RULES = /^readonly\.(awk|gawk|mawk|nawk|sed|jq|yq)\.check$/;
 
 /**
  * The Bash tool's own verdict. Facts about the whole command come first and no allow rule
- * silences them (bypass-immune ASK): it cannot be analysed, it reads a secret, git would run a
- * program its repository configures, a destructive pattern, program text that runs commands or
- * writes, a write to an unknown or sensitive target. Then: read-only → ALLOW; ACCEPT_EDITS and
+ * silences them (bypass-immune ASK; a write to protected configuration or to a file that runs
+ * later asks in every mode): it cannot be analysed, it reads a secret, git would run a program
+ * its repository configures, a destructive pattern, program text that runs commands or writes, a
+ * write to an unknown or sensitive target. Then: read-only → ALLOW; ACCEPT_EDITS and
  * DONT_ASK file commands inside the working directories → ALLOW; allow rules that cover every
  * command (and every command those run) → ALLOW, that cover only some → ASK!; otherwise PASSTHROUGH.
  * Each reason names the rule that decided (`readonly.*`, `fact.*`).
@@ -217,11 +218,25 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
       reason: `Read-only command (${analysis.commands.map((command) => command.readOnlyRule).join(", ")})`,
     };
   const paths = sensitivePaths(analysis, options);
-  if (paths.protectedWrites.length > 0) {
+  const targets = editTargets(analysis, options.cwd);
+  // After `cd x` a relative path may be below any directory the line visits; after `cd $X`, anywhere (judged by name from `/`).
+  const everyTargets = [targets, ...analysis.directories.slice(1).map((directory) => editTargets(analysis, directory ?? "/"))];
+  const protectedWrites = new Set([...paths.protectedWrites, ...resolvedProblems(everyTargets, protectedConfigProblem)]);
+  if (protectedWrites.size > 0) {
     return {
       ...immuneAsk(
-        `Command writes protected configuration: ${paths.protectedWrites.join("; ")}`,
+        `Command writes protected configuration: ${[...protectedWrites].join("; ")}`,
         "fact.protected-config: configuration that runs code is asked for in every mode",
+      ),
+      alwaysAsk: true,
+    };
+  }
+  const runsLater = new Set(resolvedProblems(everyTargets, runsLaterProblem));
+  if (runsLater.size > 0) {
+    return {
+      ...immuneAsk(
+        `Command writes files that run later: ${[...runsLater].join("; ")}`,
+        "fact.runs-later: a file a tool runs by convention later (build scripts, CI, test configuration, agent instructions) is asked for in every mode",
       ),
       alwaysAsk: true,
     };
@@ -253,7 +268,7 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
 
   if (
     (context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) &&
-    editsStayInside(analysis, [options.cwd, ...context.workingDirectories])
+    editsStayInside(analysis, targets, [options.cwd, ...context.workingDirectories])
   ) {
     return {
       behavior: PermissionBehavior.ALLOW,
@@ -261,7 +276,7 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
       reason: `Mode: ${context.mode} (edit.inside-working-directories)`,
     };
   }
-  if (options.sandboxWritable && editsStayInside(analysis, options.sandboxWritable)) {
+  if (options.sandboxWritable && editsStayInside(analysis, targets, options.sandboxWritable)) {
     return {
       behavior: PermissionBehavior.ALLOW,
       message: "Permission granted: file operations inside the sandbox's writable directories",
@@ -295,37 +310,11 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
   };
 }
 
-/**
- * Edits that may be auto-allowed: every command is read-only or a listed file command (sed with a
- * safe script), there is at least one write, no `cd` moves the base directory, and every path
- * written or copied resolves (by real path) inside one of `roots`.
- */
-function editsStayInside(analysis: BashAnalysis, roots: readonly string[]): boolean {
-  const cwd = analysis.directories[0]!;
-  if (analysis.directories.length > 1 || analysis.script === undefined) return false;
-  if (analysis.script.statements.length > 0 || analysis.script.constructs.some((construct) => construct.type === "function")) return false;
-  const paths: ShellWord[] = [];
-  for (const command of analysis.commands) {
-    if (command.readOnlyProblem === undefined) continue;
-    const touched = fileCommandPaths(command);
-    if (touched === undefined) return false;
-    paths.push(...touched);
-  }
-  for (const redirect of analysis.script.redirects) if (redirect.kind === "write" && redirect.target) paths.push(redirect.target);
-  if (paths.length === 0) return false;
-  return paths.every((word) => {
-    const value = word.value;
-    if (value === undefined || (word.expands && value.includes(".."))) return false;
-    if (value.startsWith("~") && !value.startsWith("~/") && value !== "~") return false;
-    return isPathInWorkingDirectories(resolve(cwd, expandHome(value)), roots, roots[0]);
-  });
-}
-
-/** The paths a listed file command touches (operands and option paths), or undefined when it is not one or cannot be judged. */
-function fileCommandPaths(command: AnalysedCommand): ShellWord[] | undefined {
-  const { name, args, wrappers, assignments, privileged, appendsArguments } = command.resolved;
-  const spec = name === undefined ? undefined : editSpec(name);
-  if (!spec || privileged || appendsArguments || assignments.length > 0 || wrappers.length > 0) return undefined;
-  const result = parseArguments(spec, args, STRICT_PARSE_CONTEXT);
-  return result.parsed?.paths;
+/** `check` applied to every path an edit writes, as written and as the kernel resolves it (`x/../hooks` where x links into `.git/hooks`). */
+function resolvedProblems(everyTargets: EditTargets[], check: (path: string, cwd: string) => string | undefined): string[] {
+  return everyTargets
+    .flatMap((targets) => targets.written)
+    .flatMap(({ written, resolved }) =>
+      [check(written, "/"), check(resolved, "/")].filter((problem): problem is string => problem !== undefined),
+    );
 }

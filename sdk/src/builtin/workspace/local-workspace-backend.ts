@@ -21,16 +21,11 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
     return runProcess(argv, options);
   }
 
-  async startBackground(argv: string[], options: { cwd: string; env?: Record<string, string> | undefined }): Promise<BackgroundProcess> {
+  async startBackground(argv: string[], options: Pick<ExecOptions, "cwd" | "env">): Promise<BackgroundProcess> {
     const logPath = join(await mkdtemp(join(tmpdir(), "agent-tools-bash-")), "output.log");
     const log = openSync(logPath, "a");
     try {
-      const child = spawn(argv[0]!, argv.slice(1), {
-        cwd: options.cwd,
-        env: options.env ?? process.env,
-        detached: true,
-        stdio: ["ignore", log, log],
-      });
+      const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", log, log] });
       await new Promise<void>((resolve, reject) => {
         child.once("spawn", resolve);
         child.once("error", reject);
@@ -81,12 +76,7 @@ export class LocalWorkspaceBackend implements WorkspaceBackend {
 function runProcess(argv: string[], options: ExecOptions): Promise<ExecResult> {
   const limit = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const stdout = new BoundedBuffer(limit);
     const stderr = new BoundedBuffer(limit);
     let timedOut = false;

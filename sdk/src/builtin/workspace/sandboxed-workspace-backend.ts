@@ -4,8 +4,9 @@ import type { BackgroundProcess, ExecOptions, ExecResult, FileStat, GlobOptions,
 
 /**
  * A backend whose processes run in the OS sandbox under `profile` (the Bash tool's: the host
- * filesystem read-only, the working directories writable, a private /tmp, no network unless
- * allowed). File operations are the agent's own and pass through unchanged.
+ * filesystem read-only, the working directories writable, secrets masked, a private /tmp, no
+ * network unless allowed) with the profile's environment only. File operations are the agent's
+ * own and pass through unchanged.
  */
 export class SandboxedWorkspaceBackend implements WorkspaceBackend {
   constructor(
@@ -27,7 +28,7 @@ export class SandboxedWorkspaceBackend implements WorkspaceBackend {
     }
   }
 
-  startBackground(argv: string[], options: { cwd: string }): Promise<BackgroundProcess> {
+  startBackground(argv: string[], options: Pick<ExecOptions, "cwd" | "env">): Promise<BackgroundProcess> {
     const launch = this.platform.wrap({ ...this.profile, cwd: options.cwd }, argv);
     return this.inner.startBackground([launch.command, ...launch.args], { ...options, env: launch.env });
   }

@@ -9,7 +9,7 @@ export interface ExecOptions {
   signal?: AbortSignal | undefined;
   /** Output beyond this many bytes per stream is dropped (the process keeps running). */
   maxOutputBytes?: number | undefined;
-  /** The process's whole environment; default the agent's own. */
+  /** The complete environment of the process (a sandbox's scrubbed one); default the agent's. */
   env?: Record<string, string> | undefined;
 }
 
@@ -47,7 +47,7 @@ export interface WorkspaceBackend {
   /** Runs argv without a shell, in its own process group. */
   exec(argv: string[], options: ExecOptions): Promise<ExecResult>;
   /** Starts argv detached, output to a log file; returns at once. */
-  startBackground(argv: string[], options: { cwd: string; env?: Record<string, string> | undefined }): Promise<BackgroundProcess>;
+  startBackground(argv: string[], options: Pick<ExecOptions, "cwd" | "env">): Promise<BackgroundProcess>;
   readFile(path: string): Promise<Buffer>;
   /** Writes the file, creating missing parent directories. */
   writeFile(path: string, data: string | Uint8Array): Promise<void>;

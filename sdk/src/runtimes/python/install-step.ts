@@ -65,7 +65,7 @@ export async function runInstallStep(
       base: "system",
       readOnly: place.readOnly,
       writable: [place.venv],
-      hidden: [isolation.proxySocketsRoot],
+      hidden: [{ path: isolation.proxySocketsRoot, kind: "directory" }],
       network: proxy === undefined ? { kind: "none" } : { kind: "proxy", proxySocket: proxy.socketPath },
       env: proxy === undefined ? env : { ...env, ...proxyEnvironment(proxy) },
       cwd: place.cwd,
