@@ -59,6 +59,18 @@ export class RegistryStack extends Stack {
       "The write token is handed to publishers by hand; rotating it on a schedule would lock them out. Rotate with `aws secretsmanager put-secret-value` (docs/deployment.md).",
     );
 
+    // Signs page cursors (functions/listing/page-cursor.ts): random per deployment, known to no client.
+    const cursorSecret = new Secret(this, "CursorKey", {
+      description: "Key the Agent Tools registry signs its page cursors with (no client needs it).",
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledgeFinding(
+      cursorSecret,
+      "AwsSolutions-SMG4",
+      "Rotating the cursor key only makes outstanding page cursors invalid (clients start the listing over); nothing depends on rotating it on a schedule.",
+    );
+
     const shared = { TABLE_NAME: table.tableName, BUCKET_NAME: bucket.bucketName, ARCHIVE_DELIVERY: "redirect" };
     const embedding = embeddingSettings(this, settings);
     const functions = {} as Record<RegistryFunctionName, NodejsFunction>;
@@ -66,6 +78,7 @@ export class RegistryStack extends Stack {
       const environment = {
         ...shared,
         ...(definition.permissions.readsTokenSecret ? { TOKEN_SECRET_ARN: tokenSecret.secretArn } : {}),
+        ...(definition.permissions.readsCursorSecret ? { CURSOR_SECRET_ARN: cursorSecret.secretArn } : {}),
         ...definition.environment?.(settings),
         ...(definition.permissions.embeds ? embedding.environment : {}),
       };
@@ -75,7 +88,13 @@ export class RegistryStack extends Stack {
         reservedConcurrency: definition.reservedConcurrency?.(settings),
         logRetention,
       });
-      grantFunctionPermissions(fn, definition.permissions, { table, bucket, tokenSecret, embeddingModelArn: embedding.modelArn });
+      grantFunctionPermissions(fn, definition.permissions, {
+        table,
+        bucket,
+        tokenSecret,
+        cursorSecret,
+        embeddingModelArn: embedding.modelArn,
+      });
       if (definition.schedule) {
         new Rule(this, `${functionConstructId(definition.name)}Schedule`, {
           schedule: definition.schedule,

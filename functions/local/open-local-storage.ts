@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { DEFAULT_MAX_BUNDLE_BYTES, type RegistryConfig } from "../config.js";
+import { loadCursorKey } from "./cursor-key.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { S3_FOLDER, startEmulators, type EmulatorOptions } from "./emulators.js";
 import { repairEmulatorFiles } from "./repair-emulator-files.js";
@@ -25,6 +26,7 @@ export async function openLocalStorage(dataDirOption: string, options: EmulatorO
   const lock = await lockDataDir(dataDir);
   try {
     if (lock.afterUncleanStop) await repairEmulatorFiles(join(dataDir, S3_FOLDER));
+    const cursorKey = await loadCursorKey(dataDir);
     const emulators = await startEmulators(dataDir, options);
     const close = async () => {
       await emulators.close();
@@ -44,6 +46,7 @@ export async function openLocalStorage(dataDirOption: string, options: EmulatorO
         cacheRevalidateMs: 1000,
         // The emulator honours If-None-Match like S3 (s3rver-if-none-match.ts): archives are written in one call.
         s3ConditionalWrites: true,
+        cursorKey: cursorKey.key,
       };
       await provisionStorage(config);
       return { dataDir, config, close };
