@@ -8,24 +8,14 @@ export const CURSOR_KEY_FILE = "cursor-key";
 /**
  * The data folder's page-cursor secret: made at random on the first start and kept (mode 0600)
  * in `<data dir>/cursor-key`, so cursors survive restarts and no other registry can mint them.
- * When it cannot be stored (a full disk), this run keeps a key of its own and says why in
- * `persisted`; its cursors then end with the process.
  */
-export async function loadCursorKey(dataDir: string): Promise<{ key: string; persisted: boolean }> {
+export async function loadCursorKey(dataDir: string): Promise<string> {
   const file = join(dataDir, CURSOR_KEY_FILE);
   const stored = await readKey(file);
-  if (stored !== undefined) return { key: stored, persisted: true };
+  if (stored !== undefined) return stored;
   const key = randomBytes(32).toString("base64url");
-  try {
-    await writeFile(file, `${key}\n`, { mode: 0o600, flag: "wx" });
-    return { key, persisted: true };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // Another process of this folder wrote it first (the data-folder lock makes that a past run's leftover).
-    if (code === "EEXIST") return { key: (await readKey(file)) ?? key, persisted: true };
-    if (code === "ENOSPC" || code === "EDQUOT") return { key, persisted: false };
-    throw error;
-  }
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 async function readKey(file: string): Promise<string | undefined> {

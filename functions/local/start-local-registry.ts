@@ -49,6 +49,8 @@ export interface LocalRegistry {
   tokenSource: "given" | "generated" | "stored";
   /** The file holding the sha256 of a generated token. */
   tokenHashFile: string;
+  /** Why this start is read-only (a full disk), when it is: writes answer 507 until space is freed, then work again. */
+  readOnly?: string;
   /** The emulators' endpoints and the stores, for tests and benchmarks. */
   config: RegistryConfig;
   deps: RegistryDeps;
@@ -70,7 +72,11 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       ...(options.publisherWritesPerMinute === undefined ? {} : { publisherWritesPerMinute: options.publisherWritesPerMinute }),
     };
     const token = await loadLocalToken(storage.dataDir, options.token);
-    const deps = createRegistryDeps(config, token.verify, { onCatalogChange: options.onCatalogChange, embedder: options.embedder });
+    const deps = createRegistryDeps(config, token.verify, {
+      onCatalogChange: options.onCatalogChange,
+      embedder: options.embedder,
+      space: storage.space,
+    });
     const app = createRegistryApp(deps, { extraRoutes: options.extraRoutes });
     // What the indexer Lambda does on AWS, here in process with its own storage client (docs/search.md).
     const indexerEntries = new EntryStore(createDynamoDocumentClient(config), config.tableName);
@@ -96,6 +102,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       token: token.token,
       tokenSource: token.source,
       tokenHashFile: token.hashFile,
+      ...(storage.readOnly === undefined ? {} : { readOnly: storage.readOnly }),
       config,
       deps,
       close() {

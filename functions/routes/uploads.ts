@@ -30,6 +30,8 @@ export const uploadsRoute: RouteModule = (app, deps) => {
     if (!writer.admin && !writer.token.actions.includes("publish")) throw cannotPublish(writer.publisher);
     const size = declaredSize(await readJsonBody(c));
     if (size !== undefined && size > maxBytes) throw tooLarge(size, maxBytes);
+    // The bundle waits on this disk too, beside its archive once published (local server only).
+    if (size !== undefined) await deps.space?.assertRoomFor(size);
     const uploadId = randomUUID();
     await store.recordOwner(uploadId, writer.publisher);
     const uploadUrl = await store.presignPut(uploadId, UPLOAD_URL_EXPIRES_SECONDS, size);

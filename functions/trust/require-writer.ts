@@ -4,13 +4,14 @@ import type { RegistryConfig } from "../config.js";
 import { clientAddress } from "../http/client-address.js";
 import { HttpProblem } from "../http-problem.js";
 import type { AuditOutcome } from "../storage/audit-store.js";
+import type { StorageSpace } from "../storage/storage-space.js";
 import type { AuditAction } from "./audit-actions.js";
 import type { TrustStores } from "./trust-stores.js";
 import { ADMIN_PUBLISHER } from "./publisher-name.js";
 import { publisherOfToken } from "./publisher-token.js";
 import type { Writer } from "./writer.js";
 
-export type WriterDeps = { config: RegistryConfig; verifyToken: TokenVerifier; trust: TrustStores };
+export type WriterDeps = { config: RegistryConfig; verifyToken: TokenVerifier; trust: TrustStores; space?: StorageSpace };
 
 export interface WriterOptions {
   /**
@@ -55,6 +56,8 @@ export function requireWriter(deps: WriterDeps, options: WriterOptions): Middlew
       admit();
       return next();
     }
+    // A write that cannot fit is refused before anything, its audit event included, is stored (507).
+    if (!("refusal" in identity)) await deps.space?.assertRoomFor(Number(c.req.header("content-length")) || 0);
     const audit = deps.trust.audit;
     const key = await audit.begin({
       time: now.toISOString(),
