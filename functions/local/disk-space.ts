@@ -1,5 +1,5 @@
 import { randomFillSync, randomUUID } from "node:crypto";
-import { rename, rm, stat, statfs, writeFile } from "node:fs/promises";
+import { readdir, rename, rm, stat, statfs, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { storageFull } from "../http/storage-answers.js";
 import type { StorageSpace } from "../storage/storage-space.js";
@@ -44,6 +44,9 @@ export class DiskSpace implements StorageSpace {
    * take the data-folder lock, see `release`). `readOnly` says why writes are refused now.
    */
   static async prepare(dataDir: string, released = false): Promise<{ space: DiskSpace; readOnly?: string }> {
+    // A reserve a kill cut short holds space and guarantees nothing.
+    for (const name of await readdir(dataDir))
+      if (name.startsWith(`${SPACE_RESERVE_FILE}.`)) await rm(join(dataDir, name), { force: true });
     const space = new DiskSpace(dataDir, await exists(join(dataDir, SPACE_RESERVE_FILE)));
     let free = await space.freeBytes();
     if (!released && !space.reserved && free >= SPACE_RESERVE_BYTES + WRITE_HEADROOM_BYTES && (await space.writeReserve())) {
