@@ -245,19 +245,7 @@ export class EntryStore {
 
   /** The first step of deleting one version: readers stop seeing it (false when it is not stored). */
   async markDeleting(toolId: string, version: string): Promise<boolean> {
-    assertToolId(toolId);
-    return conditionalWrite(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { tool_id: toolId, version },
-          UpdateExpression: "SET #state = :deleting",
-          ConditionExpression: "attribute_exists(tool_id)",
-          ExpressionAttributeNames: { "#state": "state" },
-          ExpressionAttributeValues: { ":deleting": DELETING_STATE },
-        }),
-      ),
-    );
+    return this.setIf(toolId, version, "state", DELETING_STATE, "attribute_exists(tool_id)");
   }
 
   /** Removes a version item that `markDeleting` marked (one published again since stays). */
@@ -551,16 +539,21 @@ export class EntryStore {
 
   /** Writes a version item's archive reference again (unchanged), so an archive index that lost its entry holds it again. */
   async rewriteArchiveReference(toolId: string, version: string, sha256: string): Promise<boolean> {
+    return this.setIf(toolId, version, ARCHIVE_INDEX.partition, sha256, "#attribute = :value");
+  }
+
+  /** Sets one attribute of a version item if `condition` holds (it may name `#attribute` and `:value`); false when it does not. */
+  private setIf(toolId: string, version: string, attribute: string, value: string, condition: string): Promise<boolean> {
     assertToolId(toolId);
     return conditionalWrite(
       this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { tool_id: toolId, version },
-          UpdateExpression: "SET #sha = :sha",
-          ConditionExpression: "#sha = :sha",
-          ExpressionAttributeNames: { "#sha": ARCHIVE_INDEX.partition },
-          ExpressionAttributeValues: { ":sha": sha256 },
+          UpdateExpression: "SET #attribute = :value",
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { "#attribute": attribute },
+          ExpressionAttributeValues: { ":value": value },
         }),
       ),
     );

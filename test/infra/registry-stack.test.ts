@@ -211,6 +211,15 @@ describe("IAM least privilege", () => {
   const WRITE_VERB = /:(Put|Update|Delete|BatchWrite|Create|Restore|Tag|Untag|Abort|Replicate|Write|Transact)/;
 
   it("grants each function exactly the actions its routes use", () => {
+    // Fetch and search only read: entries, objects, and the cursor key.
+    const reader = [
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+      "logs:CreateLogStream",
+      "logs:PutLogEvents",
+      "s3:GetObject",
+      "secretsmanager:GetSecretValue",
+    ];
     const expected = {
       Upload: [
         "dynamodb:BatchWriteItem",
@@ -228,22 +237,8 @@ describe("IAM least privilege", () => {
         "s3:PutObject",
         "secretsmanager:GetSecretValue",
       ],
-      Fetch: [
-        "dynamodb:GetItem",
-        "dynamodb:Query",
-        "logs:CreateLogStream",
-        "logs:PutLogEvents",
-        "s3:GetObject",
-        "secretsmanager:GetSecretValue",
-      ],
-      Search: [
-        "dynamodb:GetItem",
-        "dynamodb:Query",
-        "logs:CreateLogStream",
-        "logs:PutLogEvents",
-        "s3:GetObject",
-        "secretsmanager:GetSecretValue",
-      ],
+      Fetch: reader,
+      Search: reader,
       Indexer: [
         "dynamodb:GetItem",
         "dynamodb:Query",
