@@ -54,6 +54,8 @@ export interface LocalRegistry {
   /** The emulators' endpoints and the stores, for tests and benchmarks. */
   config: RegistryConfig;
   deps: RegistryDeps;
+  /** Resolves once the in-process search indexer is not running (its first run starts with the server): for tests that count storage calls. */
+  searchIndexIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       ...(storage.readOnly === undefined ? {} : { readOnly: storage.readOnly }),
       config,
       deps,
+      searchIndexIdle: () => indexer.idle(),
       close() {
         closing ??= (async () => {
           await indexer.close();

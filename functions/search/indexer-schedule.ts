@@ -40,6 +40,11 @@ export class IndexerSchedule {
     return this.running;
   }
 
+  /** Resolves once no run is in progress (one a later write pokes may start after). */
+  idle(): Promise<void> {
+    return this.running;
+  }
+
   /** Cancels a pending run and waits for one in progress. */
   async close(): Promise<void> {
     this.closed = true;
