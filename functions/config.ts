@@ -36,6 +36,14 @@ export interface RegistryConfig {
   s3ConditionalWrites?: boolean;
   /** Writes one publisher token may make per minute (`PUBLISHER_WRITES_PER_MINUTE`, default 60); the admin token is not limited. */
   publisherWritesPerMinute?: number;
+  /**
+   * The secret page cursors are signed with (`CURSOR_KEY`): the local server's is random per data
+   * folder (`<data dir>/cursor-key`). On AWS the stack keeps it in Secrets Manager instead
+   * (`cursorSecretArn`). See `listing/cursor-secret.ts`.
+   */
+  cursorKey?: string;
+  /** The Secrets Manager secret holding the cursor key (`CURSOR_SECRET_ARN`, set by the stack). */
+  cursorSecretArn?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -68,6 +76,8 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     storageTimeoutMs: integerAtLeast(100, env.STORAGE_TIMEOUT_MS, 10_000, "STORAGE_TIMEOUT_MS"),
     publisherWritesPerMinute: integerAtLeast(1, env.PUBLISHER_WRITES_PER_MINUTE, 60, "PUBLISHER_WRITES_PER_MINUTE"),
     s3ConditionalWrites: parseBoolean(env.S3_CONDITIONAL_WRITES, !env.S3_ENDPOINT, "S3_CONDITIONAL_WRITES"),
+    cursorKey: env.CURSOR_KEY || undefined,
+    cursorSecretArn: env.CURSOR_SECRET_ARN || undefined,
   };
 }
 

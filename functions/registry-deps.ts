@@ -5,6 +5,7 @@ import type { RegistryConfig } from "./config.js";
 import { ArchiveStore } from "./storage/archive-store.js";
 import { createS3Client } from "./storage/aws-clients.js";
 import { IncomingUploadStore } from "./storage/incoming-upload-store.js";
+import type { StorageSpace } from "./storage/storage-space.js";
 import { createTrustStores, type TrustStores } from "./trust/trust-stores.js";
 
 /** Everything the routes and the upload pipeline use; built once per process. */
@@ -16,9 +17,13 @@ export interface RegistryDeps extends CatalogDeps {
   incomingUploads: IncomingUploadStore;
   /** Publisher tokens, id owners, signing keys and the audit log (docs/design/publisher-trust.md). */
   trust: TrustStores;
+  /** Room for writes where storage is a local disk (`npm start`); absent on AWS. Checked before every write. */
+  space?: StorageSpace;
 }
 
-export type RegistryDepsOptions = CatalogDepsOptions;
+export interface RegistryDepsOptions extends CatalogDepsOptions {
+  space?: StorageSpace;
+}
 
 export function createRegistryDeps(config: RegistryConfig, verifyToken: TokenVerifier, options: RegistryDepsOptions = {}): RegistryDeps {
   const s3 = createS3Client(config);
@@ -29,5 +34,6 @@ export function createRegistryDeps(config: RegistryConfig, verifyToken: TokenVer
     archiveBytes: new ArchiveBytesCache(archives),
     incomingUploads: new IncomingUploadStore(s3, config.bucketName),
     trust: createTrustStores(config),
+    ...(options.space === undefined ? {} : { space: options.space }),
   };
 }

@@ -22,6 +22,8 @@ export interface FunctionPermissions {
   readonly listBucket: boolean;
   /** Reads the generated write-token secret (and gets `TOKEN_SECRET_ARN`). */
   readonly readsTokenSecret: boolean;
+  /** Issues or checks page cursors: reads the generated cursor secret (and gets `CURSOR_SECRET_ARN`). */
+  readonly readsCursorSecret: boolean;
   /**
    * Embeds texts when hybrid search is on (`searchEmbeddings`): tools at publish and edit, queries
    * at search, the web catalogue's search included. Gets `bedrock:InvokeModel` on that one model.
@@ -33,12 +35,13 @@ export interface RegistryResources {
   readonly table: TableV2;
   readonly bucket: Bucket;
   readonly tokenSecret: ISecret;
+  readonly cursorSecret: ISecret;
   /** The Bedrock foundation model the embedding functions invoke; undefined when hybrid search is off. */
   readonly embeddingModelArn: string | undefined;
 }
 
 export function grantFunctionPermissions(fn: IFunction, permissions: FunctionPermissions, resources: RegistryResources): void {
-  const { table, bucket, tokenSecret, embeddingModelArn } = resources;
+  const { table, bucket, tokenSecret, cursorSecret, embeddingModelArn } = resources;
   const add = (actions: readonly string[], ...resourceArns: string[]) => {
     if (actions.length > 0) fn.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: resourceArns }));
   };
@@ -46,6 +49,7 @@ export function grantFunctionPermissions(fn: IFunction, permissions: FunctionPer
   for (const [prefix, actions] of Object.entries(permissions.objects)) add(actions, bucket.arnForObjects(`${prefix}*`));
   if (permissions.listBucket) add(["s3:ListBucket"], bucket.bucketArn);
   if (permissions.readsTokenSecret) add(["secretsmanager:GetSecretValue"], tokenSecret.secretArn);
+  if (permissions.readsCursorSecret) add(["secretsmanager:GetSecretValue"], cursorSecret.secretArn);
   if (permissions.embeds && embeddingModelArn !== undefined) add(["bedrock:InvokeModel"], embeddingModelArn);
 
   // The only wildcards are key prefixes, which the code's keys need (cdk-nag names them by logical id).

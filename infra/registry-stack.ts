@@ -48,16 +48,19 @@ export class RegistryStack extends Stack {
     });
     const { bucket, table } = this.storage;
 
-    const tokenSecret = new Secret(this, "WriteToken", {
+    const tokenSecret = generatedSecret(this, "WriteToken", {
       description: "Bearer token for the Agent Tools registry's write routes (upload, update, delete).",
-      generateSecretString: { passwordLength: 48, excludePunctuation: true },
-      removalPolicy: RemovalPolicy.DESTROY,
+      length: 48,
+      whyNotRotated:
+        "The write token is handed to publishers by hand; rotating it on a schedule would lock them out. Rotate with `aws secretsmanager put-secret-value` (docs/deployment.md).",
     });
-    acknowledgeFinding(
-      tokenSecret,
-      "AwsSolutions-SMG4",
-      "The write token is handed to publishers by hand; rotating it on a schedule would lock them out. Rotate with `aws secretsmanager put-secret-value` (docs/deployment.md).",
-    );
+    // Signs page cursors (functions/listing/page-cursor.ts): random per deployment, known to no client.
+    const cursorSecret = generatedSecret(this, "CursorKey", {
+      description: "Key the Agent Tools registry signs its page cursors with (no client needs it).",
+      length: 64,
+      whyNotRotated:
+        "Rotating the cursor key only makes outstanding page cursors invalid (clients start the listing over); nothing depends on rotating it on a schedule.",
+    });
 
     const shared = { TABLE_NAME: table.tableName, BUCKET_NAME: bucket.bucketName, ARCHIVE_DELIVERY: "redirect" };
     const embedding = embeddingSettings(this, settings);
@@ -66,6 +69,7 @@ export class RegistryStack extends Stack {
       const environment = {
         ...shared,
         ...(definition.permissions.readsTokenSecret ? { TOKEN_SECRET_ARN: tokenSecret.secretArn } : {}),
+        ...(definition.permissions.readsCursorSecret ? { CURSOR_SECRET_ARN: cursorSecret.secretArn } : {}),
         ...definition.environment?.(settings),
         ...(definition.permissions.embeds ? embedding.environment : {}),
       };
@@ -75,7 +79,13 @@ export class RegistryStack extends Stack {
         reservedConcurrency: definition.reservedConcurrency?.(settings),
         logRetention,
       });
-      grantFunctionPermissions(fn, definition.permissions, { table, bucket, tokenSecret, embeddingModelArn: embedding.modelArn });
+      grantFunctionPermissions(fn, definition.permissions, {
+        table,
+        bucket,
+        tokenSecret,
+        cursorSecret,
+        embeddingModelArn: embedding.modelArn,
+      });
       if (definition.schedule) {
         new Rule(this, `${functionConstructId(definition.name)}Schedule`, {
           schedule: definition.schedule,
@@ -151,6 +161,17 @@ export class RegistryStack extends Stack {
     new CfnOutput(this, "TableName", { value: table.tableName, description: "Entry table (retained on stack deletion)" });
     new CfnOutput(this, "TokenSecretArn", { value: tokenSecret.secretArn, description: "Secret holding the write token" });
   }
+}
+
+/** A Secrets Manager secret of random letters and digits, made by the stack and deleted with it. */
+function generatedSecret(scope: Construct, id: string, options: { description: string; length: number; whyNotRotated: string }): Secret {
+  const secret = new Secret(scope, id, {
+    description: options.description,
+    generateSecretString: { passwordLength: options.length, excludePunctuation: true },
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  acknowledgeFinding(secret, "AwsSolutions-SMG4", options.whyNotRotated);
+  return secret;
 }
 
 function retentionDays(days: number): RetentionDays {

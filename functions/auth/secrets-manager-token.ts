@@ -1,5 +1,6 @@
-import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { createHash, timingSafeEqual } from "node:crypto";
+import { readSecretString } from "./secret-string.js";
 import type { TokenVerifier } from "./token-verifier.js";
 
 export interface SecretsManagerTokenOptions {
@@ -27,8 +28,7 @@ export function secretsManagerTokenVerifier(options: SecretsManagerTokenOptions)
   let inFlight: Promise<Buffer[]> | undefined;
 
   const fetchHashes = async (): Promise<Buffer[]> => {
-    const result = await client.send(new GetSecretValueCommand({ SecretId: options.secretArn }));
-    const tokens = (result.SecretString ?? "").split(/\s+/).filter(Boolean);
+    const tokens = (await readSecretString(client, options.secretArn)).split(/\s+/).filter(Boolean);
     if (tokens.length === 0) throw new Error(`write-token secret ${options.secretArn} has no SecretString token`);
     cached = { hashes: tokens.map(sha256), fetchedAt: now() };
     return cached.hashes;

@@ -4,6 +4,7 @@ import { LatestCatalog } from "./latest-catalog.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { resolveLatest } from "./resolve-latest.js";
 import { RevisionCache } from "./revision-cache.js";
+import { isStorageFull } from "../storage/storage-errors.js";
 
 export interface CatalogReaderOptions {
   /** A read found the latest pointer of `toolId` missing or stale and repaired it: record the change. */
@@ -32,7 +33,11 @@ export class CatalogReader {
   latest(toolId: string): Promise<PublishedEntry | undefined> {
     return this.cache.remember(`latest\0${toolId}`, async () => {
       const resolved = await resolveLatest(this.entries, toolId);
-      if (resolved.repaired) await this.options.onRepair?.(toolId);
+      // On a full disk the repair's record waits for a later read (the entry is right either way).
+      if (resolved.repaired)
+        await this.options.onRepair?.(toolId).catch((error: unknown) => {
+          if (!isStorageFull(error)) throw error;
+        });
       return resolved.entry;
     });
   }

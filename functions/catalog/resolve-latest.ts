@@ -3,6 +3,7 @@ import type { EntryStore } from "../storage/entry-store.js";
 import { highestVersion, latestCandidates, type ToolPartition, type VersionSummary } from "../storage/tool-partition.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { versionRank } from "../entry/version-rank.js";
+import { isStorageFull } from "../storage/storage-errors.js";
 
 export interface ResolvedLatest {
   entry?: PublishedEntry;
@@ -20,7 +21,8 @@ const MAX_ROUNDS = 4;
  * same forward-only write a publish makes, and back (a yanked or deleted version was latest) by a
  * write conditional on the exact pointer it read, so a concurrent publish that moved the pointer
  * on always wins and the next round re-reads. The pointer and the partition are read in parallel,
- * so a healthy tool costs one round trip.
+ * so a healthy tool costs one round trip. On a full disk (the local server) a read still answers,
+ * from the versions, and leaves the repair to a later read.
  */
 export async function resolveLatest(entries: EntryStore, toolId: string): Promise<ResolvedLatest> {
   // No tool can have an id outside the rule (routes answer 400 before; other callers get "none").
@@ -36,20 +38,34 @@ export async function resolveLatest(entries: EntryStore, toolId: string): Promis
     }
     if (best === undefined) {
       if (pointer === undefined) return { repaired };
-      repaired = (await entries.retreatPointer(toolId, pointer)) || repaired;
+      const moved = await repairWrite(entries.retreatPointer(toolId, pointer));
+      if (moved === undefined) return { repaired };
+      repaired = moved || repaired;
       continue;
     }
     if (pointerEntry?.version === best.version && pointerEntry.updated_at === best.updatedAt) return { entry: pointerEntry, repaired };
     const entry = await entries.getVersion(toolId, best.version);
     if (entry === undefined || entry.status === "yanked") continue; // deleted or yanked between the two reads
     if (pointer !== undefined && pointerAhead(pointer.version, best)) {
-      repaired = (await entries.retreatPointer(toolId, pointer, entry)) || repaired;
+      const moved = await repairWrite(entries.retreatPointer(toolId, pointer, entry));
+      if (moved === undefined) return { entry, repaired };
+      repaired = moved || repaired;
       continue;
     }
-    if (await entries.advancePointer(entry)) return { entry, repaired: true };
+    const advanced = await repairWrite(entries.advancePointer(entry));
+    if (advanced === undefined) return { entry, repaired };
+    if (advanced) return { entry, repaired: true };
     // Lost to a concurrent write: the next round sees it.
   }
   return { entry: await fromVersions(entries, await entries.readPartition(toolId)), repaired };
+}
+
+/** A repair write's answer, or undefined when the disk is full: the read answers without it. */
+function repairWrite(write: Promise<boolean>): Promise<boolean | undefined> {
+  return write.catch((error: unknown) => {
+    if (isStorageFull(error)) return undefined;
+    throw error;
+  });
 }
 
 /** The pointer names a higher version than the best candidate: one that was yanked or deleted (a newer edit of the same version is not "ahead"). */

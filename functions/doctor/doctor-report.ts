@@ -9,6 +9,8 @@ export type FindingKind =
   | "orphaned-archive"
   | "damaged-archive"
   | "missing-archive"
+  | "phantom-index-entry"
+  | "missing-index-entry"
   | "revision-drift";
 
 export interface DoctorFinding {

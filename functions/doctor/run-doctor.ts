@@ -1,13 +1,14 @@
-import { recordCatalogChange, type ChangeRecordingDeps } from "../catalog/record-catalog-change.js";
+import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
 import { resolveLatest } from "../catalog/resolve-latest.js";
-import type { RegistryDeps } from "../registry-deps.js";
 import { highestVersion, latestCandidates, visibleVersions, type ToolPartition, type VersionSummary } from "../storage/tool-partition.js";
 import { finishDeletion } from "../publish/delete-tool.js";
 import { finishVersionDeletion } from "../publish/delete-version.js";
+import { checkIndexes } from "./check-indexes.js";
+import type { DoctorDeps } from "./doctor-deps.js";
 import type { DoctorFinding, DoctorReport } from "./doctor-report.js";
 
-export type DoctorDeps = Pick<RegistryDeps, "entries" | "archives"> & ChangeRecordingDeps;
+export type { DoctorDeps } from "./doctor-deps.js";
 
 export interface DoctorOptions {
   /** Repair what can be repaired (default: only report). */
@@ -25,9 +26,11 @@ export const DEFAULT_GRACE_SECONDS = 3600;
  * Checks (and with `fix`, repairs) what crashes, timeouts and kills can leave behind, through the
  * same idempotent steps the publish and delete pipelines use, so running it concurrently with
  * live traffic is safe (docs/storage.md, "Doctor"):
- * unfinished publishes and deletes, missing, stale or dangling latest pointers, archive objects no
- * version references (orphans, past the grace period), referenced archives that are missing or
- * damaged (reported: the same bundle uploaded again restores them), and a missing revision counter.
+ * unfinished publishes and deletes, missing, stale or dangling latest pointers, secondary-index
+ * entries that disagree with the table (`check-indexes.ts`), archive objects no version references
+ * (orphans, past the grace period), referenced archives that are missing or damaged (reported: the
+ * same bundle uploaded again restores them), and a missing revision counter. Every decision rests
+ * on the table's items: the indexes are checked against them, never trusted.
  */
 export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): Promise<DoctorReport> {
   const fix = options.fix ?? false;
@@ -36,16 +39,20 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): 
   const isOld = (timestamp: string | Date) => now - new Date(timestamp).getTime() >= graceSeconds * 1000;
   const findings: DoctorFinding[] = [];
   const referenced = new Map<string, { size: number; by: string }>();
+  const partitions = new Map<string, ToolPartition>();
 
   const toolIds = await deps.entries.listToolIds();
   for (const toolId of toolIds) {
     let partition = await deps.entries.readPartition(toolId);
     if (await checkTool(deps, partition, fix, isOld, findings)) partition = await deps.entries.readPartition(toolId);
+    partitions.set(toolId, partition);
     for (const version of visibleVersions(partition)) {
       if (version.archiveSha256 !== "")
         referenced.set(version.archiveSha256, { size: version.archiveSize, by: `${toolId}@${version.version}` });
     }
   }
+
+  findings.push(...(await checkIndexes(deps, partitions, fix)));
 
   let archivesChecked = 0;
   const listed = new Set<string>();

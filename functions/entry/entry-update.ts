@@ -1,7 +1,14 @@
 import { isDeepStrictEqual } from "node:util";
 import { HttpProblem } from "../http-problem.js";
 import { fieldTypeProblems, isPlainObject } from "./field-types.js";
-import { TOOL_ENTRY_FIELD_NAMES, isToolEntryField, type ToolEntry, type ToolEntryField } from "./tool-entry-fields.js";
+import {
+  TOOL_ENTRY_FIELDS,
+  TOOL_ENTRY_FIELD_NAMES,
+  defaultFor,
+  isToolEntryField,
+  type ToolEntry,
+  type ToolEntryField,
+} from "./tool-entry-fields.js";
 
 /** Why each non-descriptive field cannot change through `PUT /tools/{id}`. */
 const FROZEN_FIELDS: Record<string, string> = {
@@ -46,7 +53,8 @@ export function validateEntryUpdate(body: unknown, current?: Record<string, unkn
     if (Object.hasOwn(FROZEN_FIELDS, key)) {
       if (current === undefined || !isDeepStrictEqual(current[key], value)) problems.push(`${key} cannot change: ${FROZEN_FIELDS[key]}`);
     } else if (isToolEntryField(key)) {
-      changes[key] = value;
+      // As on upload, null is the field's default: no stored entry holds a null where readers expect a string, object or list.
+      changes[key] = value === null ? defaultFor(TOOL_ENTRY_FIELDS[key]) : value;
     } else {
       unknown.push(key);
     }

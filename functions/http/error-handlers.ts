@@ -1,31 +1,28 @@
 import type { Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { isStorageUnavailable } from "../storage/storage-errors.js";
+import { isStorageFull, isStorageUnavailable } from "../storage/storage-errors.js";
 import { HttpProblem } from "../http-problem.js";
-
-/** Seconds a client should wait before retrying when storage is throttled or unreachable. */
-export const STORAGE_RETRY_AFTER_SECONDS = 1;
+import { storageFull, storageUnavailable } from "./storage-answers.js";
 
 /** Every failure leaves the app as JSON `{error, detail}`; internals never reach the client. */
 export function installErrorHandlers(app: Hono): void {
+  const answer = (c: Context, problem: HttpProblem) => {
+    for (const [name, value] of Object.entries(problem.headers)) c.header(name, value);
+    return c.json(problem.toJSON(), problem.status);
+  };
   app.onError((error, c) => {
-    if (error instanceof HttpProblem) {
-      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(error.toJSON(), error.status);
-    }
+    if (error instanceof HttpProblem) return answer(c, error);
     if (error instanceof HTTPException) {
       return c.json({ error: error.message || "Request failed", detail: error.message || "the request was rejected" }, error.status);
     }
+    // Before "unavailable": a full disk is no outage to wait out, and its answer says what to free.
+    if (isStorageFull(error)) {
+      console.error(`[registry] ${c.req.method} ${c.req.path}: storage full:`, (error as Error).message);
+      return answer(c, storageFull("The disk that holds the registry's data is full."));
+    }
     if (isStorageUnavailable(error)) {
       console.error(`[registry] ${c.req.method} ${c.req.path}: storage unavailable:`, error);
-      c.header("Retry-After", String(STORAGE_RETRY_AFTER_SECONDS));
-      return c.json(
-        {
-          error: "Storage unavailable",
-          detail: `The registry's storage is throttled or unreachable right now. Retry in ${STORAGE_RETRY_AFTER_SECONDS} s (Retry-After): a retried write finishes whatever this one started.`,
-        },
-        503,
-      );
+      return answer(c, storageUnavailable());
     }
     console.error(`[registry] ${c.req.method} ${c.req.path} failed:`, error);
     return c.json(

@@ -55,6 +55,7 @@ async function main(): Promise<void> {
 
   console.log(listeningBanner(registry));
   console.log(`Data folder: ${dataDir}`);
+  if (registry.readOnly !== undefined) console.log(`Read-only: ${registry.readOnly}.`);
   if (registry.tokenSource === "generated") {
     console.log(`Write token (shown once; only its sha256 is stored in ${registry.tokenHashFile}):`);
     console.log(`  ${registry.token}`);

@@ -1,8 +1,9 @@
 import { CreateTableCommand, DescribeTableCommand, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
-import { CreateBucketCommand, HeadBucketCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import type { RegistryConfig } from "../config.js";
 import { ARCHIVES_PREFIX } from "../storage/archive-store.js";
 import { createDynamoClient, createS3Client } from "../storage/aws-clients.js";
+import { isMissingObject } from "../storage/storage-errors.js";
 import { createTableInput } from "../storage/table-schema.js";
 import { UPLOADS_PREFIX } from "../storage/upload-keys.js";
 
@@ -15,7 +16,8 @@ export const FOLDER_MARKER_KEYS = [`${ARCHIVES_PREFIX}.keep`, `${UPLOADS_PREFIX}
 
 /**
  * Creates the table, the bucket and the folder markers when missing (embedded default only; on
- * AWS the stack owns the table and bucket, and S3 has no folders to lose).
+ * AWS the stack owns the table and bucket, and S3 has no folders to lose). Writes nothing when all
+ * are there, so a start on a full disk can still serve reads.
  */
 export async function provisionStorage(config: RegistryConfig): Promise<void> {
   const dynamo = createDynamoClient(config);
@@ -37,7 +39,12 @@ export async function provisionStorage(config: RegistryConfig): Promise<void> {
       });
     }
     for (const key of FOLDER_MARKER_KEYS) {
-      await s3.send(new PutObjectCommand({ Bucket: config.bucketName, Key: key, Body: "", ContentLength: 0 }));
+      try {
+        await s3.send(new HeadObjectCommand({ Bucket: config.bucketName, Key: key }));
+      } catch (error) {
+        if (!isMissingObject(error)) throw error;
+        await s3.send(new PutObjectCommand({ Bucket: config.bucketName, Key: key, Body: "", ContentLength: 0 }));
+      }
     }
   } finally {
     dynamo.destroy();

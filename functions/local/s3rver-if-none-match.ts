@@ -1,6 +1,6 @@
 import S3Error from "s3rver/lib/models/error.js";
 import type S3rver from "s3rver";
-import type { S3rverContext, S3rverStore } from "s3rver";
+import type { S3rverContext, S3rverObject, S3rverStore } from "s3rver";
 
 /**
  * Makes s3rver honour `If-None-Match: *` on PutObject as S3 does: when the key holds an object,
@@ -18,7 +18,7 @@ export function honourIfNoneMatch(s3: S3rver): void {
   const conditional = (store: S3rverStore): S3rverStore =>
     Object.create(store, {
       putObject: {
-        value: async (object: { bucket: string; key: string }) => {
+        value: async (object: S3rverObject) => {
           if (await store.existsObject(object.bucket, object.key)) {
             throw new S3Error("PreconditionFailed", "At least one of the pre-conditions you specified did not hold", {
               Condition: "If-None-Match",

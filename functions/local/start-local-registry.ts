@@ -49,9 +49,13 @@ export interface LocalRegistry {
   tokenSource: "given" | "generated" | "stored";
   /** The file holding the sha256 of a generated token. */
   tokenHashFile: string;
+  /** Why this start is read-only (a full disk), when it is: writes answer 507 until space is freed, then work again. */
+  readOnly?: string;
   /** The emulators' endpoints and the stores, for tests and benchmarks. */
   config: RegistryConfig;
   deps: RegistryDeps;
+  /** Resolves once the in-process search indexer is not running (its first run starts with the server): for tests that count storage calls. */
+  searchIndexIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,7 +74,11 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       ...(options.publisherWritesPerMinute === undefined ? {} : { publisherWritesPerMinute: options.publisherWritesPerMinute }),
     };
     const token = await loadLocalToken(storage.dataDir, options.token);
-    const deps = createRegistryDeps(config, token.verify, { onCatalogChange: options.onCatalogChange, embedder: options.embedder });
+    const deps = createRegistryDeps(config, token.verify, {
+      onCatalogChange: options.onCatalogChange,
+      embedder: options.embedder,
+      space: storage.space,
+    });
     const app = createRegistryApp(deps, { extraRoutes: options.extraRoutes });
     // What the indexer Lambda does on AWS, here in process with its own storage client (docs/search.md).
     const indexerEntries = new EntryStore(createDynamoDocumentClient(config), config.tableName);
@@ -96,8 +104,10 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       token: token.token,
       tokenSource: token.source,
       tokenHashFile: token.hashFile,
+      ...(storage.readOnly === undefined ? {} : { readOnly: storage.readOnly }),
       config,
       deps,
+      searchIndexIdle: () => indexer.idle(),
       close() {
         closing ??= (async () => {
           await indexer.close();

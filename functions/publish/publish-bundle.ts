@@ -15,7 +15,7 @@ import { assertToolIdNotReserved } from "./reserved-tool-ids.js";
 import { withSearchEmbedding } from "../search/tool-embedding.js";
 
 export type PublishDeps = Pick<RegistryDeps, "entries" | "archives"> &
-  Partial<Pick<RegistryDeps, "onCatalogChange" | "embedder">> & {
+  Partial<Pick<RegistryDeps, "onCatalogChange" | "embedder" | "space">> & {
     /** Bundle limits (e.g. `maxBundleBytes`); the validator's defaults otherwise. */
     limits?: BundleLimitOverrides;
     now?: () => Date;
@@ -43,6 +43,8 @@ const MAX_DELETE_COLLISIONS = 3;
 export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps): Promise<PublishedEntry> {
   const bundle = validateBundle(bundleBytes, deps.limits);
   assertToolIdNotReserved(bundle.toolId);
+  // Before the owner claim, the first write: a bundle that cannot be stored is refused whole (507).
+  await deps.space?.assertRoomFor(bundleBytes.byteLength);
 
   const digest = archiveDigest(bundle.toolZip);
   const now = (deps.now?.() ?? new Date()).toISOString();

@@ -4,8 +4,10 @@ import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { boundedPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parsePageLimit } from "../listing/bounded-page.js";
 import { setNextPageLink } from "../listing/next-page-link.js";
-import { listingScope, registryCursors } from "../listing/page-cursor.js";
+import { listingScope } from "../listing/page-cursor.js";
+import { registryCursors } from "../listing/registry-cursors.js";
 import type { LatestFilter } from "../storage/entry-store.js";
+import { isToolId } from "../validate/tool-id.js";
 import type { RouteModule } from "../route-module.js";
 
 /**
@@ -26,13 +28,13 @@ export const listToolsRoute: RouteModule = (app, deps) => {
     if (updatedSince !== undefined) filter.updatedSince = parseTimestamp(updatedSince);
     const scope = listingScope("/tools", { type, tag, updated_since: filter.updatedSince });
     const cursor = c.req.query("cursor");
-    const startAfter = cursor === undefined || cursor === "" ? undefined : cursors.decode(scope, cursor);
+    const startAfter = cursor === undefined || cursor === "" ? undefined : await cursors.decode(scope, cursor, isToolId);
 
     const stored = await deps.reader.page(limit, filter, startAfter);
     const origin = requestOrigin(c, deps.config);
     const page = boundedPage(stored.entries, (entry) => presentEntryJson(entry, origin), { limit, maxBytes: MAX_PAGE_BYTES });
     const last = page.items.at(-1);
-    if ((page.more || stored.more) && last !== undefined) setNextPageLink(c, deps.config, cursors.encode(scope, last.tool_id));
+    if ((page.more || stored.more) && last !== undefined) setNextPageLink(c, deps.config, await cursors.encode(scope, last.tool_id));
     return jsonText(c, page.json);
   });
 };

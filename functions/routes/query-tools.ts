@@ -5,9 +5,11 @@ import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
 import { boundedPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parsePageLimit } from "../listing/bounded-page.js";
 import { setNextPageLink } from "../listing/next-page-link.js";
-import { listingScope, registryCursors } from "../listing/page-cursor.js";
+import { listingScope } from "../listing/page-cursor.js";
+import { registryCursors } from "../listing/registry-cursors.js";
 import { indexAfter, matchingFrom } from "../listing/sorted-entries.js";
 import type { RouteModule } from "../route-module.js";
+import { isToolId } from "../validate/tool-id.js";
 
 /** The original registry's filters: path, query parameter, and the match on a latest entry. */
 const QUERIES: { path: string; parameter: string; matches: (entry: PublishedEntry, value: string) => boolean }[] = [
@@ -40,13 +42,14 @@ export const queryToolsRoute: RouteModule = (app, deps) => {
       const limit = parsePageLimit(c.req.query("limit"), MAX_PAGE_ITEMS, MAX_PAGE_ITEMS);
       const scope = listingScope(path, { [query.parameter]: value });
       const cursor = c.req.query("cursor");
+      const after = cursor === undefined || cursor === "" ? undefined : await cursors.decode(scope, cursor, isToolId);
       const entries = await deps.reader.allLatest();
-      const start = cursor === undefined || cursor === "" ? 0 : indexAfter(entries, cursors.decode(scope, cursor));
+      const start = after === undefined ? 0 : indexAfter(entries, after);
       const matches = matchingFrom(entries, start, (entry) => query.matches(entry, value));
       const origin = requestOrigin(c, deps.config);
       const page = boundedPage(matches, (entry) => presentEntryJson(entry, origin), { limit, maxBytes: MAX_PAGE_BYTES });
       const last = page.items.at(-1);
-      if (page.more && last !== undefined) setNextPageLink(c, deps.config, cursors.encode(scope, last.tool_id));
+      if (page.more && last !== undefined) setNextPageLink(c, deps.config, await cursors.encode(scope, last.tool_id));
       return jsonText(c, page.json);
     });
   }

@@ -1,8 +1,8 @@
 import { jsonText } from "../http/json-text.js";
-import { HttpProblem } from "../http-problem.js";
 import { boundedPage, MAX_PAGE_BYTES } from "../listing/bounded-page.js";
 import { setNextPageLink } from "../listing/next-page-link.js";
-import { listingScope, registryCursors } from "../listing/page-cursor.js";
+import { listingScope } from "../listing/page-cursor.js";
+import { registryCursors } from "../listing/registry-cursors.js";
 import { catalogSearchFor } from "../search/catalog-search-for.js";
 import { MAX_SEARCH_DEPTH, parseSearchQuery } from "../search/search-query.js";
 import type { CatalogDeps } from "../catalog-deps.js";
@@ -15,13 +15,13 @@ import type { RouteModule } from "../route-module.js";
  * invocations): a cold instance starts from the stored snapshot, then follows the revision log.
  */
 export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
-  const search = catalogSearchFor(deps);
   const cursors = registryCursors(deps.config);
+  const search = catalogSearchFor(deps);
   app.get("/tools/search", async (c) => {
     const query = parseSearchQuery((name) => c.req.query(name));
     const scope = listingScope("/tools/search", { q: query.q, type: query.type, tag: query.tag });
     const cursor = c.req.query("cursor");
-    const offset = cursor === undefined || cursor === "" ? 0 : parseOffset(cursors.decode(scope, cursor));
+    const offset = cursor === undefined || cursor === "" ? 0 : Number(await cursors.decode(scope, cursor, isOffset));
     const depth = Math.min(offset + query.limit, MAX_SEARCH_DEPTH);
     // One more than the page, to know whether another page follows.
     const hits = (await search.search({ ...query, limit: depth + 1 })).slice(offset);
@@ -31,16 +31,13 @@ export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
     });
     const nextOffset = offset + page.items.length;
     if (!page.more || nextOffset >= MAX_SEARCH_DEPTH) return jsonText(c, `{"results":${page.json}}`);
-    const next = cursors.encode(scope, String(nextOffset));
+    const next = await cursors.encode(scope, String(nextOffset));
     setNextPageLink(c, deps.config, next);
     return jsonText(c, `{"results":${page.json},"next_cursor":${JSON.stringify(next)}}`);
   });
 };
 
-function parseOffset(after: string): number {
-  const offset = Number(after);
-  if (!Number.isSafeInteger(offset) || offset < 0 || offset >= MAX_SEARCH_DEPTH) {
-    throw new HttpProblem(400, "Invalid cursor", "The cursor does not name a position in these results; omit cursor to start over.");
-  }
-  return offset;
+/** A position in ranked results: a whole number of hits already served, below the search depth. */
+function isOffset(after: string): boolean {
+  return /^\d{1,7}$/.test(after) && Number(after) < MAX_SEARCH_DEPTH;
 }

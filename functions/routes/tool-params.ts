@@ -21,6 +21,11 @@ export function toolIdParam(c: Context, name = "id"): string {
   return id;
 }
 
+/** Whether `value` is a version as the registry stores it: normalised semver of at most MAX_VERSION_LENGTH characters. */
+export function isVersion(value: string): boolean {
+  return value.length <= MAX_VERSION_LENGTH && semver.valid(value) === value;
+}
+
 /** The `{version}` path segment as normalised semver (`v1.2.0` → `1.2.0`); 400 when it is not semver. */
 export function versionParam(c: Context, name = "version"): string {
   const raw = c.req.param(name) ?? "";

@@ -1,13 +1,14 @@
 import { presentEntryJson } from "../catalog/present-entry.js";
 import { boundedPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parsePageLimit } from "../listing/bounded-page.js";
 import { setNextPageLink } from "../listing/next-page-link.js";
-import { listingScope, registryCursors } from "../listing/page-cursor.js";
+import { listingScope } from "../listing/page-cursor.js";
+import { registryCursors } from "../listing/registry-cursors.js";
 import { indexBelowVersion, matchingFrom } from "../listing/sorted-entries.js";
 import { entryEntityTag, notModified } from "../http/entity-tag.js";
 import { jsonText } from "../http/json-text.js";
 import { includeYankedParam } from "../http/include-yanked-param.js";
 import { requestOrigin } from "../http/request-origin.js";
-import { toolIdParam, versionParam } from "./tool-params.js";
+import { isVersion, toolIdParam, versionParam } from "./tool-params.js";
 import { toolNotFound } from "./tool-not-found.js";
 import type { RouteModule } from "../route-module.js";
 
@@ -26,7 +27,7 @@ export const toolVersionsRoute: RouteModule = (app, deps) => {
     const limit = parsePageLimit(c.req.query("limit"), MAX_PAGE_ITEMS, MAX_PAGE_ITEMS);
     const scope = listingScope(`/tools/${toolId}/versions`, { include_yanked: String(includeYanked) });
     const cursor = c.req.query("cursor");
-    const after = cursor === undefined || cursor === "" ? undefined : cursors.decode(scope, cursor);
+    const after = cursor === undefined || cursor === "" ? undefined : await cursors.decode(scope, cursor, isVersion);
     const versions = await deps.reader.versions(toolId, includeYanked);
     if (versions.length === 0 && (includeYanked || (await deps.reader.versions(toolId, true)).length === 0)) throw toolNotFound(toolId);
     const origin = requestOrigin(c, deps.config);
@@ -40,7 +41,7 @@ export const toolVersionsRoute: RouteModule = (app, deps) => {
       },
     );
     const last = page.items.at(-1);
-    if (page.more && last !== undefined) setNextPageLink(c, deps.config, cursors.encode(scope, last.version));
+    if (page.more && last !== undefined) setNextPageLink(c, deps.config, await cursors.encode(scope, last.version));
     return jsonText(c, page.json);
   });
 

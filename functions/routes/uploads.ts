@@ -17,6 +17,8 @@ export const UPLOAD_URL_EXPIRES_SECONDS = 15 * 60;
  * Large bundles, past API Gateway's 10 MB and Lambda's 6 MB payload limits:
  * `POST /tools/uploads` hands out a presigned PUT straight to storage, and
  * `POST /tools/uploads/{uploadId}/complete` publishes what arrived exactly like `/tools/upload`.
+ * An upload belongs to the publisher whose token started it: anyone else's completion is a 403
+ * that leaves it exactly as it was (docs/registry.md#large-uploads).
  */
 export const uploadsRoute: RouteModule = (app, deps) => {
   const store = deps.incomingUploads;
@@ -28,7 +30,10 @@ export const uploadsRoute: RouteModule = (app, deps) => {
     if (!writer.admin && !writer.token.actions.includes("publish")) throw cannotPublish(writer.publisher);
     const size = declaredSize(await readJsonBody(c));
     if (size !== undefined && size > maxBytes) throw tooLarge(size, maxBytes);
+    // The bundle waits on this disk too, beside its archive once published (local server only).
+    if (size !== undefined) await deps.space?.assertRoomFor(size);
     const uploadId = randomUUID();
+    await store.recordOwner(uploadId, writer.publisher);
     const uploadUrl = await store.presignPut(uploadId, UPLOAD_URL_EXPIRES_SECONDS, size);
     const expiresAt = new Date(Date.now() + UPLOAD_URL_EXPIRES_SECONDS * 1000).toISOString();
     const completeUrl = `${requestOrigin(c, deps.config)}/tools/uploads/${uploadId}/complete`;
@@ -37,8 +42,11 @@ export const uploadsRoute: RouteModule = (app, deps) => {
 
   app.post("/tools/uploads/:uploadId/complete", requireWriter(deps, { action: "publish" }), async (c) => {
     const uploadId = c.req.param("uploadId");
-    const size = isUploadId(uploadId) ? await store.size(uploadId) : undefined;
-    if (size === undefined) throw unknownUpload(uploadId);
+    const [owner, size] = isUploadId(uploadId) ? await Promise.all([store.owner(uploadId), store.size(uploadId)]) : [];
+    // Bytes without an owner record were PUT to a URL handed out before uploads recorded their owner: start again.
+    if (owner === undefined || size === undefined) throw unknownUpload(uploadId);
+    // Refused before the `finally` below: a caller who does not own the upload must not be able to remove it.
+    if (owner !== writerOf(c).publisher) throw notYourUpload(uploadId);
     try {
       if (size > maxBytes) throw tooLarge(size, maxBytes);
       const bytes = await store.read(uploadId);
@@ -83,6 +91,14 @@ function tooLarge(size: number, maxBytes: number): HttpProblem {
     413,
     "Bundle too large",
     `The bundle is ${size} bytes; the limit is ${maxBytes} bytes (MAX_BUNDLE_BYTES). Shrink tool.zip (leave out build outputs and caches).`,
+  );
+}
+
+function notYourUpload(uploadId: string): HttpProblem {
+  return new HttpProblem(
+    403,
+    "Forbidden",
+    `Upload "${uploadId}" was started with another publisher's token; only the publisher whose token started it (POST /tools/uploads) may complete it. Start your own upload.`,
   );
 }
 

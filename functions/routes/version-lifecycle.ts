@@ -19,7 +19,8 @@ import { toolNotFound } from "./tool-not-found.js";
  * just that version; latest moves to the next highest version that is not yanked.
  */
 export const versionLifecycleRoute: RouteModule = (app, deps) => {
-  app.patch("/tools/:id/versions/:version", requireWriter(deps, { action: "status" }), async (c) => {
+  // Which status it sets is only known once the body is read: until then the event says "status-change".
+  app.patch("/tools/:id/versions/:version", requireWriter(deps, { action: "status-change" }), async (c) => {
     const toolId = toolIdParam(c);
     const version = versionParam(c);
     const change = parseStatusChange(await readJsonBody(c));

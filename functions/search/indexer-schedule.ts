@@ -1,3 +1,4 @@
+import { isStorageFull } from "../storage/storage-errors.js";
 import type { SearchIndexer } from "./search-indexer.js";
 
 /**
@@ -31,9 +32,16 @@ export class IndexerSchedule {
       try {
         await this.indexer.run();
       } catch (error) {
-        console.error("[search] index snapshot rebuild failed:", error);
+        // A full disk (local server) is said in one line: the next write's run, once there is room, catches up.
+        if (isStorageFull(error)) console.error(`[search] index snapshot not rebuilt, the disk is full: ${(error as Error).message}`);
+        else console.error("[search] index snapshot rebuild failed:", error);
       }
     });
+    return this.running;
+  }
+
+  /** Resolves once no run is in progress (one a later write pokes may start after). */
+  idle(): Promise<void> {
     return this.running;
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -18,6 +19,7 @@ import { changeSlot, RevisionLog } from "./revision-log.js";
 import {
   ARCHIVE_INDEX,
   DELETING_STATE,
+  INDEX_REPAIR_ATTRIBUTE,
   LATEST_CATALOG,
   LATEST_INDEX,
   LATEST_SORT_KEY,
@@ -54,6 +56,20 @@ export interface LatestFilter {
   tag?: string;
   /** ISO timestamp: only entries with `updated_at >= updatedSince`. */
   updatedSince?: string;
+}
+
+/** A listing-index entry as the doctor compares it with the table: which pointer, at which order. */
+export interface LatestIndexEntry {
+  toolId: string;
+  version: string;
+  order?: string;
+}
+
+/** An archive-index entry: the version item it says references the archive. */
+export interface ArchiveIndexEntry {
+  toolId: string;
+  version: string;
+  sha256: string;
 }
 
 export interface LatestPage {
@@ -229,19 +245,7 @@ export class EntryStore {
 
   /** The first step of deleting one version: readers stop seeing it (false when it is not stored). */
   async markDeleting(toolId: string, version: string): Promise<boolean> {
-    assertToolId(toolId);
-    return conditionalWrite(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { tool_id: toolId, version },
-          UpdateExpression: "SET #state = :deleting",
-          ConditionExpression: "attribute_exists(tool_id)",
-          ExpressionAttributeNames: { "#state": "state" },
-          ExpressionAttributeValues: { ":deleting": DELETING_STATE },
-        }),
-      ),
-    );
+    return this.setIf(toolId, version, "state", DELETING_STATE, "attribute_exists(tool_id)");
   }
 
   /** Removes a version item that `markDeleting` marked (one published again since stays). */
@@ -331,7 +335,7 @@ export class EntryStore {
           Limit: expression ? Math.max(limit, 100) : limit - entries.length,
         }),
       );
-      for (const item of page.Items ?? []) entries.push(item.entry as PublishedEntry);
+      for (const item of page.Items ?? []) if (isListed(item)) entries.push(item.entry as PublishedEntry);
       startKey = page.LastEvaluatedKey;
       more = startKey !== undefined;
     }
@@ -342,7 +346,7 @@ export class EntryStore {
   /** Every latest entry (for search indexing and the `query/by-*` filters). */
   async listAllLatest(): Promise<PublishedEntry[]> {
     const items = await queryAll(this.db, indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG));
-    return items.map((item) => item.entry as PublishedEntry);
+    return items.filter(isListed).map((item) => item.entry as PublishedEntry);
   }
 
   /**
@@ -408,10 +412,151 @@ export class EntryStore {
     return [...ids].sort();
   }
 
-  /** Whether any published version uses the archive with this hash. */
+  /**
+   * Whether any version item references the archive with this hash, as the items themselves say.
+   * The archive index only says where to look: dynalite writes an index entry before its item, so
+   * a kill between the two leaves an entry naming an item that is not stored, and DynamoDB's
+   * indexes are eventually consistent. Each entry is confirmed by a consistent read of the item it
+   * names (docs/durability.md, "Repair trusts only base items").
+   */
   async archiveReferenced(sha256: string): Promise<boolean> {
-    const result = await this.db.send(new QueryCommand({ ...indexQueryInput(this.table, ARCHIVE_INDEX, sha256), Limit: 1 }));
-    return (result.Items?.length ?? 0) > 0;
+    for (const named of await this.archiveIndexEntries(sha256)) {
+      const result = await this.db.send(
+        new GetCommand({
+          TableName: this.table,
+          Key: { tool_id: named.toolId, version: named.version },
+          ConsistentRead: true,
+          ProjectionExpression: "#sha",
+          ExpressionAttributeNames: { "#sha": ARCHIVE_INDEX.partition },
+        }),
+      );
+      if (result.Item?.[ARCHIVE_INDEX.partition] === sha256) return true;
+    }
+    return false;
+  }
+
+  /** The listing index's entries (keys and order only; only `toolId`'s when given), for the doctor to compare with the pointers. */
+  async latestIndexEntries(toolId?: string): Promise<LatestIndexEntry[]> {
+    const base = indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG);
+    const items = await queryAll(this.db, {
+      ...base,
+      ...(toolId === undefined
+        ? {}
+        : {
+            KeyConditionExpression: `${base.KeyConditionExpression} AND #tool = :tool`,
+            ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ":tool": toolId },
+          }),
+      ProjectionExpression: "#tool, #latest, #order",
+      ExpressionAttributeNames: {
+        ...base.ExpressionAttributeNames,
+        "#tool": "tool_id",
+        "#latest": "latest_version",
+        "#order": "latest_order",
+      },
+    });
+    return items.map((item) => ({
+      toolId: String(item.tool_id),
+      version: String(item.latest_version ?? ""),
+      ...(typeof item.latest_order === "string" ? { order: item.latest_order } : {}),
+    }));
+  }
+
+  /** The archive index's entries (only those of `sha256` when given), for the doctor to compare with the version items. */
+  async archiveIndexEntries(sha256?: string): Promise<ArchiveIndexEntry[]> {
+    const items: Record<string, unknown>[] = [];
+    if (sha256 !== undefined) items.push(...(await queryAll(this.db, indexQueryInput(this.table, ARCHIVE_INDEX, sha256))));
+    else {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await this.db.send(
+          new ScanCommand({ TableName: this.table, IndexName: ARCHIVE_INDEX.name, ExclusiveStartKey: startKey }),
+        );
+        items.push(...(page.Items ?? []));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }
+    return items.map((item) => ({
+      toolId: String(item.tool_id),
+      version: String(item.version),
+      sha256: String(item[ARCHIVE_INDEX.partition]),
+    }));
+  }
+
+  /**
+   * Writes the tool's pointer again exactly as stored, conditional on the order it was read at, so
+   * a listing index that lost or lags its entry holds it again (an index follows only the writes
+   * of the items it indexes). False when there is no pointer (a tombstone, or nothing) or it moved.
+   */
+  async rewritePointer(toolId: string): Promise<boolean> {
+    assertToolId(toolId);
+    const key = { tool_id: toolId, version: LATEST_SORT_KEY };
+    const item = (await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item;
+    if (item === undefined || !isListed(item)) return false;
+    const condition =
+      typeof item.latest_order === "string"
+        ? { ConditionExpression: "#order = :order", ExpressionAttributeValues: { ":order": item.latest_order } }
+        : { ConditionExpression: "attribute_not_exists(#order)" };
+    return conditionalWrite(
+      this.db.send(
+        new PutCommand({ TableName: this.table, Item: item, ...condition, ExpressionAttributeNames: { "#order": "latest_order" } }),
+      ),
+    );
+  }
+
+  /**
+   * Clears a listing-index entry that names a pointer the table does not hold. An index changes
+   * only through the items it indexes, so a placeholder pointer is written under that key (its
+   * index entry replaces the phantom) and deleted again, conditional on being that placeholder: a
+   * pointer a publish wrote meanwhile stays. False when a pointer is stored (nothing to clear).
+   */
+  async clearPhantomPointer(toolId: string): Promise<boolean> {
+    assertToolId(toolId);
+    const key = { tool_id: toolId, version: LATEST_SORT_KEY };
+    const repair = randomUUID();
+    const placed = await conditionalWrite(
+      this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...key, [LATEST_INDEX.partition]: LATEST_CATALOG, [INDEX_REPAIR_ATTRIBUTE]: repair },
+          ConditionExpression: "attribute_not_exists(tool_id)",
+        }),
+      ),
+    );
+    if (!placed) return false;
+    await conditionalWrite(
+      this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: key,
+          ConditionExpression: "#repair = :repair",
+          ExpressionAttributeNames: { "#repair": INDEX_REPAIR_ATTRIBUTE },
+          ExpressionAttributeValues: { ":repair": repair },
+        }),
+      ),
+    );
+    return true;
+  }
+
+  /** Writes a version item's archive reference again (unchanged), so an archive index that lost its entry holds it again. */
+  async rewriteArchiveReference(toolId: string, version: string, sha256: string): Promise<boolean> {
+    return this.setIf(toolId, version, ARCHIVE_INDEX.partition, sha256, "#attribute = :value");
+  }
+
+  /** Sets one attribute of a version item if `condition` holds (it may name `#attribute` and `:value`); false when it does not. */
+  private setIf(toolId: string, version: string, attribute: string, value: string, condition: string): Promise<boolean> {
+    assertToolId(toolId);
+    return conditionalWrite(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { tool_id: toolId, version },
+          UpdateExpression: "SET #attribute = :value",
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { "#attribute": attribute },
+          ExpressionAttributeValues: { ":value": value },
+        }),
+      ),
+    );
   }
 
   /** Marks a catalog change; every process sees a new `catalogRevision()` afterwards. */
@@ -549,6 +694,11 @@ function pointerItem(entry: PublishedEntry): Record<string, unknown> {
     latest_order: pointerOrder(entry.version, entry.updated_at),
     entry,
   };
+}
+
+/** A listing-index item that is a pointer with its entry (not the doctor's index-repair placeholder). */
+function isListed(item: Record<string, unknown>): boolean {
+  return item.entry !== undefined && item[INDEX_REPAIR_ATTRIBUTE] === undefined;
 }
 
 function latestIndexKey(toolId: string): Record<string, string> {

@@ -63,3 +63,28 @@ export function isStorageUnavailable(error: unknown): boolean {
   const cause = (error as { cause?: unknown }).cause;
   return cause !== undefined && cause !== error && isStorageUnavailable(cause);
 }
+
+/** The code both embedded emulators answer when their disk is full (`local/s3rver-disk-errors.ts`, `local/dynalite-disk-errors.ts`). */
+export const STORAGE_FULL_CODE = "InsufficientStorage";
+/** How a failed write says the disk is full: errno codes, and LevelDB's message (its IO errors carry strerror's text). */
+const FULL_DISK_CODES = new Set(["ENOSPC", "EDQUOT"]);
+const FULL_DISK_MESSAGE = /No space left on device|Disk quota exceeded/;
+
+/** Whether a file or LevelDB write failed for want of space (its cause chain included). */
+export function isDiskFull(error: unknown): boolean {
+  for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 5; depth++) {
+    const failure = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof failure.code === "string" && FULL_DISK_CODES.has(failure.code)) return true;
+    if (typeof failure.message === "string" && FULL_DISK_MESSAGE.test(failure.message)) return true;
+    current = failure.cause;
+  }
+  return false;
+}
+
+/**
+ * The local server's disk is full: an emulator answered `InsufficientStorage` (507), or a file
+ * write of this process failed for want of space. Never on AWS (S3 and DynamoDB do not fill up).
+ */
+export function isStorageFull(error: unknown): boolean {
+  return name(error) === STORAGE_FULL_CODE || isDiskFull(error);
+}

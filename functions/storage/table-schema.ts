@@ -24,6 +24,13 @@ export const LATEST_CATALOG = "tools";
 /** Version items only (sparse on `tool_archive_sha256`): which entries reference an archive. */
 export const ARCHIVE_INDEX = { name: "by-archive-sha256", partition: "tool_archive_sha256" } as const;
 
+/**
+ * Marks a placeholder pointer item that the doctor writes and deletes at once to clear a listing-index
+ * entry naming a pointer the table does not hold (`EntryStore.clearPhantomPointer`); readers take
+ * such an item for no pointer at all.
+ */
+export const INDEX_REPAIR_ATTRIBUTE = "index_repair";
+
 /** The value of `state` on a version item whose publish has not finished. */
 export const PENDING_STATE = "pending";
 /** The value of `state` on a version item that `DELETE /tools/{id}/versions/{v}` is removing (hidden from readers). */

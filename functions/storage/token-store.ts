@@ -19,6 +19,8 @@ export type Authentication =
   | { kind: "unknown" }
   | { kind: "expired"; at: string }
   | { kind: "revoked"; at: string }
+  /** The secret of a token that a newer one (created `at`) replaced: recognised, never accepted. */
+  | { kind: "rotated"; at: string }
   /** Past the write rate: retry once the current window ends. */
   | { kind: "limited"; retryAfterSeconds: number };
 
@@ -37,12 +39,16 @@ export class TokenExistsError extends Error {
 }
 
 const KEY = (name: string) => ({ tool_id: TRUST_PARTITIONS.tokens, version: name });
+const HISTORY_KEY = (sha256: string) => ({ tool_id: TRUST_PARTITIONS.tokenHistory, version: sha256 });
 const LIVE = "token_sha256 = :hash AND attribute_not_exists(revoked_at) AND expires_at > :now";
 
 /**
  * Publisher tokens, one item per publisher name (`#tokens`, name): the token's sha256, scope,
  * actions, expiry, revocation, and the write-rate counter of the current window. Authenticating and
  * counting a write is one conditional update in the common case, so every instance shares the rate.
+ * A token replaced by a newer one of the same name leaves its hash in the history
+ * (`#token-history`, sha256), so its secret is still known for what it was: refused, and audited
+ * like a revoked one (docs/design/publisher-trust.md, "Audit log").
  */
 export class TokenStore {
   constructor(
@@ -50,8 +56,14 @@ export class TokenStore {
     private readonly table: string,
   ) {}
 
-  /** Stores a new token; a name whose token was revoked or has expired is rotated (same publisher). */
+  /**
+   * Stores a new token; a name whose token was revoked or has expired is rotated (same publisher).
+   * The replaced token goes into the history first, so a crash never loses it (a history entry of
+   * a token that stays current is never consulted: its hash still matches the current item).
+   */
   async create(record: TokenRecord, sha256: string): Promise<void> {
+    const replaced = await this.lookup(record.name);
+    if (typeof replaced?.token_sha256 === "string") await this.remember(replaced.token_sha256, record.name);
     try {
       await this.db.send(
         new PutCommand({
@@ -109,6 +121,11 @@ export class TokenStore {
    * resets the counter with a second one.
    */
   async authenticate(name: string, sha256: string, now: Date, rate?: RateLimit): Promise<Authentication> {
+    const current = await this.authenticateCurrent(name, sha256, now, rate);
+    return current.kind === "unknown" ? this.formerToken(name, sha256) : current;
+  }
+
+  private async authenticateCurrent(name: string, sha256: string, now: Date, rate?: RateLimit): Promise<Authentication> {
     const at = now.toISOString();
     if (rate === undefined) return explain(await this.lookup(name), sha256, at);
     const window = Math.floor(now.getTime() / rate.windowMs);
@@ -126,6 +143,20 @@ export class TokenStore {
       // Another request started the window first: count against it.
     }
     return { kind: "limited", retryAfterSeconds: 1 };
+  }
+
+  /** A secret that is not `name`'s current token: one it had before, or none the registry issued. */
+  private async formerToken(name: string, sha256: string): Promise<Authentication> {
+    const [former, current] = await Promise.all([
+      this.db.send(new GetCommand({ TableName: this.table, Key: HISTORY_KEY(sha256), ConsistentRead: true })),
+      this.lookup(name),
+    ]);
+    if (former.Item?.name !== name || current === undefined) return { kind: "unknown" };
+    return { kind: "rotated", at: String(current.created_at ?? "") };
+  }
+
+  private async remember(sha256: string, name: string): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...HISTORY_KEY(sha256), name } }));
   }
 
   private async lookup(name: string): Promise<Record<string, unknown> | undefined> {

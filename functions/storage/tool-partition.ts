@@ -1,6 +1,6 @@
 import { versionRank } from "../entry/version-rank.js";
 import type { VersionStatus } from "../entry/published-entry.js";
-import { DELETING_STATE, LATEST_SORT_KEY, PENDING_STATE } from "./table-schema.js";
+import { DELETING_STATE, INDEX_REPAIR_ATTRIBUTE, LATEST_SORT_KEY, PENDING_STATE } from "./table-schema.js";
 
 /** One version item, without its entry (what state decisions need). */
 export interface VersionSummary {
@@ -34,7 +34,8 @@ export interface ToolPartition {
 
 /** The attributes a partition summary reads (entries stay behind: they can be 300 KB each). */
 export const PARTITION_PROJECTION = {
-  expression: "#version, #rank, #state, #sha, #entry.#updated, #entry.#size, #entry.#status, #latest, #order, #deleting, #deletion",
+  expression:
+    "#version, #rank, #state, #sha, #entry.#updated, #entry.#size, #entry.#status, #latest, #order, #deleting, #deletion, #repair",
   names: {
     "#version": "version",
     "#rank": "version_rank",
@@ -48,11 +49,13 @@ export const PARTITION_PROJECTION = {
     "#latest": "latest_version",
     "#deleting": "deleting",
     "#deletion": "deletion_id",
+    "#repair": INDEX_REPAIR_ATTRIBUTE,
   },
 } as const;
 
 export function summarisePartition(toolId: string, items: Record<string, unknown>[]): ToolPartition {
-  const pointerItem = items.find((item) => item.version === LATEST_SORT_KEY);
+  // The doctor's index-repair placeholder is no pointer (see INDEX_REPAIR_ATTRIBUTE).
+  const pointerItem = items.find((item) => item.version === LATEST_SORT_KEY && item[INDEX_REPAIR_ATTRIBUTE] === undefined);
   const pointer = pointerItem === undefined ? undefined : summarisePointer(pointerItem);
   const doomed = new Set(pointer?.kind === "tombstone" ? pointer.deleting : []);
   const versions = items

@@ -14,3 +14,12 @@ export function isUploadId(value: string): boolean {
 export function uploadKey(uploadId: string): string {
   return `${UPLOADS_PREFIX}${uploadId}`;
 }
+
+/**
+ * Who started the upload, beside its bytes: the registry writes it when it hands out the upload
+ * URL (which signs `uploadKey` only, so the client cannot write this one), and the same
+ * lifecycle rule expires it with the bytes.
+ */
+export function uploadOwnerKey(uploadId: string): string {
+  return `${UPLOADS_PREFIX}${uploadId}.owner`;
+}

@@ -4,12 +4,14 @@ import type { RegistryConfig } from "../config.js";
 import { clientAddress } from "../http/client-address.js";
 import { HttpProblem } from "../http-problem.js";
 import type { AuditOutcome } from "../storage/audit-store.js";
+import type { StorageSpace } from "../storage/storage-space.js";
+import type { AuditAction } from "./audit-actions.js";
 import type { TrustStores } from "./trust-stores.js";
 import { ADMIN_PUBLISHER } from "./publisher-name.js";
 import { publisherOfToken } from "./publisher-token.js";
 import type { Writer } from "./writer.js";
 
-export type WriterDeps = { config: RegistryConfig; verifyToken: TokenVerifier; trust: TrustStores };
+export type WriterDeps = { config: RegistryConfig; verifyToken: TokenVerifier; trust: TrustStores; space?: StorageSpace };
 
 export interface WriterOptions {
   /**
@@ -17,7 +19,7 @@ export interface WriterOptions {
    * `auditSubject`). Without one the request is an admin read (`GET /tokens`, `GET /audit`):
    * neither logged nor counted against a write rate.
    */
-  action?: string;
+  action?: AuditAction;
   /** Only the admin token may (token management, the audit log, the doctor). */
   adminOnly?: boolean;
 }
@@ -29,9 +31,10 @@ const HOW_TO =
  * Guards a write route: the bearer token must be the admin token or a live publisher token within
  * its write rate (401, 429), and the request is written to the audit log before it runs and
  * completed with its outcome after (docs/design/publisher-trust.md). If the log cannot be written
- * the request does not run: no write goes unrecorded. Requests with a token the registry never
- * issued are not logged (anyone could fill the log); the route then checks scope, action and
- * ownership for the tool it touches (`authorizeTool`).
+ * the request does not run: no write goes unrecorded. A token that is expired, revoked or was
+ * replaced by a newer one is logged with its refusal; requests with a token the registry never
+ * issued are not (anyone could fill the log). The route then checks scope, action and ownership
+ * for the tool it touches (`authorizeTool`).
  */
 export function requireWriter(deps: WriterDeps, options: WriterOptions): MiddlewareHandler {
   return async (c, next) => {
@@ -53,6 +56,8 @@ export function requireWriter(deps: WriterDeps, options: WriterOptions): Middlew
       admit();
       return next();
     }
+    // A write that cannot fit is refused before anything, its audit event included, is stored (507).
+    if (!("refusal" in identity)) await deps.space?.assertRoomFor(Number(c.req.header("content-length")) || 0);
     const audit = deps.trust.audit;
     const key = await audit.begin({
       time: now.toISOString(),
@@ -103,6 +108,13 @@ async function identify(deps: WriterDeps, token: string, now: Date, counted: boo
         publisher: name,
         refusal: unauthorized(
           `The token of publisher "${name}" was revoked at ${result.at}; ask the registry admin for a new one (agent-tools token create --name ${name}).`,
+        ),
+      };
+    case "rotated":
+      return {
+        publisher: name,
+        refusal: unauthorized(
+          `This is an old token of publisher "${name}": a new one replaced it at ${result.at}; use the new token, or ask the registry admin for one (agent-tools token create --name ${name}).`,
         ),
       };
     case "limited":

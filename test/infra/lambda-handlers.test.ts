@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { LambdaEvent } from "hono/aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../functions/config.js";
+import { createLambdaHandler } from "../../functions/lambda/create-lambda-handler.js";
 import { startEmulators, type Emulators } from "../../functions/local/emulators.js";
 import { provisionStorage } from "../../functions/local/provision-storage.js";
 import { fixtureBundle, type FixtureBundle } from "../support/bundles.js";
@@ -23,6 +24,7 @@ type Handler = (
 
 const SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:AgentToolsWriteToken-x1y2z3";
 const TOKEN = "deployed-write-token";
+const CURSOR_SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:AgentToolsCursorKey-a1b2c3";
 
 let dataDir: string;
 let emulators: Emulators;
@@ -37,7 +39,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "agent-tools-lambda-"));
   [emulators, secrets, local, textStats, binary] = await Promise.all([
     startEmulators(dataDir),
-    startFakeSecretsManager({ [SECRET_ARN]: TOKEN }),
+    startFakeSecretsManager({ [SECRET_ARN]: TOKEN, [CURSOR_SECRET_ARN]: "deployment-cursor-key" }),
     startTestRegistry({ token: TOKEN }),
     fixtureBundle("text-stats"),
     fixtureBundle("binary-increment"),
@@ -50,6 +52,7 @@ beforeAll(async () => {
     BUCKET_NAME: "agent-tools-lambda",
     ARCHIVE_DELIVERY: "redirect",
     TOKEN_SECRET_ARN: SECRET_ARN,
+    CURSOR_SECRET_ARN,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
     S3_ENDPOINT: emulators.s3Endpoint,
     DYNAMODB_ENDPOINT: emulators.dynamodbEndpoint,
@@ -138,7 +141,7 @@ describe("upload function", () => {
       expect(lambda.status).toBe(200);
       expect(lambda.body).toEqual(server.body);
     }
-    expect(secrets.reads).toBe(1); // cached for the container
+    expect(secrets.reads).toBe(1); // cached for the container (the cursor key is read when a cursor is first needed)
   });
 
   it("refuses a wrong token and a duplicate version with the local server's answers", async () => {
@@ -202,6 +205,22 @@ describe("fetch function", () => {
       expect(lambda.status, url).toBe(200);
       expect(normalise(lambda.body), url).toEqual(normalise(server.body));
     }
+  });
+
+  it("signs cursors with the deployment's key from Secrets Manager: another instance follows them, another registry refuses them", async () => {
+    const first = await handlers.fetch(apiGatewayEvent({ method: "GET", url: "/tools?limit=1" }));
+    const next = new URL(/<([^>]+)>; rel="next"/.exec(first.headers?.link ?? "")![1]!);
+    // A second container of the same function: its own caches, and its own read of the secret.
+    const readsBefore = secrets.reads;
+    const other = createLambdaHandler("fetch") as unknown as Handler;
+    const second = await other(apiGatewayEvent({ method: "GET", url: `${next.pathname}${next.search}` }));
+    expect(second.statusCode).toBe(200);
+    expect((JSON.parse(second.body) as { tool_id: string }[]).map((entry) => entry.tool_id)).toEqual(["text-stats"]);
+    expect(secrets.reads).toBe(readsBefore + 1);
+    // The same position signed by the local server's (per data folder) key belongs to another registry.
+    const foreign = await fetch(`${local.url}/tools${next.search}`);
+    expect(foreign.status).toBe(400);
+    expect(((await foreign.json()) as { error: string }).error).toBe("Invalid cursor");
   });
 
   it("redirects archive downloads to a presigned URL that serves the exact bytes", async () => {

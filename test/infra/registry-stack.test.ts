@@ -28,6 +28,12 @@ const onlyOne = (type: string) => {
   return found[0]!;
 };
 
+/** The generated write-token and cursor-key secrets (logical ids start with their construct ids). */
+const tokenSecret = () => named("AWS::SecretsManager::Secret", "WriteToken");
+const cursorSecret = () => named("AWS::SecretsManager::Secret", "CursorKey");
+/** The functions that issue or check page cursors: the API's. */
+const CURSOR_READERS: readonly FunctionName[] = ["Upload", "Fetch", "Search"];
+
 /** The one resource of this type whose logical id starts with `prefix` (construct path, e.g. `StorageArchives`). */
 const named = (type: string, prefix: string) => {
   const found = ofType(type).filter(([id]) => id.startsWith(prefix));
@@ -175,10 +181,10 @@ describe("functions", () => {
     }
   });
 
-  it("read table and bucket from the environment; only upload knows the token secret", () => {
+  it("read table and bucket from the environment; only upload knows the token secret, the API's functions the cursor key", () => {
     const [tableId] = onlyOne("AWS::DynamoDB::GlobalTable");
     const [bucketId] = archiveBucket();
-    const [secretId] = onlyOne("AWS::SecretsManager::Secret");
+    const [secretId] = tokenSecret();
     for (const name of FUNCTION_NAMES) {
       const env = environmentOf(name);
       expect(env).toMatchObject({
@@ -189,6 +195,8 @@ describe("functions", () => {
       });
       if (name === "Upload") expect(env.TOKEN_SECRET_ARN).toEqual({ Ref: secretId });
       else expect(env.TOKEN_SECRET_ARN).toBeUndefined();
+      if (CURSOR_READERS.includes(name)) expect(env.CURSOR_SECRET_ARN).toEqual({ Ref: cursorSecret()[0] });
+      else expect(env.CURSOR_SECRET_ARN).toBeUndefined();
     }
   });
 
@@ -203,6 +211,15 @@ describe("IAM least privilege", () => {
   const WRITE_VERB = /:(Put|Update|Delete|BatchWrite|Create|Restore|Tag|Untag|Abort|Replicate|Write|Transact)/;
 
   it("grants each function exactly the actions its routes use", () => {
+    // Fetch and search only read: entries, objects, and the cursor key.
+    const reader = [
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+      "logs:CreateLogStream",
+      "logs:PutLogEvents",
+      "s3:GetObject",
+      "secretsmanager:GetSecretValue",
+    ];
     const expected = {
       Upload: [
         "dynamodb:BatchWriteItem",
@@ -220,8 +237,8 @@ describe("IAM least privilege", () => {
         "s3:PutObject",
         "secretsmanager:GetSecretValue",
       ],
-      Fetch: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:GetObject"],
-      Search: ["dynamodb:GetItem", "dynamodb:Query", "logs:CreateLogStream", "logs:PutLogEvents", "s3:GetObject"],
+      Fetch: reader,
+      Search: reader,
       Indexer: [
         "dynamodb:GetItem",
         "dynamodb:Query",
@@ -313,11 +330,13 @@ describe("IAM least privilege", () => {
     expect(json(roleOf("Indexer").statements)).not.toMatch(/archives\/|uploads\//);
   });
 
-  it("lets only upload read the token secret, and only that secret", () => {
-    const [secretId] = onlyOne("AWS::SecretsManager::Secret");
-    const secretStatements = roleOf("Upload").statements.filter((statement) => json(statement.Action).includes("secretsmanager"));
-    expect(secretStatements).toEqual([{ Effect: "Allow", Action: "secretsmanager:GetSecretValue", Resource: { Ref: secretId } }]);
-    for (const name of ["Fetch", "Search"] as const) expect(json(roleOf(name).statements)).not.toContain("secretsmanager");
+  it("lets only upload read the token secret, the API's functions the cursor key, and nothing else", () => {
+    const read = (secret: string) => ({ Effect: "Allow", Action: "secretsmanager:GetSecretValue", Resource: { Ref: secret } });
+    const secretStatements = (name: FunctionName) =>
+      roleOf(name).statements.filter((statement) => json(statement.Action).includes("secretsmanager"));
+    expect(secretStatements("Upload")).toEqual([read(tokenSecret()[0]), read(cursorSecret()[0])]);
+    for (const name of ["Fetch", "Search"] as const) expect(secretStatements(name), name).toEqual([read(cursorSecret()[0])]);
+    for (const name of FUNCTION_NAMES.filter((name) => !CURSOR_READERS.includes(name))) expect(secretStatements(name), name).toEqual([]);
   });
 });
 
@@ -410,11 +429,15 @@ describe("HTTP API", () => {
   });
 });
 
-describe("write-token secret and outputs", () => {
-  it("generates the token in Secrets Manager", () => {
-    const [, secret] = onlyOne("AWS::SecretsManager::Secret");
-    expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
-    expect(secret.Properties.SecretString).toBeUndefined();
+describe("secrets and outputs", () => {
+  it("generates the write token and the cursor key in Secrets Manager, and nothing else there", () => {
+    expect(ofType("AWS::SecretsManager::Secret")).toHaveLength(2);
+    const [, token] = tokenSecret();
+    expect(token.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
+    expect(token.Properties.SecretString).toBeUndefined();
+    const [, cursorKey] = cursorSecret();
+    expect(cursorKey.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
+    expect(cursorKey.Properties.SecretString).toBeUndefined();
   });
 
   it("outputs the registry URL, API URL, distribution, bucket, table and secret ARN", () => {
@@ -425,7 +448,7 @@ describe("write-token secret and outputs", () => {
     expect(json(outputs.ApiUrl!.Value)).toContain(apiId);
     synth.template.hasOutput("BucketName", { Value: { Ref: archiveBucket()[0] } });
     synth.template.hasOutput("TableName", { Value: { Ref: onlyOne("AWS::DynamoDB::GlobalTable")[0] } });
-    synth.template.hasOutput("TokenSecretArn", { Value: { Ref: onlyOne("AWS::SecretsManager::Secret")[0] } });
+    synth.template.hasOutput("TokenSecretArn", { Value: { Ref: tokenSecret()[0] } });
   });
 });
 

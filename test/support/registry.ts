@@ -65,6 +65,7 @@ export function storageEnv(registry: TestRegistry): Record<string, string> {
     AWS_ACCESS_KEY_ID: config.credentials!.accessKeyId,
     AWS_SECRET_ACCESS_KEY: config.credentials!.secretAccessKey,
     CACHE_REVALIDATE_MS: "0",
+    CURSOR_KEY: config.cursorKey!,
   };
 }
 

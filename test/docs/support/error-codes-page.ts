@@ -1,3 +1,4 @@
+import { STORAGE_ANSWERS } from "../../../functions/http/storage-answers.js";
 import { ERROR_CODES } from "../../../sdk/src/error-codes.js";
 
 /** Where each area's codes come from: the error classes that carry them. */
@@ -20,7 +21,25 @@ const AREA_CLASSES: Record<keyof typeof ERROR_CODES, string> = {
   cli: "`agent-tools` (the `code` of `--json` errors)",
 };
 
-/** docs/errors.md, generated from `ERROR_CODES`: one table per area, every code once. */
+/** The registry's answers when storage fails, from `STORAGE_ANSWERS` (functions/http/storage-answers.ts). */
+function storageAnswersSection(): string {
+  const rows = Object.entries(STORAGE_ANSWERS).map(
+    ([error, answer]) => `| ${answer.status} | \`${error}\` | ${answer.retryAfterSeconds} s | ${answer.meaning} |`,
+  );
+  return `## registry storage
+
+Answered by the registry on any route when its storage, not the request, fails: JSON \`{"error", "detail"}\`
+with \`Retry-After\` (generated from \`functions/http/storage-answers.ts\`). The SDK raises a 503 on reads as
+\`REGISTRY_UNAVAILABLE\` and everything else as \`REGISTRY_ERROR\`, whose \`status\`, \`error\` and \`detail\` hold
+the answer; every other answer of the registry is described in [Registry](registry.md#errors).
+
+| status | \`error\` | \`Retry-After\` | meaning |
+|---|---|---|---|
+${rows.join("\n")}
+`;
+}
+
+/** docs/errors.md, generated from `ERROR_CODES` (one table per area, every code once) and the registry's storage answers. */
 export function renderErrorCodesPage(): string {
   const sections = Object.entries(ERROR_CODES).map(([area, codes]) => {
     const rows = Object.entries(codes).map(([code, meaning]) => `| \`${code}\` | ${meaning} |`);
@@ -42,7 +61,9 @@ try {
 }
 \`\`\`
 
-This page is generated from \`sdk/src/error-codes.ts\` (\`npx tsx test/docs/write-error-codes.ts\`).
+This page is generated from \`sdk/src/error-codes.ts\` and \`functions/http/storage-answers.ts\`
+(\`npx tsx test/docs/write-error-codes.ts\`).
 
-${sections.join("\n")}`;
+${sections.join("\n")}
+${storageAnswersSection()}`;
 }

@@ -3,6 +3,8 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -10,12 +12,14 @@ import { DeleteObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDoctor } from "../../../functions/doctor/run-doctor.js";
+import { pointerOrder } from "../../../functions/entry/version-rank.js";
 import { ArchiveStore } from "../../../functions/storage/archive-store.js";
 import { createDynamoDocumentClient, createS3Client } from "../../../functions/storage/aws-clients.js";
 import { LATEST_SORT_KEY } from "../../../functions/storage/table-schema.js";
 import { runCli } from "../../../sdk/src/cli/run-cli.js";
 import { buildBundle, FIXTURE_TOOLS_DIR, readFixtureSpec, zipFiles } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
+import { withIndexFaults, type StoredItem } from "../storage/dynalite-index-faults.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 let registry: TestRegistry;
@@ -169,6 +173,123 @@ describe("registry doctor", () => {
       expect(response.status, body).toBe(400);
     }
   });
+});
+
+describe("registry doctor against lying indexes", () => {
+  const S = (value: string) => ({ S: value });
+  const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+  const listedIds = async (url: string) =>
+    ((await (await fetch(`${url}/tools`)).json()) as { tool_id: string; version: string }[]).map(
+      (entry) => `${entry.tool_id}@${entry.version}`,
+    );
+
+  it("trusts only the table's items: finds and repairs phantom and missing index entries, ignores archive-index phantoms, and converges", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "agent-tools-lying-index-"));
+    let running = await startTestRegistry({ dataDir });
+    try {
+      const publishOn = async (toolId: string) => {
+        const built = bundle(toolId);
+        expect((await uploadBundle(running.url, running.token, built.bundle)).status).toBe(200);
+        return sha256(built.toolZip);
+      };
+      await publishOn("kept");
+      await publishOn("unlisted");
+      await publishOn("stale-listed");
+      await publishOn("unindexed");
+      const shared = await publishOn("shared-phantom");
+      // An orphan archive that an index entry names, as a publish killed after dynalite's index write leaves it.
+      const orphan = new TextEncoder().encode("bytes whose version item never landed");
+      const s3 = createS3Client(running.local.config);
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: running.local.config.bucketName,
+          Key: ArchiveStore.key(sha256(orphan)),
+          Body: orphan,
+          ContentLength: orphan.byteLength,
+        }),
+      );
+      s3.destroy();
+      const { tableName } = running.local.config;
+      await running.local.close();
+
+      await withIndexFaults(dataDir, tableName, async (faults) => {
+        const pointerOf = async (toolId: string) => (await faults.readItem({ tool_id: S(toolId), version: S(LATEST_SORT_KEY) }))!;
+        /** A pointer item with some of its entry's fields changed (the listing shows the entry). */
+        const withEntry = (item: StoredItem, fields: Record<string, string>, top: Record<string, string> = {}): StoredItem => {
+          const entry = (item.entry as { M: StoredItem }).M;
+          return {
+            ...item,
+            ...Object.fromEntries(Object.entries(top).map(([name, value]) => [name, S(value)])),
+            entry: { M: { ...entry, ...Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, S(value)])) } },
+          };
+        };
+        // A first publish killed between the pointer's index entry and the pointer: a tool listed that was never stored.
+        await faults.addIndexEntries(withEntry(await pointerOf("kept"), { tool_id: "ghost-listed" }, { tool_id: "ghost-listed" }));
+        // A new version's pointer write killed the same way: the listing shows 2.0.0, the table 1.0.0.
+        const stale = await pointerOf("stale-listed");
+        const updated = String(((stale.entry as { M: StoredItem }).M.updated_at as { S: string }).S);
+        await faults.addIndexEntries(
+          withEntry(stale, { version: "2.0.0" }, { latest_version: "2.0.0", latest_order: pointerOrder("2.0.0", updated) }),
+        );
+        // A delete's index removal with the kill before the item's: the pointer stays, unlisted.
+        await faults.removeIndexEntries(await pointerOf("unlisted"));
+        // The same for a version item's archive reference.
+        await faults.removeIndexEntries((await faults.readItem({ tool_id: S("unindexed"), version: S("1.0.0") }))!);
+        // Archive-index phantoms: one naming the orphan, one naming a live archive under a version that does not exist.
+        const phantom = (toolId: string, sha: string): StoredItem => ({
+          tool_id: S(toolId),
+          version: S("9.9.9"),
+          tool_archive_sha256: S(sha),
+        });
+        await faults.addIndexEntries(phantom("ghost-version", sha256(orphan)));
+        await faults.addIndexEntries(phantom("shared-phantom", shared));
+      });
+
+      running = await startTestRegistry({ dataDir });
+      // What readers met: a ghost, a wrong latest, a missing tool.
+      expect(await listedIds(running.url)).toEqual([
+        "ghost-listed@1.0.0",
+        "kept@1.0.0",
+        "shared-phantom@1.0.0",
+        "stale-listed@2.0.0",
+        "unindexed@1.0.0",
+      ]);
+
+      const summary = (report: { findings: { kind: string; toolId?: string; sha256?: string; fixed: boolean }[] }) =>
+        report.findings.map((finding) => `${finding.kind} ${finding.toolId ?? finding.sha256?.slice(0, 8)} ${finding.fixed}`).sort();
+      const found = await runDoctor(running.local.deps, { graceSeconds: 0 });
+      expect(summary(found)).toEqual(
+        [
+          "missing-index-entry unindexed false",
+          "missing-index-entry unlisted false",
+          `orphaned-archive ${sha256(orphan).slice(0, 8)} false`,
+          "phantom-index-entry ghost-listed false",
+          "phantom-index-entry stale-listed false",
+        ].sort(),
+      );
+      const fixed = await runDoctor(running.local.deps, { graceSeconds: 0, fix: true });
+      expect(summary(fixed)).toEqual(summary(found).map((line) => line.replace(/false$/, "true")));
+      expect((await runDoctor(running.local.deps, { graceSeconds: 0, verifyArchives: true })).findings).toEqual([]);
+      expect(await listedIds(running.url)).toEqual([
+        "kept@1.0.0",
+        "shared-phantom@1.0.0",
+        "stale-listed@1.0.0",
+        "unindexed@1.0.0",
+        "unlisted@1.0.0",
+      ]);
+
+      // A delete decides from the table too: the phantom reference does not keep the archive.
+      expect(
+        (await fetch(`${running.url}/tools/shared-phantom`, { method: "DELETE", headers: { authorization: `Bearer ${running.token}` } }))
+          .status,
+      ).toBe(200);
+      expect(await running.local.deps.archives.exists(shared)).toBe(false);
+      expect((await runDoctor(running.local.deps, { graceSeconds: 0 })).findings).toEqual([]);
+    } finally {
+      await running.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("npm run doctor", () => {

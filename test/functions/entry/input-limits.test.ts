@@ -2,7 +2,7 @@
 // out of reach of every route; a refused request changes nothing in storage.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_FIELD_DEPTH, MAX_KEY_BYTES } from "../../../functions/entry/entry-limits.js";
-import { MAX_JSON_BODY_BYTES } from "../../../functions/http/read-json-body.js";
+import { MAX_JSON_BODY_BYTES, MAX_JSON_BODY_DEPTH } from "../../../functions/http/read-json-body.js";
 import { buildBundle, fixtureBundle } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
 import { BUILT_IN_KEY_PARAMETERS, storedEntry } from "../storage/built-in-keys.js";
@@ -94,10 +94,16 @@ describe("PUT /tools/{id}", () => {
   });
 
   it("refuses JSON nested deeper than the database stores, 10,000 levels included, without a stack overflow", async () => {
-    for (const depth of [MAX_FIELD_DEPTH + 1, 1_000, 10_000]) {
+    for (const depth of [MAX_FIELD_DEPTH + 1, MAX_JSON_BODY_DEPTH - 1]) {
       const answer = await request("PUT", "/tools/text-stats", `{"tool_parameters":${nested(depth)}}`);
       expect(answer.status, `depth ${depth}`).toBe(422);
       expect(answer.body.detail).toMatch(new RegExp(`tool_parameters nests more than ${MAX_FIELD_DEPTH} levels`));
+    }
+    // Past the body's own bound the body is refused before anything reads it.
+    for (const depth of [MAX_JSON_BODY_DEPTH, 1_000, 10_000]) {
+      const answer = await request("PUT", "/tools/text-stats", `{"tool_parameters":${nested(depth)}}`);
+      expect(answer.status, `depth ${depth}`).toBe(422);
+      expect(answer.body.detail).toContain(`nests more than ${MAX_JSON_BODY_DEPTH} levels deep at "tool_parameters"`);
     }
     expect((await request("PUT", "/tools/text-stats", `{"tool_parameters":${nested(MAX_FIELD_DEPTH)}}`)).status).toBe(200);
   });

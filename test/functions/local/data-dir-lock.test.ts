@@ -1,6 +1,6 @@
 // The data-folder lock: held by a live registry, taken over from a dead, zombie or recycled pid.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,6 +91,9 @@ describe("data-folder lock", () => {
     const stem = join(dataDir, "s3", storage.config.bucketName, "archives", `${sha}._S3rver_`);
     await writeFile(`${stem}metadata.json`, '{"content-type":');
     await writeFile(`${stem}object.md5`, "");
+    // And the temporary file of an object write the kill cut short.
+    const partial = `${stem}object.00000000-0000-4000-8000-000000000000.partial`;
+    await writeFile(partial, "the first bytes of an arch");
     ({ storage, archives } = await open());
     // A clean restart leaves the files alone: s3rver cannot serve the key at all.
     await expect(archives.get(sha)).rejects.toThrow();
@@ -98,6 +101,7 @@ describe("data-folder lock", () => {
     await writeFile(join(dataDir, "registry.pid"), "999999999\n");
     ({ storage, archives } = await open());
     try {
+      expect(existsSync(partial)).toBe(false);
       expect(Buffer.from((await archives.get(sha))!).equals(Buffer.from(bytes))).toBe(true);
       expect(await archives.putOnce(sha, bytes)).toBe("present");
     } finally {

@@ -1,13 +1,17 @@
 // Starting the embedded registry: a failed first start stores no token hash (so the next start
-// still shows a fresh token), and a wildcard host is reported as such, with the URLs to use.
-import { existsSync } from "node:fs";
+// still shows a fresh token), a wildcard host is reported as such, with the URLs to use, and page
+// cursors are signed with a secret of the data folder's own.
+import { existsSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CURSOR_KEY_FILE } from "../../../functions/local/cursor-key.js";
 import { listeningBanner } from "../../../functions/local/listening-banner.js";
 import { startLocalRegistry } from "../../../functions/local/start-local-registry.js";
+import { fixtureBundle } from "../../support/bundles.js";
+import { startTestRegistry, uploadBundle } from "../../support/registry.js";
 
 let dataDir: string;
 let busy: Server;
@@ -55,5 +59,35 @@ describe("the local registry's start", () => {
     expect(listeningBanner({ url: "http://127.0.0.1:6000", host: "127.0.0.1", port: 6000 })).toBe(
       "Agent Tools registry listening on http://127.0.0.1:6000",
     );
+  });
+
+  it("signs page cursors with a random secret of the data folder: kept across restarts, refused by every other registry", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "agent-tools-cursor-key-"));
+    const other = await startTestRegistry();
+    try {
+      let registry = await startTestRegistry({ dataDir: folder });
+      for (const toolId of ["cursor-a", "cursor-b"]) {
+        const { bundle } = await fixtureBundle("text-stats", { spec: { tool_id: toolId } });
+        expect((await uploadBundle(registry.url, registry.token, bundle)).status).toBe(200);
+      }
+      const next = new URL(/<([^>]+)>; rel="next"/.exec((await fetch(`${registry.url}/tools?limit=1`)).headers.get("link") ?? "")![1]!);
+      expect(statSync(join(folder, CURSOR_KEY_FILE)).mode & 0o777).toBe(0o600);
+      await registry.close();
+      registry = await startTestRegistry({ dataDir: folder });
+      try {
+        const page = await fetch(`${registry.url}/tools${next.search}`);
+        expect(page.status).toBe(200);
+        expect(((await page.json()) as { tool_id: string }[]).map((entry) => entry.tool_id)).toEqual(["cursor-b"]);
+      } finally {
+        await registry.close();
+      }
+      // Same table and bucket names, another folder: another secret.
+      const foreign = await fetch(`${other.url}/tools${next.search}`);
+      expect(foreign.status).toBe(400);
+      expect(((await foreign.json()) as { detail: string }).detail).toMatch(/^The cursor was not issued by this registry/);
+    } finally {
+      await other.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

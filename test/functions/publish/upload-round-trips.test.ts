@@ -15,6 +15,8 @@ beforeAll(async () => {
   registry = await startTestRegistry({ searchIndexDelayMs: 600_000 });
   // The first write of a process learns the catalog revision; later ones bump it in one call.
   expect((await uploadBundle(registry.url, registry.token, bundle("warm-up", "1.0.0"))).status).toBe(200);
+  // The indexer's first run starts with the server: its calls are not the upload's.
+  await registry.local.searchIndexIdle();
 });
 
 afterAll(async () => {

@@ -4,6 +4,7 @@
  * is a 400 that says what is supported.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_JSON_BODY_DEPTH } from "../../../functions/http/read-json-body.js";
 import { buildBundle, readFixtureSpec, zipFiles } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
 
@@ -113,5 +114,19 @@ describe("POST /tools/query/generic", () => {
     const huge = await query({ tool_id: { $in: Array.from({ length: 1001 }, (_, i) => `t${i}`) } });
     expect(huge.status).toBe(400);
     expect(JSON.stringify(huge.body)).toMatch(/at most 1000/);
+  });
+
+  it("refuses a filter nested past the body limit with a 422 naming the condition, 100,000 levels included", async () => {
+    // Built as text: no recursion anywhere, here or in the registry.
+    const nested = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+    for (const depth of [MAX_JSON_BODY_DEPTH, 5_000, 100_000]) {
+      const { status, body } = await query(`{"tool_tags":${nested(depth)}}`);
+      expect(status, `depth ${depth}`).toBe(422);
+      expect(body).toMatchObject({ error: "Request body too deep", detail: expect.stringContaining('at "tool_tags"') });
+    }
+    // The deepest body that is let through is matched like any other (nothing stored is that deep).
+    const deepest = await query(`{"tool_tags":${nested(MAX_JSON_BODY_DEPTH - 1)}}`);
+    expect(deepest.status).toBe(200);
+    expect(deepest.body).toEqual([]);
   });
 });

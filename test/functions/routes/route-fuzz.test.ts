@@ -1,9 +1,12 @@
 // Property-based fuzzing of every route: any path, query, headers and body gets an answer below 500,
 // and a refused request (4xx) leaves storage exactly as it was.
+import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRegistryApp } from "../../../functions/app.js";
+import { MAX_JSON_BODY_DEPTH } from "../../../functions/http/read-json-body.js";
+import { listingScope } from "../../../functions/listing/page-cursor.js";
 import { buildBundle, fixtureBundle, type FixtureBundle } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
 import { storageSnapshot, type StorageSnapshot } from "../storage/storage-snapshot.js";
@@ -222,6 +225,120 @@ describe("every route under fuzzing", () => {
         before = after;
       }),
       { numRuns: 80 },
+    );
+  }, 120_000);
+
+  // A cursor is `<base64url payload>.<MAC>`; a forger who knows the recipe, and even the secret, gets nothing but 400s.
+  it("refuses every cursor not issued for its listing with a 400 naming cursor, forged with the registry's own secret included", async () => {
+    const secret = registry.local.config.cursorKey!;
+    const sign = (key: Buffer, payload: string) => {
+      const body = Buffer.from(payload, "utf8").toString("base64url");
+      return `${body}.${createHmac("sha256", key).update(body).digest().subarray(0, 16).toString("base64url")}`;
+    };
+    const macKey = (text: string) => createHmac("sha256", "agent-tools page cursor").update(text).digest();
+    const registryKey = macKey(secret);
+    // The key every registry used to share: derived from the public table and bucket names.
+    const publicKey = macKey(`${registry.local.config.tableName}\0${registry.local.config.bucketName}`);
+    const listings = [
+      { method: "GET", path: "/tools", scope: listingScope("/tools", {}), valid: "a" },
+      {
+        method: "GET",
+        path: "/tools/text-stats/versions",
+        scope: listingScope("/tools/text-stats/versions", { include_yanked: "false" }),
+        valid: "9.0.0",
+      },
+      { method: "GET", path: "/tools/query/by-tag?tag=text", scope: listingScope("/tools/query/by-tag", { tag: "text" }), valid: "a" },
+      { method: "POST", path: "/tools/query/generic", scope: undefined, valid: "a" },
+      { method: "GET", path: "/tools/search?q=text", scope: undefined, valid: "0" },
+      { method: "GET", path: "/audit", scope: listingScope("/audit", {}), valid: undefined },
+    ];
+    // Positions no listing issues: not a tool id, a version, an offset nor an audit key (a valid one would be a genuine cursor).
+    const position = fc.constantFrom("#latest", "#catalog", "..", "a/b", "a".repeat(200), "9".repeat(129), "-1", "", " ", "_x");
+    const payload = fc.oneof(
+      // Not the two strings an issued cursor holds: null, numbers, objects, other arities, non-string positions, not JSON.
+      fc.json({ maxDepth: 3 }),
+      fc.constantFrom("null", "1", "[]", '["x"]', '["a","b","c"]', "{}", "not json", "\u0000", ""),
+      fc
+        .tuple(fc.string({ maxLength: 10 }), fc.oneof(fc.integer(), fc.constant(null), fc.array(fc.string()), fc.object()))
+        .map((pair) => JSON.stringify(pair)),
+      // The right shape for another listing, or an invalid position in this one.
+      fc.tuple(fc.constantFrom(...listings.map((listing) => listing.scope ?? "x")), position).map((pair) => JSON.stringify(pair)),
+    );
+    const cursor = fc.oneof(
+      payload.map((text) => ({ text, by: "the registry's secret" })).map(({ text, by }) => ({ cursor: sign(registryKey, text), by, text })),
+      payload.map((text) => ({ cursor: sign(publicKey, text), by: "the public key", text })),
+      fc.string({ minLength: 1, maxLength: 60 }).map((text) => ({ cursor: text, by: "no key", text })),
+      fc.integer({ min: 1_025, max: 5_000 }).map((length) => ({ cursor: "A".repeat(length), by: "no key", text: "oversize" })),
+    );
+    const before = await storageSnapshot(registry.local);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...listings), cursor, async (listing, forged) => {
+        // A payload that happens to be exactly right for this listing, under the registry's key, is a genuine cursor.
+        const genuine = forged.by === "the registry's secret" && forged.text === JSON.stringify([listing.scope, listing.valid]);
+        if (genuine) return;
+        const separator = listing.path.includes("?") ? "&" : "?";
+        const response = await app.request(`http://registry.test${listing.path}${separator}cursor=${encodeURIComponent(forged.cursor)}`, {
+          method: listing.method,
+          headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+          ...(listing.method === "POST" ? { body: "{}" } : {}),
+        });
+        const answer = (await response.json()) as { error?: string; detail?: string };
+        const label = `${listing.path} with a cursor signed by ${forged.by} over ${JSON.stringify(forged.text.slice(0, 80))}`;
+        expect(response.status, label).toBe(400);
+        expect(answer.error, label).toBe("Invalid cursor");
+        expect(answer.detail, label).toMatch(/^The cursor /);
+      }),
+      { numRuns: 200 },
+    );
+    // The recipe is right: signed with the registry's secret, a well-formed position is a page.
+    for (const listing of listings.filter((candidate) => candidate.scope !== undefined && candidate.valid !== undefined)) {
+      const genuine = sign(registryKey, JSON.stringify([listing.scope, listing.valid]));
+      const separator = listing.path.includes("?") ? "&" : "?";
+      const response = await app.request(`http://registry.test${listing.path}${separator}cursor=${genuine}`);
+      expect(response.status, listing.path).toBe(200);
+    }
+    expect(await storageSnapshot(registry.local)).toEqual(before);
+  }, 120_000);
+
+  it("refuses JSON bodies nested past the bound on every route that reads one, however deep, without a 5xx or a change", async () => {
+    const routes = [
+      ["PUT", "/tools/text-stats"],
+      ["PATCH", "/tools/text-stats/versions/1.0.0"],
+      ["POST", "/tools/query/generic"],
+      ["POST", "/tools/uploads"],
+      ["POST", "/registry/doctor"],
+      ["POST", "/tokens"],
+      ["PUT", "/publishers/admin/keys"],
+    ] as const;
+    // Objects and lists mixed, under a member the route knows or not; built as text, so no recursion in the test either.
+    const deep = fc.record({
+      depth: fc.oneof(fc.integer({ min: 1, max: MAX_JSON_BODY_DEPTH + 2 }), fc.integer({ min: MAX_JSON_BODY_DEPTH, max: 60_000 })),
+      member: fc.constantFrom("tool_parameters", "status", "name", "fix", "size", "public_key", "x"),
+      openers: fc.array(fc.constantFrom('{"a":', "["), { minLength: 1, maxLength: 4 }),
+    });
+    let before = await storageSnapshot(registry.local);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), deep, async ([method, path], { depth, member, openers }) => {
+        const levels = Array.from({ length: depth }, (_, level) => openers[level % openers.length]!);
+        const value = `${levels.join("")}1${levels
+          .map((opener) => (opener === "[" ? "]" : "}"))
+          .reverse()
+          .join("")}`;
+        const response = await app.request(`http://registry.test${path}`, {
+          method,
+          headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+          body: `{"${member}":${value}}`,
+        });
+        const answer = (await response.json()) as { error?: string };
+        const label = `${method} ${path} with ${member} nested ${depth} levels → ${response.status} ${answer.error}`;
+        expect(response.status, label).toBeLessThan(500);
+        // The body nests one level more than its member; past the bound it is refused as such (or as too large to read).
+        if (depth + 1 > MAX_JSON_BODY_DEPTH) expect(["Request body too deep", "Request body too large"], label).toContain(answer.error);
+        const after = await storageSnapshot(registry.local);
+        if (response.status >= 400) expect(after, label).toEqual(before);
+        before = after;
+      }),
+      { numRuns: 120 },
     );
   }, 120_000);
 });

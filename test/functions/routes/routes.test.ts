@@ -262,6 +262,15 @@ describe("update and delete", () => {
     expect((await getJson("/tools/query/by-tag?tag=fresh")).body.map((e: { tool_id: string }) => e.tool_id)).toEqual(["list-1"]);
   });
 
+  it("resets a field PUT as null to its default, as an upload does, so the filters that read it keep working", async () => {
+    const response = await write("PUT", "/tools/list-3", { tool_tags: null, tool_metadata: null, tool_type: null });
+    expect(response.status).toBe(200);
+    const after = (await getJson("/tools/list-3")).body;
+    expect([after.tool_tags, after.tool_metadata, after.tool_type]).toEqual([[], {}, ""]);
+    expect((await getJson("/tools/query/by-tag?tag=anything")).status).toBe(200);
+    expect((await getJson("/tools/query/by-type?type=anything")).status).toBe(200);
+  });
+
   it("accepts a GET → edit → PUT round trip of the whole entry", async () => {
     const shown = (await getJson("/tools/list-2")).body;
     const response = await write("PUT", "/tools/list-2", { ...shown, tool_search_description: "Round trip" });
