@@ -67,6 +67,16 @@ export function denialOf(failure: ToolFailure, context: DenialContext): Denial |
       fix: "A sandboxed tool sees only its own processes and cannot signal the agent or any other process.",
     };
   }
+  // The system-call filter (docs/sandbox.md#system-call-filter): a foreign-ABI call kills, a unix socket is refused.
+  if (failure.signal === "SIGSYS") {
+    return {
+      capability: "syscall",
+      fix: "The sandbox's system-call filter stopped a call it never allows (a 32-bit or x32 system call); build the tool for this machine's own architecture.",
+    };
+  }
+  if (failure.errno === E.EPERM && failure.filename === undefined && /\bsocket\b/.test(`${failure.traceback ?? ""}${failure.message}`)) {
+    if (context.profile.network.kind !== "proxy") return grant("network", `tool_capabilities.network, e.g. ["api.example.com:443"]; unix sockets come with it`);
+  }
   if (
     failure.errno === E.ECONNREFUSED ||
     failure.errno === E.ENETUNREACH ||

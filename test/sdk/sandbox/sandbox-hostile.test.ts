@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTools, SandboxDeniedError } from "@agent-tools/sdk";
+import { compileC } from "../../support/bundles.js";
 import { processesMatching } from "../support/process-state.js";
 import { writeSandboxTool } from "../support/sandbox-tools.js";
 import { TempDirs } from "../support/temp-dirs.js";
@@ -230,6 +231,35 @@ describe("no process outlives a sandboxed tool", () => {
     } finally {
       await quick.close();
     }
+  });
+
+  it("a unix socket the agent listens on (a docker.sock stand-in) cannot be reached: no unix sockets without a network grant", async () => {
+    const socketPath = join(dir, "agent-daemon.sock");
+    const daemon = createServer((socket) => socket.end("daemon says hi\n"));
+    await new Promise<void>((resolve) => daemon.listen(socketPath, resolve));
+    try {
+      const body = "import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect(input_data['path'])\nreturn s.recv(100).decode()";
+      const { unsandboxed, denied } = await attack("unix-client", body, { path: socketPath });
+      expect(unsandboxed).toBe("daemon says hi\n");
+      expectDenied(denied, "network");
+      expect((denied as Error).message).toContain("unix sockets come with it");
+    } finally {
+      daemon.close();
+    }
+  });
+
+  it.runIf(process.arch === "x64")("a 32-bit system call is killed by the filter, naming it", async () => {
+    const toolDir = join(dir, "i386-syscall");
+    await mkdir(join(toolDir, "code"), { recursive: true });
+    await writeFile(join(toolDir, "spec.json"), JSON.stringify({ tool_id: "i386-syscall", tool_runtime_type: "binary" }));
+    await copyFile(
+      await compileC(join(import.meta.dirname, "../../fixtures/binaries/i386-syscall.c"), "i386-syscall"),
+      join(toolDir, "code", "i386-syscall"),
+    );
+    await Promise.all([sandboxed.add({ path: toolDir }), control.add({ path: toolDir })]);
+    expect(await control.executeToolById("i386-syscall", {})).toEqual({ pid_via_i386: 1 });
+    const denied = await sandboxed.executeToolById("i386-syscall", {}).catch((error: unknown) => error);
+    expectDenied(denied, "syscall");
   });
 
   it("the agent's process cannot be signalled", async () => {
