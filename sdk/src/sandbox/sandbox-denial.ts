@@ -75,7 +75,8 @@ export function denialOf(failure: ToolFailure, context: DenialContext): Denial |
     };
   }
   if (failure.errno === E.EPERM && failure.filename === undefined && /\bsocket\b/.test(`${failure.traceback ?? ""}${failure.message}`)) {
-    if (context.profile.network.kind !== "proxy") return grant("network", `tool_capabilities.network, e.g. ["api.example.com:443"]; unix sockets come with it`);
+    if (context.profile.network.kind !== "proxy")
+      return grant("network", `tool_capabilities.network, e.g. ["api.example.com:443"]; unix sockets come with it`);
   }
   if (
     failure.errno === E.ECONNREFUSED ||
