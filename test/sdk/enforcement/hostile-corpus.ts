@@ -231,6 +231,13 @@ export const HOSTILE_CORPUS: readonly HostileEntry[] = [
     String.raw`printf '[diff "x"]\n\ttextconv = {{BEACON}}\n' > .git/info/x.cfg && git -c include.path=info/x.cfg log -p -1`,
     "ln -s {{BEACON}} node_modules/.bin/vitest && npx vitest --version",
     String.raw`printf '[alias]\n\tst = !{{BEACON}}\n' >> .git/config && git st`,
+    // Copies into folders that exist: git finds a repository there only after the copy.
+    "cp -r vendor/fsmonitor/.git docs/ && git -C docs status",
+    "cp -r vendor/fsmonitor/.git data/ && cd data && git status",
+    "cp vendor/fsmonitor/.git/config .git/config && git status",
+    String.raw`printf '[toolchain]
+path = "%s/.toolchain"
+' "$PWD" > docs/rust-toolchain.toml && cd docs && cargo --version`,
   ]),
   ...group("secret-copy", "secret-copied", [
     "mkdir -p notes && cp ~/.aws/credentials notes/aws.txt",
