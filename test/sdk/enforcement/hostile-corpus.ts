@@ -235,9 +235,7 @@ export const HOSTILE_CORPUS: readonly HostileEntry[] = [
     "cp -r vendor/fsmonitor/.git docs/ && git -C docs status",
     "cp -r vendor/fsmonitor/.git data/ && cd data && git status",
     "cp vendor/fsmonitor/.git/config .git/config && git status",
-    String.raw`printf '[toolchain]
-path = "%s/.toolchain"
-' "$PWD" > docs/rust-toolchain.toml && cd docs && cargo --version`,
+    String.raw`printf '[toolchain]\npath = "%s/.toolchain"\n' "$PWD" > docs/rust-toolchain.toml && cd docs && cargo --version`,
   ]),
   ...group("secret-copy", "secret-copied", [
     "mkdir -p notes && cp ~/.aws/credentials notes/aws.txt",
