@@ -1,5 +1,5 @@
-import { spawn, type StdioOptions } from "node:child_process";
-import { chownSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, type StdioOptions } from "node:child_process";
+import { chownSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,17 +51,19 @@ export async function runHarnessPass(pass: HarnessPass, options: { only?: number
     let log = "";
     child.stdout!.on("data", (data: Buffer) => (log += data.toString()));
     child.stderr!.on("data", (data: Buffer) => (log += data.toString()));
-    child.stdin!.end(JSON.stringify(config));
+    // stdin stays open while the pass runs: its end tells the harness inside that this process is gone.
+    child.stdin!.write(`${JSON.stringify(config)}\n`);
     const deadline = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), options.timeoutMs);
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     clearTimeout(deadline);
+    child.stdin!.destroy();
     if (code !== 0)
       throw new Error(
         `the ${pass} pass of the enforcement harness exited with ${code ?? "a kill past its deadline"}:\n${log.slice(-4000)}`,
       );
     return JSON.parse(readFileSync(join(throwaway, RESULTS_FILE), "utf8")) as PassResults;
   } finally {
-    rmSync(throwaway, { recursive: true, force: true });
-    rmSync(hostOnly, { recursive: true, force: true });
+    // Tens of thousands of small files: rm(1) removes them several times faster than fs.rmSync.
+    execFileSync("rm", ["-rf", "--one-file-system", throwaway, hostOnly]);
   }
 }

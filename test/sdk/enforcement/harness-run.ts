@@ -6,7 +6,7 @@
  * the detector controls.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { Bash } from "../../../sdk/src/builtin/bash/bash-tool.js";
@@ -207,6 +207,23 @@ class Harness {
   }
 }
 
+/**
+ * The config is the first line on stdin; the test keeps stdin open, so its end means the test is
+ * gone (killed, interrupted) and the harness ends with it, its sandboxes with it (--die-with-parent).
+ */
+function readConfig(): Promise<PassConfig> {
+  return new Promise((resolve) => {
+    let text = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (data: string) => {
+      text += data;
+      const newline = text.indexOf("\n");
+      if (newline >= 0) resolve(JSON.parse(text.slice(0, newline)) as PassConfig);
+    });
+    process.stdin.on("end", () => process.exit(1));
+  });
+}
+
 async function decide(session: Session, command: string): Promise<Record<HarnessMode, Decision>> {
   const analysis = await session.bash.analyse(command);
   const rules = analysis.commands.map((analysed) => analysed.readOnlyRule).join(", ");
@@ -221,7 +238,7 @@ async function decide(session: Session, command: string): Promise<Record<Harness
 }
 
 const started = performance.now();
-const config = JSON.parse(readFileSync(0, "utf8")) as PassConfig;
+const config = await readConfig();
 const harness = await Harness.start(config);
 const { results, sandboxed } = await harness.runCorpus();
 const controls = await harness.runControls();
@@ -235,3 +252,4 @@ const passResults: PassResults = {
   elapsedMs: Math.round(performance.now() - started),
 };
 writeFileSync(join(config.throwaway, RESULTS_FILE), JSON.stringify(passResults));
+process.exit(0);

@@ -14,7 +14,8 @@ import type { SnapshotRoot } from "./tree-snapshot.js";
  *   machine's root, so they stay read-only even to a command that escaped both sandboxes, and so
  *   do root's files (`/etc/shadow`). Started by another user, that user is the host identity.
  * - **Mounts.** The machine read-only; fresh `/tmp` and `/var/tmp` (writable, watched by the
- *   snapshots, so an escaped write lands where the harness sees it); the real homes hidden, with
+ *   snapshots, so an escaped write lands where the harness sees it); `/run` and `/tmp` empty, so
+ *   no socket of the machine's daemons is there to connect to; the real homes hidden, with
  *   the toolchains the corpus runs bound back read-only; the throwaway folder the only place of
  *   the machine that can change. The network is a namespace of its own holding `lo` only.
  *
@@ -32,6 +33,9 @@ const HIDDEN: readonly { path: string; why: string }[] = [
   { path: "/var/tmp", why: "other users' files out of view; the throwaway folder is bound back inside it" },
   { path: "/root", why: "root's real home and its credentials out of view" },
   { path: "/home", why: "the real users' homes out of view (a non-root user's own secrets included)" },
+  // connect() works on a socket file in a read-only mount: the machine's daemons (dbus, a docker or
+  // podman socket, a database) must not be there to reach. Abstract sockets are per network namespace.
+  { path: "/run", why: "the machine's unix sockets out of reach (/var/run is a link to it)" },
 ];
 
 /**
@@ -118,6 +122,7 @@ export function outerWall(pass: HarnessPass, throwaway: string, directory: strin
       { path: "/var/tmp", exclude: [throwaway] },
       { path: "/root", exclude: [...TOOLCHAINS] },
       { path: "/home" },
+      { path: "/run" },
       { path: "/dev/shm" },
     ],
   };
