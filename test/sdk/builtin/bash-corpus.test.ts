@@ -14,6 +14,8 @@ const unsafe = loadCorpus("bash-unsafe.txt");
 const safe = loadCorpus("bash-safe.txt");
 const project = temporaryDirectory("builtin-corpus-");
 mkdirSync(join(project.path, "src"));
+// `git -C sub status`: git in a directory that does not exist asks (the line could create it).
+mkdirSync(join(project.path, "sub"));
 // The analysis alone: the sandbox's contained-edit allowance is measured against it in bash-sandbox-strictness.test.ts.
 const bash = new Bash({ cwd: project.path, sandbox: "off" });
 

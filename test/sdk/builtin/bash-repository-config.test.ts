@@ -148,6 +148,25 @@ describe("git read-only commands and the repository's own config", () => {
     expect((await decide(ssh, "git status")).behavior).toBe("allow");
   });
 
+  it("asks for core.alternateRefsCommand on every subcommand (it runs wherever git lists an alternate's refs)", async () => {
+    const alternate = repository("[core]\n\talternateRefsCommand = ./refs.sh\n");
+    expect(await decide(alternate, "git log --alternate-refs --oneline")).toMatchObject(immuneAsk);
+    expect(await decide(alternate, "git rev-list --alternate-refs HEAD")).toMatchObject(immuneAsk);
+    expect((await decide(alternate, "git status")).message).toContain("core.alternaterefscommand");
+    expect((await decide(repository("[core]\n\talternateRefsPrefixes = refs/heads/\n"), "git log --oneline")).behavior).toBe("allow");
+  });
+
+  it("asks when git runs in a directory that does not exist yet (the line may create it, config included)", async () => {
+    const clean = repository();
+    expect(await decide(clean, "git -C copy status")).toMatchObject(immuneAsk);
+    expect(await decide(clean, "cp -rP elsewhere copy && git -C copy status")).toMatchObject(immuneAsk);
+    expect(await decide(clean, "mkdir -p n/.git && git -C n log")).toMatchObject(immuneAsk);
+    expect(await decide(clean, "mkdir fresh && cd fresh && git status")).toMatchObject(immuneAsk);
+    expect((await decide(clean, "git -C src status")).behavior).toBe("allow");
+    // git version runs nothing a repository configures, wherever it is asked.
+    expect((await decide(clean, "git -C missing version")).behavior).toBe("allow");
+  });
+
   it("checks checked-out submodules, whose own config git status uses", async () => {
     const parent = repository("", { ".gitmodules": '[submodule "lib"]\n\tpath = lib\n\turl = https://example.invalid/lib\n' });
     expect((await decide(parent, "git status")).behavior).toBe("allow");

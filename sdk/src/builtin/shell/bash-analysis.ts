@@ -113,9 +113,10 @@ async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
     return { ...analysis, unanalysable: "the command contains control or invisible characters that can hide what runs" };
   const script = await parseShellScript(command);
   analysis.script = script;
-  analysis.commands = script.commands.map((simple) =>
-    analyseCommand(resolveCommand(withStaticSubstitutions(simple, cwd)), cwd, PARSE_CONTEXT),
-  );
+  const resolved = script.commands.map((simple) => resolveCommand(withStaticSubstitutions(simple, cwd)));
+  // Every directory of the line, for the specs' checks that depend on where a command runs (steering files).
+  const context: ParseContext = { ...PARSE_CONTEXT, directories: directoriesOf(resolved, cwd) };
+  analysis.commands = resolved.map((command) => analyseCommand(command, cwd, context));
   boundXargsNames(script, analysis.commands);
   analysis.unanalysable = firstOf(
     script.unsupported[0] && `Command contains ${script.unsupported[0]}, which cannot be analysed`,
@@ -135,7 +136,7 @@ async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
     script.redirects.find((redirect) => redirect.kind === "write") && "it redirects output to a file",
     secretVariable(script.variables),
   );
-  analysis.directories = directoriesOf(analysis.commands, cwd);
+  analysis.directories = [...context.directories!];
   return analysis;
 }
 
@@ -245,10 +246,10 @@ function dangerousAssignment(assignments: Assignment[]): string | undefined {
 }
 
 /** The tool's cwd, then each `cd`/`pushd` target in order; `cd` to a place only known at run time gives undefined. */
-function directoriesOf(commands: AnalysedCommand[], cwd: string): (string | undefined)[] {
+function directoriesOf(commands: ResolvedCommand[], cwd: string): (string | undefined)[] {
   const directories: (string | undefined)[] = [cwd];
   let current: string | undefined = cwd;
-  for (const { resolved } of commands) {
+  for (const resolved of commands) {
     if (resolved.changesDirectory) directories.push(undefined);
     if (resolved.name !== "cd" && resolved.name !== "pushd" && resolved.name !== "popd") continue;
     const target = operands(resolved.args)[0];

@@ -58,6 +58,9 @@ const HAZARDS: Hazard[] = [
   },
   // `core.worktree` points the work tree anywhere: status and diff then read files outside the project.
   { matches: key("core", "worktree"), subcommands: "all" },
+  // git help config: core.alternateRefsCommand runs "instead of git-for-each-ref" wherever git lists an
+  // alternate's refs: `log --alternate-refs`, fetch negotiation, receive-pack. Any subcommand may reach it.
+  { matches: key("core", "alternaterefscommand"), subcommands: "all" },
   {
     matches: (entry) =>
       (entry.section === "core" && ["sshcommand", "gitproxy", "askpass"].includes(entry.name)) ||
@@ -112,6 +115,10 @@ export function gitRepositoryProblem(args: ShellWord[], cwd: string | undefined)
   if (invocation.directory === undefined)
     return "git -C names a directory only known at run time, so its repository's settings cannot be checked";
   if (invocation.subcommand === undefined || invocation.subcommand === "version") return undefined;
+  // `cp -r vendor/x copy && git -C copy status`: a directory that does not exist yet is made by the
+  // line itself, repository settings included, after this check has looked (issue 24, facts taken before the command runs).
+  if (!existsSync(invocation.directory))
+    return `git runs in ${invocation.directory}, which does not exist yet: the command line may create it, with repository settings of its own`;
   const repository = findGitRepository(invocation.directory);
   return repository && repositoryProblem(repository, invocation, 0);
 }

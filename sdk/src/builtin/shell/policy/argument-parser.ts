@@ -12,6 +12,11 @@ export type ParseResult = { parsed: ParsedArguments; refusal?: undefined } | { p
 export interface ParseContext {
   /** True when the word may turn into a word that starts with `-` at run time (a variable, a glob). */
   mayBecomeOption(word: ShellWord): boolean;
+  /**
+   * The directories the command line may run in (undefined: one only known at run time), for the
+   * checks that depend on them (steering files, a nested git's repository). Absent: only known at run time.
+   */
+  directories?: readonly (string | undefined)[];
 }
 
 /** For a command found inside another (`find -exec`, an ACCEPT_EDITS edit): any unknown or globbed word may be an option. */

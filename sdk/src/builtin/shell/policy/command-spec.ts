@@ -36,6 +36,23 @@ export interface OptionSpec {
   /** A check of the value (e.g. `--directories` accepts `read` and `skip`, not `recurse` … unless recursive reads are judged). */
   check?: ValueCheck;
   effect?: OptionEffect;
+  /**
+   * For a `command` value: it runs elsewhere than the program, in directories only known at run
+   * time (`find -execdir` runs it in each match's directory), so it gets their checks (unknown).
+   */
+  runsElsewhere?: true;
+}
+
+/**
+ * A project file that steers what a program runs or where it connects: a toolchain file naming
+ * the compiler to run, JVM options, a registry. Found in the directory the command runs in or one
+ * above it (up to the home, whose files are the user's own), it makes the command not read-only.
+ */
+export interface SteeringFile {
+  /** Relative to the directory searched (`rust-toolchain.toml`, `.mvn/jvm.config`). */
+  path: string;
+  /** What the file makes the program do, and where the program documents it. */
+  reason: string;
 }
 
 /** An option the program has that writes, runs or reaches elsewhere: named for the explanation. */
@@ -97,6 +114,8 @@ export interface ProgramSpec {
   bareIsReadOnly?: boolean;
   /** A check over the whole parse, for what the tables cannot say (program text, clock-setting operands). */
   check?: (parsed: ParsedArguments) => string | undefined;
+  /** Project files that steer this program or subcommand (issue 24: project configuration is a fact specs refuse on). */
+  steeredBy?: readonly SteeringFile[];
   examples?: Examples;
 }
 

@@ -1,6 +1,7 @@
 import { resolveCommand, type ResolvedCommand } from "../command-wrappers.js";
 import { parseArguments, type ParseContext } from "./argument-parser.js";
 import type { ParsedArguments } from "./command-spec.js";
+import { nestedCommandProblem, steeringProblem } from "./directory-facts.js";
 import { readOnlySpec } from "./spec-registry.js";
 
 /** Whether one resolved command only reads, the id of the rule that decided, and its parse. */
@@ -35,17 +36,19 @@ export function readOnlyVerdict(command: ResolvedCommand, context: ParseContext)
   if (!spec) return notReadOnly(`unknown-program.${name}`, `${name} is not a program the read-only policy lists`);
   const result = parseArguments(spec, command.args, context);
   if (result.refusal) return { ruleId: result.refusal.ruleId, problem: result.refusal.reason, parsed: undefined };
-  // `find -exec grep -l x {} +`: the command find runs must be read-only too.
+  const steered = steeringProblem(result.parsed.spec, context.directories);
+  if (steered) return notReadOnly(`${result.parsed.id}.project-configuration`, steered);
+  // `find -exec grep -l x {} +`: the command find runs must be read-only too, in the directories it runs in.
   for (const option of result.parsed.options) {
     if (!option.nested) continue;
-    const nested = readOnlyVerdict(
-      resolveCommand({ text: option.nested.map((word) => word.text).join(" "), assignments: [], words: option.nested }),
-      context,
-    );
-    if (nested.problem !== undefined)
+    const nestedContext = option.spec.runsElsewhere ? { ...context, directories: [undefined] } : context;
+    const resolved = resolveCommand({ text: option.nested.map((word) => word.text).join(" "), assignments: [], words: option.nested });
+    const nested = readOnlyVerdict(resolved, nestedContext);
+    const problem = nested.problem ?? nestedCommandProblem(resolved, nestedContext.directories);
+    if (problem !== undefined)
       return notReadOnly(
-        `${result.parsed.id}.${option.name.replace(/^-+/, "")}.${nested.ruleId.replace(/^readonly\./, "")}`,
-        `${option.name} runs a command that is not read-only: ${nested.problem}`,
+        `${result.parsed.id}.${option.name.replace(/^-+/, "")}.${nested.problem === undefined ? "directory" : nested.ruleId.replace(/^readonly\./, "")}`,
+        `${option.name} runs a command that is not read-only: ${problem}`,
       );
   }
   return { ruleId: `readonly.${result.parsed.id}`, problem: undefined, parsed: result.parsed };

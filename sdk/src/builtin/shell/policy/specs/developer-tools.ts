@@ -8,6 +8,7 @@ import {
   valuedEach,
   type ParsedArguments,
   type ProgramSpec,
+  type SteeringFile,
 } from "../command-spec.js";
 import { SECRET_VARIABLE_NAME } from "../../secret-variables.js";
 
@@ -19,6 +20,7 @@ function versionQuery(name: string, spellings: readonly string[], operands: read
   return {
     name,
     summary: `${spellings.join(" or ")} only`,
+    ...(STEERING[name] === undefined ? {} : { steeredBy: STEERING[name] }),
     style: "single-dash",
     options: [flag(...spellings.filter((spelling) => spelling.startsWith("-")))],
     operands: { role: "text", oneOf: operands },
@@ -27,6 +29,27 @@ function versionQuery(name: string, spellings: readonly string[], operands: read
     examples: { readOnly: [`${name} ${spellings[0]}`], notReadOnly: [`${name} -c x`] },
   };
 }
+
+/**
+ * Project files that steer a program even when it is only asked its version (docs/command-policy.md,
+ * "project configuration"): the toolchain or JVM a checkout names is what runs.
+ */
+const RUST_TOOLCHAIN: SteeringFile[] = ["rust-toolchain.toml", "rust-toolchain"].map((path) => ({
+  path,
+  reason: "rustup runs the toolchain the file names, a folder of the checkout included (rustup book: overrides, toolchain file `path`)",
+}));
+const STEERING: Record<string, readonly SteeringFile[]> = {
+  cargo: RUST_TOOLCHAIN,
+  rustc: RUST_TOOLCHAIN,
+  // `rustup --version` also prints the active toolchain's `rustc --version`.
+  rustup: RUST_TOOLCHAIN,
+  mvn: [{ path: ".mvn/jvm.config", reason: "the mvn launcher passes its options to the JVM: -javaagent and -agentpath load code" }],
+  dotnet: [{ path: "global.json", reason: "sdk.paths makes dotnet run an SDK from folders the checkout names" }],
+};
+/** npm's project `.npmrc` names the registry and proxy the registry commands reach, with `${VAR}` credentials expanded into them. */
+const NPMRC: SteeringFile[] = [
+  { path: ".npmrc", reason: "it sets the registry, proxy and tokens npm sends (npm docs: npmrc, per-project config)" },
+];
 
 const LONG = ["--version"];
 /** Not yarn or pnpm: corepack downloads and runs whatever version package.json names. */
@@ -132,8 +155,8 @@ export const DEVELOPER_TOOLS = programSpecs([
     bareIsReadOnly: true,
     subcommands: [
       npmSub("list", ["ls", "ll", "la"], [valued("--depth")]),
-      npmSub("view", ["info", "show", "v"]),
-      npmSub("outdated", []),
+      { ...npmSub("view", ["info", "show", "v"]), steeredBy: NPMRC, examples: { readOnly: ["npm view react version"], notReadOnly: [] } },
+      { ...npmSub("outdated", []), steeredBy: NPMRC, examples: { readOnly: ["npm outdated --json"], notReadOnly: [] } },
       npmSub("root", []),
       npmSub("prefix", []),
       npmSub("explain", ["why"]),
@@ -178,10 +201,12 @@ export const DEVELOPER_TOOLS = programSpecs([
   {
     name: "cargo",
     summary: "cargo --version, --list",
+    steeredBy: STEERING.cargo,
     style: "single-dash",
     options: [flag("--version", "-V"), flag("--list")],
     operands: { max: 0 },
     check: (parsed) => (parsed.options.length === 1 ? undefined : "only cargo --version or --list is read-only"),
+    examples: { readOnly: ["cargo --version", "cargo --list"], notReadOnly: ["cargo build", "cargo --version --list"] },
   },
   {
     name: "go",

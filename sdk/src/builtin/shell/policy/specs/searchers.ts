@@ -125,7 +125,7 @@ const FIND_OPTIONS: OptionSpec[] = [
   withEffect(valued("-printf"), "prints-details"),
   // The command runs on every file found, so find then reads the contents of its whole tree.
   withEffect({ names: ["-exec"], value: "command" }, "recursive"),
-  withEffect({ names: ["-execdir"], value: "command" }, "recursive"),
+  withEffect({ names: ["-execdir"], value: "command", runsElsewhere: true }, "recursive"),
   ...valuedEach(
     "-D -name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -lname -ilname -user -group -uid -gid -perm -size -type -xtype -mtime -mmin -atime -amin -ctime -cmin -used -links -inum -fstype -context -maxdepth -mindepth",
   ),
