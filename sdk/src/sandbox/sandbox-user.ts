@@ -29,9 +29,28 @@ let rootSandboxUser: SandboxUser | undefined;
 export function sandboxUser(): SandboxUser {
   const uid = process.getuid?.() ?? 0;
   const gid = process.getgid?.() ?? 0;
-  if (uid !== 0) return { uid, gid, switched: false };
+  if (uid !== 0 || !isHostRoot()) return { uid, gid, switched: false };
   rootSandboxUser ??= freeIdentity();
   return rootSandboxUser;
+}
+
+/**
+ * Whether this process's uid 0 is the host's: true unless its user namespace maps 0 to another
+ * uid (root inside a container's or a sandbox's own user namespace is an ordinary user outside,
+ * and its sandboxes nest a user namespace of their own, as an ordinary agent's do).
+ */
+function isHostRoot(): boolean {
+  let map: string;
+  try {
+    map = readFileSync("/proc/self/uid_map", "utf8");
+  } catch {
+    return true;
+  }
+  const zero = map
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .find(([inside, , count]) => inside !== undefined && count !== undefined && inside <= 0 && 0 < inside + count);
+  return zero === undefined || zero[1]! - zero[0]! === 0;
 }
 
 /** An id that neither /etc/passwd nor /etc/group names, so the sandbox's files and signals reach nobody's. */
