@@ -4,13 +4,15 @@ import { join } from "node:path";
 import { Bash, PermissionEngine, PermissionMode } from "@agent-tools/sdk";
 import { resolveAsKernel } from "../../../sdk/src/builtin/paths/kernel-path.js";
 import { RUNS_LATER, runsLaterProblem } from "../../../sdk/src/builtin/paths/runs-later.js";
+import { MAX_DELETED_ENTRIES } from "../../../sdk/src/builtin/shell/contained-edits.js";
 import { MAX_EDIT_ENTRIES } from "../../../sdk/src/builtin/shell/edit-targets.js";
 import { temporaryDirectory } from "./support.js";
 
 /**
  * Contained edits (docs/command-policy.md#contained-edits), rule by rule, on trees built with fs
  * calls: judged on paths resolved as the kernel resolves them, never a file that runs later, never
- * the working directory itself, its .git, or more than MAX_EDIT_ENTRIES deleted entries. The same
+ * the working directory itself, its .git, or more than MAX_DELETED_ENTRIES deleted entries git does
+ * not ignore (a bigger tree than MAX_EDIT_ENTRIES is not walked at all). The same
  * judgement serves the network-less sandbox (every mode but EXPLORE) and ACCEPT_EDITS without it.
  * Commands are only decided, never run.
  */
@@ -19,6 +21,11 @@ const project = join(base.path, "project");
 const outside = join(base.path, "outside");
 mkdirSync(join(project, "src", "lib"), { recursive: true });
 mkdirSync(join(project, ".git", "hooks", "sub"), { recursive: true });
+// A repository git would recognise, ignoring what a build or an install makes again.
+mkdirSync(join(project, ".git", "objects"));
+mkdirSync(join(project, ".git", "refs"));
+writeFileSync(join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
+writeFileSync(join(project, ".gitignore"), "node_modules/\n/dist\n");
 mkdirSync(join(project, "staging", "workflows"), { recursive: true });
 mkdirSync(join(project, "template"), { recursive: true });
 mkdirSync(join(outside, "docs"), { recursive: true });
@@ -34,7 +41,11 @@ symlinkSync(outside, join(project, "lnk1"));
 symlinkSync(project, join(project, "self"));
 for (const [name, count] of [
   ["small", 10],
+  ["medium", MAX_DELETED_ENTRIES + 1],
   ["big", MAX_EDIT_ENTRIES + 1],
+  ["node_modules", MAX_EDIT_ENTRIES + 1],
+  ["dist", MAX_DELETED_ENTRIES + 1],
+  [join("src", "dist"), MAX_DELETED_ENTRIES + 1],
 ] as const) {
   mkdirSync(join(project, name));
   for (let index = 0; index < count; index += 1) writeFileSync(join(project, name, `f${index}`), "");
@@ -85,6 +96,8 @@ describe("contained edits", () => {
     "sed -i s/a/b/ src/a.ts",
     "rm -f src/a.ts",
     "rm -rf small",
+    "rm -rf node_modules",
+    "rm -rf dist small",
     "echo x > src/../x.txt",
     "cp -r src copy",
   ])("allows %j", async (command) => {
@@ -105,6 +118,8 @@ describe("contained edits", () => {
     [".git by a glob", "rm -rf .g*"],
     [".git moved away", "mv .git old-git"],
     ["the working directory moved away", "mv self ../elsewhere"],
+    [`more than ${MAX_DELETED_ENTRIES} entries git does not ignore`, "rm -rf medium"],
+    ["a folder named like an anchored ignore, elsewhere", "rm -rf src/dist"],
     [`more than ${MAX_EDIT_ENTRIES} entries`, "rm -rf big"],
     [`more than ${MAX_EDIT_ENTRIES} entries in two parts`, "rm -rf big/f1 small big"],
     ["find -delete", "find . -name '*.tmp' -delete"],
