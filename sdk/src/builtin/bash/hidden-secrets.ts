@@ -3,6 +3,7 @@ import { homedir, userInfo } from "node:os";
 import { join } from "node:path";
 import type { HiddenPath } from "../../sandbox/sandbox-profile.js";
 import { existingMatches, isSecretEntry, secretLists, type DangerousPathLists } from "../paths/dangerous-paths.js";
+import { credentialContentReason } from "../paths/secret-content.js";
 import { SECRET_SYSTEM_PATHS } from "../paths/secret-locations.js";
 import { treeSecretEntries } from "../paths/tree-secrets.js";
 
@@ -40,7 +41,11 @@ export function hiddenSecrets(options: HiddenSecretsOptions): HiddenPath[] {
   const lists = secretLists(options.lists);
   for (const base of homeBases()) {
     for (const path of [...lists.files, ...lists.directories]) add(join(base, path));
-    for (const entry of listing(base)) if (isSecretEntry(join(base, entry), options.lists)) add(join(base, entry));
+    // A home's own files, by name or by content (`~/.sentryclirc` is listed nowhere but holds a token).
+    for (const entry of listing(base)) {
+      const path = join(base, entry);
+      if (isSecretEntry(path, options.lists) || credentialContentReason(path) !== undefined) add(path);
+    }
   }
   for (const { prefix, variable } of XDG_BASES) {
     const base = process.env[variable];

@@ -1,3 +1,4 @@
+import { credentialContentReason } from "./secret-content.js";
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve, sep } from "node:path";
@@ -128,7 +129,10 @@ export function dangerousPathReason(path: string, lists: DangerousPathLists, cwd
     if (reason !== undefined) return candidate === written ? reason : `${reason} (the real path is ${real})`;
   }
   const links = hardLinkCount(real);
-  return links > 1 ? `a file with ${links} hard links: it may be another name for a secret` : undefined;
+  if (links > 1) return `a file with ${links} hard links: it may be another name for a secret`;
+  // Secrets by kind: whatever a file is called, a credential in it makes reading it a secret read.
+  const held = access === "read" ? credentialContentReason(real) : undefined;
+  return held === undefined ? undefined : `a file holding ${held} (docs/command-policy.md#secrets-by-content)`;
 }
 
 /** The link count of a regular file (0 when it is missing or not a regular file). */

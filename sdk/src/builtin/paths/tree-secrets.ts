@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { holdsCredential, readGitConfig } from "./git-config-file.js";
 import { findGitRepository } from "./git-repository.js";
 import { hardLinkCount, isSecretEntry, type DangerousPathLists } from "./dangerous-paths.js";
+import { credentialContentReason } from "./secret-content.js";
 import { directoryIgnores, IGNORE_FILE_NAMES, isIgnored, readIgnoreFile, type IgnoreRule } from "./gitignore-rules.js";
 
 /** How a recursive reader walks a tree: what it skips and whether it follows symbolic links. */
@@ -157,7 +158,10 @@ function* walk(
       }
       if (!reading.hidden && name.startsWith(".")) continue;
       const path = join(directory, name);
-      const secret = search.target ? kind !== "directory" && search.target(path) : secretByName || hardLinks > 1;
+      // Content is judged here, not in the listing: a file's text changes without its folder's mtime.
+      const secret = search.target
+        ? kind !== "directory" && search.target(path)
+        : secretByName || hardLinks > 1 || (kind === "file" && credentialContentReason(path) !== undefined);
       // A plain file matters only when it is a secret (or the target), and is read.
       if ((kind === "file" && (!secret || (search.reads && !search.reads(path)))) || (kind === "directory" && name === "node_modules"))
         continue;
@@ -201,7 +205,7 @@ function followedLink(
   }
   const secret = search.target
     ? !isDirectory && (search.target(real) || search.target(path))
-    : isSecretEntry(real, lists) || hardLinkCount(real) > 1;
+    : isSecretEntry(real, lists) || hardLinkCount(real) > 1 || (!isDirectory && credentialContentReason(real) !== undefined);
   if (secret && (isDirectory || !search.reads || search.reads(path))) return { secret: real, isDirectory };
   if (!isDirectory || visited.has(real)) return undefined;
   visited.add(real);
