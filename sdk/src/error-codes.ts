@@ -74,6 +74,9 @@ export const ERROR_CODES = {
   tool: {
     TOOL_NAME_MISSING: "A tool has no name.",
     TOOL_SCHEMA_INVALID: "A tool's input schema is not a JSON Schema object.",
+    TOOL_UNDESCRIBED:
+      'A `FunctionTool` with `undescribed: "refuse"` has no description or no input schema, so the model would not know what it does or takes.',
+    TOOL_OPTIONS_INVALID: "A tool's constructor got an option value it does not accept (the message lists the accepted ones).",
     TOOL_CHUNK_MISMATCH: "Chunks of one response cannot be merged (a URL block extended).",
     BUILTIN_TOOL_UNKNOWN: "No built-in tool has this name.",
     TOOL_NOT_CALLABLE: "A tool has no `call()` (implement it, or mark the tool external so the host runs it).",
