@@ -26,6 +26,13 @@ export interface FileToolOptions extends ToolBaseOptions, DangerousPathOptions {
    */
   cwd?: string;
   backend?: WorkspaceBackend;
+  /**
+   * The read-before-write ledger for calls that carry no agent state (a direct `invoke()` outside a
+   * Toolkit). Give Read, Write and Edit the same one so a direct Write sees a direct Read. Default:
+   * this tool's own, so a direct Write or Edit of an existing file that no Read of this ledger saw
+   * is refused, as it is in a Toolkit.
+   */
+  readCache?: ReadCache;
   dangerousFiles?: string[];
   dangerousDirectories?: string[];
   additionalDangerousFiles?: string[];
@@ -43,9 +50,11 @@ export abstract class FileToolBase<Input extends FilePathInput> extends ToolBase
   readonly backend: WorkspaceBackend;
   readonly dangerousPaths: DangerousPathLists;
   readonly scope: ToolScope;
+  private readonly ownReadCache: ReadCache;
 
   constructor(options: FileToolOptions = {}) {
     super(options);
+    this.ownReadCache = options.readCache ?? new ReadCache();
     this.backend = options.backend ?? new LocalWorkspaceBackend({ cwd: options.cwd });
     this.cwd = options.cwd ?? this.backend.cwd;
     this.dangerousPaths = dangerousPathLists(options);
@@ -70,8 +79,9 @@ export abstract class FileToolBase<Input extends FilePathInput> extends ToolBase
     ];
   }
 
-  protected readCache(state: AgentState | undefined): ReadCache | undefined {
-    return state ? ReadCache.of(state) : undefined;
+  /** The agent's ledger when the call carries its state, else the tool's own: every path that writes checks one. */
+  protected readCache(state: AgentState | undefined): ReadCache {
+    return state ? ReadCache.of(state) : this.ownReadCache;
   }
 }
 
