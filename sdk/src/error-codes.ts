@@ -81,6 +81,8 @@ export const ERROR_CODES = {
     BUILTIN_TOOL_UNKNOWN: "No built-in tool has this name.",
     TOOL_NOT_CALLABLE: "A tool has no `call()` (implement it, or mark the tool external so the host runs it).",
     REGISTRY_TOOL_NOT_ADDED: "A registry tool was used in a Toolkit before it was added to `AgentTools`.",
+    REGISTRY_TOOL_IS_SKILL:
+      'A registry skill (`tool_type: "skill"`) was wrapped as a callable tool; skills are offered through the `Skill` tool.',
   },
   toolkit: {
     EXECUTOR_WAITING: "`run()` was called while the executor waits for confirmations or external results.",

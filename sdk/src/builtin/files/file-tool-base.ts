@@ -86,13 +86,22 @@ export abstract class FileToolBase<Input extends FilePathInput> extends ToolBase
 }
 
 /**
- * Write and Edit: configuration that runs code (`protectedConfigProblem`) asks in every mode; a
+ * Write and Edit: a path inside the context's read-only directories (loaded skills' folders) is
+ * refused in every mode; configuration that runs code (`protectedConfigProblem`) asks in every mode; a
  * dangerous path (judged on the real path, so a symlink to `~/.bashrc` counts, and on hard links)
  * is a bypass-immune ASK; in ACCEPT_EDITS and DONT_ASK a path inside a working directory is
  * allowed; everything else goes to the engine's rules.
  */
 export function checkWritePermission(tool: FileToolBase<FilePathInput>, filePath: unknown, context: PermissionContext): PermissionDecision {
   if (typeof filePath !== "string" || filePath === "") return { behavior: PermissionBehavior.PASSTHROUGH, message: "No file_path given" };
+  const readOnly = context.readOnlyDirectories ?? [];
+  if (readOnly.length > 0 && isPathInWorkingDirectories(filePath, readOnly, tool.cwd)) {
+    return {
+      behavior: PermissionBehavior.DENY,
+      message: `${tool.name} refused: ${filePath} is inside a read-only folder (a loaded skill's: ${readOnly.join(", ")}); copy the file into the working directory to change it.`,
+      reason: "Read-only directory",
+    };
+  }
   const protectedConfig = protectedConfigProblem(resolve(tool.cwd, filePath), tool.cwd);
   if (protectedConfig !== undefined) {
     return {
