@@ -137,7 +137,9 @@ describe("read-before-write", () => {
     const read = new Read({ cwd: project.path, readCache });
     const edit = new Edit({ cwd: project.path, readCache });
     await text(read, { file_path: file("direct.txt") });
-    expect(await text(edit, { file_path: file("direct.txt"), old_string: "first", new_string: "second" })).toMatch(/^Successfully replaced/);
+    expect(await text(edit, { file_path: file("direct.txt"), old_string: "first", new_string: "second" })).toMatch(
+      /^Successfully replaced/,
+    );
     writeFileSync(file("direct.txt"), "changed elsewhere\n");
     expect(await text(edit, { file_path: file("direct.txt"), old_string: "changed", new_string: "x" })).toMatch(/has been modified since/);
 
