@@ -71,8 +71,8 @@ export const ERROR_CODES = {
     WORKSPACE_CLOSED: "The workspace was closed: its backend no longer runs commands or touches files.",
     WORKSPACE_PROJECT_MISSING: "The workspace's project folder does not exist or is not a folder.",
     WORKSPACE_OPTIONS_INVALID: "A workspace option is malformed (the message names it and what it accepts).",
-    WORKSPACE_FILE_FAILED:
-      "A file operation inside the workspace failed (a missing file, a permission, a full disk); the message quotes the cause.",
+    WORKSPACE_OPERATION_FAILED:
+      "A file operation or a background start inside the workspace failed (a missing file, a permission, a full disk); the message quotes the cause.",
     DOCKER_ENGINE_UNAVAILABLE: "The Docker Engine API cannot be reached at the socket or URL the workspace uses.",
     DOCKER_ENGINE_ERROR: "The Docker Engine answered an error; `status` and the message hold its answer.",
   },

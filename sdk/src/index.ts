@@ -50,6 +50,7 @@ export type { Workspace } from "./builtin/workspace/workspace.js";
 export { WorkspaceError } from "./builtin/workspace/workspace-error.js";
 export { LocalWorkspace } from "./builtin/workspace/local-workspace.js";
 export { SandboxedLocalWorkspace } from "./builtin/workspace/sandboxed-local-workspace.js";
+export { DockerWorkspace } from "./builtin/workspace/docker/docker-workspace.js";
 
 export { RegistryClient, type RegistryClientOptions } from "./registry-client/registry-client.js";
 export { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-client/registry-errors.js";

@@ -79,12 +79,12 @@ class MemoryBackend implements WorkspaceBackend {
 
   async readFile(path: string): Promise<Buffer> {
     const file = this.files.get(path);
-    if (file === undefined) throw new WorkspaceError("WORKSPACE_FILE_FAILED", `memory workspace: no file ${path}`);
+    if (file === undefined) throw new WorkspaceError("WORKSPACE_OPERATION_FAILED", `memory workspace: no file ${path}`);
     return Buffer.from(file.data);
   }
 
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    if (this.directories.has(path)) throw new WorkspaceError("WORKSPACE_FILE_FAILED", `memory workspace: ${path} is a folder`);
+    if (this.directories.has(path)) throw new WorkspaceError("WORKSPACE_OPERATION_FAILED", `memory workspace: ${path} is a folder`);
     this.put(path, typeof data === "string" ? Buffer.from(data, "utf8") : data);
   }
 

@@ -1,0 +1,52 @@
+/**
+ * The output of an exec started without a terminal: the engine multiplexes stdout and stderr into
+ * frames of an 8-byte header (stream 1 or 2, three zero bytes, a big-endian length) and the data.
+ * Frames may arrive split across chunks; each stream keeps at most `limit` bytes.
+ */
+export class ExecOutput {
+  private pending: Buffer = Buffer.alloc(0);
+  private readonly streams: Record<1 | 2, BoundedBytes>;
+
+  constructor(limit: number) {
+    this.streams = { 1: new BoundedBytes(limit), 2: new BoundedBytes(limit) };
+  }
+
+  push(chunk: Buffer): void {
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    while (this.pending.length >= 8) {
+      const size = this.pending.readUInt32BE(4);
+      if (this.pending.length < 8 + size) return;
+      const kind = this.pending[0];
+      const data = this.pending.subarray(8, 8 + size);
+      // Stream 0 (stdin echo) and unknown kinds carry nothing a caller reads.
+      if (kind === 1 || kind === 2) this.streams[kind].push(data);
+      this.pending = this.pending.subarray(8 + size);
+    }
+  }
+
+  get stdout(): Buffer {
+    return this.streams[1].bytes();
+  }
+
+  get stderr(): Buffer {
+    return this.streams[2].bytes();
+  }
+}
+
+class BoundedBytes {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly limit: number) {}
+
+  push(data: Buffer): void {
+    if (this.size >= this.limit) return;
+    const kept = data.subarray(0, this.limit - this.size);
+    this.chunks.push(Buffer.from(kept));
+    this.size += kept.length;
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * The Docker workspace against a real engine: Podman's Docker-compatible API (test/support/
+ * podman-engine.ts) with an image built from this machine's programs. The conformance suite runs
+ * unchanged; then what only a container gives: a container per workspace with the project mounted
+ * and no network, nothing of the host outside the project, the container user's rights for commands
+ * and file operations alike, process groups killed at a timeout, Bash confined by the container,
+ * and clear errors for a missing engine or image.
+ */
+import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Bash, createBuiltinTools, DockerWorkspace, Toolkit, WorkspaceError } from "@agent-tools/sdk";
+import type { WorkspaceBackend } from "@agent-tools/sdk/builtin";
+import { startPodmanEngine, type PodmanEngine } from "../../../support/podman-engine.js";
+import { runTool } from "../support.js";
+import { describeWorkspaceConformance } from "./support/workspace-conformance.js";
+
+const PROGRAMS = ["bash", "sh", "cat", "stat", "find", "mkdir", "rm", "sleep", "id", "ls"];
+
+let engine: PodmanEngine;
+let image: string;
+beforeAll(async () => {
+  engine = await startPodmanEngine();
+  image = await engine.buildImage(PROGRAMS);
+}, 120_000);
+afterAll(() => engine?.close());
+
+const workspaceOn = (projectDirectory: string, options: Partial<ConstructorParameters<typeof DockerWorkspace>[0]> = {}) =>
+  new DockerWorkspace({ image, projectDirectory, engine: { socketPath: engine.socketPath }, ...options });
+
+describeWorkspaceConformance({ name: "DockerWorkspace", create: (projectDirectory) => workspaceOn(projectDirectory) });
+
+function project(): { path: string; remove: () => void } {
+  const path = realpathSync(mkdtempSync(join(tmpdir(), "agent-tools-docker-project-")));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+async function withWorkspace<T>(
+  options: Partial<ConstructorParameters<typeof DockerWorkspace>[0]>,
+  body: (backend: WorkspaceBackend, folder: string, workspace: DockerWorkspace) => Promise<T>,
+): Promise<T> {
+  const folder = project();
+  const workspace = workspaceOn(folder.path, options);
+  try {
+    await workspace.initialize();
+    return await body(workspace.getBackend(), folder.path, workspace);
+  } finally {
+    await workspace.close();
+    folder.remove();
+  }
+}
+
+const sh = (backend: WorkspaceBackend, script: string, timeoutMs = 60_000) =>
+  backend.exec(["bash", "-c", script], { cwd: backend.cwd, timeoutMs });
+
+describe("DockerWorkspace", () => {
+  it("runs a container per workspace with the project mounted at its path and no network, and removes it on close", async () => {
+    const [first, second] = [project(), project()];
+    const workspaces = [workspaceOn(first.path), workspaceOn(second.path)];
+    await Promise.all(workspaces.map((workspace) => workspace.initialize()));
+    const ids = workspaces.map((workspace) => workspace.container!);
+    expect(new Set(ids).size).toBe(2);
+    const inspected = await engine.api.json<{
+      HostConfig: { NetworkMode: string; Binds: string[] };
+      Config: { Labels: Record<string, string> };
+    }>("GET", `/containers/${ids[0]}/json`);
+    expect(inspected.HostConfig.NetworkMode).toBe("none");
+    expect(inspected.HostConfig.Binds.some((bind) => bind.startsWith(`${first.path}:${first.path}`))).toBe(true);
+    expect(inspected.Config.Labels["agent-tools.workspace"]).toBe(first.path);
+    // No interface but loopback: the container reaches no network.
+    expect((await sh(workspaces[0]!.getBackend(), "ls /sys/class/net")).stdout.trim().split("\n")).toEqual(["lo"]);
+
+    await workspaces[0]!.close();
+    expect(workspaces[0]!.container).toBeUndefined();
+    expect((await engine.api.call("GET", `/containers/${ids[0]}/json`, {}, [200, 404])).status).toBe(404);
+    expect((await engine.api.call("GET", `/containers/${ids[1]}/json`, {}, [200, 404])).status).toBe(200);
+    const closedBackend = failure(() => workspaces[0]!.getBackend());
+    expect((await closedBackend)?.code).toBe("WORKSPACE_CLOSED");
+    await workspaces[1]!.close();
+    first.remove();
+    second.remove();
+  });
+
+  it("shows the container its own filesystem: the host only through the project folder", async () => {
+    const hostOnly = join(realpathSync(tmpdir()), `agent-tools-host-only-${process.pid}`);
+    writeFileSync(hostOnly, "host secret\n");
+    try {
+      await withWorkspace({}, async (backend, folder) => {
+        expect((await sh(backend, `cat ${hostOnly}`)).exitCode).not.toBe(0);
+        expect((await sh(backend, "ls /")).stdout.split("\n")).not.toContain("home");
+        await sh(backend, "echo inside > /tmp/written-inside; echo project > made-in-container.txt");
+        expect(existsSync("/tmp/written-inside")).toBe(false);
+        expect(readFileSync(join(folder, "made-in-container.txt"), "utf8")).toBe("project\n");
+        writeFileSync(join(folder, "made-on-host.txt"), "host\n");
+        expect((await backend.readFile(join(folder, "made-on-host.txt"))).toString()).toBe("host\n");
+        expect(backend.confinement).toMatchObject({ writableDirectories: [folder], network: false });
+      });
+    } finally {
+      rmSync(hostOnly, { force: true });
+    }
+  });
+
+  it("runs commands and file operations as the container's user, with that user's rights", async () => {
+    const folder = project();
+    chmodSync(folder.path, 0o777);
+    const workspace = workspaceOn(folder.path, { user: "65534:65534" });
+    try {
+      await workspace.initialize();
+      const backend = workspace.getBackend();
+      expect((await sh(backend, "id -u; id -g")).stdout).toBe("65534\n65534\n");
+      const refused = await failure(() => backend.writeFile("/etc/passwd", "nobody owns this\n"));
+      expect(refused?.code).toBe("WORKSPACE_OPERATION_FAILED");
+      expect(refused?.message).toMatch(/Cannot write \/etc\/passwd in container [0-9a-f]{12}: .*Permission denied/);
+      expect((await backend.readFile("/etc/passwd")).toString()).toContain("root:x:0:0");
+      await backend.writeFile(join(folder.path, "by-nobody.txt"), "mine\n");
+      expect(statSync(join(folder.path, "by-nobody.txt")).uid).toBe(65534);
+      const toolkit = new Toolkit({ tools: createBuiltinTools(["Write"], backend.cwd, { backend }) });
+      const write = await runTool(toolkit, "Write", { file_path: "/etc/hostname-new", content: "x" });
+      expect(write.state).toBe("error");
+      expect(write.text).toMatch(/Permission denied/);
+    } finally {
+      await workspace.close();
+      folder.remove();
+    }
+  });
+
+  it("kills a timed-out command's whole process group inside the container", async () => {
+    await withWorkspace({}, async (backend) => {
+      const timedOut = await sh(backend, "sleep 301 & sleep 302 & wait", 500);
+      expect(timedOut).toMatchObject({ timedOut: true, exitCode: -1 });
+      const left = (await sh(backend, "cat /proc/[0-9]*/cmdline")).stdout.replaceAll("\0", " ");
+      expect(left).toContain("sleep 3600"); // the container's own keep-alive: the listing works
+      expect(left).not.toMatch(/sleep 30[12]/);
+    });
+  });
+
+  it("confines Bash: no sandbox of the tool's own, the container's filesystem, escapes refused", async () => {
+    await withWorkspace({}, async (backend) => {
+      const bash = new Bash({ backend });
+      expect(bash.sandboxStatus).toMatchObject({
+        sandboxed: true,
+        confinedBy: expect.stringMatching(/^Docker container [0-9a-f]{12} \(sha256:/),
+        network: false,
+      });
+      const toolkit = new Toolkit({ tools: [bash] });
+      expect((await runTool(toolkit, "Bash", { command: "ls /usr/bin" })).text.split("\n")).toEqual(
+        expect.arrayContaining(["bash", "sleep"]),
+      );
+      expect((await runTool(toolkit, "Bash", { command: "command -v bwrap || echo none" })).text).toBe("none\n");
+      const escaping = await runTool(toolkit, "Bash", { command: "id", sandbox_escape: "unsandboxed" });
+      expect(escaping).toMatchObject({
+        state: "error",
+        text: expect.stringContaining('sandbox_escape "unsandboxed" is not available: commands run in Docker container'),
+      });
+    });
+  });
+
+  it("brings its own ripgrep into an image without one", async () => {
+    await withWorkspace({}, async (backend, folder) => {
+      expect((await sh(backend, "command -v rg || echo none")).stdout).toBe("none\n");
+      writeFileSync(join(folder, "haystack.txt"), "needle\n");
+      const toolkit = new Toolkit({ tools: createBuiltinTools(["Grep"], backend.cwd, { backend }) });
+      expect((await runTool(toolkit, "Grep", { pattern: "needle" })).text).toBe(join(folder, "haystack.txt"));
+    });
+  });
+
+  it("says what is wrong with the engine, the image and the options", async () => {
+    const folder = project();
+    try {
+      const noEngine = await failure(() =>
+        new DockerWorkspace({ image, projectDirectory: folder.path, engine: { socketPath: join(folder.path, "no.sock") } }).initialize(),
+      );
+      expect(noEngine?.code).toBe("DOCKER_ENGINE_UNAVAILABLE");
+      expect(noEngine?.message).toContain(`unix://${join(folder.path, "no.sock")} cannot be reached`);
+      const noImage = await failure(() => workspaceOn(folder.path, { image: "localhost/no-such-image:1" }).initialize());
+      expect(noImage).toMatchObject({ code: "DOCKER_ENGINE_ERROR", status: 404 });
+      expect(noImage?.message).toContain("pull it (docker pull localhost/no-such-image:1) or build it first");
+      expect((await failure(() => new DockerWorkspace({ image: "" })))?.code).toBe("WORKSPACE_OPTIONS_INVALID");
+      expect((await failure(() => new DockerWorkspace({ image, engine: { url: "https://engine:2376" } })))?.message).toMatch(
+        /only plain http/,
+      );
+      // Nothing was left behind by the failed starts.
+      expect(
+        await engine.api.json<unknown[]>("GET", "/containers/json", {
+          query: { all: true, filters: JSON.stringify({ label: [`agent-tools.workspace=${folder.path}`] }) },
+        }),
+      ).toEqual([]);
+    } finally {
+      folder.remove();
+    }
+  });
+});
+
+async function failure(action: () => unknown): Promise<WorkspaceError | undefined> {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof WorkspaceError) return error;
+    throw error;
+  }
+  return undefined;
+}
