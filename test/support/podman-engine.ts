@@ -52,6 +52,8 @@ export async function startPodmanEngine(): Promise<PodmanEngine> {
       'cgroup_manager = "cgroupfs"',
       'events_logger = "file"',
       'runtime = "runc"',
+      // Podman keeps a process per finished exec for 5 minutes by default, to answer for its exit code.
+      "exit_command_delay = 0",
       "",
     ].join("\n"),
   );

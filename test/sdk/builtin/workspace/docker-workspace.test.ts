@@ -135,6 +135,19 @@ describe("DockerWorkspace", () => {
     });
   });
 
+  it("reports a command's exit status and stderr exactly, though this engine forgets an exec as soon as it ends", async () => {
+    await withWorkspace({}, async (backend) => {
+      expect(await sh(backend, "printf 'no newline' >&2; exit 7")).toMatchObject({ exitCode: 7, stderr: "no newline" });
+      expect(
+        await backend.exec(["bash", "-c", "echo 0123456789 >&2; exit 9"], { cwd: backend.cwd, timeoutMs: 60_000, maxOutputBytes: 4 }),
+      ).toMatchObject({
+        exitCode: 9,
+        stderr: "0123",
+      });
+      expect((await backend.exec(["no-such-program"], { cwd: backend.cwd, timeoutMs: 60_000 })).exitCode).toBe(127);
+    });
+  });
+
   it("confines Bash: no sandbox of the tool's own, the container's filesystem, escapes refused", async () => {
     await withWorkspace({}, async (backend) => {
       const bash = new Bash({ backend });

@@ -22,13 +22,18 @@ export interface ContainerRun {
 }
 
 /**
- * Each command a shell that writes its pid to a file in the workspace's private folder, then runs
- * it: the engine's exec API has no kill, and an exec's process leads its own process group (runc
- * starts it with setsid), so a timeout kills that group from a second exec, as the local backend
- * kills its process group. (The workspace's own setup runs before the folder exists: it then has
- * no pid file, and cannot be killed early.)
+ * Each command a shell that writes its pid to a file in the workspace's private folder, runs it,
+ * and prints its exit status as the last line of stderr. The engine's exec API has no kill, and an
+ * exec's process leads its own process group (runc starts it with setsid), so a timeout kills that
+ * group from a second exec, as the local backend kills its process group. The status line is read
+ * because an engine may forget an exec as soon as it ends (Podman with `exit_command_delay = 0`),
+ * so asking it afterwards is not reliable. (The workspace's own setup runs before the folder
+ * exists: it then has no pid file, and cannot be killed early.)
  */
-const RUN_WITH_PID_FILE = '{ echo $$ > "$0"; } 2>/dev/null; "$@"; status=$?; rm -f -- "$0"; exit $status';
+const RUN_WITH_PID_FILE =
+  '{ echo $$ > "$0"; } 2>/dev/null; "$@"; status=$?; rm -f -- "$0"; printf "\\036agent-tools-exit:%d\\n" "$status" >&2; exit $status';
+/** The status line, `\x1eagent-tools-exit:<status>\n`, at the very end of stderr. */
+const EXIT_STATUS_LINE = /\x1eagent-tools-exit:(\d+)\n$/;
 const KILL_FROM_PID_FILE =
   'pid=$(cat -- "$0" 2>/dev/null) || exit 0; kill -s KILL -- "-$pid" 2>/dev/null || kill -s KILL "$pid" 2>/dev/null; exit 0';
 /** Background commands write their output to a log beside their pid file. */
@@ -86,8 +91,14 @@ export class ContainerProcesses {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
     }
-    const exitCode = stopped ? -1 : await this.exitCode(execId);
-    return { exitCode, stdout: output.stdout, stderr: output.stderr, timedOut: stopped === "timeout", aborted: stopped === "abort" };
+    const reported = EXIT_STATUS_LINE.exec(output.stderrTail.toString("latin1"));
+    // The status line is the run's, not the command's: it leaves stderr (unless the limit cut it off already).
+    const statusLine = Buffer.from(reported?.[0] ?? "", "latin1");
+    const kept = output.stderr;
+    const stderr =
+      statusLine.length > 0 && kept.subarray(-statusLine.length).equals(statusLine) ? kept.subarray(0, -statusLine.length) : kept;
+    const exitCode = stopped ? -1 : reported !== null ? Number(reported[1]) : await this.exitCode(execId);
+    return { exitCode, stdout: output.stdout, stderr, timedOut: stopped === "timeout", aborted: stopped === "abort" };
   }
 
   /** Starts argv detached, its output to a log in the private folder; returns its pid inside the container. */
@@ -126,22 +137,28 @@ export class ContainerProcesses {
     for (let attempt = 0; attempt < KILL_ATTEMPTS; attempt++) {
       const killer = await this.createExec(["sh", "-c", KILL_FROM_PID_FILE, pidFile], {}, true);
       await this.engine.call("POST", `/exec/${killer}/start`, { json: { Detach: false, Tty: false } });
-      if (!(await this.inspect(execId)).Running) return;
+      if (!((await this.inspect(execId))?.Running ?? false)) return;
       await delay(POLL_MS);
     }
   }
 
-  /** The engine may report an exec running for a moment after its output ended. */
+  /**
+   * Without a status line (the run's shell itself was killed), the engine's record, when it still
+   * has one; it may report an exec running for a moment after its output ended. -1 when unknown.
+   */
   private async exitCode(execId: string): Promise<number> {
     for (let attempt = 0; ; attempt++) {
       const state = await this.inspect(execId);
+      if (state === undefined) return -1;
       if ((!state.Running && state.ExitCode !== null) || attempt >= KILL_ATTEMPTS) return state.ExitCode ?? -1;
       await delay(POLL_MS);
     }
   }
 
-  private inspect(execId: string): Promise<ExecInspect> {
-    return this.engine.json<ExecInspect>("GET", `/exec/${execId}/json`);
+  /** The engine's record of an exec; undefined once it forgot the exec (it ended). */
+  private async inspect(execId: string): Promise<ExecInspect | undefined> {
+    const answer = await this.engine.call("GET", `/exec/${execId}/json`, {}, [200, 404]);
+    return answer.status === 404 ? undefined : (JSON.parse(answer.body.toString("utf8")) as ExecInspect);
   }
 }
 
