@@ -132,8 +132,9 @@ export class Bash extends ToolBase<BashInput> {
   }
 
   /**
-   * True when every command runs in the OS sandbox: writes land only in
-   * `sandboxStatus.writableDirectories`, and the network is reachable only if `sandboxStatus.network`.
+   * True when every command runs in the OS sandbox, the tool's own or the one its backend confines
+   * commands to (`sandboxStatus.confinedBy`, docs/workspaces.md#bash-in-a-workspace): writes land
+   * only in `sandboxStatus.writableDirectories`, and the network is reachable only if `sandboxStatus.network`.
    *
    * @example
    * const bash = new Bash({ cwd: "/work/project", sandbox: "auto" });
