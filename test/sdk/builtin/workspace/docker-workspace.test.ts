@@ -10,11 +10,11 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Bash, createBuiltinTools, DockerWorkspace, Toolkit, WorkspaceError } from "@agent-tools/sdk";
+import { Bash, createBuiltinTools, DockerWorkspace, Toolkit } from "@agent-tools/sdk";
 import type { WorkspaceBackend } from "@agent-tools/sdk/builtin";
 import { startPodmanEngine, type PodmanEngine } from "../../../support/podman-engine.js";
 import { runTool } from "../support.js";
-import { describeWorkspaceConformance } from "./support/workspace-conformance.js";
+import { describeWorkspaceConformance, failure } from "./support/workspace-conformance.js";
 
 const PROGRAMS = ["bash", "sh", "cat", "stat", "find", "mkdir", "rm", "sleep", "id", "ls"];
 
@@ -204,13 +204,3 @@ describe("DockerWorkspace", () => {
     }
   });
 });
-
-async function failure(action: () => unknown): Promise<WorkspaceError | undefined> {
-  try {
-    await action();
-  } catch (error) {
-    if (error instanceof WorkspaceError) return error;
-    throw error;
-  }
-  return undefined;
-}

@@ -4,38 +4,20 @@
  * user (uid 65534 through setpriv when the tests run as root). Fixtures live under /var/tmp: the
  * sandbox replaces /tmp with a private one, which would hide them for the wrong reason.
  */
-import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxedLocalWorkspace, SandboxUnavailableError } from "@agent-tools/sdk";
 import type { SandboxPlatform } from "@agent-tools/sdk/sandbox";
+import { runAsUserAndUnprivileged, scenarioFolders } from "../support/scenario-runs.js";
 import { runWorkspaceScenario, type WorkspaceScenario } from "./support/sandboxed-workspace-scenario.js";
 
-const NOBODY = 65534;
 const scenario = fileURLToPath(new URL("./support/sandboxed-workspace-scenario.ts", import.meta.url));
-const roots: string[] = [];
-const root = (owner?: number) => {
-  const path = mkdtempSync("/var/tmp/sandboxed-workspace-");
-  chmodSync(path, 0o755);
-  if (owner !== undefined) chownSync(path, owner, owner);
-  roots.push(path);
-  return path;
-};
-afterAll(() => {
-  for (const path of roots) rmSync(path, { recursive: true, force: true });
-});
+const folders = scenarioFolders("sandboxed-workspace-");
+afterAll(() => folders.removeAll());
 
-const runs: { who: string; root: string; result: WorkspaceScenario }[] = [];
+const runs: { who: string; folder: string; result: WorkspaceScenario }[] = [];
 beforeAll(async () => {
-  const own = root();
-  runs.push({ who: "the test's user", root: own, result: await runWorkspaceScenario(own) });
-  const asRoot = process.getuid?.() === 0;
-  const unprivileged = root(asRoot ? NOBODY : undefined);
-  const child = ["node", "--import", "tsx", scenario, unprivileged];
-  const argv = asRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...child] : child;
-  const printed = execFileSync(argv[0]!, argv.slice(1), { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
-  runs.push({ who: "an unprivileged user", root: unprivileged, result: JSON.parse(printed) as WorkspaceScenario });
+  runs.push(...(await runAsUserAndUnprivileged(scenario, runWorkspaceScenario, folders)));
 }, 120_000);
 
 describe.each([0, 1])("SandboxedLocalWorkspace, run %#", (index) => {
@@ -69,7 +51,7 @@ describe.each([0, 1])("SandboxedLocalWorkspace, run %#", (index) => {
     expect(run().result.bash).toEqual({
       sandboxed: true,
       confinedBy: "the OS sandbox (bubblewrap)",
-      writable: [`${run().root}/project`],
+      writable: [`${run().folder}/project`],
       output: "through-the-tool\n",
     });
   });
@@ -84,7 +66,7 @@ describe("SandboxedLocalWorkspace without a sandbox", () => {
         throw new Error("never wraps");
       },
     };
-    const workspace = new SandboxedLocalWorkspace({ projectDirectory: root(), platform: missing });
+    const workspace = new SandboxedLocalWorkspace({ projectDirectory: folders.folder(), platform: missing });
     const refused = await workspace.initialize().catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SandboxUnavailableError);
     expect((refused as SandboxUnavailableError).message).toMatch(/bubblewrap is not installed.*apt-get install bubblewrap/s);

@@ -37,7 +37,8 @@ function seededProject(): { path: string; remove: () => void } {
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-async function failure(action: () => unknown): Promise<WorkspaceError | undefined> {
+/** The WorkspaceError `action` throws (or rejects with); undefined when it succeeds; other errors pass through. */
+export async function failure(action: () => unknown): Promise<WorkspaceError | undefined> {
   try {
     await action();
   } catch (error) {
