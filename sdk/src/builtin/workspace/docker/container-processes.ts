@@ -46,6 +46,8 @@ const KILL_ATTEMPTS = 20;
 const PID_FILE_ATTEMPTS = 100;
 const POLL_MS = 100;
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
+/** How Podman words an exec it no longer knows, in a 500 answer. */
+const FORGOTTEN_EXEC = /no such exec session/;
 
 interface ExecInspect {
   Running: boolean;
@@ -79,7 +81,11 @@ export class ContainerProcesses {
     const stop = (why: "timeout" | "abort") => {
       if (stopped) return;
       stopped = why;
-      void this.kill(execId, pidFile).finally(() => setTimeout(() => stream.destroy(), KILL_GRACE_MS).unref());
+      // A kill the engine refuses changes nothing here: the run is reported stopped and its stream
+      // dropped either way, and whatever still runs ends with the container at close.
+      void this.kill(execId, pidFile)
+        .catch(() => undefined)
+        .finally(() => setTimeout(() => stream.destroy(), KILL_GRACE_MS).unref());
     };
     const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
     const onAbort = () => stop("abort");
@@ -155,10 +161,15 @@ export class ContainerProcesses {
     }
   }
 
-  /** The engine's record of an exec; undefined once it forgot the exec (it ended). */
+  /**
+   * The engine's record of an exec; undefined once it forgot the exec (it ended). Docker answers
+   * 404 then; Podman 4.3 answers 500 "no such exec session".
+   */
   private async inspect(execId: string): Promise<ExecInspect | undefined> {
-    const answer = await this.engine.call("GET", `/exec/${execId}/json`, {}, [200, 404]);
-    return answer.status === 404 ? undefined : (JSON.parse(answer.body.toString("utf8")) as ExecInspect);
+    const answer = await this.engine.call("GET", `/exec/${execId}/json`, {}, [200, 404, 500]);
+    if (answer.status === 200) return JSON.parse(answer.body.toString("utf8")) as ExecInspect;
+    if (answer.status === 404 || FORGOTTEN_EXEC.test(answer.body.toString("utf8"))) return undefined;
+    throw this.engine.answerError("GET", `/exec/${execId}/json`, answer.status, answer.body);
   }
 }
 

@@ -108,7 +108,8 @@ export class DockerEngine {
     );
   }
 
-  private answerError(method: string, path: string, status: number, body: Buffer): WorkspaceError {
+  /** The typed error for an answer the caller did not expect. */
+  answerError(method: string, path: string, status: number, body: Buffer): WorkspaceError {
     const text = body.toString("utf8");
     let message = text.trim();
     try {

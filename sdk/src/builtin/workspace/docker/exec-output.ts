@@ -1,3 +1,5 @@
+import { BoundedBytes } from "../bounded-bytes.js";
+
 /** How much of the end of stderr is kept whatever the limit: enough for the exit-status line the run's shell prints last. */
 const TAIL_BYTES = 64;
 
@@ -41,23 +43,5 @@ export class ExecOutput {
   /** The last bytes written to stderr, kept even past the limit. */
   get stderrTail(): Buffer {
     return this.tail;
-  }
-}
-
-class BoundedBytes {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-
-  constructor(private readonly limit: number) {}
-
-  push(data: Buffer): void {
-    if (this.size >= this.limit) return;
-    const kept = data.subarray(0, this.limit - this.size);
-    this.chunks.push(Buffer.from(kept));
-    this.size += kept.length;
-  }
-
-  bytes(): Buffer {
-    return Buffer.concat(this.chunks);
   }
 }
