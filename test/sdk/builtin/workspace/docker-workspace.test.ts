@@ -82,6 +82,17 @@ describe("DockerWorkspace", () => {
     second.remove();
   });
 
+  it("joins the engine's default network only with network: true, and tells Bash so", async () => {
+    await withWorkspace({ network: true }, async (backend, _folder, workspace) => {
+      const inspected = await engine.api.json<{ HostConfig: { NetworkMode: string } }>("GET", `/containers/${workspace.container}/json`);
+      expect(inspected.HostConfig.NetworkMode).not.toBe("none");
+      const interfaces = (await sh(backend, "ls /sys/class/net")).stdout.trim().split("\n");
+      expect(interfaces).toContain("lo");
+      expect(interfaces.length).toBeGreaterThan(1);
+      expect(backend.confinement?.network).toBe(true);
+    });
+  });
+
   it("shows the container its own filesystem: the host only through the project folder", async () => {
     const hostOnly = join(realpathSync(tmpdir()), `agent-tools-host-only-${process.pid}`);
     writeFileSync(hostOnly, "host secret\n");
