@@ -6,16 +6,18 @@
  * and file operations alike, process groups killed at a timeout, Bash confined by the container,
  * and clear errors for a missing engine or image.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Bash, createBuiltinTools, DockerWorkspace, Toolkit } from "@agent-tools/sdk";
+import { Bash, createBuiltinTools, DockerWorkspace, PermissionEngine, Toolkit } from "@agent-tools/sdk";
 import type { WorkspaceBackend } from "@agent-tools/sdk/builtin";
 import { startPodmanEngine, type PodmanEngine } from "../../../support/podman-engine.js";
 import { runTool } from "../support.js";
 import { describeWorkspaceConformance, failure } from "./support/workspace-conformance.js";
 
+const SKILL_FIXTURES = fileURLToPath(new URL("../../../fixtures/skills/", import.meta.url));
 const PROGRAMS = ["bash", "sh", "cat", "stat", "find", "mkdir", "rm", "sleep", "id", "ls"];
 
 let engine: PodmanEngine;
@@ -178,6 +180,39 @@ describe("DockerWorkspace", () => {
         text: expect.stringContaining('sandbox_escape "unsandboxed" is not available: commands run in Docker container'),
       });
     });
+  });
+
+  it("mounts readOnlyDirectories at their host paths: a loaded skill's resources read in the container, never written", async () => {
+    const skills = project();
+    cpSync(SKILL_FIXTURES, skills.path, { recursive: true });
+    const skill = join(skills.path, "release-notes");
+    const resource = join(skill, "templates", "entry.md");
+    try {
+      await withWorkspace({ readOnlyDirectories: [skills.path] }, async (backend, folder) => {
+        const permissions = new PermissionEngine({ workingDirectories: [folder] });
+        const toolkit = new Toolkit({
+          engine: permissions,
+          tools: createBuiltinTools(["Read", "Bash"], backend.cwd, { backend }),
+          skills: [skill],
+        });
+        const executor = toolkit.createExecutor();
+        const [loaded] = await executor.runToCompletion([{ id: "s", name: "Skill", input: { skill: "release-notes" } }]);
+        expect(loaded?.text).toContain(`Base directory for this skill: ${skill}`);
+        const [read] = await executor.runToCompletion([{ id: "r", name: "Read", input: { file_path: resource } }]);
+        expect(read?.state).toBe("success");
+        expect(read?.text).toContain(`     1\t${readFileSync(resource, "utf8").split("\n")[0]}`);
+        const written = await sh(backend, `echo changed > ${resource}; echo new > ${skill}/new.md`);
+        expect(written.exitCode).not.toBe(0);
+        expect(written.stderr).toMatch(/Read-only file system/);
+        expect(existsSync(join(skill, "new.md"))).toBe(false);
+        expect(readFileSync(resource, "utf8")).not.toBe("changed\n");
+      });
+      const relative = await failure(() => workspaceOn(skills.path, { readOnlyDirectories: ["skills"] }).initialize());
+      expect(relative?.code).toBe("WORKSPACE_OPTIONS_INVALID");
+      expect(relative?.message).toContain('readOnlyDirectories entry "skills" is not an absolute path to a folder');
+    } finally {
+      skills.remove();
+    }
   });
 
   it("brings its own ripgrep into an image without one", async () => {

@@ -1,5 +1,7 @@
+import { realpathSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { arch } from "node:os";
+import { isAbsolute, resolve } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { writeTar } from "../../../archive/tar-writer.js";
 import { projectFolder } from "../project-folder.js";
@@ -19,6 +21,12 @@ export interface DockerWorkspaceOptions {
   image: string;
   /** The host folder the agent works in, mounted at the same path in the container. Default the process's cwd. */
   projectDirectory?: string;
+  /**
+   * Host folders mounted read-only at their host paths, so the file tools and commands read them in
+   * the container as on the host: the skills' folders (or the registry cache they live in) above
+   * all, whose resources a loaded skill tells the agent to read (docs/workspaces.md#skills-in-a-docker-workspace).
+   */
+  readOnlyDirectories?: string[];
   /** Let the container reach a network (the engine's default one). Default false: no network at all. */
   network?: boolean;
   /** Who commands and file operations run as (`"1000:1000"`, `"node"`). Default the image's user. */
@@ -83,7 +91,8 @@ export class DockerWorkspace extends WorkspaceBase {
     const projectDirectory = projectFolder(this.options.projectDirectory, this.label);
     await this.engine.call("GET", "/_ping");
     const network = this.options.network ?? false;
-    const id = await this.createContainer(projectDirectory, network);
+    const readOnly = (this.options.readOnlyDirectories ?? []).map((folder) => readOnlyFolder(folder, this.label));
+    const id = await this.createContainer(projectDirectory, readOnly, network);
     this.containerId = id;
     try {
       await this.engine.call("POST", `/containers/${id}/start`);
@@ -123,7 +132,7 @@ export class DockerWorkspace extends WorkspaceBase {
     if (this.containerId !== undefined) await this.removeContainer(this.containerId);
   }
 
-  private async createContainer(projectDirectory: string, network: boolean): Promise<string> {
+  private async createContainer(projectDirectory: string, readOnly: readonly string[], network: boolean): Promise<string> {
     const { image, user, env } = this.options;
     try {
       const created = await this.engine.json<{ Id: string }>("POST", "/containers/create", {
@@ -135,7 +144,10 @@ export class DockerWorkspace extends WorkspaceBase {
           ...(user === undefined ? {} : { User: user }),
           Env: Object.entries(env ?? {}).map(([name, value]) => `${name}=${value}`),
           Labels: { [LABEL]: projectDirectory },
-          HostConfig: { Binds: [`${projectDirectory}:${projectDirectory}`], ...(network ? {} : { NetworkMode: "none" }) },
+          HostConfig: {
+            Binds: [`${projectDirectory}:${projectDirectory}`, ...readOnly.map((folder) => `${folder}:${folder}:ro`)],
+            ...(network ? {} : { NetworkMode: "none" }),
+          },
         },
       });
       return created.Id;
@@ -169,4 +181,16 @@ export class DockerWorkspace extends WorkspaceBase {
   private async removeContainer(id: string): Promise<void> {
     await this.engine.call("DELETE", `/containers/${id}`, { query: { force: true, v: true } }, [200, 204, 404]);
   }
+}
+
+/** A read-only folder's real path (a bind mount of a link would land elsewhere); a clear error when it is no folder. */
+function readOnlyFolder(path: string, what: string): string {
+  const absolute = resolve(path);
+  if (!isAbsolute(path) || !statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new WorkspaceError(
+      "WORKSPACE_OPTIONS_INVALID",
+      `The ${what}'s readOnlyDirectories entry ${JSON.stringify(path)} is not an absolute path to a folder: pass existing host folders, e.g. a skill's folder or agentTools.cacheDir.`,
+    );
+  }
+  return realpathSync(absolute);
 }
