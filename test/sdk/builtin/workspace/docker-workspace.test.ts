@@ -6,7 +6,8 @@
  * and file operations alike, process groups killed at a timeout, Bash confined by the container,
  * and clear errors for a missing engine or image.
  */
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -132,6 +133,11 @@ describe("DockerWorkspace", () => {
       const write = await runTool(toolkit, "Write", { file_path: "/etc/hostname-new", content: "x" });
       expect(write.state).toBe("error");
       expect(write.text).toMatch(/Permission denied/);
+      // A setuid-root program (planted in the project by root on the host) runs with the user's rights.
+      copyFileSync(execFileSync("bash", ["-c", "command -v id"], { encoding: "utf8" }).trim(), join(folder.path, "setuid-id"));
+      chmodSync(join(folder.path, "setuid-id"), 0o4755);
+      expect((await sh(backend, "./setuid-id -u")).stdout).toBe("65534\n");
+      expect((await sh(backend, "cat /proc/self/status")).stdout).toMatch(/^NoNewPrivs:\s+1$/m);
     } finally {
       await workspace.close();
       folder.remove();

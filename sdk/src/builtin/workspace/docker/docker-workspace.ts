@@ -147,6 +147,8 @@ export class DockerWorkspace extends WorkspaceBase {
           HostConfig: {
             Binds: [`${projectDirectory}:${projectDirectory}`, ...readOnly.map((folder) => `${folder}:${folder}:ro`)],
             ...(network ? {} : { NetworkMode: "none" }),
+            // A setuid program in the image or the project cannot raise the user's rights (sudo, su, a planted copy).
+            SecurityOpt: ["no-new-privileges"],
           },
         },
       });
