@@ -9,10 +9,11 @@
  *   new DockerWorkspace({ image, engine: { socketPath: engine.socketPath } });
  *   await engine.close();
  *
- * Needs root and the packages `podman` and `runc`, and `netavark` for `network: true` (`.ci/run`
- * installs them). The engine's settings are this machine's needs, not the workspace's: runc,
- * because crun refuses hybrid cgroup hierarchies; cgroupfs, as there is no systemd; open-file and
- * process limits at or under the agent's, which a container may not raise without CAP_SYS_RESOURCE.
+ * Needs root and the packages `podman` and `runc`, and `netavark` and `iptables` for
+ * `network: true` (`.ci/run` installs them). The engine's settings are this machine's needs, not
+ * the workspace's: runc, because crun refuses hybrid cgroup hierarchies; cgroupfs, as there is no
+ * systemd; open-file and process limits at or under the agent's, which a container may not raise
+ * without CAP_SYS_RESOURCE.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
