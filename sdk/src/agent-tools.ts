@@ -276,6 +276,12 @@ export class AgentTools implements SkillSource {
     return [...this.tools.values()].flatMap(({ runtime }) => (runtime instanceof SkillRuntime ? [runtime.skill] : []));
   }
 
+  /** The skill an added `tool_type: "skill"` entry registered; undefined for other tools and ids never added. */
+  getSkill(toolId: string): Skill | undefined {
+    const runtime = this.tools.get(toolId)?.runtime;
+    return runtime instanceof SkillRuntime ? runtime.skill : undefined;
+  }
+
   /** Stops a tool's worker and forgets it; false if it was not added. */
   async remove(toolId: string): Promise<boolean> {
     const tool = this.tools.get(toolId);

@@ -66,6 +66,16 @@ export const ERROR_CODES = {
     SANDBOX_FILTER_UNAVAILABLE:
       "The sandbox's system-call filter cannot be prepared: no table for this CPU architecture, or an unsafe folder for its file (the message says which and how to fix it).",
   },
+  workspace: {
+    WORKSPACE_NOT_INITIALIZED: "`getBackend()` was called before `await workspace.initialize()`.",
+    WORKSPACE_CLOSED: "The workspace was closed: its backend no longer runs commands or touches files.",
+    WORKSPACE_PROJECT_MISSING: "The workspace's project folder does not exist or is not a folder.",
+    WORKSPACE_OPTIONS_INVALID: "A workspace option is malformed (the message names it and what it accepts).",
+    WORKSPACE_OPERATION_FAILED:
+      "A file operation or a background start inside the workspace failed (a missing file, a permission, a full disk); the message quotes the cause.",
+    DOCKER_ENGINE_UNAVAILABLE: "The Docker Engine API cannot be reached at the socket or URL the workspace uses.",
+    DOCKER_ENGINE_ERROR: "The Docker Engine answered an error; `status` and the message hold its answer.",
+  },
   permission: {
     INVALID_PERMISSION_RULE: "A permission rule cannot be parsed.",
     INVALID_PERMISSION_CONFIG: "An unknown mode, or an engine call missing what it needs.",
@@ -74,10 +84,15 @@ export const ERROR_CODES = {
   tool: {
     TOOL_NAME_MISSING: "A tool has no name.",
     TOOL_SCHEMA_INVALID: "A tool's input schema is not a JSON Schema object.",
+    TOOL_UNDESCRIBED:
+      'A `FunctionTool` with `undescribed: "refuse"` has no description or no input schema, so the model would not know what it does or takes.',
+    TOOL_OPTIONS_INVALID: "A tool's constructor got an option value it does not accept (the message lists the accepted ones).",
     TOOL_CHUNK_MISMATCH: "Chunks of one response cannot be merged (a URL block extended).",
     BUILTIN_TOOL_UNKNOWN: "No built-in tool has this name.",
     TOOL_NOT_CALLABLE: "A tool has no `call()` (implement it, or mark the tool external so the host runs it).",
     REGISTRY_TOOL_NOT_ADDED: "A registry tool was used in a Toolkit before it was added to `AgentTools`.",
+    REGISTRY_TOOL_IS_SKILL:
+      'A registry skill (`tool_type: "skill"`) was wrapped as a callable tool; skills are offered through the `Skill` tool.',
   },
   toolkit: {
     EXECUTOR_WAITING: "`run()` was called while the executor waits for confirmations or external results.",
@@ -158,6 +173,7 @@ export type PublishErrorCode = Codes<"publish">;
 export type ArchiveErrorCode = Codes<"archive">;
 export type RuntimeErrorCode = Codes<"runtimes">;
 export type SandboxErrorCode = Codes<"sandbox">;
+export type WorkspaceErrorCode = Codes<"workspace">;
 export type PermissionErrorCode = Codes<"permission">;
 export type ToolErrorCode = Codes<"tool">;
 export type ToolkitErrorCode = Codes<"toolkit">;

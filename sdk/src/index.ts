@@ -46,6 +46,11 @@ export { Glob } from "./builtin/search/glob-tool.js";
 export { Grep } from "./builtin/search/grep-tool.js";
 export { TaskCreate, TaskGet, TaskList, TaskUpdate } from "./builtin/tasks/task-tools.js";
 export { BUILTIN_TOOL_NAMES, createBuiltinTools } from "./builtin/builtin-tools.js";
+export type { Workspace } from "./builtin/workspace/workspace.js";
+export { WorkspaceError } from "./builtin/workspace/workspace-error.js";
+export { LocalWorkspace } from "./builtin/workspace/local-workspace.js";
+export { SandboxedLocalWorkspace } from "./builtin/workspace/sandboxed-local-workspace.js";
+export { DockerWorkspace } from "./builtin/workspace/docker/docker-workspace.js";
 
 export { RegistryClient, type RegistryClientOptions } from "./registry-client/registry-client.js";
 export { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-client/registry-errors.js";

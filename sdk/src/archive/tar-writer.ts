@@ -10,6 +10,9 @@ export interface TarInputEntry {
   linkTarget?: string;
   /** Seconds since the epoch; fixed by default so the same input gives the same bytes. */
   mtime?: number;
+  /** Owner ids recorded for the extractor (default 0, root). */
+  uid?: number;
+  gid?: number;
 }
 
 const BLOCK = 512;
@@ -46,6 +49,8 @@ export function writeTar(entries: TarInputEntry[]): Uint8Array {
       mode,
       linkTarget: entry.linkTarget ?? "",
       mtime: entry.mtime ?? 0,
+      uid: entry.uid ?? 0,
+      gid: entry.gid ?? 0,
     };
     pushWithData(blocks, header(fields), data);
   }
@@ -79,14 +84,16 @@ interface HeaderFields {
   mode: number;
   linkTarget?: string;
   mtime?: number;
+  uid?: number;
+  gid?: number;
 }
 
 function header(fields: HeaderFields): Uint8Array {
   const block = new Uint8Array(BLOCK);
   writeText(block, 0, 100, fields.path);
   writeOctal(block, 100, 8, fields.mode);
-  writeOctal(block, 108, 8, 0);
-  writeOctal(block, 116, 8, 0);
+  writeOctal(block, 108, 8, fields.uid ?? 0);
+  writeOctal(block, 116, 8, fields.gid ?? 0);
   writeOctal(block, 124, 12, fields.size);
   writeOctal(block, 136, 12, fields.mtime ?? 0);
   writeText(block, 156, 1, fields.typeflag);

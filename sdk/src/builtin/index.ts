@@ -24,8 +24,23 @@ export {
   type TaskUpdateInput,
 } from "./tasks/task-tools.js";
 export { LocalWorkspaceBackend } from "./workspace/local-workspace-backend.js";
-export { SandboxedWorkspaceBackend } from "./workspace/sandboxed-workspace-backend.js";
-export type { BackgroundProcess, ExecOptions, ExecResult, FileStat, GlobOptions, WorkspaceBackend } from "./workspace/workspace-backend.js";
+export { SandboxedWorkspaceBackend, type ProfileSource } from "./workspace/sandboxed-workspace-backend.js";
+export type {
+  BackendConfinement,
+  BackgroundProcess,
+  ExecOptions,
+  ExecResult,
+  FileStat,
+  GlobOptions,
+  WorkspaceBackend,
+} from "./workspace/workspace-backend.js";
+export { WorkspaceBase, type Workspace } from "./workspace/workspace.js";
+export { WorkspaceError } from "./workspace/workspace-error.js";
+export { LocalWorkspace, type LocalWorkspaceOptions } from "./workspace/local-workspace.js";
+export { SandboxedLocalWorkspace, type SandboxedLocalWorkspaceOptions } from "./workspace/sandboxed-local-workspace.js";
+export { DockerWorkspace, type DockerWorkspaceOptions } from "./workspace/docker/docker-workspace.js";
+export { DockerWorkspaceBackend } from "./workspace/docker/docker-workspace-backend.js";
+export type { DockerEngineAddress } from "./workspace/docker/docker-engine.js";
 export {
   DEFAULT_DANGEROUS_DIRECTORIES,
   DEFAULT_DANGEROUS_FILES,

@@ -21,6 +21,8 @@ export interface PermissionEngineOptions {
    * there. When none is given, `process.cwd()` (or a tool's own configured cwd) stands in.
    */
   workingDirectories?: string[];
+  /** Readable unasked, never changed by the file tools (see `PermissionContext.readOnlyDirectories`). */
+  readOnlyDirectories?: string[];
   /** What relative rule paths resolve against (default: the first working directory). `fromSettings` sets the settings file's project. */
   projectRoot?: string | undefined;
   allow?: PermissionRuleInput[];
@@ -62,6 +64,7 @@ export class PermissionEngine {
     this.context = {
       mode: checkedMode(options.mode ?? PermissionMode.DEFAULT),
       workingDirectories: [...(options.workingDirectories ?? [])],
+      readOnlyDirectories: [...(options.readOnlyDirectories ?? [])],
       allowRules: emptyRulesByTool(),
       askRules: emptyRulesByTool(),
       denyRules: emptyRulesByTool(),
@@ -94,6 +97,12 @@ export class PermissionEngine {
 
   addWorkingDirectory(directory: string): void {
     if (!this.context.workingDirectories.includes(directory)) this.context.workingDirectories.push(directory);
+  }
+
+  /** A directory the read tools may read unasked and no file tool may change (a loaded skill's folder). */
+  addReadOnlyDirectory(directory: string): void {
+    const directories = (this.context.readOnlyDirectories ??= []);
+    if (!directories.includes(directory)) directories.push(directory);
   }
 
   /**

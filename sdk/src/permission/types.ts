@@ -71,6 +71,11 @@ export interface PermissionContext {
   mode: PermissionMode;
   /** Absolute or `~`-relative directories besides the host cwd where edits may be auto-allowed. */
   workingDirectories: string[];
+  /**
+   * Directories the read tools may read unasked but no file tool may change (the folders of the
+   * skills a Toolkit loaded, docs/skills.md#resources-in-the-loop). Secrets in them still ask.
+   */
+  readOnlyDirectories?: string[] | undefined;
   allowRules: RulesByTool;
   askRules: RulesByTool;
   denyRules: RulesByTool;

@@ -43,6 +43,12 @@ export class RegistryTool extends ToolBase {
         `Tool "${toolId}" has not been added: call agentTools.add("${toolId}") before wrapping it as a tool.`,
       );
     }
+    if (isSkillRecord(added.record)) {
+      throw new ToolError(
+        "REGISTRY_TOOL_IS_SKILL",
+        `"${toolId}" is a skill (instructions, nothing to run), not a callable tool: offer it with new Toolkit({ skills: [agentTools] }), or load it with toolkit.loadSkill(agentTools.getSkill("${toolId}")).`,
+      );
+    }
     this.toolId = toolId;
     this.name = options.name ?? toolNameFromId(toolId);
     this.description = describeRecord(added.record);

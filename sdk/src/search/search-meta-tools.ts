@@ -30,6 +30,7 @@ export function addSearchMetaTools(
         add: (toolId) => tools.add(toolId),
         executeToolById: (id, input) => tools.executeToolById(id, input),
         getTool: (id) => tools.getTool(id),
+        getSkill: (id) => tools.getSkill(id),
       },
       toolkit,
     },

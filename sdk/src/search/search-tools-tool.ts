@@ -1,6 +1,8 @@
 import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
 import type { RegistryClient } from "../registry-client/registry-client.js";
+import type { ToolRecord } from "../registry-client/tool-record.js";
 import { inputSchemaOf } from "../registry-tool/registry-tool-record.js";
+import { isSkillRecord } from "../skills/skill-runtime.js";
 import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
 
@@ -10,13 +12,14 @@ export const MAX_SEARCH_TOOLS_RESULTS = 5;
 /** The registry's limit on a query. */
 const MAX_QUERY_CHARS = 512;
 
-/** One tool found by `SearchTools`: what an agent needs to decide, and the schema it would call with. */
-export interface FoundTool {
-  tool_id: string;
-  description: string;
-  tags: string[];
-  input_schema: ToolInputSchema;
-}
+/**
+ * One entry found by `SearchTools`: what an agent needs to decide, and for a tool the schema it would
+ * call with. A skill (`kind: "skill"`) is instructions, not a function: `AddTool` loads it and
+ * returns them, so it has no input schema.
+ */
+export type FoundTool =
+  | { tool_id: string; kind: "tool"; description: string; tags: string[]; input_schema: ToolInputSchema }
+  | { tool_id: string; kind: "skill"; description: string; tags: string[] };
 
 /**
  * `SearchTools`: the registry's ranked search as a tool, so an agent starts with two tools
@@ -27,7 +30,7 @@ export interface FoundTool {
 export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }> {
   readonly name = "SearchTools";
   readonly description =
-    "Search the tool registry for tools that can do a task. Describe the task in a few words; the result lists the best matching tools with their ids, descriptions and input schemas. Call AddTool with a tool_id to make that tool callable, then call it.";
+    'Search the tool registry for tools and skills that can do a task. Describe the task in a few words; the result lists the best matches with their ids, descriptions and, for tools, input schemas. Call AddTool with a tool_id: a tool (kind "tool") becomes callable, then call it; a skill (kind "skill") is loaded and AddTool returns its instructions.';
   readonly inputSchema: ToolInputSchema = {
     type: "object",
     properties: {
@@ -62,22 +65,23 @@ export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }>
     const hits = await this.registry.searchTools({ q: input.query.trim(), limit: input.limit ?? DEFAULT_SEARCH_TOOLS_RESULTS });
     // The schemas are in the full entries only; a tool deleted since the search is left out.
     const records = await Promise.all(hits.map((hit) => this.registry.getTool(hit.tool_id).catch(() => undefined)));
-    const found: FoundTool[] = records.flatMap((record) =>
-      record === undefined
-        ? []
-        : [
-            {
-              tool_id: record.tool_id,
-              description: String(record.tool_search_description ?? ""),
-              tags: (record.tool_tags ?? []).map(String),
-              input_schema: inputSchemaOf(record),
-            },
-          ],
-    );
+    const found = records.flatMap((record) => (record === undefined ? [] : [foundTool(record)]));
     const text =
       found.length === 0
         ? `No registry tool matches "${input.query}". Try other words: what the tool does, or the kind of input it takes.`
-        : JSON.stringify({ tools: found, next: "Call AddTool with the tool_id of the tool to use." });
+        : JSON.stringify({
+            tools: found,
+            next: "Call AddTool with the tool_id to use: a tool becomes callable, a skill's instructions are returned.",
+          });
     return ToolChunk.text(text, { metadata: { toolIds: found.map((tool) => tool.tool_id) } });
   }
+}
+
+function foundTool(record: ToolRecord): FoundTool {
+  const about = {
+    tool_id: record.tool_id,
+    description: String(record.tool_search_description ?? ""),
+    tags: (record.tool_tags ?? []).map(String),
+  };
+  return isSkillRecord(record) ? { ...about, kind: "skill" } : { ...about, kind: "tool", input_schema: inputSchemaOf(record) };
 }

@@ -33,6 +33,11 @@ export class SkillCatalog {
     }
   }
 
+  /** The skills given as folders or objects, without the sources'. */
+  fixedSkills(): Skill[] {
+    return [...this.fixed.values()];
+  }
+
   list(): Skill[] {
     const byName = new Map(this.fixed);
     for (const source of this.sources) for (const skill of source.skills()) byName.set(skill.name, skill);

@@ -1,15 +1,21 @@
 import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
 import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk, ToolResultState } from "../tool/tool-chunk.js";
-import type { SkillCatalog } from "./skill-catalog.js";
 import type { Skill } from "./skill.js";
 
 export const SKILL_VIEWER_NAME = "Skill";
 
+/** Where the viewer finds skills: a `SkillCatalog`, or a Toolkit's skills (its own and its active groups'). */
+export interface SkillShelf {
+  list(): Skill[];
+  get(name: string): Skill | undefined;
+}
+
 /**
  * The meta tool a Toolkit registers whenever it has skills: its description lists every skill, and a
- * call returns one skill's Markdown (plus where its resource files are). Read-only and always allowed,
- * EXPLORE mode included: it only shows text the agent's developer installed.
+ * call loads one: returns its Markdown (plus where its resource files are) and tells `onLoad`, which
+ * a Toolkit uses to make the skill's folder readable (docs/skills.md#skills-in-the-loop). Read-only
+ * and always allowed, EXPLORE mode included: it only shows text the agent's developer installed.
  */
 export class SkillViewer extends ToolBase {
   readonly name = SKILL_VIEWER_NAME;
@@ -22,7 +28,10 @@ export class SkillViewer extends ToolBase {
   override isReadOnly = true;
   override isConcurrencySafe = true;
 
-  constructor(private readonly catalog: SkillCatalog) {
+  constructor(
+    private readonly catalog: SkillShelf,
+    private readonly onLoad: (skill: Skill) => void = () => {},
+  ) {
     super();
   }
 
@@ -44,6 +53,12 @@ export class SkillViewer extends ToolBase {
     const name = String(input.skill);
     const skill = this.catalog.get(name);
     if (skill === undefined) return ToolChunk.error(`SkillNotFoundError: Skill '${name}' not found.`);
+    return this.load(skill);
+  }
+
+  /** Loads `skill` (one the shelf offers): `onLoad` hears of it, and the agent gets its instructions. */
+  load(skill: Skill): ToolChunk {
+    this.onLoad(skill);
     return new ToolChunk({
       content: [{ type: "text", text: renderSkill(skill) }],
       state: ToolResultState.SUCCESS,

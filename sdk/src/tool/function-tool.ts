@@ -14,6 +14,15 @@ export interface FunctionToolOptions extends ToolBaseOptions {
   isConcurrencySafe?: boolean;
   isReadOnly?: boolean;
   isStateInjected?: boolean;
+  /**
+   * Without a `description` or an `inputSchema` the model sees an undescribed function, or one that
+   * takes no parameters (docs/design/builtin-tools.md#function-tool). `"warn"` (default) says so once
+   * per tool name, at construction, through `onWarning`; `"refuse"` throws `ToolError`
+   * (`TOOL_UNDESCRIBED`) instead; `"allow"` says nothing, for a function that really needs neither.
+   */
+  undescribed?: "warn" | "refuse" | "allow";
+  /** Receives the `"warn"` message. Default `console.warn`. */
+  onWarning?: (message: string) => void;
 }
 
 /** A function wrapped as a tool. It may return a value, a promise, or a (sync or async) generator to stream. */
@@ -45,6 +54,7 @@ export class FunctionTool<Input = Record<string, unknown>> extends ToolBase<Inpu
     this.inputSchema = this.zodSchema
       ? jsonSchemaFromZod(this.zodSchema, name)
       : ((options.inputSchema as ToolInputSchema | undefined) ?? { type: "object", properties: {} });
+    reportUndescribed(this, options);
     this.isConcurrencySafe = options.isConcurrencySafe ?? true;
     this.isReadOnly = options.isReadOnly ?? false;
     this.isStateInjected = options.isStateInjected ?? false;
@@ -63,6 +73,32 @@ export class FunctionTool<Input = Record<string, unknown>> extends ToolBase<Inpu
     }
     yield toChunk(output, true);
   }
+}
+
+/** Tool names already warned about in this process: one warning per name, however often it is built. */
+const warnedNames = new Set<string>();
+
+/** What the model would miss about `tool`, said (or refused) as `options.undescribed` asks. */
+function reportUndescribed(tool: FunctionTool<any>, options: FunctionToolOptions): void {
+  const policy = options.undescribed ?? "warn";
+  if (policy !== "warn" && policy !== "refuse" && policy !== "allow") {
+    throw new ToolError(
+      "TOOL_OPTIONS_INVALID",
+      `FunctionTool "${tool.name}": undescribed must be "warn", "refuse" or "allow", got ${JSON.stringify(policy)}.`,
+    );
+  }
+  const missing = [
+    tool.description.trim() === "" ? "no description" : undefined,
+    options.inputSchema === undefined ? `no parameters (${JSON.stringify(tool.inputSchema)})` : undefined,
+  ].filter((part) => part !== undefined);
+  if (missing.length === 0 || policy === "allow") return;
+  const message =
+    `FunctionTool "${tool.name}": the model will see a function with ${missing.join(" and ")}, so it cannot tell what the tool does or what to pass. ` +
+    'Pass { description } and { inputSchema } (a JSON Schema or a zod object), or { undescribed: "allow" } when that is intended.';
+  if (policy === "refuse") throw new ToolError("TOOL_UNDESCRIBED", message);
+  if (warnedNames.has(tool.name)) return;
+  warnedNames.add(tool.name);
+  (options.onWarning ?? console.warn)(message);
 }
 
 /** A ToolChunk passes through; a string becomes text; anything else is shown as JSON. */

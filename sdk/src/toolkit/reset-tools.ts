@@ -21,7 +21,11 @@ export class ResetTools extends ToolBase {
   readonly description =
     "Activate or deactivate groups of tools. Set each group you need to true; every group not set to true is deactivated.";
 
-  constructor(private readonly switchboard: GroupSwitchboard) {
+  constructor(
+    private readonly switchboard: GroupSwitchboard,
+    /** The skills a group brings, named when it is activated. */
+    private readonly skillsOf: (group: string) => readonly string[] = () => [],
+  ) {
     super();
   }
 
@@ -53,16 +57,18 @@ export class ResetTools extends ToolBase {
     }
     const active = groups.filter((group) => input[group.name] === true);
     this.switchboard.setActiveGroups(active.map((group) => group.name));
-    return ToolChunk.text(describeActivation(active));
+    return ToolChunk.text(describeActivation(active, this.skillsOf));
   }
 }
 
-function describeActivation(active: readonly ToolGroup[]): string {
+function describeActivation(active: readonly ToolGroup[], skillsOf: (group: string) => readonly string[]): string {
   if (active.length === 0) return "All tool groups are now deactivated; only the basic tools remain.";
   const instructions = active
     .filter((group) => group.instructions)
     .map((group) => `<group name="${group.name}">\n${group.instructions}\n</group>`);
   const lines = [`Activated tool groups: ${active.map((group) => group.name).join(", ")}.`];
   if (instructions.length > 0) lines.push("<tool-instructions>", ...instructions, "</tool-instructions>");
+  const skills = active.flatMap((group) => skillsOf(group.name));
+  if (skills.length > 0) lines.push(`Skills now available through the Skill tool: ${skills.join(", ")}.`);
   return lines.join("\n");
 }

@@ -1,3 +1,4 @@
+import type { SkillInput } from "../skills/skill.js";
 import type { ToolBase } from "../tool/tool-base.js";
 import { ToolkitError } from "./errors.js";
 
@@ -14,6 +15,11 @@ export interface ToolGroup {
   instructions?: string;
   /** Active from the start (default false). */
   active?: boolean;
+  /**
+   * Skills (folders, Skill objects, sources) offered by the `Skill` tool while the group is active:
+   * they load with the group (docs/skills.md#skills-on-a-tool-group).
+   */
+  skills?: SkillInput[];
 }
 
 export function checkGroups(groups: readonly ToolGroup[]): void {

@@ -1,8 +1,9 @@
 import type { McpServers } from "../mcp/client/mcp-servers.js";
 import { PermissionEngine } from "../permission/permission-engine.js";
-import type { SkillInput } from "../skills/skill.js";
-import { SkillCatalog } from "../skills/skill-catalog.js";
+import type { Skill, SkillInput } from "../skills/skill.js";
+import { SkillError } from "../skills/skill-error.js";
 import { SkillViewer } from "../skills/skill-viewer.js";
+import { ToolkitSkills } from "../skills/toolkit-skills.js";
 import { AgentState } from "../tool/agent-state.js";
 import type { ToolBase } from "../tool/tool-base.js";
 import { ToolChunk, ToolResultState } from "../tool/tool-chunk.js";
@@ -53,18 +54,20 @@ export class Toolkit implements GroupSwitchboard, ToolRunner {
   private readonly mcps: readonly McpServers[];
   private readonly groups: ToolGroup[];
   private readonly active = new Set<string>();
-  private readonly resetTools = new ResetTools(this);
-  private readonly skills: SkillCatalog;
+  private readonly resetTools = new ResetTools(this, (group) => this.skills.namesOf(group));
+  private readonly skills: ToolkitSkills;
   private readonly skillViewer: SkillViewer;
   private readonly validator = new InputValidator();
 
   constructor(options: ToolkitOptions = {}) {
     this.basicTools = [...(options.tools ?? [])];
-    this.skills = new SkillCatalog(options.skills);
-    this.skillViewer = new SkillViewer(this.skills);
+    this.skills = new ToolkitSkills(options.skills, () => this.activeGroups);
+    // A loaded skill's folder becomes readable, never writable, for the file tools (docs/skills.md#skills-in-the-loop).
+    this.skillViewer = new SkillViewer(this.skills, (skill) => skill.directory && this.engine.addReadOnlyDirectory(skill.directory));
     this.mcps = options.mcps === undefined ? [] : Array.isArray(options.mcps) ? [...options.mcps] : [options.mcps as McpServers];
     this.groups = (options.groups ?? []).map((group) => ({ ...group, tools: [...group.tools] }));
     checkGroups(this.groups);
+    for (const group of this.groups) this.skills.addGroup(group.name, group.skills ?? []);
     for (const group of this.groups) if (group.active) this.active.add(group.name);
     this.engine = options.engine ?? new PermissionEngine();
     this.state = options.state ?? new AgentState();
@@ -84,9 +87,28 @@ export class Toolkit implements GroupSwitchboard, ToolRunner {
     this.skills.add(skill);
   }
 
+  /**
+   * Loads `skill` as the `Skill` tool would, offering it first if the Toolkit does not yet (how
+   * `AddTool` loads a registry skill): returns its instructions, base directory and resources, and
+   * makes its folder readable. Throws SkillError when another skill already has its name.
+   */
+  loadSkill(skill: Skill): ToolChunk {
+    const offered = this.skills.get(skill.name);
+    if (offered === undefined) this.skills.add(skill);
+    else if (offered !== skill && offered.directory !== skill.directory) {
+      throw new SkillError(
+        "SKILL_DUPLICATE",
+        skill.directory ?? skill.name,
+        `this Toolkit already offers another skill named "${skill.name}"${offered.directory ? ` (from ${offered.directory})` : ""}.`,
+      );
+    }
+    return this.skillViewer.load(skill);
+  }
+
   addGroup(group: ToolGroup): void {
     const groups = [...this.groups, { ...group, tools: [...group.tools] }];
     checkGroups(groups);
+    this.skills.addGroup(group.name, group.skills ?? []);
     this.groups.push(groups.at(-1)!);
     if (group.active) this.active.add(group.name);
   }

@@ -10,6 +10,7 @@ const AREA_CLASSES: Record<keyof typeof ERROR_CODES, string> = {
   runtimes:
     "`ToolLoadError`, `ToolExecutionError`, `ToolInputError`, `ToolOutputError`, `ToolTimeoutError`, `ToolCrashedError`, `ToolEnvironmentError`, `ToolClosedError`",
   sandbox: "`SandboxUnavailableError`, `SandboxDeniedError`",
+  workspace: "`WorkspaceError` (workspaces: docs/workspaces.md)",
   permission: "`PermissionRuleError`, `PermissionModeError`, `PermissionSettingsError`",
   tool: "`ToolError`",
   toolkit: "`ToolkitError` (the program misused the Toolkit)",

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Bash, Toolkit } from "@agent-tools/sdk";
@@ -11,6 +10,7 @@ import { SECRET_SYSTEM_PATHS } from "../../../sdk/src/builtin/paths/secret-locat
 import { MAX_TREE_DEPTH } from "../../../sdk/src/builtin/paths/tree-secrets.js";
 import { BubblewrapPlatform } from "../../../sdk/src/sandbox/bubblewrap-platform.js";
 import { runScenario, type ScenarioResult, VISIBLE } from "./support/sandbox-secrets-scenario.js";
+import { runAsUserAndUnprivileged, scenarioFolders } from "./support/scenario-runs.js";
 import { runTool } from "./support.js";
 
 /**
@@ -19,29 +19,14 @@ import { runTool } from "./support.js";
  * (uid 65534 through setpriv when the tests run as root). Fixtures live under /var/tmp: the
  * sandbox replaces /tmp with a private one, which would hide them for the wrong reason.
  */
-const NOBODY = 65534;
 const scenario = fileURLToPath(new URL("./support/sandbox-secrets-scenario.ts", import.meta.url));
-const roots: string[] = [];
-const root = (owner?: number) => {
-  const path = mkdtempSync("/var/tmp/bash-sandbox-secrets-");
-  // Readable by everyone, like a home folder: a root agent's commands run as an unprivileged user.
-  chmodSync(path, 0o755);
-  if (owner !== undefined) chownSync(path, owner, owner);
-  roots.push(path);
-  return path;
-};
-afterAll(() => {
-  for (const path of roots) rmSync(path, { recursive: true, force: true });
-});
+const folders = scenarioFolders("bash-sandbox-secrets-");
+const root = folders.folder;
+afterAll(() => folders.removeAll());
 
 const results: { who: string; result: ScenarioResult }[] = [];
 beforeAll(async () => {
-  results.push({ who: "the test's user", result: await runScenario(root()) });
-  const asRoot = process.getuid?.() === 0;
-  const child = ["node", "--import", "tsx", scenario, root(asRoot ? NOBODY : undefined)];
-  const argv = asRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...child] : child;
-  const printed = execFileSync(argv[0]!, argv.slice(1), { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
-  results.push({ who: "an unprivileged user", result: JSON.parse(printed) as ScenarioResult });
+  results.push(...(await runAsUserAndUnprivileged(scenario, runScenario, folders)));
 }, 120_000);
 
 describe.each([0, 1])("Bash sandbox secrets and environment, run %#", (index) => {

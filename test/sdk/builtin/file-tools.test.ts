@@ -1,7 +1,20 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentState, Edit, PermissionEngine, PermissionMode, Read, Toolkit, Write } from "@agent-tools/sdk";
+import {
+  AgentState,
+  createBuiltinTools,
+  Edit,
+  PermissionEngine,
+  PermissionMode,
+  Read,
+  Toolkit,
+  ToolResponse,
+  Write,
+  type ToolBase,
+  type ToolChunk,
+} from "@agent-tools/sdk";
+import { ReadCache } from "@agent-tools/sdk/builtin";
 import { runTool, temporaryDirectory } from "./support.js";
 
 const project = temporaryDirectory("builtin-files-");
@@ -104,6 +117,38 @@ describe("read-before-write", () => {
     await call("Read", { file_path: file("stale.txt") });
     expect((await call("Edit", { file_path: file("stale.txt"), old_string: "changed", new_string: "edited" })).state).toBe("success");
     expect(readFileSync(file("stale.txt"), "utf8")).toBe("edited!\n");
+  });
+
+  it("holds for direct invoke() calls without an agent state: a tool's own ledger, or one shared on purpose", async () => {
+    writeFileSync(file("direct.txt"), "first\n");
+    const text = async (tool: ToolBase<any>, input: Record<string, unknown>) => {
+      const chunks: ToolChunk[] = [];
+      for await (const chunk of tool.invoke(input)) chunks.push(chunk);
+      return ToolResponse.fromChunks("c", chunks).text;
+    };
+    const alone = { write: new Write({ cwd: project.path }), edit: new Edit({ cwd: project.path }), read: new Read({ cwd: project.path }) };
+    expect(await text(alone.write, { file_path: file("direct.txt"), content: "x" })).toMatch(/exists but has not been read yet/);
+    expect(await text(alone.edit, { file_path: file("direct.txt"), old_string: "first", new_string: "x" })).toMatch(/must first read it/);
+    // Another tool's Read is not this Write's: separate ledgers never vouch for each other.
+    await text(alone.read, { file_path: file("direct.txt") });
+    expect(await text(alone.write, { file_path: file("direct.txt"), content: "x" })).toMatch(/exists but has not been read yet/);
+
+    const readCache = new ReadCache();
+    const read = new Read({ cwd: project.path, readCache });
+    const edit = new Edit({ cwd: project.path, readCache });
+    await text(read, { file_path: file("direct.txt") });
+    expect(await text(edit, { file_path: file("direct.txt"), old_string: "first", new_string: "second" })).toMatch(
+      /^Successfully replaced/,
+    );
+    writeFileSync(file("direct.txt"), "changed elsewhere\n");
+    expect(await text(edit, { file_path: file("direct.txt"), old_string: "changed", new_string: "x" })).toMatch(/has been modified since/);
+
+    // createBuiltinTools shares one ledger among the file tools it makes.
+    const [builtRead, builtWrite] = createBuiltinTools(["Read", "Write"], project.path);
+    expect(await text(builtWrite!, { file_path: file("direct.txt"), content: "y" })).toMatch(/exists but has not been read yet/);
+    await text(builtRead!, { file_path: file("direct.txt") });
+    expect(await text(builtWrite!, { file_path: file("direct.txt"), content: "y" })).toMatch(/has been written successfully/);
+    expect(readFileSync(file("direct.txt"), "utf8")).toBe("y");
   });
 
   it("creates new files (and parent directories) without a Read", async () => {

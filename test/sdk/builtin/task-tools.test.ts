@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PermissionEngine, PermissionMode, TaskCreate, TaskGet, TaskList, TaskUpdate, Toolkit } from "@agent-tools/sdk";
+import { PermissionEngine, PermissionMode, TaskCreate, TaskGet, TaskList, TaskUpdate, Toolkit, type ToolBase } from "@agent-tools/sdk";
 import { TaskStore } from "../../../sdk/src/builtin/tasks/task-store.js";
 import { runTool } from "./support.js";
 
@@ -44,14 +44,33 @@ describe("task tools", () => {
     expect((await runTool(toolkit, "TaskUpdate", { task_id: "1" })).text).toMatch(/^No updates were made/);
   });
 
-  it("are always allowed except in EXPLORE (they are not read-only)", async () => {
+  it("are always allowed; in EXPLORE only TaskGet and TaskList, which only read the plan", async () => {
+    const calls: [ToolBase<any>, Record<string, unknown>][] = [
+      [new TaskCreate(), { subject: "x", description: "" }],
+      [new TaskGet(), { task_id: "1" }],
+      [new TaskList(), {}],
+      [new TaskUpdate(), { task_id: "1", status: "completed" }],
+    ];
     for (const mode of [PermissionMode.DEFAULT, PermissionMode.ACCEPT_EDITS, PermissionMode.BYPASS, PermissionMode.DONT_ASK]) {
-      expect((await new PermissionEngine({ mode }).checkPermission(new TaskList(), {})).behavior).toBe("allow");
+      for (const [tool, input] of calls) expect((await new PermissionEngine({ mode }).checkPermission(tool, input)).behavior).toBe("allow");
     }
-    expect(
-      (await new PermissionEngine({ mode: PermissionMode.EXPLORE }).checkPermission(new TaskCreate(), { subject: "x", description: "" }))
-        .behavior,
-    ).toBe("deny");
+    const explore = new PermissionEngine({ mode: PermissionMode.EXPLORE });
+    const decided: Record<string, string> = {};
+    for (const [tool, input] of calls) decided[tool.name] = (await explore.checkPermission(tool, input)).behavior;
+    expect(decided).toEqual({ TaskCreate: "deny", TaskGet: "allow", TaskList: "allow", TaskUpdate: "deny" });
+  });
+
+  it("let a plan made before EXPLORE be read through the executor in EXPLORE", async () => {
+    const engine = new PermissionEngine();
+    const toolkit = new Toolkit({ tools: tools(), engine });
+    await runTool(toolkit, "TaskCreate", { subject: "Read the code", description: "" });
+    engine.setMode(PermissionMode.EXPLORE);
+    const [listed, created] = await toolkit.createExecutor().runToCompletion([
+      { id: "1", name: "TaskList", input: {} },
+      { id: "2", name: "TaskCreate", input: { subject: "More", description: "" } },
+    ]);
+    expect(listed?.text).toBe("1 [pending] Read the code");
+    expect(created).toMatchObject({ state: "denied", text: "Permission denied for TaskCreate (explore mode is read-only)" });
   });
 
   it("work without a toolkit when given a store", async () => {

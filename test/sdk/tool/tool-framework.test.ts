@@ -28,6 +28,44 @@ describe("FunctionTool", () => {
     expect(() => new FunctionTool(() => 1)).toThrow(ToolError);
   });
 
+  it("warns once per name when the model would see no description or no parameters, naming what it sees", () => {
+    const warnings: string[] = [];
+    const onWarning = (message: string) => warnings.push(message);
+    new FunctionTool(({ city }: { city: string }) => city, { name: "lookup_city", onWarning });
+    new FunctionTool(({ city }: { city: string }) => city, { name: "lookup_city", onWarning });
+    expect(warnings).toEqual([
+      'FunctionTool "lookup_city": the model will see a function with no description and no parameters ({"type":"object","properties":{}}), so it cannot tell what the tool does or what to pass. Pass { description } and { inputSchema } (a JSON Schema or a zod object), or { undescribed: "allow" } when that is intended.',
+    ]);
+    new FunctionTool(() => 1, { name: "described_only", description: "Counts.", onWarning });
+    new FunctionTool(() => 1, { name: "schema_only", inputSchema: z.object({ n: z.number() }), onWarning });
+    expect(warnings.slice(1).map((message) => message.split(", so")[0])).toEqual([
+      'FunctionTool "described_only": the model will see a function with no parameters ({"type":"object","properties":{}})',
+      'FunctionTool "schema_only": the model will see a function with no description',
+    ]);
+    // Described and given a schema (an empty one on purpose included), or allowed: nothing to say.
+    new FunctionTool(() => 1, { name: "clock", description: "Now.", inputSchema: { type: "object", properties: {} }, onWarning });
+    new FunctionTool(() => 1, { name: "quiet", undescribed: "allow", onWarning });
+    expect(warnings).toHaveLength(3);
+  });
+
+  it('refuses an undescribed function with { undescribed: "refuse" }, and an unknown policy', () => {
+    const refused = (() => {
+      try {
+        new FunctionTool(() => 1, { name: "strict_fn", description: "  ", undescribed: "refuse" });
+      } catch (error) {
+        return error as ToolError;
+      }
+    })();
+    expect(refused).toBeInstanceOf(ToolError);
+    expect(refused).toMatchObject({ code: "TOOL_UNDESCRIBED", message: expect.stringContaining("no description and no parameters") });
+    expect(
+      () => new FunctionTool(() => 1, { name: "described", description: "x", inputSchema: z.object({}), undescribed: "refuse" }),
+    ).not.toThrow();
+    expect(() => new FunctionTool(() => 1, { name: "odd", undescribed: "loud" as "warn" })).toThrow(
+      /undescribed must be "warn", "refuse" or "allow", got "loud"/,
+    );
+  });
+
   it("derives the JSON Schema from a zod object and parses the input with it", async () => {
     const tool = new FunctionTool(({ city, unit }: { city: string; unit: string }) => `${city} in ${unit}`, {
       name: "weather",

@@ -4,8 +4,8 @@ import { checkSandboxMode, chooseSandbox, type SandboxMode } from "../../sandbox
 import type { DangerousPathLists } from "../paths/dangerous-paths.js";
 import { SandboxedWorkspaceBackend } from "../workspace/sandboxed-workspace-backend.js";
 import type { WorkspaceBackend } from "../workspace/workspace-backend.js";
-import { checkGrantedNames, sandboxEnvironment } from "./bash-environment.js";
-import { hiddenSecrets } from "./hidden-secrets.js";
+import { checkGrantedNames } from "./bash-environment.js";
+import { commandSandboxProfile, secretWalkLimitWarning, type CommandSandboxSettings } from "./command-sandbox.js";
 import type { SandboxEscape } from "./sandbox-escape.js";
 
 export interface BashSandboxOptions {
@@ -27,8 +27,13 @@ export interface BashSandboxOptions {
 
 /** What the Bash tool's sandbox allows, as decided at construction. */
 export interface BashSandboxStatus {
-  /** True when commands run in the sandbox. */
+  /** True when commands run in the sandbox: the tool's own, or the one its backend confines them to (`confinedBy`). */
   readonly sandboxed: boolean;
+  /**
+   * When the backend confines commands itself (a `SandboxedLocalWorkspace`, a `DockerWorkspace`):
+   * its description, and the tool adds no sandbox of its own; undefined otherwise.
+   */
+  readonly confinedBy: string | undefined;
   /** The only places commands can write (besides a private /tmp); empty when not sandboxed. */
   readonly writableDirectories: readonly string[];
   /** Whether commands reach the network (always true when not sandboxed). */
@@ -59,35 +64,49 @@ export function bashSandbox(
   const options: BashSandboxOptions = typeof option === "object" ? option : { mode: option ?? "auto" };
   checkSandboxMode(options.mode);
   checkGrantedNames(options.env);
+  const confinement = backend.confinement;
+  if (confinement !== undefined) {
+    // The backend confines commands itself (docs/workspaces.md#bash-in-a-workspace): a sandbox inside it would not start, nor add anything.
+    const status: BashSandboxStatus = {
+      sandboxed: true,
+      confinedBy: confinement.description,
+      writableDirectories: [...confinement.writableDirectories],
+      network: confinement.network,
+      env: [],
+      unavailableReason: undefined,
+    };
+    return { status, runner: () => backend };
+  }
   const warn = options.onWarning ?? console.warn;
   const choice = chooseSandbox(options.mode, "Bash commands", { platform: options.platform, warn });
   if (!choice.sandboxed) {
-    const status = { sandboxed: false, writableDirectories: [], network: true, env: [], unavailableReason: choice.reason };
+    const status = {
+      sandboxed: false,
+      confinedBy: undefined,
+      writableDirectories: [],
+      network: true,
+      env: [],
+      unavailableReason: choice.reason,
+    };
     return { status, runner: () => backend };
   }
   // Real paths: a bind mount of a symlinked folder would otherwise land somewhere else.
   const writableDirectories = (options.workingDirectories ?? [cwd]).map((directory) => realpathSync(directory));
-  const walked = [...new Set([realpathSync(cwd), ...writableDirectories])];
   const network = options.network ?? false;
   const granted = [...(options.env ?? [])];
-  const warnedLimits = new Set<string>();
-  const onLimit = (directory: string, limit: string) => {
-    if (warnedLimits.has(directory)) return;
-    warnedLimits.add(directory);
-    warn(
-      `agent-tools: the Bash sandbox hides the secret files of ${directory} only down to where its search stopped (${limit}); deeper ones stay readable to commands (see docs/sandbox.md#secrets-hidden).`,
-    );
+  const settings: CommandSandboxSettings = {
+    writableDirectories,
+    walkedDirectories: [...new Set([realpathSync(cwd), ...writableDirectories])],
+    network,
+    env: granted,
+    lists,
+    onLimit: secretWalkLimitWarning(warn),
   };
   const runner = (launch: BashLaunch): WorkspaceBackend => {
     if (launch.escape === "unsandboxed") return backend;
-    return new SandboxedWorkspaceBackend(backend, choice.platform, {
-      base: "host",
-      readOnly: [],
-      writable: writableDirectories,
-      network: { kind: network || launch.escape === "network" ? "host" : "none" },
-      hidden: hiddenSecrets({ lists, workingDirectories: walked, revealed: launch.revealed, onLimit }),
-      env: sandboxEnvironment(process.env, granted),
-    });
+    const profile = commandSandboxProfile(settings, { revealed: launch.revealed, network: launch.escape === "network" });
+    return new SandboxedWorkspaceBackend(backend, choice.platform, profile);
   };
-  return { status: { sandboxed: true, writableDirectories, network, env: granted, unavailableReason: undefined }, runner };
+  const status = { sandboxed: true, confinedBy: undefined, writableDirectories, network, env: granted, unavailableReason: undefined };
+  return { status, runner };
 }

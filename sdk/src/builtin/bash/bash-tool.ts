@@ -132,8 +132,9 @@ export class Bash extends ToolBase<BashInput> {
   }
 
   /**
-   * True when every command runs in the OS sandbox: writes land only in
-   * `sandboxStatus.writableDirectories`, and the network is reachable only if `sandboxStatus.network`.
+   * True when every command runs in the OS sandbox, the tool's own or the one its backend confines
+   * commands to (`sandboxStatus.confinedBy`, docs/workspaces.md#bash-in-a-workspace): writes land
+   * only in `sandboxStatus.writableDirectories`, and the network is reachable only if `sandboxStatus.network`.
    *
    * @example
    * const bash = new Bash({ cwd: "/work/project", sandbox: "auto" });
@@ -170,7 +171,17 @@ export class Bash extends ToolBase<BashInput> {
   private escapeOf(input: BashInput): SandboxEscape | undefined {
     const requested = Bash.requestedEscape(input);
     if (!this.sandboxStatus.sandboxed || (requested === "network" && this.sandboxStatus.network)) return undefined;
+    // A confining backend has no way out to grant: nothing is asked, and the call says so.
+    if (this.sandboxStatus.confinedBy !== undefined) return undefined;
     return requested;
+  }
+
+  /** The refusal of an escape the backend cannot give; undefined when none is asked for or none is needed. */
+  private confinedEscapeProblem(input: BashInput): string | undefined {
+    const requested = Bash.requestedEscape(input);
+    const { confinedBy, network } = this.sandboxStatus;
+    if (requested === undefined || confinedBy === undefined || (requested === "network" && network)) return undefined;
+    return `Error: sandbox_escape "${requested}" is not available: commands run in ${confinedBy}, which the workspace provides and no command can leave. Run the command without sandbox_escape, or use a workspace that allows it.`;
   }
 
   override async checkReadOnly(input: BashInput, context?: PermissionContext): Promise<boolean> {
@@ -245,6 +256,8 @@ export class Bash extends ToolBase<BashInput> {
       return ToolChunk.error(
         `Error: sandbox_escape must be one of ${SANDBOX_ESCAPE_NAMES.map((name) => `"${name}"`).join(", ")}, got ${JSON.stringify(input.sandbox_escape)}.`,
       );
+    const confinedEscape = this.confinedEscapeProblem(input);
+    if (confinedEscape !== undefined) return ToolChunk.error(confinedEscape);
     const argv = ["bash", "-c", input.command];
     const runner = this.runner({ escape: this.escapeOf(input), revealed: (path) => this.revealed(path) });
     if (input.run_in_background) {

@@ -59,7 +59,7 @@ export class Edit extends FileToolBase<EditInput> {
       const updated = input.replace_all ? text.split(oldString).join(newString) : text.replace(oldString, () => newString);
       await this.backend.writeFile(filePath, updated);
       const written = await this.backend.stat(filePath);
-      cache?.remember(filePath, Buffer.from(updated, "utf8"), written?.mtimeMs ?? Date.now());
+      cache.remember(filePath, Buffer.from(updated, "utf8"), written?.mtimeMs ?? Date.now());
       const replaced = input.replace_all ? occurrences : 1;
       const message =
         replaced === 1

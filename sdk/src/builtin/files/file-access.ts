@@ -40,12 +40,8 @@ export async function readText(backend: WorkspaceBackend, filePath: string): Pro
   return { bytes, text: decoded.text };
 }
 
-/**
- * Read-before-write: with a ledger (a state-injected call), an existing file must have been read,
- * and must still have the content that was read.
- */
-export function requireCurrentRead(cache: ReadCache | undefined, filePath: string, bytes: Uint8Array, action: "write" | "edit"): void {
-  if (!cache) return;
+/** Read-before-write: an existing file must have been read (into this ledger), and must still have the content that was read. */
+export function requireCurrentRead(cache: ReadCache, filePath: string, bytes: Uint8Array, action: "write" | "edit"): void {
   const record = cache.get(filePath);
   if (!record) {
     throw new FileToolProblem(

@@ -26,6 +26,13 @@ export interface FileToolOptions extends ToolBaseOptions, DangerousPathOptions {
    */
   cwd?: string;
   backend?: WorkspaceBackend;
+  /**
+   * The read-before-write ledger for calls that carry no agent state (a direct `invoke()` outside a
+   * Toolkit). Give Read, Write and Edit the same one so a direct Write sees a direct Read. Default:
+   * this tool's own, so a direct Write or Edit of an existing file that no Read of this ledger saw
+   * is refused, as it is in a Toolkit.
+   */
+  readCache?: ReadCache;
   dangerousFiles?: string[];
   dangerousDirectories?: string[];
   additionalDangerousFiles?: string[];
@@ -43,9 +50,11 @@ export abstract class FileToolBase<Input extends FilePathInput> extends ToolBase
   readonly backend: WorkspaceBackend;
   readonly dangerousPaths: DangerousPathLists;
   readonly scope: ToolScope;
+  private readonly ownReadCache: ReadCache;
 
   constructor(options: FileToolOptions = {}) {
     super(options);
+    this.ownReadCache = options.readCache ?? new ReadCache();
     this.backend = options.backend ?? new LocalWorkspaceBackend({ cwd: options.cwd });
     this.cwd = options.cwd ?? this.backend.cwd;
     this.dangerousPaths = dangerousPathLists(options);
@@ -70,19 +79,29 @@ export abstract class FileToolBase<Input extends FilePathInput> extends ToolBase
     ];
   }
 
-  protected readCache(state: AgentState | undefined): ReadCache | undefined {
-    return state ? ReadCache.of(state) : undefined;
+  /** The agent's ledger when the call carries its state, else the tool's own: every path that writes checks one. */
+  protected readCache(state: AgentState | undefined): ReadCache {
+    return state ? ReadCache.of(state) : this.ownReadCache;
   }
 }
 
 /**
- * Write and Edit: configuration that runs code (`protectedConfigProblem`) asks in every mode; a
+ * Write and Edit: a path inside the context's read-only directories (loaded skills' folders) is
+ * refused in every mode; configuration that runs code (`protectedConfigProblem`) asks in every mode; a
  * dangerous path (judged on the real path, so a symlink to `~/.bashrc` counts, and on hard links)
  * is a bypass-immune ASK; in ACCEPT_EDITS and DONT_ASK a path inside a working directory is
  * allowed; everything else goes to the engine's rules.
  */
 export function checkWritePermission(tool: FileToolBase<FilePathInput>, filePath: unknown, context: PermissionContext): PermissionDecision {
   if (typeof filePath !== "string" || filePath === "") return { behavior: PermissionBehavior.PASSTHROUGH, message: "No file_path given" };
+  const readOnly = context.readOnlyDirectories ?? [];
+  if (readOnly.length > 0 && isPathInWorkingDirectories(filePath, readOnly, tool.cwd)) {
+    return {
+      behavior: PermissionBehavior.DENY,
+      message: `${tool.name} refused: ${filePath} is inside a read-only folder (a loaded skill's: ${readOnly.join(", ")}); copy the file into the working directory to change it.`,
+      reason: "Read-only directory",
+    };
+  }
   const protectedConfig = protectedConfigProblem(resolve(tool.cwd, filePath), tool.cwd);
   if (protectedConfig !== undefined) {
     return {

@@ -79,7 +79,7 @@ export class Read extends FileToolBase<ReadInput> {
         });
       }
       const { bytes, text } = await readText(this.backend, filePath);
-      this.readCache(context.state)?.remember(filePath, bytes, stat.mtimeMs);
+      this.readCache(context.state).remember(filePath, bytes, stat.mtimeMs);
       const offset = Math.max(1, Math.floor(input.offset ?? 1));
       const limit = Math.min(MAX_READ_LINES, Math.max(1, Math.floor(input.limit ?? MAX_READ_LINES)));
       const lines = text === "" ? [] : text.replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n");

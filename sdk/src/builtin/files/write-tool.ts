@@ -47,7 +47,7 @@ export class Write extends FileToolBase<WriteInput> {
       }
       await this.backend.writeFile(filePath, input.content);
       const written = await this.backend.stat(filePath);
-      cache?.remember(filePath, Buffer.from(input.content, "utf8"), written?.mtimeMs ?? Date.now());
+      cache.remember(filePath, Buffer.from(input.content, "utf8"), written?.mtimeMs ?? Date.now());
       const lineCount = input.content.split("\n").length;
       return ToolChunk.text(`The file ${filePath} has been written successfully (${lineCount} lines).`, {
         metadata: { diff: unifiedDiff(stat ? (before ?? "") : undefined, input.content, filePath), file_path: filePath, occurrences: 1 },

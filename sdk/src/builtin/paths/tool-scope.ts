@@ -1,6 +1,10 @@
+import type { PermissionContext } from "../../permission/types.js";
 import { effectiveWorkingDirectories, ruleBaseDirectory, type WorkingSet } from "../../permission/working-directories.js";
 import type { DangerousPathLists } from "./dangerous-paths.js";
 import type { ReadScope } from "./read-confinement.js";
+
+/** The parts of a permission context that say where reading needs no question. */
+type ReadableSet = WorkingSet & Pick<PermissionContext, "readOnlyDirectories">;
 
 /**
  * Where a built-in file or search tool works. `cwd` resolves the tool's relative inputs (the
@@ -25,7 +29,9 @@ export class ToolScope {
     return ruleBaseDirectory(context, this.configuredCwd);
   }
 
-  readScope(context?: WorkingSet): ReadScope {
-    return { workingDirectories: this.workingDirectories(context), lists: this.lists, cwd: this.cwd };
+  /** Where reads need no question: the working directories and the context's read-only ones (loaded skills' folders). */
+  readScope(context?: ReadableSet): ReadScope {
+    const readable = [...this.workingDirectories(context), ...(context?.readOnlyDirectories ?? [])];
+    return { workingDirectories: readable, lists: this.lists, cwd: this.cwd };
   }
 }

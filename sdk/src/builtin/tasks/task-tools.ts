@@ -9,8 +9,9 @@ export interface TaskToolOptions extends ToolBaseOptions {
 }
 
 /**
- * The plan tools (docs/design/builtin-tools.md#task-tools): state-injected, concurrency-safe, always allowed. They
- * are not read-only, so EXPLORE mode denies them.
+ * The plan tools (docs/design/builtin-tools.md#task-tools): state-injected, concurrency-safe, always allowed.
+ * TaskGet and TaskList only read the plan, so they are read-only and EXPLORE mode allows them; TaskCreate
+ * and TaskUpdate change it, so EXPLORE denies them.
  */
 abstract class TaskToolBase<Input> extends ToolBase<Input> {
   override isStateInjected = true;
@@ -68,6 +69,7 @@ export interface TaskGetInput {
 
 export class TaskGet extends TaskToolBase<TaskGetInput> {
   readonly name = "TaskGet";
+  override isReadOnly = true;
   readonly description = "Returns a task's full details (status, description, owner, dependencies) by id.";
   readonly inputSchema: ToolInputSchema = {
     type: "object",
@@ -89,6 +91,7 @@ export class TaskGet extends TaskToolBase<TaskGetInput> {
 
 export class TaskList extends TaskToolBase<Record<string, never>> {
   readonly name = "TaskList";
+  override isReadOnly = true;
   readonly description = "Lists all tasks with their id, status, subject, owner and blockers.";
   readonly inputSchema: ToolInputSchema = { type: "object", properties: {} };
 

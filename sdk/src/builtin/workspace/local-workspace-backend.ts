@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { glob } from "tinyglobby";
+import { BoundedBytes } from "./bounded-bytes.js";
 import type { BackgroundProcess, ExecOptions, ExecResult, FileStat, GlobOptions, WorkspaceBackend } from "./workspace-backend.js";
 
 const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
@@ -77,8 +78,8 @@ function runProcess(argv: string[], options: ExecOptions): Promise<ExecResult> {
   const limit = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   return new Promise((resolve) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    const stdout = new BoundedBuffer(limit);
-    const stderr = new BoundedBuffer(limit);
+    const stdout = new BoundedBytes(limit);
+    const stderr = new BoundedBytes(limit);
     let timedOut = false;
     let aborted = false;
     let settled = false;
@@ -122,23 +123,4 @@ function runProcess(argv: string[], options: ExecOptions): Promise<ExecResult> {
     child.once("error", (error) => finish(127, error));
     child.once("close", (code, signal) => finish(code ?? (signal ? 128 : 1)));
   });
-}
-
-/** Keeps at most `limit` bytes of a stream. */
-class BoundedBuffer {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-
-  constructor(private readonly limit: number) {}
-
-  push(chunk: Buffer): void {
-    if (this.size >= this.limit) return;
-    const kept = chunk.subarray(0, this.limit - this.size);
-    this.chunks.push(kept);
-    this.size += kept.length;
-  }
-
-  text(): string {
-    return Buffer.concat(this.chunks).toString("utf8");
-  }
 }

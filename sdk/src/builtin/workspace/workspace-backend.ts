@@ -1,6 +1,7 @@
 /**
- * Where the built-in tools act: the local machine by default, a container or a remote sandbox
- * later. Tools never touch `fs` or `child_process` directly, only a backend.
+ * Where the built-in tools act: the local machine by default, the OS sandbox, a container or a
+ * remote sandbox (docs/workspaces.md). Tools never touch `fs` or `child_process` directly, only a
+ * backend; a `Workspace` hands one out.
  */
 export interface ExecOptions {
   cwd: string;
@@ -41,9 +42,25 @@ export interface BackgroundProcess {
   logPath: string;
 }
 
+/**
+ * How a backend confines the processes it runs, when it does so itself: the OS sandbox of a
+ * `SandboxedLocalWorkspace`, a container, a remote machine. The Bash tool then runs commands through
+ * the backend as they are, without its own sandbox around them (docs/workspaces.md#bash-in-a-workspace).
+ */
+export interface BackendConfinement {
+  /** Where commands run, for messages: "the OS sandbox (bubblewrap)", "Docker container 3f2a1b9c0d4e". */
+  readonly description: string;
+  /** The only folders of the agent's machine its processes can change (their own private space aside). */
+  readonly writableDirectories: readonly string[];
+  /** Whether its processes reach a network. */
+  readonly network: boolean;
+}
+
 export interface WorkspaceBackend {
-  /** The directory tools use when given none. */
+  /** The directory tools use when given none (a workspace's project folder). */
   readonly cwd: string;
+  /** Set when the backend confines its processes itself; undefined: they run on the agent's machine as the agent. */
+  readonly confinement?: BackendConfinement | undefined;
   /** Runs argv without a shell, in its own process group. */
   exec(argv: string[], options: ExecOptions): Promise<ExecResult>;
   /** Starts argv detached, output to a log file; returns at once. */
