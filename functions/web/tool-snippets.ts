@@ -38,7 +38,8 @@ export function toolSnippets({ origin, toolId, version, sha256, input, sdkFile }
     label: "curl",
     hint: "in a terminal: the entry, then the archive checked against its sha256 (Linux and macOS)",
     text: [
-      `curl -fsS ${shellWord(entryUrl)}`,
+      // -w: a newline after the JSON, so the next line of output starts on a line of its own.
+      `curl -fsS -w '\\n' ${shellWord(entryUrl)}`,
       `curl -fsSL -o ${shellWord(file)} ${shellWord(archiveLink(origin, toolId, version))}`,
       `echo ${shellWord(`${sha256}  ${file}`)} | shasum -a 256 -c`,
     ].join("\n"),
@@ -80,19 +81,25 @@ export function toolSnippets({ origin, toolId, version, sha256, input, sdkFile }
     {
       id: "snippet-mcp",
       label: "MCP host config",
-      hint: "in your MCP host's servers file (Claude Desktop, Cursor, …); the host asks you before each call",
-      text: JSON.stringify(
-        {
-          mcpServers: {
-            [toolId]: { command: "npx", args: ["--yes", "-p", tarball, "agent-tools", "mcp", "--registry", origin, reference] },
-          },
-        },
-        null,
-        2,
-      ),
+      hint: "in your MCP host's servers file (Claude Desktop, Cursor, …); you are asked, through the host, before the tool runs",
+      text: mcpHostConfig(toolId, ["--yes", "-p", tarball, "agent-tools", "mcp", "--registry", origin, reference]),
     },
     curl,
   ];
+}
+
+/** `mcpServers` as hosts' config files hold it, the arguments on one line so the command reads as one. */
+function mcpHostConfig(name: string, args: string[]): string {
+  return [
+    "{",
+    `  "mcpServers": {`,
+    `    ${JSON.stringify(name)}: {`,
+    `      "command": "npx",`,
+    `      "args": [${args.map((arg) => JSON.stringify(arg)).join(", ")}]`,
+    "    }",
+    "  }",
+    "}",
+  ].join("\n");
 }
 
 /** A word a POSIX shell reads back unchanged: as is when plainly safe, else single-quoted. */
