@@ -50,7 +50,7 @@ export function toolSnippets({ origin, toolId, version, sha256, input, sdkFile }
   return [
     {
       id: "snippet-install",
-      label: "Install the SDK",
+      label: "npm install",
       hint: "in your project's folder: the SDK and its agent-tools command, from this registry",
       text: `npm install ${shellWord(tarball)}`,
     },
