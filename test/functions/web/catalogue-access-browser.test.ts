@@ -134,12 +134,16 @@ describe("result counts", () => {
   });
 });
 
+/** Where a tool page's main column and its facts column sit. */
+async function toolColumns(page: Tab["page"]) {
+  await page.goto(`${registry.url}/t/glossary`);
+  return { main: await page.locator(".tool-main").boundingBox(), side: await page.locator(".tool-side").boundingBox() };
+}
+
 describe("a wide screen", () => {
   it("puts a tool's facts beside its main column and the results' facts beside them, with no sideways scrolling", async () => {
     await withTab({ viewport: WIDE }, async ({ page }) => {
-      await page.goto(`${registry.url}/t/glossary`);
-      const main = await page.locator(".tool-main").boundingBox();
-      const side = await page.locator(".tool-side").boundingBox();
+      const { main, side } = await toolColumns(page);
       expect(side!.x).toBeGreaterThanOrEqual(main!.x + main!.width);
       expect(Math.abs(side!.y - main!.y)).toBeLessThan(5);
       expect(side!.x + side!.width - main!.x).toBeGreaterThan(1100);
@@ -155,9 +159,7 @@ describe("a wide screen", () => {
 
   it("stacks the facts below the main column on a phone, still without sideways scrolling", async () => {
     await withTab({ viewport: PHONE }, async ({ page }) => {
-      await page.goto(`${registry.url}/t/glossary`);
-      const main = await page.locator(".tool-main").boundingBox();
-      const side = await page.locator(".tool-side").boundingBox();
+      const { main, side } = await toolColumns(page);
       expect(side!.y).toBeGreaterThanOrEqual(main!.y + main!.height);
       expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
     });
