@@ -8,7 +8,8 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { once } from "node:events";
+import { chown, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { inspect, promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +20,7 @@ import { AgentTools } from "../../../sdk/src/agent-tools.js";
 import { fixtureBundle } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
 import { TempDirs } from "../../sdk/support/temp-dirs.js";
+import { UNPRIVILEGED_UID } from "../../sdk/support/tool-run-as-user.js";
 
 const run = promisify(execFile);
 const REPO_ROOT = new URL("../../../", import.meta.url).pathname.replace(/\/$/, "");
@@ -51,6 +53,24 @@ async function shell(script: string, timeout = 240_000): Promise<string> {
   return stdout;
 }
 
+/** A user's npm and tool cache under `home`, and a PATH with nothing from this checkout. */
+function terminalEnv(home: string): Record<string, string> {
+  const path = (process.env.PATH ?? "")
+    .split(":")
+    .filter((entry) => entry && !entry.startsWith(REPO_ROOT))
+    .join(":");
+  return {
+    PATH: path,
+    HOME: home,
+    TMPDIR: process.env.TMPDIR ?? "/tmp",
+    LANG: "C.UTF-8",
+    npm_config_cache: join(home, ".npm"),
+    npm_config_userconfig: join(home, ".npmrc"),
+    npm_config_update_notifier: "false",
+    AGENT_TOOLS_CACHE_DIR: join(home, ".cache", "agent-tools"),
+  };
+}
+
 beforeAll(async () => {
   // The registry packs sdk/dist: build it from this checkout's source first (as `npm ci` does).
   await run("npx", ["tsc", "-p", "sdk/tsconfig.build.json"], { cwd: REPO_ROOT }).catch(() => undefined);
@@ -63,20 +83,7 @@ beforeAll(async () => {
   project = join(await temp.make("agent-tools-user-project-"), "my-agent");
   await mkdir(project);
   await writeFile(join(home, ".npmrc"), "");
-  const path = (process.env.PATH ?? "")
-    .split(":")
-    .filter((entry) => entry && !entry.startsWith(REPO_ROOT))
-    .join(":");
-  userEnv = {
-    PATH: path,
-    HOME: home,
-    TMPDIR: process.env.TMPDIR ?? "/tmp",
-    LANG: "C.UTF-8",
-    npm_config_cache: join(home, ".npm"),
-    npm_config_userconfig: join(home, ".npmrc"),
-    npm_config_update_notifier: "false",
-    AGENT_TOOLS_CACHE_DIR: join(home, ".cache", "agent-tools"),
-  };
+  userEnv = terminalEnv(home);
 
   const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await temp.make() });
   try {
@@ -177,4 +184,75 @@ describe("a tool page's snippets, pasted outside the checkout", () => {
       expect.arrayContaining(["package/package.json", "package/bin/agent-tools.js", "package/python/agent_tools_worker.py"]),
     );
   });
+});
+
+/**
+ * Users paste these as themselves, not only as root: the CLI and the MCP server fetched by npx into
+ * an unprivileged user's own npm cache, the tool run (its Python worker, its sandbox) as that user.
+ */
+describe("the same snippets, pasted by an unprivileged user", () => {
+  let as: { home: string; project: string; env: Record<string, string> };
+
+  beforeAll(async () => {
+    const root = await temp.make("agent-tools-nobody-");
+    as = { home: join(root, "home"), project: join(root, "my-agent"), env: terminalEnv(join(root, "home")) };
+    await Promise.all([mkdir(as.home), mkdir(as.project)]);
+    await writeFile(join(as.home, ".npmrc"), "");
+    for (const owned of [root, as.home, as.project, join(as.home, ".npmrc")]) await chown(owned, UNPRIVILEGED_UID, UNPRIVILEGED_UID);
+  });
+
+  const asUser = (command: string[]) => [
+    "setpriv",
+    `--reuid=${UNPRIVILEGED_UID}`,
+    `--regid=${UNPRIVILEGED_UID}`,
+    "--clear-groups",
+    "--",
+    ...command,
+  ];
+
+  it("runs the CLI snippet's run line: the result the checkout's SDK gives", async () => {
+    const [runLine] = snippets["snippet-cli"]!.split("\n");
+    const [command, ...args] = asUser(["sh", "-ec", runLine!]);
+    const { stdout } = await run(command!, args, { cwd: as.project, env: as.env, timeout: 280_000, maxBuffer: 16 * 1024 * 1024 });
+    expect(JSON.parse(stdout)).toEqual(expected);
+  }, 300_000);
+
+  it("starts the MCP host config's server, which lists the tool, answers -32602 for an unknown one and exits 0 when its input ends", async () => {
+    const config = JSON.parse(snippets["snippet-mcp"]!) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    const server = config.mcpServers["text-stats"]!;
+    const [command, ...args] = asUser([server.command, ...server.args]);
+    const child = spawn(command!, args, { cwd: as.project, env: as.env, stdio: ["pipe", "pipe", "pipe"] });
+    const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+    let stderr = "";
+    child.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
+    type Answer = { id?: number; result?: { tools?: { name: string }[] }; error?: { code: number; message: string } };
+    const answers = new Map<number, Answer>();
+    let pending = "";
+    child.stdout.on("data", (data: Buffer) => {
+      const lines = (pending + data.toString()).split("\n");
+      pending = lines.pop()!;
+      for (const line of lines.filter(Boolean)) {
+        const message = JSON.parse(line) as Answer;
+        if (typeof message.id === "number") answers.set(message.id, message);
+      }
+    });
+    const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    const answered = (id: number) =>
+      expect.poll(() => answers.has(id) || child.exitCode !== null, { timeout: 240_000, interval: 100 }).toBe(true);
+    send({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "nobody's host", version: "1" } },
+    });
+    await answered(1);
+    send({ method: "notifications/initialized" });
+    send({ id: 2, method: "tools/list" });
+    send({ id: 3, method: "tools/call", params: { name: "no-such-tool", arguments: {} } });
+    await answered(2);
+    await answered(3);
+    child.stdin.end();
+    expect(await exited, stderr).toEqual([0, null]);
+    expect(answers.get(2)?.result?.tools?.map((tool) => tool.name)).toEqual(["text-stats"]);
+    expect(answers.get(3)?.error).toMatchObject({ code: -32602, message: expect.stringContaining("no-such-tool") });
+  }, 300_000);
 });
