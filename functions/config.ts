@@ -1,3 +1,5 @@
+import { parseSdkPackage, type SdkPackage } from "./sdk-package/sdk-package.js";
+
 /**
  * Registry configuration, read from the environment so the same code runs against the embedded
  * emulators (endpoints + static credentials) and against real AWS (default credential chain).
@@ -44,6 +46,8 @@ export interface RegistryConfig {
   cursorKey?: string;
   /** The Secrets Manager secret holding the cursor key (`CURSOR_SECRET_ARN`, set by the stack). */
   cursorSecretArn?: string;
+  /** The SDK package the stack packed and stored under `sdk/` (`SDK_PACKAGE`, JSON), served at `/sdk`. */
+  sdkPackage?: SdkPackage;
 }
 
 type Env = Record<string, string | undefined>;
@@ -78,6 +82,7 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     s3ConditionalWrites: parseBoolean(env.S3_CONDITIONAL_WRITES, !env.S3_ENDPOINT, "S3_CONDITIONAL_WRITES"),
     cursorKey: env.CURSOR_KEY || undefined,
     cursorSecretArn: env.CURSOR_SECRET_ARN || undefined,
+    ...(env.SDK_PACKAGE ? { sdkPackage: parseSdkPackage(env.SDK_PACKAGE) } : {}),
   };
 }
 

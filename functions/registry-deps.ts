@@ -5,6 +5,8 @@ import type { RegistryConfig } from "./config.js";
 import { ArchiveStore } from "./storage/archive-store.js";
 import { createS3Client } from "./storage/aws-clients.js";
 import { IncomingUploadStore } from "./storage/incoming-upload-store.js";
+import { deployedSdkPackage, type SdkPackageSource } from "./sdk-package/sdk-package.js";
+import { SdkPackageStore } from "./storage/sdk-package-store.js";
 import type { StorageSpace } from "./storage/storage-space.js";
 import { createTrustStores, type TrustStores } from "./trust/trust-stores.js";
 
@@ -19,15 +21,24 @@ export interface RegistryDeps extends CatalogDeps {
   trust: TrustStores;
   /** Room for writes where storage is a local disk (`npm start`); absent on AWS. Checked before every write. */
   space?: StorageSpace;
+  /** The SDK tarballs under `sdk/` that `GET /sdk/<file>` serves. */
+  sdkPackages: SdkPackageStore;
+  /** The SDK package this registry serves and its snippets install (absent: none, and the pages say so). */
+  sdkPackage?: SdkPackageSource;
 }
 
 export interface RegistryDepsOptions extends CatalogDepsOptions {
   space?: StorageSpace;
+  /** Where the SDK package comes from; by default the one the stack deployed (`SDK_PACKAGE`), if any. */
+  sdkPackage?: (store: SdkPackageStore) => SdkPackageSource;
 }
 
 export function createRegistryDeps(config: RegistryConfig, verifyToken: TokenVerifier, options: RegistryDepsOptions = {}): RegistryDeps {
   const s3 = createS3Client(config);
   const archives = new ArchiveStore(s3, config.bucketName, { conditionalWrites: config.s3ConditionalWrites });
+  const sdkPackages = new SdkPackageStore(s3, config.bucketName);
+  const sdkPackage =
+    options.sdkPackage?.(sdkPackages) ?? (config.sdkPackage === undefined ? undefined : deployedSdkPackage(config.sdkPackage));
   return {
     ...createCatalogDeps(config, verifyToken, options),
     archives,
@@ -35,5 +46,7 @@ export function createRegistryDeps(config: RegistryConfig, verifyToken: TokenVer
     incomingUploads: new IncomingUploadStore(s3, config.bucketName),
     trust: createTrustStores(config),
     ...(options.space === undefined ? {} : { space: options.space }),
+    sdkPackages,
+    ...(sdkPackage === undefined ? {} : { sdkPackage }),
   };
 }

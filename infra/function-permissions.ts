@@ -68,7 +68,7 @@ export function grantFunctionPermissions(fn: IFunction, permissions: FunctionPer
     acknowledgeFinding(
       policy,
       `AwsSolutions-IAM5[Resource::${arnOf(bucket)}/${prefix}*]`,
-      `Object keys under ${prefix} are chosen at run time (content hashes, upload ids, index snapshot revisions); the grant is limited to that prefix of this bucket.`,
+      `Object keys under ${prefix} are chosen at run time (content hashes, upload ids, index snapshot revisions, SDK tarball names); the grant is limited to that prefix of this bucket.`,
     );
   }
 }

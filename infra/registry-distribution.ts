@@ -21,6 +21,7 @@ import type { Bucket } from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
 import { ORIGIN_VERIFY_HEADER } from "../functions/lambda/origin-verify.js";
 import { ARCHIVES_PREFIX } from "../functions/storage/archive-store.js";
+import { SDK_PACKAGE_PREFIX } from "../functions/storage/sdk-package-store.js";
 import { acknowledgeFinding } from "./acknowledge-finding.js";
 import { UPLOAD_SIZE_FUNCTION_CODE } from "./upload-size-function.js";
 
@@ -41,6 +42,8 @@ export interface RegistryDistributionProps {
  *   entries, listings and search are not cached.
  * - `/archives/<sha256>` is served from the bucket through origin access control: content-addressed
  *   bytes, cached at the edge; the fetch function redirects archive URLs there (`ARCHIVE_DELIVERY=cdn`).
+ * - `/sdk/<file>`, the SDK tarball the stack uploads, is served from the bucket the same way, cached
+ *   as its objects' `Cache-Control` says (minutes) and invalidated by each deployment.
  * - Every request to the API carries a secret header that the functions require, so the
  *   `execute-api` endpoint answers 403 to anyone else and the edge (cache, WAF) cannot be bypassed.
  * - `POST /tools/upload` over the direct-upload cap gets the registry's JSON 413 at the edge.
@@ -73,6 +76,13 @@ export class RegistryDistribution extends Construct {
       runtime: FunctionRuntime.JS_2_0,
       comment: "Agent Tools registry: JSON 413 for direct uploads over the Lambda event limit",
     });
+    const fromBucket = {
+      origin: S3BucketOrigin.withOriginAccessControl(props.bucket),
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      compress: false, // archives and tarballs are already compressed
+    };
     this.distribution = new Distribution(this, "Distribution", {
       comment: "Agent Tools registry",
       httpVersion: HttpVersion.HTTP2_AND_3,
@@ -94,13 +104,8 @@ export class RegistryDistribution extends Construct {
           cachePolicy: CachePolicy.CACHING_DISABLED,
           functionAssociations: [{ function: uploadSize, eventType: FunctionEventType.VIEWER_REQUEST }],
         },
-        [`/${ARCHIVES_PREFIX}*`]: {
-          origin: S3BucketOrigin.withOriginAccessControl(props.bucket),
-          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-          compress: false, // archives are already compressed
-        },
+        [`/${ARCHIVES_PREFIX}*`]: fromBucket,
+        [`/${SDK_PACKAGE_PREFIX}*`]: fromBucket,
       },
     });
     this.publicUrl = `https://${props.domain?.name ?? this.distribution.distributionDomainName}`;

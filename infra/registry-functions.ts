@@ -3,6 +3,7 @@ import { HttpMethod } from "aws-cdk-lib/aws-apigatewayv2";
 import { Schedule } from "aws-cdk-lib/aws-events";
 import { ARCHIVES_PREFIX } from "../functions/storage/archive-store.js";
 import { SEARCH_INDEX_PREFIX } from "../functions/storage/index-snapshot-store.js";
+import { SDK_PACKAGE_PREFIX } from "../functions/storage/sdk-package-store.js";
 import { UPLOADS_PREFIX } from "../functions/storage/upload-keys.js";
 import type { FunctionPermissions } from "./function-permissions.js";
 import type { RegistrySettings } from "./registry-settings.js";
@@ -93,7 +94,8 @@ const DEFINITIONS = [
     // The web catalogue's search (`/?q=`) starts from the index snapshot, as the search function does.
     permissions: {
       table: READ_TABLE,
-      objects: { [ARCHIVES_PREFIX]: ["s3:GetObject"], [SEARCH_INDEX_PREFIX]: ["s3:GetObject"] },
+      // The SDK tarball too: without CloudFront, `/sdk/<file>` is served by this function.
+      objects: { [ARCHIVES_PREFIX]: ["s3:GetObject"], [SEARCH_INDEX_PREFIX]: ["s3:GetObject"], [SDK_PACKAGE_PREFIX]: ["s3:GetObject"] },
       listBucket: false,
       readsTokenSecret: false,
       readsCursorSecret: true,

@@ -13,6 +13,7 @@ import { RegistryMonitoring } from "./registry-monitoring.js";
 import { RegistryFunction } from "./registry-function.js";
 import { functionConstructId, REGISTRY_FUNCTIONS, type RegistryFunctionName } from "./registry-functions.js";
 import { RegistryStorage } from "./registry-storage.js";
+import { SdkPackageDeployment } from "./sdk-package-deployment.js";
 import { DEFAULT_SETTINGS, type RegistrySettings } from "./registry-settings.js";
 import { embeddingSettings } from "./search-embedding.js";
 
@@ -31,6 +32,8 @@ export class RegistryStack extends Stack {
   readonly api: RegistryApi;
   readonly distribution?: RegistryDistribution;
   readonly monitoring?: RegistryMonitoring;
+  /** The SDK tarball the stack uploads for `/sdk/<file>`. */
+  readonly sdkPackage: SdkPackageDeployment;
   /** Each function of `REGISTRY_FUNCTIONS` by name. */
   readonly functions: Record<RegistryFunctionName, NodejsFunction>;
 
@@ -119,6 +122,9 @@ export class RegistryStack extends Stack {
           webAclArn: settings.webAclArn,
         })
       : undefined;
+    this.sdkPackage = new SdkPackageDeployment(this, "SdkPackage", { bucket, distribution: this.distribution?.distribution });
+    // The fetch group serves `/sdk` (and `/sdk/<file>` without CloudFront) from what was uploaded.
+    functions.fetch.addEnvironment("SDK_PACKAGE", JSON.stringify(this.sdkPackage.sdkPackage));
     // Links the functions write use this origin only (functions/http/request-origin.ts).
     const publicUrl = this.distribution?.publicUrl ?? this.api.api.apiEndpoint;
     for (const fn of Object.values(functions)) {

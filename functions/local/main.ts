@@ -8,7 +8,9 @@ const USAGE = `Usage: npm start -- [options]
 Serves the Agent Tools registry with embedded storage (DynamoDB and S3 emulators, persisted).
 
 Options (each has an environment variable):
-  --port <n>        PORT            listen port (default 6000; 0 picks a free one)
+  --port <n>        PORT            listen port of the API (default 6000; 0 picks a free one)
+  --web-port <n>    WEB_PORT        a port of its own for the web catalogue (default: the API's, or 6080
+                                    when browsers refuse the API's port, as they refuse 6000)
   --host <addr>     HOST            listen address (default 127.0.0.1; 0.0.0.0 for other machines)
   --data-dir <dir>  DATA_DIR        where tools and the token hash persist (default ./.data)
   --token <token>   REGISTRY_TOKEN  use this write token instead of the generated one
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: "string" },
+      "web-port": { type: "string" },
       host: { type: "string" },
       "data-dir": { type: "string" },
       token: { type: "string" },
@@ -34,9 +37,9 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const portText = values.port ?? process.env.PORT ?? "6000";
-  const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0-65535, got "${portText}"`);
+  const port = portNumber("port", values.port ?? process.env.PORT ?? "6000");
+  const webPortText = values["web-port"] ?? process.env.WEB_PORT;
+  const webPort = webPortText === undefined || webPortText === "" ? undefined : portNumber("web port", webPortText);
   const dataDir = values["data-dir"] ?? process.env.DATA_DIR ?? "./.data";
 
   // Loaded after the env default above, so the AWS SDK sees it.
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
   const { addressList, loadConfig } = await import("../config.js");
   const registry = await startLocalRegistry({
     port,
+    webPort,
     host: values.host ?? process.env.HOST ?? "127.0.0.1",
     dataDir,
     token: values.token ?? process.env.REGISTRY_TOKEN,
@@ -53,7 +57,10 @@ async function main(): Promise<void> {
     ...(process.env.PUBLISHER_WRITES_PER_MINUTE ? { publisherWritesPerMinute: loadConfig(process.env).publisherWritesPerMinute } : {}),
   });
 
-  console.log(listeningBanner(registry));
+  const sdkPackage = registry.deps.sdkPackage;
+  console.log(listeningBanner({ ...registry, sdkFile: sdkPackage?.file }));
+  // Packed now rather than at the first download, so that one is quick; a failure is said here and retried then.
+  sdkPackage?.ready().catch((error: unknown) => console.error(`SDK package: ${error instanceof Error ? error.message : String(error)}`));
   console.log(`Data folder: ${dataDir}`);
   if (registry.readOnly !== undefined) console.log(`Read-only: ${registry.readOnly}.`);
   if (registry.tokenSource === "generated") {
@@ -86,11 +93,17 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
+function portNumber(name: string, text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be 0-65535, got "${text}"`);
+  return port;
+}
+
 main().catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   const hint =
     (error as NodeJS.ErrnoException).code === "EADDRINUSE"
-      ? " (another server uses this port: stop it, or choose another with PORT / --port)"
+      ? " (another server uses this port: stop it, or choose another with PORT / --port, or WEB_PORT / --web-port for the catalogue)"
       : "";
   console.error(`registry failed to start: ${message}${hint}`);
   process.exit(1);

@@ -10,7 +10,9 @@ import { createDynamoDocumentClient } from "../storage/aws-clients.js";
 import { EntryStore } from "../storage/entry-store.js";
 import { SearchIndexer } from "../search/search-indexer.js";
 import { searchSources } from "../search/search-sources.js";
+import { separateCataloguePort } from "./browser-ports.js";
 import type { EmulatorOptions } from "./emulators.js";
+import { localSdkPackage } from "./local-sdk-package.js";
 import { openLocalStorage } from "./open-local-storage.js";
 
 export interface LocalRegistryOptions extends EmulatorOptions {
@@ -18,6 +20,13 @@ export interface LocalRegistryOptions extends EmulatorOptions {
   dataDir: string;
   /** 0 picks a free port. Default 6000. */
   port?: number;
+  /**
+   * A port of its own for the web catalogue (0 picks a free one). By default the API's port serves
+   * it too, unless browsers refuse that port (6000 among them): then 6080 (docs/web.md#opening-the-catalogue).
+   */
+  webPort?: number;
+  /** The SDK package folder `/sdk/<file>` packs and serves. Default: this checkout's `sdk/`. */
+  sdkDir?: string;
   /** Default 127.0.0.1. */
   host?: string;
   /** Use this write token instead of the stored or generated one. */
@@ -44,6 +53,8 @@ export interface LocalRegistry {
   /** The address and port the server listens on, e.g. 0.0.0.0 and 6000 with `host: "0.0.0.0"`. */
   host: string;
   port: number;
+  /** The catalogue's page for a browser, e.g. http://127.0.0.1:6080/ (the same app, on a port browsers open). */
+  catalogueUrl: string;
   /** The write token when this process knows it (given, or generated on first start). */
   token: string | undefined;
   tokenSource: "given" | "generated" | "stored";
@@ -78,6 +89,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       onCatalogChange: options.onCatalogChange,
       embedder: options.embedder,
       space: storage.space,
+      sdkPackage: (store) => localSdkPackage(store, options.sdkDir),
     });
     const app = createRegistryApp(deps, { extraRoutes: options.extraRoutes });
     // What the indexer Lambda does on AWS, here in process with its own storage client (docs/search.md).
@@ -88,12 +100,28 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
     );
     deps.reader.onChange(() => indexer.poke());
     void indexer.runNow();
-    const server = await listen(app.fetch, options.port ?? 6000, host);
-    const port = (server.address() as AddressInfo).port;
-    await token.persist().catch(async (error: unknown) => {
-      await new Promise((done) => server.close(done));
+    const apiPort = options.port ?? 6000;
+    const webPort = separateCataloguePort(apiPort, options.webPort);
+    const servers = [await listen(app.fetch, apiPort, host)];
+    const closeServers = () =>
+      Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((done) => {
+              server.close(() => done());
+              if ("closeAllConnections" in server) server.closeAllConnections();
+            }),
+        ),
+      );
+    try {
+      // The same app on a port browsers open: the API's own (6000) is one they refuse.
+      if (webPort !== undefined) servers.push(await listen(app.fetch, webPort, host));
+      await token.persist();
+    } catch (error) {
+      await closeServers();
       throw error;
-    });
+    }
+    const [port, cataloguePort] = servers.map((server) => (server.address() as AddressInfo).port) as [number, number | undefined];
     const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
 
     let closing: Promise<void> | undefined;
@@ -101,6 +129,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       url: `http://${shownHost}:${port}`,
       host,
       port,
+      catalogueUrl: `http://${shownHost}:${cataloguePort ?? port}/`,
       token: token.token,
       tokenSource: token.source,
       tokenHashFile: token.hashFile,
@@ -111,10 +140,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       close() {
         closing ??= (async () => {
           await indexer.close();
-          await new Promise<void>((done) => {
-            server.close(() => done());
-            if ("closeAllConnections" in server) server.closeAllConnections();
-          });
+          await closeServers();
           await storage.close();
         })();
         return closing;

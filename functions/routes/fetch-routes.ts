@@ -5,6 +5,7 @@ import { specSchemaRoute } from "./spec-schema.js";
 import { listToolsRoute } from "./list-tools.js";
 import { queryToolsRoute } from "./query-tools.js";
 import type { RouteModule } from "../route-module.js";
+import { sdkPackageRoute } from "./sdk-package.js";
 import { toolArchiveRoute } from "./tool-archive.js";
 import { toolVersionsRoute } from "./tool-versions.js";
 import { WEB_ROUTES } from "../web/web-routes.js";
@@ -13,6 +14,7 @@ import { WEB_ROUTES } from "../web/web-routes.js";
 export const FETCH_ROUTES: RouteModule[] = [
   healthRoute,
   specSchemaRoute,
+  sdkPackageRoute,
   listToolsRoute,
   queryToolsRoute,
   genericQueryRoute,

@@ -7,8 +7,8 @@ import type { CatalogueParams } from "./web-paths.js";
 export const PAGE_SIZE = 20;
 /** Catalogue pages reachable without a query (beyond this, a filter narrows the list faster). */
 export const MAX_PAGE = 1000;
-/** A search pages down to MAX_SEARCH_DEPTH matches, like `GET /tools/search`. */
-export const MAX_SEARCH_PAGE = Math.ceil(MAX_SEARCH_DEPTH / PAGE_SIZE);
+/** A search ranks at most MAX_SEARCH_DEPTH matches, like `GET /tools/search`. */
+export { MAX_SEARCH_DEPTH };
 
 export type CatalogueRequest = CatalogueParams & { page: number };
 
@@ -29,13 +29,14 @@ export function parseCatalogueParams(read: (name: string) => string | undefined)
 }
 
 /**
- * The search that holds this page's matches and one more (to know whether a next page follows),
- * checked and bounded like `GET /tools/search?q=&type=&tag=` with cursors.
+ * The search for every match a page can show, and one more (to know whether the ranking was cut
+ * at MAX_SEARCH_DEPTH), so the page can say how many there are; checked and bounded like
+ * `GET /tools/search?q=&type=&tag=` with cursors.
  */
 export function searchQueryFor(params: CatalogueRequest & { q: string }): SearchQuery {
   const values: Record<string, string | undefined> = { q: params.q, type: params.type, tag: params.tag, limit: String(PAGE_SIZE) };
   const query = parseSearchQuery((name) => values[name]);
-  return { ...query, limit: Math.min(params.page * PAGE_SIZE, MAX_SEARCH_DEPTH) + 1 };
+  return { ...query, limit: MAX_SEARCH_DEPTH + 1 };
 }
 
 function parsePage(raw: string | undefined): number {

@@ -1,11 +1,15 @@
 import type { PublishedEntry, VersionStatus } from "../entry/published-entry.js";
 import type { ToolSummary } from "../search/search-document.js";
-import { publisherOf, releaseStatus } from "./release-trust.js";
+import { publisherLabel, publisherOf, releaseStatus } from "./release-trust.js";
+import { toolFacts } from "./tool-facts.js";
 
-/** One catalogue result: the search summary, with who publishes the tool and its latest version's status. */
+/** One catalogue result: the search summary, with who makes and publishes the tool and its latest version's status. */
 export interface CatalogueResult extends ToolSummary {
-  /** Undefined when the search index names a tool the catalogue no longer has (it catches up within seconds). */
+  /** As pages name it (`publisherLabel`); undefined when the search index names a tool the catalogue no longer has (it catches up within seconds). */
   publisher: string | undefined;
+  /** `tool_metadata.author`, when stated. */
+  author: string | undefined;
+  license: string | undefined;
   status: VersionStatus;
 }
 
@@ -26,9 +30,12 @@ export function catalogueResults(summaries: readonly ToolSummary[], latest: read
   const index = latestById(latest);
   return summaries.map((summary) => {
     const entry = index.get(summary.tool_id);
+    const facts = entry === undefined ? undefined : toolFacts(entry);
     return {
       ...summary,
-      publisher: entry === undefined ? undefined : publisherOf(entry),
+      publisher: entry === undefined ? undefined : publisherLabel(publisherOf(entry)),
+      author: facts?.author,
+      license: facts?.license,
       status: entry === undefined || entry.version !== summary.version ? "active" : releaseStatus(entry).status,
     };
   });

@@ -3,7 +3,7 @@ import { catalogSearchFor } from "../search/catalog-search-for.js";
 import type { ToolSummary } from "../search/search-document.js";
 import { catalogueFacets } from "./catalogue-facets.js";
 import { catalogueResults } from "./catalogue-results.js";
-import { MAX_SEARCH_PAGE, PAGE_SIZE, parseCatalogueParams, searchQueryFor } from "./catalogue-query.js";
+import { MAX_SEARCH_DEPTH, PAGE_SIZE, parseCatalogueParams, searchQueryFor } from "./catalogue-query.js";
 import { getPage, sendPage } from "./send-page.js";
 import { CataloguePage } from "./views/catalogue-page.js";
 
@@ -18,10 +18,11 @@ export const catalogueRoute: RouteModule = (app, deps) => {
     const entries = await deps.reader.allLatest();
     const from = (params.page - 1) * PAGE_SIZE;
     let matches: readonly ToolSummary[];
-    let limitNote: string | undefined;
+    let capped = false;
     if (params.q !== undefined) {
-      matches = await search.search(searchQueryFor({ ...params, q: params.q }));
-      limitNote = `A search shows its ${MAX_SEARCH_PAGE * PAGE_SIZE} best matches at most; add words or a filter to narrow it.`;
+      const ranked = await search.search(searchQueryFor({ ...params, q: params.q }));
+      capped = ranked.length > MAX_SEARCH_DEPTH;
+      matches = ranked.slice(0, MAX_SEARCH_DEPTH);
     } else {
       matches = entries.filter(
         (entry) =>
@@ -30,7 +31,7 @@ export const catalogueRoute: RouteModule = (app, deps) => {
       );
     }
     const page = catalogueResults(matches.slice(from, from + PAGE_SIZE), entries);
-    const hasNextPage = matches.length > from + PAGE_SIZE && (params.q === undefined || params.page < MAX_SEARCH_PAGE);
+    const hasNextPage = matches.length > from + PAGE_SIZE;
     const { types, tags } = catalogueFacets(entries);
     return sendPage(
       c,
@@ -40,8 +41,12 @@ export const catalogueRoute: RouteModule = (app, deps) => {
         hasNextPage={hasNextPage}
         types={types}
         tags={tags}
-        limitNote={params.page >= MAX_SEARCH_PAGE ? limitNote : undefined}
-        total={params.q === undefined ? matches.length : undefined}
+        limitNote={
+          capped && !hasNextPage
+            ? `A search shows its ${MAX_SEARCH_DEPTH} best matches at most; add words or a filter to narrow it.`
+            : undefined
+        }
+        count={{ first: from + 1, shown: page.length, total: matches.length, capped, search: params.q !== undefined }}
       />,
     );
   });

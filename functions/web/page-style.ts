@@ -1,7 +1,8 @@
 /**
  * The pages' whole stylesheet, inlined in each page and allowed by its hash in the CSP (so no
- * other style, and no `style` attribute, applies). System fonts, one column that widens on larger
- * screens, and the colours of the system's light or dark setting.
+ * other style, and no `style` attribute, applies). System fonts, one column on a phone, a tool's
+ * facts beside its main column and results beside their facts on a wide screen (up to 80rem), a
+ * skip link that shows when focused, and the colours of the system's light or dark setting.
  */
 // One rule per line here, one line in the page and in the Lambda bundle.
 export const PAGE_STYLE = [
@@ -10,7 +11,11 @@ export const PAGE_STYLE = [
   "*{box-sizing:border-box}",
   'body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}',
   "a{color:var(--link)}",
-  "header,main,footer{max-width:60rem;margin:0 auto;padding:0 1rem}",
+  "header,main,footer{max-width:80rem;margin:0 auto;padding:0 1.5rem}",
+  ".skip{position:absolute;left:1rem;top:-4rem;z-index:1;padding:.5rem 1rem;background:var(--bg);border:2px solid var(--link);border-radius:6px}",
+  ".skip:focus{top:.5rem}",
+  "main:focus:not(:focus-visible){outline:none}",
+  ".visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}",
   "header{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:baseline;padding-top:1rem;padding-bottom:.5rem;border-bottom:1px solid var(--line)}",
   "header .home{font-weight:700;font-size:1.15rem;text-decoration:none;color:var(--fg)}",
   "footer{color:var(--muted);font-size:.875rem;padding-top:2rem;padding-bottom:2rem}",
@@ -26,7 +31,8 @@ export const PAGE_STYLE = [
   ".search input[name=tag]{flex:0 1 9rem;min-width:0}",
   ".search button,.copy{cursor:pointer;background:var(--panel)}",
   ".results{list-style:none;padding:0;margin:0}",
-  ".results>li{padding:.75rem 0;border-bottom:1px solid var(--line)}",
+  ".results>li{display:grid;grid-template-columns:minmax(0,1fr);gap:.25rem 2rem;padding:.75rem 0;border-bottom:1px solid var(--line)}",
+  ".results .meta{margin:0;font-size:.9rem;overflow-wrap:anywhere}",
   ".results .name{font-weight:600;font-size:1.05rem;overflow-wrap:anywhere}",
   ".tags{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;padding:0;margin:.35rem 0 0}",
   ".tags a,.badge{display:inline-block;font-size:.8rem;padding:0 .5rem;border:1px solid var(--line);border-radius:999px;text-decoration:none;overflow-wrap:anywhere}",
@@ -51,11 +57,15 @@ export const PAGE_STYLE = [
   "dl.facts dt{color:var(--muted)}",
   "dl.facts dd{margin:0;overflow-wrap:anywhere}",
   ".snippet{margin:.75rem 0}",
-  ".snippet .bar{display:flex;justify-content:space-between;align-items:center;margin-bottom:.25rem}",
+  ".snippet .bar{display:flex;justify-content:space-between;align-items:center}",
+  ".snippet .hint{margin:0 0 .25rem;font-size:.85rem}",
+  ".tool-layout{display:grid;grid-template-columns:minmax(0,1fr);gap:0 2.5rem}",
+  ".tool-side h2:first-child{margin-top:1rem}",
   ".copy{font-size:.8rem;padding:.15rem .6rem}",
   ".doc{overflow-wrap:break-word}",
   ".doc img{max-width:100%}",
   ".doc table{display:block;overflow-x:auto}",
   ".error{border:1px solid var(--line);border-left:4px solid var(--danger);padding:.75rem 1rem;border-radius:6px;background:var(--panel)}",
   "@media (max-width:40rem){dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}}",
+  "@media (min-width:64rem){.tool-layout{grid-template-columns:minmax(0,1fr) 22rem}.tool-side{border-left:1px solid var(--line);padding-left:1.5rem}.results>li{grid-template-columns:minmax(0,1fr) 18rem}}",
 ].join("");

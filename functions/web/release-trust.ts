@@ -22,6 +22,14 @@ export function publisherOf(entry: PublishedEntry): string {
   return entry.owner ?? ADMIN_PUBLISHER;
 }
 
+/**
+ * How a page names a publisher: a publisher token's name as it is; the admin token's as what it
+ * is, the registry's operator, since "admin" names a token, not who made the tool (its author does).
+ */
+export function publisherLabel(publisher: string): string {
+  return publisher === ADMIN_PUBLISHER ? "the registry operator" : publisher;
+}
+
 /** `sha256:9c1f04ab12cd5e6f…`: enough of a key id to compare by eye (the whole one goes in its title). */
 export function shortKeyId(keyId: string): string {
   return keyId.length > 23 ? `${keyId.slice(0, 23)}…` : keyId;

@@ -35,6 +35,7 @@ export const toolRoute: RouteModule = (app, deps) => {
         versions={versions}
         includeYanked={includeYanked}
         origin={requestOrigin(c, deps.config)}
+        sdkFile={deps.sdkPackage?.file}
         manPageHtml={await renderManPage(entry)}
       />,
     );
@@ -68,6 +69,7 @@ export const toolRoute: RouteModule = (app, deps) => {
         includeYanked={includeYanked}
         versionInPath={version}
         origin={requestOrigin(c, deps.config)}
+        sdkFile={deps.sdkPackage?.file}
         manPageHtml={await renderManPage(entry)}
       />,
       { cacheControl: VERSION_PAGE_CACHE_CONTROL },

@@ -10,6 +10,7 @@ export {
 } from "./registry-client/registry-client.js";
 export { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-client/registry-errors.js";
 export type { ToolRecord } from "./registry-client/tool-record.js";
+export { isFetchBadPort } from "./registry-client/registry-fetch.js";
 export { packTool, type PackedTool } from "./publish/pack-tool.js";
 export { DIRECT_UPLOAD_MAX_BYTES, uploadBundle, type PublishedTool, type UploadBundleOptions } from "./publish/upload-bundle.js";
 export { deleteTool } from "./publish/delete-tool.js";

@@ -6,6 +6,7 @@ import {
   FUNCTION_NAMES,
   functionLogicalId,
   functionRole,
+  registryFunctions,
   synthStack,
   type FunctionName,
   type SynthesizedStack,
@@ -157,7 +158,13 @@ describe("entry table", () => {
 
 describe("functions", () => {
   it("are the listed functions: Node.js 24, arm64, sized memory and timeouts, JSON logs", () => {
-    expect(ofType("AWS::Lambda::Function")).toHaveLength(REGISTRY_FUNCTIONS.length);
+    expect(Object.keys(registryFunctions(resources))).toHaveLength(REGISTRY_FUNCTIONS.length);
+    // The only other function is CDK's, deploying the SDK package (below).
+    expect(
+      ofType("AWS::Lambda::Function")
+        .filter(([id]) => !(id in registryFunctions(resources)))
+        .map(([id]) => id),
+    ).toEqual([expect.stringMatching(/^CustomCDKBucketDeployment/)]);
     for (const [index, name] of FUNCTION_NAMES.entries()) {
       const definition = REGISTRY_FUNCTIONS[index]!;
       const fn = resources[functionId(name)]!.Properties;
@@ -289,7 +296,7 @@ describe("IAM least privilege", () => {
     }
   });
 
-  it("scopes object actions to archives/, uploads/ and search-index/, table actions to the table and its indexes", () => {
+  it("scopes object actions to archives/, uploads/, search-index/ and sdk/, table actions to the table and its indexes", () => {
     const [bucketId] = archiveBucket();
     const [tableId] = onlyOne("AWS::DynamoDB::GlobalTable");
     for (const name of FUNCTION_NAMES) {
@@ -298,7 +305,7 @@ describe("IAM least privilege", () => {
         const resource = json(statement.Resource);
         if (actions.some((action) => action.startsWith("s3:") && action !== "s3:ListBucket")) {
           expect(resource).toContain(bucketId);
-          expect(resource).toMatch(/"\/(archives|uploads|search-index)\/\*"/);
+          expect(resource).toMatch(/"\/(archives|uploads|search-index|sdk)\/\*"/);
         }
         if (actions.includes("s3:ListBucket")) expect(statement.Resource).toEqual({ "Fn::GetAtt": [bucketId, "Arn"] });
         if (actions.some((action) => action.startsWith("dynamodb:"))) {
@@ -702,7 +709,7 @@ describe("CloudFront in front of the API (on by default)", () => {
         Environment: { Variables: Match.objectLike({ PUBLIC_URL: "https://tools.example.com" }) },
       });
       expect(Object.keys(bare.template.findResources("AWS::CloudFront::Distribution"))).toEqual([]);
-      const env = Object.values(bare.template.findResources("AWS::Lambda::Function")).map((fn) => fn.Properties.Environment.Variables);
+      const env = Object.values(registryFunctions(bare.template.toJSON().Resources)).map((fn) => fn.Properties.Environment.Variables);
       for (const variables of env) {
         expect(variables.ORIGIN_VERIFY_SECRET).toBeUndefined();
         expect(variables.ARCHIVE_DELIVERY).toBe("redirect");

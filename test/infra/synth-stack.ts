@@ -46,6 +46,18 @@ export interface PolicyStatementJson {
   Condition?: unknown;
 }
 
+/**
+ * The template's functions of REGISTRY_FUNCTIONS, by logical id, leaving out the one CDK adds to
+ * deploy the SDK package (its BucketDeployment's handler, `CustomCDKBucketDeployment…`).
+ */
+export function registryFunctions(resources: TemplateResources): TemplateResources {
+  return Object.fromEntries(
+    Object.entries(resources).filter(
+      ([id, resource]) => resource.Type === "AWS::Lambda::Function" && FUNCTION_NAMES.some((name) => id.startsWith(`${name}Function`)),
+    ),
+  );
+}
+
 /** Logical id of the function created under the `Upload`, `Fetch` or `Search` construct. */
 export function functionLogicalId(resources: TemplateResources, name: FunctionName): string {
   const ids = Object.keys(resources).filter((id) => resources[id]!.Type === "AWS::Lambda::Function" && id.startsWith(`${name}Function`));

@@ -1,5 +1,6 @@
 import type { CatalogueResult } from "../catalogue-results.js";
 import { PAGE_SIZE } from "../catalogue-query.js";
+import { resultCountText, type ResultCount } from "../result-count.js";
 import { cataloguePath, toolPath, type CatalogueParams } from "../web-paths.js";
 import { Layout } from "./layout.js";
 
@@ -12,13 +13,13 @@ export interface CataloguePageProps {
   /** The most used tags, suggested by the tag field. */
   tags: readonly string[];
   /** Why there are no more pages although more tools may match (search returns its best matches only). */
-  limitNote?: string;
-  /** How many tools match, when known (listing; a search knows only its ranked depth). */
-  total?: number;
+  limitNote?: string | undefined;
+  /** Where this page sits among the matches, for the line above them. */
+  count: ResultCount;
 }
 
 /** `/`: the search form with its filters, then one page of results (ranked for a query, by id otherwise). */
-export function CataloguePage({ params, results, hasNextPage, types, tags, limitNote, total }: CataloguePageProps) {
+export function CataloguePage({ params, results, hasNextPage, types, tags, limitNote, count }: CataloguePageProps) {
   const filtered = Boolean(params.q || params.type || params.tag);
   return (
     <Layout title={params.q ? `${params.q} · Agent Tools` : "Agent Tools"}>
@@ -47,47 +48,53 @@ export function CataloguePage({ params, results, hasNextPage, types, tags, limit
           <a href="/">Clear the search and filters</a>
         </p>
       ) : null}
-      {results.length > 0 ? (
-        <p class="muted count">
-          {(params.page - 1) * PAGE_SIZE + 1}–{(params.page - 1) * PAGE_SIZE + results.length}
-          {total === undefined ? null : ` of ${total} ${total === 1 ? "tool" : "tools"}`}
-        </p>
-      ) : null}
+      {results.length > 0 ? <p class="muted count">{resultCountText(count)}</p> : null}
       {results.length === 0 ? (
         <p class="empty">{filtered ? "No tool matches. Try fewer or other words, or clear a filter." : "No tools are published yet."}</p>
       ) : (
         <ol class="results" start={(params.page - 1) * PAGE_SIZE + 1}>
           {results.map((tool) => (
             <li>
-              <a class="name" href={toolPath(tool.tool_id)}>
-                {tool.tool_id}
-              </a>{" "}
-              <span class="muted">
-                {tool.version}
+              <div class="summary">
+                <a class="name" href={toolPath(tool.tool_id)}>
+                  {tool.tool_id}
+                </a>
+                {tool.status === "deprecated" ? (
+                  <>
+                    {" "}
+                    <span class="badge deprecated">deprecated</span>
+                  </>
+                ) : null}
+                <div class="description">{tool.tool_search_description}</div>
+                {tool.tool_tags.length > 0 ? (
+                  <ul class="tags" aria-label="Tags">
+                    {tool.tool_tags.map((tag) => (
+                      <li>
+                        <a href={cataloguePath({ ...params, tag, page: 1 })}>{tag}</a>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </div>
+              <p class="meta muted">
+                <span class="version">{tool.version}</span>
                 {tool.tool_type ? ` · ${tool.tool_type}` : ""}
+                {tool.license === undefined ? null : ` · ${tool.license}`}
+                {tool.author === undefined ? null : (
+                  <>
+                    <br />
+                    {"by "}
+                    <span class="author">{tool.author}</span>
+                  </>
+                )}
                 {tool.publisher === undefined ? null : (
                   <>
-                    {" · by "}
+                    <br />
+                    {"published by "}
                     <span class="publisher">{tool.publisher}</span>
                   </>
                 )}
-              </span>
-              {tool.status === "deprecated" ? (
-                <>
-                  {" "}
-                  <span class="badge deprecated">deprecated</span>
-                </>
-              ) : null}
-              <div class="description">{tool.tool_search_description}</div>
-              {tool.tool_tags.length > 0 ? (
-                <ul class="tags">
-                  {tool.tool_tags.map((tag) => (
-                    <li>
-                      <a href={cataloguePath({ ...params, tag, page: 1 })}>{tag}</a>
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
+              </p>
             </li>
           ))}
         </ol>

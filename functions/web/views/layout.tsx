@@ -7,7 +7,10 @@ export interface LayoutProps {
   children?: Child;
 }
 
-/** The frame of every page: header with the search box, the page, and the inline style and script the CSP allows. */
+/**
+ * The frame of every page: a skip link to the content, the header, the page, a live status line
+ * (the copy buttons speak there), and the inline style and script the CSP allows.
+ */
 export function Layout({ title, children }: LayoutProps) {
   return (
     <html lang="en">
@@ -19,16 +22,22 @@ export function Layout({ title, children }: LayoutProps) {
         <style dangerouslySetInnerHTML={{ __html: PAGE_STYLE }} />
       </head>
       <body>
+        <a class="skip" href="#content">
+          Skip to content
+        </a>
         <header>
           <a class="home" href="/">
             Agent Tools
           </a>
           <span class="muted">registry catalogue</span>
         </header>
-        <main>{children}</main>
+        <main id="content" tabindex={-1}>
+          {children}
+        </main>
+        <p id="copy-status" class="visually-hidden" role="status" aria-live="polite" />
         <footer>
           Every page here has a JSON twin: <a href="/tools">GET /tools</a>, <code>GET /tools/search?q=</code>,{" "}
-          <code>GET /tools/{"{id}"}</code>.
+          <code>GET /tools/{"{id}"}</code>. The SDK and CLI this registry serves: <a href="/sdk">GET /sdk</a>.
         </footer>
         <script dangerouslySetInnerHTML={{ __html: COPY_SCRIPT }} />
       </body>

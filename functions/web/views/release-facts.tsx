@@ -1,5 +1,5 @@
 import type { PublishedEntry } from "../../entry/published-entry.js";
-import { publisherOf, shortKeyId } from "../release-trust.js";
+import { publisherLabel, publisherOf, shortKeyId } from "../release-trust.js";
 
 /**
  * Who publishes the version and whether it is signed, as rows of the page's facts list. The
@@ -8,10 +8,14 @@ import { publisherOf, shortKeyId } from "../release-trust.js";
  */
 export function ReleaseFacts({ entry }: { entry: PublishedEntry }) {
   const { signature } = entry;
+  const publisher = publisherOf(entry);
   return (
     <>
       <dt>Publisher</dt>
-      <dd class="publisher">{publisherOf(entry)}</dd>
+      <dd>
+        <span class="publisher">{publisherLabel(publisher)}</span>
+        {publisher === publisherLabel(publisher) ? null : <span class="muted"> (the admin token)</span>}
+      </dd>
       <dt>Signature</dt>
       <dd class="signature">
         {signature ? (

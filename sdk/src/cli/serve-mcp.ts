@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { AgentTools } from "../agent-tools.js";
 import { createBuiltinTools } from "../builtin/builtin-tools.js";
 import { serveMcpOverHttp } from "../mcp/server/http-host.js";
+import { serveMcpOverStdio } from "../mcp/server/stdio-host.js";
 import { createMcpToolServer } from "../mcp/server/tool-server.js";
 import { PermissionEngine } from "../permission/permission-engine.js";
 import { KNOWN_MODE_NAMES, parseModeName } from "../permission/settings/mode-names.js";
@@ -35,6 +35,9 @@ export async function serveMcp(refs: string[], options: McpCommandOptions, io: C
     code: { ...(mode === undefined ? {} : { mode }), allow: options.allow, ask: options.ask, deny: options.deny },
   });
   const builtins = createBuiltinTools(options.builtin, io.cwd);
+  // Listened for from the start, so a host's SIGTERM or a Ctrl-C, even while tools are still being
+  // added, ends the command normally (status 0, workers stopped) rather than by Node's default.
+  const stopped = stopSignal();
   const agentTools = new AgentTools({ toolsDbUrl: registryUrl, onToolOutput: (toolId, _stream, text) => io.err(`[${toolId}] ${text}`) });
   try {
     for (const ref of refs) await agentTools.add(isPath(ref) ? { path: resolve(io.cwd, ref) } : ref);
@@ -47,19 +50,11 @@ export async function serveMcp(refs: string[], options: McpCommandOptions, io: C
       createMcpToolServer(toolkit, {
         instructions: "Tools from an Agent Tools registry; every call is checked against the user's permission rules.",
       });
-    if (options.http) {
-      const host = await serveMcpOverHttp(createServer, { port: options.port });
-      io.err(`agent-tools mcp: serving ${names} on ${host.url} (mode ${engine.mode})\n`);
-      await stopSignal();
-      await host.close();
-    } else {
-      const server = createServer();
-      const closed = new Promise<void>((done) => (server.onclose = done));
-      await server.connect(new StdioServerTransport());
-      io.err(`agent-tools mcp: serving ${names} on stdio (mode ${engine.mode})\n`);
-      await Promise.race([closed, stopSignal()]);
-      await server.close();
-    }
+    const host = options.http ? await serveMcpOverHttp(createServer, { port: options.port }) : await serveMcpOverStdio(createServer);
+    io.err(`agent-tools mcp: serving ${names} on ${"url" in host ? host.url : "stdio"} (mode ${engine.mode})\n`);
+    // A stdio session also ends when the host closes our input; either way the exit status is 0.
+    await Promise.race(["closed" in host ? host.closed : new Promise<never>(() => undefined), stopped]);
+    await host.close();
   } finally {
     await agentTools.close();
   }

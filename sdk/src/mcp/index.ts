@@ -8,4 +8,5 @@ export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from 
 export type { McpServerState } from "./client/mcp-connection.js";
 export { createMcpToolServer, type McpToolServerOptions } from "./server/tool-server.js";
 export { serveMcpOverHttp, type McpHttpHost, type McpHttpHostOptions } from "./server/http-host.js";
+export { serveMcpOverStdio, type McpStdioHost, type McpStdioHostOptions } from "./server/stdio-host.js";
 export type { McpServerErrorCode } from "../error-codes.js";

@@ -19,7 +19,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 const MAX_REDIRECTS = 20;
 
-/** Whether Node's fetch would refuse this URL's port. */
+/** Whether Node's fetch, and browsers, would refuse this URL's port (the Fetch standard's "bad ports", 6000 among them). */
 export function isFetchBadPort(url: URL): boolean {
   const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
   return BAD_PORTS.has(port);

@@ -20,6 +20,12 @@ export function inputSchemaOf(record: ToolRecord): ToolInputSchema {
   return { type: "object", properties: {} };
 }
 
+/** `tool_api_spec.entrypoints.execute.output` when it describes an object (MCP's `outputSchema` must); otherwise none. */
+export function outputSchemaOf(record: ToolRecord): ToolInputSchema | undefined {
+  const output = path(record.tool_api_spec, ["entrypoints", "execute", "output"]);
+  return isObject(output) && output["type"] === "object" ? { properties: {}, ...output, type: "object" } : undefined;
+}
+
 /**
  * Whether the registry entry says the tool only reads: `tool_metadata.read_only: true` or an MCP-style
  * `tool_api_spec.annotations.readOnlyHint: true`. Authors write this themselves, so it is a claim.

@@ -3,7 +3,7 @@ import { isSkillRecord } from "../skills/skill-runtime.js";
 import { ToolError } from "../tool/errors.js";
 import { ToolBase, type ToolBaseOptions, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
-import { describeRecord, inputSchemaOf, registryClaimsReadOnly, toolNameFromId } from "./registry-tool-record.js";
+import { describeRecord, inputSchemaOf, outputSchemaOf, registryClaimsReadOnly, toolNameFromId } from "./registry-tool-record.js";
 import type { RegistryToolSource } from "./registry-tool-source.js";
 
 export interface RegistryToolOptions extends ToolBaseOptions {
@@ -53,6 +53,7 @@ export class RegistryTool extends ToolBase {
     this.name = options.name ?? toolNameFromId(toolId);
     this.description = describeRecord(added.record);
     this.inputSchema = inputSchemaOf(added.record);
+    this.outputSchema = outputSchemaOf(added.record);
     this.isReadOnly = (options.trustRegistryReadOnly ?? false) && registryClaimsReadOnly(added.record);
     this.isConcurrencySafe = options.isConcurrencySafe ?? false;
   }
@@ -67,7 +68,9 @@ export class RegistryTool extends ToolBase {
   override async call(input: Record<string, unknown>): Promise<ToolChunk> {
     const output = await this.source.executeToolById(this.toolId, input);
     const text = typeof output === "string" ? output : JSON.stringify(output ?? null);
-    return ToolChunk.text(text, { metadata: { toolId: this.toolId } });
+    // An object result is also kept as structured content, as an MCP tool's is (docs/mcp.md).
+    const structured = output !== null && typeof output === "object" && !Array.isArray(output) ? { structuredContent: output } : {};
+    return ToolChunk.text(text, { metadata: { toolId: this.toolId, ...structured } });
   }
 }
 

@@ -57,6 +57,11 @@ export abstract class ToolBase<Input = Record<string, unknown>> implements Permi
   isMcp = false;
   mcpName: string | undefined = undefined;
   /**
+   * JSON Schema (an object) of what a successful call returns, when the tool declares one: MCP
+   * hosts get it as the tool's `outputSchema` and the result as `structuredContent` (docs/mcp.md).
+   */
+  outputSchema: ToolInputSchema | undefined = undefined;
+  /**
    * Other tools whose rules govern this one too: Grep and Glob list `Read`, so one `Read(...)` rule
    * (allow, ask or deny) covers every read tool. The rule's content goes to this tool's `matchRule`.
    */

@@ -19,18 +19,23 @@ export class InputValidator {
 
   /** Undefined when the input is valid; otherwise a message listing every problem. */
   problems(tool: ToolBase<any>, input: unknown): string | undefined {
-    const schema = tool.inputSchema;
+    return this.schemaProblems(tool.inputSchema, input, "inputSchema");
+  }
+
+  /** The same check against one of a tool's schemas (`schemaName`: `inputSchema`, `outputSchema`). */
+  schemaProblems(schema: Record<string, unknown>, value: unknown, schemaName: string): string | undefined {
     let validator = this.compiled.get(schema);
     if (!validator) {
       validator = this.compile(schema);
       this.compiled.set(schema, validator);
     }
     if ("compileError" in validator) {
-      return `the tool's own input schema is invalid (${validator.compileError}); fix the tool's inputSchema`;
+      return `the tool's own ${schemaName} is invalid (${validator.compileError}); fix the tool's ${schemaName}`;
     }
-    if (validator(input)) return undefined;
+    if (validator(value)) return undefined;
+    const root = schemaName === "outputSchema" ? "result" : "input";
     return (validator.errors ?? [])
-      .map((error) => `${error.instancePath || "input"} ${error.message ?? "is invalid"}${describeParams(error.params)}`)
+      .map((error) => `${error.instancePath || root} ${error.message ?? "is invalid"}${describeParams(error.params)}`)
       .join("; ");
   }
 

@@ -56,8 +56,23 @@ describe("the local registry's start", () => {
     } finally {
       await registry.close();
     }
-    expect(listeningBanner({ url: "http://127.0.0.1:6000", host: "127.0.0.1", port: 6000 })).toBe(
-      "Agent Tools registry listening on http://127.0.0.1:6000",
+    expect(
+      listeningBanner({
+        url: "http://127.0.0.1:6000",
+        host: "127.0.0.1",
+        port: 6000,
+        catalogueUrl: "http://127.0.0.1:6080/",
+        sdkFile: "agent-tools-sdk-0.1.0.tgz",
+      }),
+    ).toBe(
+      [
+        "Agent Tools registry listening on http://127.0.0.1:6000",
+        "Catalogue (open in a browser): http://127.0.0.1:6080/ (browsers refuse port 6000)",
+        "SDK and CLI for any project: npm install http://127.0.0.1:6000/sdk/agent-tools-sdk-0.1.0.tgz",
+      ].join("\n"),
+    );
+    expect(listeningBanner({ url: "http://127.0.0.1:8000", host: "127.0.0.1", port: 8000, catalogueUrl: "http://127.0.0.1:8000/" })).toBe(
+      "Agent Tools registry listening on http://127.0.0.1:8000\nCatalogue (open in a browser): http://127.0.0.1:8000/",
     );
   });
 

@@ -253,8 +253,8 @@ describe("a tool's page", () => {
     await expect.poll(() => page.evaluate<string[]>("window.labels")).toContain("Copied");
     const copied = await page.evaluate<string>("navigator.clipboard.readText()");
     expect(copied).toBe(await page.locator("#snippet-curl").textContent());
-    expect(copied).toContain(`curl -fsS ${registry.url}/tools/text-stats/versions/1.1.0`);
-    expect(copied).toMatch(/^echo '[0-9a-f]{64} {2}text-stats-1\.1\.0\.zip' \| sha256sum -c$/m);
+    expect(copied).toContain(`curl -fsS -w '\\n' ${registry.url}/tools/text-stats/versions/1.1.0`);
+    expect(copied).toMatch(/^echo '[0-9a-f]{64} {2}text-stats-1\.1\.0\.zip' \| shasum -a 256 -c$/m);
   });
 });
 

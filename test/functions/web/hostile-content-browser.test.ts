@@ -234,7 +234,7 @@ describe("hostile content", () => {
   it("shows hostile owners, key ids, messages and reasons as text", async () => {
     const tab = await openTab(browser);
     await tab.page.goto(`${registry.url}/t/hostile-release?include_yanked=true`);
-    await expect(tab.page.locator("dd.publisher").textContent()).resolves.toBe(HOSTILE_RELEASE.owner);
+    await expect(tab.page.locator(".facts .publisher").textContent()).resolves.toBe(HOSTILE_RELEASE.owner);
     await expect(tab.page.locator("dd.signature .key-id").getAttribute("title")).resolves.toBe(HOSTILE_RELEASE.keyId);
     await expect(tab.page.locator(".notice .status-reason").textContent()).resolves.toBe(HOSTILE_RELEASE.message);
     const statuses = await tab.page.locator("table.versions .status-message").allTextContents();

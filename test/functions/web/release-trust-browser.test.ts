@@ -102,7 +102,8 @@ describe("trust on the pages", () => {
     // acme-gone has no latest version, so it is not listed (as in GET /tools).
     expect(results).toEqual([
       { id: "acme-search", publisher: "acme", deprecated: true },
-      { id: "plain-tool", publisher: "admin", deprecated: false },
+      // Published with the admin token: named as what that is, not as "admin".
+      { id: "plain-tool", publisher: "the registry operator", deprecated: false },
     ]);
   });
 
@@ -111,7 +112,7 @@ describe("trust on the pages", () => {
     const response = await page.goto(`${registry.url}/t/acme-search`);
     expect(response?.status()).toBe(200);
     await expect(page.locator(".version").textContent()).resolves.toBe("1.1.0");
-    await expect(page.locator("dd.publisher").textContent()).resolves.toBe("acme");
+    await expect(page.locator(".facts .publisher").textContent()).resolves.toBe("acme");
     await expect(page.locator("dd.signature .badge.signed").count()).resolves.toBe(1);
     const key = page.locator("dd.signature .key-id");
     await expect(key.getAttribute("title")).resolves.toBe(keyId);
@@ -161,7 +162,8 @@ describe("trust on the pages", () => {
   it("an unsigned admin tool says so; an all-yanked tool's latest page explains itself; a bad parameter is a 400 page", async () => {
     const page = await tab();
     await page.goto(`${registry.url}/t/plain-tool`);
-    await expect(page.locator("dd.publisher").textContent()).resolves.toBe("admin");
+    await expect(page.locator(".facts .publisher").textContent()).resolves.toBe("the registry operator");
+    await expect(page.locator(".facts .publisher + .muted").textContent()).resolves.toBe(" (the admin token)");
     await expect(page.locator("dd.signature").textContent()).resolves.toContain("unsigned");
     await expect(page.getByRole("alert").count()).resolves.toBe(0);
 

@@ -36,8 +36,10 @@ let proxied: TestRegistry;
 let redirecting: TestRegistry;
 
 beforeAll(async () => {
-  proxied = await startTestRegistry({ port: await freeBlockedPort() });
-  redirecting = await startTestRegistry({ port: await freeBlockedPort(), archiveDelivery: "redirect" });
+  // On a port browsers refuse the catalogue gets a port of its own (6080 by default): any free one
+  // here, so the two registries (and other test files) do not contend for it.
+  proxied = await startTestRegistry({ port: await freeBlockedPort(), webPort: 0 });
+  redirecting = await startTestRegistry({ port: await freeBlockedPort(), webPort: 0, archiveDelivery: "redirect" });
 });
 
 afterAll(async () => {

@@ -4,13 +4,24 @@ import type { ToolResponse } from "../../tool/tool-response.js";
 
 /**
  * A ToolResponse as an MCP tool result: text as text, base64 images and audio as such, other data
- * as an embedded blob resource, URL data as a resource link. Anything but SUCCESS is `isError`
- * (denied and interrupted calls included: the model must not take them for output).
+ * as an embedded blob resource, URL data as a resource link, and an object result (a registry
+ * tool's `metadata.structuredContent`) as `structuredContent` beside its JSON text. Anything but
+ * SUCCESS is `isError` (denied and interrupted calls included: the model must not take them for output).
  */
 export function toCallToolResult(response: ToolResponse): CallToolResult {
   const content = response.content.map(toMcpContent);
   if (content.length === 0) content.push({ type: "text", text: "(no output)" });
-  return { content, ...(response.state === ToolResultState.SUCCESS ? {} : { isError: true }) };
+  if (response.state !== ToolResultState.SUCCESS) return { content, isError: true };
+  const structured = structuredContentOf(response);
+  return structured === undefined ? { content } : { content, structuredContent: structured };
+}
+
+/** The object result a successful call carried, if any. */
+function structuredContentOf(response: ToolResponse): Record<string, unknown> | undefined {
+  const structured = response.metadata["structuredContent"];
+  return structured !== null && typeof structured === "object" && !Array.isArray(structured)
+    ? (structured as Record<string, unknown>)
+    : undefined;
 }
 
 /** A refusal or failure that never reached a tool. */

@@ -1,9 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ToolBase } from "../../tool/tool-base.js";
 import type { ConfirmationRequest, ToolExecutionEvent } from "../../toolkit/tool-call.js";
 import type { Toolkit } from "../../toolkit/toolkit.js";
+import { InputValidator } from "../../toolkit/input-validator.js";
 import { VERSION } from "../../version.js";
 import { errorResult, toCallToolResult } from "./call-tool-result.js";
 import { askUser } from "./permission-prompt.js";
@@ -17,23 +25,34 @@ export interface McpToolServerOptions {
 
 /**
  * An MCP server (one per client connection) offering a Toolkit's tools, every call decided by the
- * Toolkit's permission engine: input validated against the tool's schema, DENY refused with the
- * reason, ASK put to the user through elicitation (see `askUser`), ALLOW run. Connect it to a
- * transport (`StdioServerTransport`, or `serveMcpOverHttp`).
+ * Toolkit's permission engine: an unknown tool or input not matching the tool's schema is a
+ * JSON-RPC error (-32602, invalid params) before anything runs, DENY refused with the reason, ASK
+ * put to the user through elicitation (see `askUser`), ALLOW run. A tool's `outputSchema` is
+ * listed, and its result comes back as `structuredContent` checked against it. Connect it to a
+ * transport (`serveMcpOverStdio`, or `serveMcpOverHttp`).
  *
  * @example
  * const toolkit = new Toolkit({ tools: [new Read(), new Grep()], engine: PermissionEngine.fromSettings() });
- * await createMcpToolServer(toolkit).connect(new StdioServerTransport());
+ * const host = await serveMcpOverStdio(() => createMcpToolServer(toolkit));
+ * await host.closed; // the client closed stdin
  */
 export function createMcpToolServer(toolkit: Toolkit, options: McpToolServerOptions = {}): Server {
   const server = new Server(
     { name: options.name ?? "agent-tools", version: VERSION },
     { capabilities: { tools: {} }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
   );
+  const outputs = new InputValidator();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolkit.getTools().map(describeTool) }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callGoverned(server, toolkit, request.params.name, request.params.arguments ?? {}, extra.signal),
-  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    const input = request.params.arguments ?? {};
+    const found = toolkit.resolve(name);
+    if ("error" in found) throw new McpError(ErrorCode.InvalidParams, found.error.message);
+    const problems = toolkit.validateInput(found.tool, input);
+    if (problems !== undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${name}: ${problems}.`);
+    const result = await callGoverned(server, toolkit, name, input, extra.signal);
+    return checkedOutput(found.tool, result, outputs);
+  });
   return server;
 }
 
@@ -42,8 +61,27 @@ function describeTool(tool: ToolBase<any>): Tool {
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema as Tool["inputSchema"],
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema as Tool["outputSchema"] }),
     annotations: { readOnlyHint: tool.isReadOnly },
   };
+}
+
+/**
+ * A tool that declares an output schema promises structured content matching it (hosts check it
+ * and fail the call otherwise), so a result that breaks the promise is the tool's error, said plainly.
+ */
+function checkedOutput(tool: ToolBase<any>, result: CallToolResult, validator: InputValidator): CallToolResult {
+  if (tool.outputSchema === undefined || result.isError) return result;
+  if (result.structuredContent === undefined)
+    return errorResult(`Tool ${tool.name} declares an output schema but returned no JSON object; its output was: ${textOf(result)}`);
+  const problems = validator.schemaProblems(tool.outputSchema, result.structuredContent, "outputSchema");
+  return problems === undefined
+    ? result
+    : errorResult(`Tool ${tool.name} returned a result that does not match its output schema: ${problems}.`);
+}
+
+function textOf(result: CallToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
 }
 
 /** One call through the Toolkit's executor; an ASK waits for the user's answer, then the executor resumes. */
