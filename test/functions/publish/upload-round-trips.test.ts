@@ -3,6 +3,7 @@
 // at the same time are one round trip. The convergent design must not add calls nor round trips.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { ClientRequest } from "node:http";
+import type { Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -98,5 +99,31 @@ describe("an upload's storage calls", () => {
     expect(trips.flat()).toHaveLength(7);
     expect(trips).toHaveLength(6);
     expect(trips.flat().filter((call) => /GetItem|Query|HEAD|GET/.test(call))).toEqual([]);
+  });
+});
+
+describe("connections to storage", () => {
+  it("are kept open between calls: ten uploads, some seventy calls, over a few sockets", async () => {
+    const ports = new Set(
+      [registry.local.config.dynamodbEndpoint, registry.local.config.s3Endpoint].map((endpoint) => Number(new URL(endpoint!).port)),
+    );
+    const sockets = new Set<Socket>();
+    let calls = 0;
+    const answered = (message: unknown) => {
+      const { socket } = (message as { request: ClientRequest }).request;
+      if (socket === null || !ports.has(socket.remotePort ?? -1)) return;
+      sockets.add(socket);
+      calls++;
+    };
+    subscribe("http.client.response.finish", answered);
+    try {
+      for (let i = 0; i < 10; i++)
+        expect((await uploadBundle(registry.url, registry.token, bundle(`reused-${i}`, "1.0.0"))).status).toBe(200);
+    } finally {
+      unsubscribe("http.client.response.finish", answered);
+    }
+    expect(calls).toBeGreaterThanOrEqual(70);
+    // At most two calls are in flight at once (the round trips above): a pool that keeps its sockets needs a few.
+    expect(sockets.size).toBeLessThanOrEqual(4);
   });
 });
