@@ -180,14 +180,8 @@ async function timeAdds(url: string, ref: string, cacheDir: (i: number) => strin
 
 /** Times `count` sequential calls after `warmup` untimed ones; milliseconds. */
 async function sample(count: number, call: (i: number) => Promise<unknown>, warmup: number): Promise<{ p50: number; p99: number }> {
-  for (let i = 0; i < warmup; i++) await call(i);
-  const times = new Float64Array(count);
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    await call(i);
-    times[i] = performance.now() - start;
-  }
-  return p50p99(Array.from(times));
+  await timedCalls(warmup, call);
+  return p50p99(await timedCalls(count, call));
 }
 
 /** (b): the tool imported into Python and called in a loop, each call timed with perf_counter_ns. */
