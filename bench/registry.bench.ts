@@ -203,6 +203,10 @@ function notes(rounds: Record<string, Measure[]>): void {
     const failed = measures.filter((measure) => measure.failures > 0);
     for (const measure of failed)
       console.log(`\nnote: ${name}: ${measure.failures} non-2xx responses or errors (${measure.failureKinds ?? "errors"})`);
+    // A round in which nothing was answered in time makes its ratios 0 or infinite: say so.
+    const silent = measures.filter((measure) => measure.perSecond === 0).length;
+    if (silent > 0)
+      console.log(`\nnote: ${name}: nothing answered within ${SECONDS} s in ${silent} of ${measures.length} rounds (machine too busy)`);
   }
 }
 
