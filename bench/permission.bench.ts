@@ -1,7 +1,9 @@
 /**
  * Permission core overhead, per call, on one core: the engine's decision and the Toolkit executor's
  * full path (lookup, JSON Schema validation, engine, middleware onion, chunk accumulation, events),
- * each against a baseline measured in the same run (the tool's own check; a direct `invoke()`).
+ * each against a baseline measured in the same run (the tool's own check; a direct `invoke()`),
+ * every case interleaved with the others in rounds (bench/interleaved.ts): a ratio is the median
+ * of the rounds' p50 ratios, with their range.
  *
  *   npx tsx bench/permission.bench.ts      (or: npm run bench permission)
  */
@@ -9,27 +11,22 @@ import { PermissionEngine } from "../sdk/src/permission/permission-engine.js";
 import { PermissionMode } from "../sdk/src/permission/types.js";
 import { FunctionTool } from "../sdk/src/tool/function-tool.js";
 import { Toolkit } from "../sdk/src/toolkit/toolkit.js";
+import { allSamples, formatRatio, inRounds, roundRatios, roundsOr, timedCalls } from "./interleaved.js";
 import { p50p99 } from "./percentiles.js";
 
 const SECONDS_PER_CASE = 1.5;
+const ROUNDS = roundsOr(6);
 
-interface Measure {
-  name: string;
-  p50: number;
-  p99: number;
-  baseline?: string;
-}
-
-async function measure(name: string, action: () => Promise<unknown>, baseline?: string): Promise<Measure> {
-  for (let i = 0; i < 500; i++) await action(); // warm up the JIT and caches
+/** One round of a case: as many calls as fit in its share of SECONDS_PER_CASE; µs each. */
+async function measure(action: () => Promise<unknown>): Promise<number[]> {
   const samples: number[] = [];
-  const end = process.hrtime.bigint() + BigInt(SECONDS_PER_CASE * 1e9);
+  const end = process.hrtime.bigint() + BigInt(Math.round((SECONDS_PER_CASE / ROUNDS) * 1e9));
   while (process.hrtime.bigint() < end) {
     const start = process.hrtime.bigint();
     await action();
     samples.push(Number(process.hrtime.bigint() - start) / 1000);
   }
-  return { name, ...p50p99(samples), ...(baseline ? { baseline } : {}) };
+  return samples;
 }
 
 const add = new FunctionTool(({ a, b }: { a: number; b: number }) => a + b, {
@@ -56,36 +53,35 @@ async function drain(stream: AsyncIterable<unknown>): Promise<void> {
   for await (const _ of stream) void _;
 }
 
-const results: Measure[] = [];
-results.push(await measure("tool's own checkPermissions (baseline A)", async () => add.checkPermissions()));
-results.push(await measure("engine: no rules → ASK + suggestions", () => plain.checkPermission(add, input), "baseline A"));
-results.push(await measure("engine: 600 rules of other tools + allow rule", () => manyRules.checkPermission(add, input), "baseline A"));
-results.push(await measure("engine: BYPASS", () => bypass.checkPermission(add, input), "baseline A"));
-results.push(await measure("direct tool.invoke() (baseline B)", () => drain(add.invoke(input))));
-results.push(await measure("invoke() through 5 middlewares", () => drain(withMiddleware.invoke(input)), "baseline B"));
-results.push(
-  await measure(
-    "executor.run: validate + engine + run + events",
-    () => drain(executor.run([{ id: "1", name: "add", input }])),
-    "baseline B",
-  ),
-);
-results.push(
-  await measure(
-    "executor.run with raw JSON arguments",
-    () => drain(executor.run([{ id: "1", name: "add", input: '{"a":1,"b":2}' }])),
-    "baseline B",
-  ),
-);
+const BASELINE_A = "tool's own checkPermissions (baseline A)";
+const BASELINE_B = "direct tool.invoke() (baseline B)";
+/** Each case: what it runs and the baseline it is compared with. */
+const cases: Record<string, { action: () => Promise<unknown>; baseline?: string }> = {
+  [BASELINE_A]: { action: async () => add.checkPermissions() },
+  "engine: no rules → ASK + suggestions": { action: () => plain.checkPermission(add, input), baseline: BASELINE_A },
+  "engine: 600 rules of other tools + allow rule": { action: () => manyRules.checkPermission(add, input), baseline: BASELINE_A },
+  "engine: BYPASS": { action: () => bypass.checkPermission(add, input), baseline: BASELINE_A },
+  [BASELINE_B]: { action: () => drain(add.invoke(input)) },
+  "invoke() through 5 middlewares": { action: () => drain(withMiddleware.invoke(input)), baseline: BASELINE_B },
+  "executor.run: validate + engine + run + events": {
+    action: () => drain(executor.run([{ id: "1", name: "add", input }])),
+    baseline: BASELINE_B,
+  },
+  "executor.run with raw JSON arguments": {
+    action: () => drain(executor.run([{ id: "1", name: "add", input: '{"a":1,"b":2}' }])),
+    baseline: BASELINE_B,
+  },
+};
+const names = Object.keys(cases);
+for (const name of names) await timedCalls(500, cases[name]!.action); // warm up the JIT and caches
+const rounds = await inRounds(names, ROUNDS, (name) => measure(cases[name]!.action));
 
-const baselines = new Map([
-  ["baseline A", results[0]!],
-  ["baseline B", results[4]!],
-]);
+console.log(`${ROUNDS} interleaved rounds of ${(SECONDS_PER_CASE / ROUNDS).toFixed(2)} s per case.\n`);
 console.log("| case | p50 (µs) | p99 (µs) | p50 vs baseline |");
 console.log("|---|---:|---:|---:|");
-for (const result of results) {
-  const base = result.baseline ? baselines.get(result.baseline) : undefined;
-  const ratio = base ? `${(result.p50 / base.p50).toFixed(1)}× ${result.baseline}` : "—";
-  console.log(`| ${result.name} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${ratio} |`);
+for (const name of names) {
+  const { p50, p99 } = p50p99(allSamples(rounds[name]!));
+  const { baseline } = cases[name]!;
+  const ratio = baseline ? `${formatRatio(roundRatios(rounds[name]!, rounds[baseline]!), 1)} ${baseline.match(/baseline \w/)![0]}` : "—";
+  console.log(`| ${name} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${ratio} |`);
 }

@@ -24,6 +24,7 @@ import { sandboxSupport } from "../sdk/src/sandbox/sandbox-preflight.js";
 import { compileIncrement, FIXTURE_TOOLS_DIR } from "../test/support/bundles.js";
 import { startPackageIndex } from "../test/sdk/support/package-index.js";
 import { writeTinyWheel } from "../test/sdk/support/tiny-wheel.js";
+import { type Spread, spreadOf, timedCalls } from "./interleaved.js";
 import { p50p99, percentile } from "./percentiles.js";
 import { seccompCost } from "./seccomp-cost.js";
 
@@ -231,9 +232,9 @@ async function measureBinary(binaryDir: string): Promise<{ rows: Row[]; warmRati
   }
 
   const warm = { off: p50p99(all.off), required: p50p99(all.required) };
-  const warmRatio = spread(roundRatios);
-  const coldOff = spread(cold.off);
-  const coldSandboxed = spread(cold.required);
+  const warmRatio = spreadOf(roundRatios);
+  const coldOff = spreadOf(cold.off);
+  const coldSandboxed = spreadOf(cold.required);
   const rounds = `${BINARY_ROUNDS} interleaved rounds of ${BINARY_CALLS_PER_ROUND}`;
   return {
     warmRatio,
@@ -255,17 +256,6 @@ async function measureBinary(binaryDir: string): Promise<{ rows: Row[]; warmRati
       },
     ],
   };
-}
-
-interface Spread {
-  median: number;
-  low: number;
-  high: number;
-}
-
-function spread(values: number[]): Spread {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { median: percentile(sorted, 0.5), low: sorted[0]!, high: sorted[sorted.length - 1]! };
 }
 
 /**
@@ -324,14 +314,8 @@ async function writeProject(): Promise<string> {
 
 /** Times `count` sequential calls after `warmup` untimed ones; milliseconds. */
 async function sample(count: number, call: (i: number) => Promise<unknown>, warmup = 0): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await call(i);
-  const times: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    await call(i);
-    times.push(performance.now() - start);
-  }
-  return times;
+  await timedCalls(warmup, call);
+  return timedCalls(count, call);
 }
 
 /** Every process descending from this one (the workers and their sandboxes), and their summed RSS. */

@@ -7,6 +7,8 @@
  *   (d) a binary tool call (the gcc-compiled increment fixture), and (d0) just spawning it
  *   (e) cold `add` (empty cache) and cached re-`add` (new AgentTools, same cache), against the local registry
  *   (g) the floor for an add: starting the bare interpreter
+ * (a) and its floor (f), and (d) and its floor (d0), are interleaved in rounds (bench/interleaved.ts):
+ * their ratios are the median of the rounds' p50 ratios, with their range.
  *
  *   npx tsx bench/sdk.bench.ts      (or: npm run bench sdk)
  */
@@ -21,12 +23,14 @@ import { resolvePythonInterpreter } from "../sdk/src/runtimes/python/python-inte
 import { runProcess } from "../sdk/src/runtimes/run-process.js";
 import { buildBundle, buildPythonToolZip, compileIncrement, fixtureBundle } from "../test/support/bundles.js";
 import { startTestRegistry, uploadBundle } from "../test/support/registry.js";
+import { allSamples, formatRatio, inRounds, roundRatios, roundsOr, type Spread, timedCalls } from "./interleaved.js";
 import { p50p99 } from "./percentiles.js";
 
 const WARM_CALLS = 20_000;
 const SPAWN_CALLS = 30;
 const BINARY_CALLS = 300;
 const ADDS = 15;
+const ROUNDS = roundsOr(10);
 
 const TOOL = `class AgentSpaceV1Tool:
     def __init__(self, tool_id, tool_data):
@@ -65,10 +69,19 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const tools = new AgentTools({ cacheDir: join(work, "cache") });
   await tools.add({ path: toolDir });
-  const warm = await sample(WARM_CALLS, (i) => tools.executeToolById("trivial", { value: i }), 2_000);
-  rows.push({ name: "(a) warm executeToolById, Python worker", ...warm });
+  const floor = bareRoundTrip(interpreter.executable);
+  const warm = await interleaved(
+    {
+      warm: (i) => tools.executeToolById("trivial", { value: i }),
+      floor: floor.roundTrip,
+    },
+    WARM_CALLS,
+    2_000,
+  );
+  await floor.close();
+  rows.push({ name: "(a) warm executeToolById, Python worker", ...warm.rows.warm });
   rows.push({ name: "(b) same tool in-process, Python loop", ...(await pythonLoop(interpreter.executable, toolDir)) });
-  rows.push({ name: "(f) floor: bare JSON-line round trip to Python", ...(await bareRoundTrip(interpreter.executable)) });
+  rows.push({ name: "(f) floor: bare JSON-line round trip to Python (interleaved with (a))", ...warm.rows.floor });
   rows.push({
     name: "(c) spawn Python per call",
     ...(await spawnPerCall(interpreter.executable, toolDir)),
@@ -78,24 +91,26 @@ async function main(): Promise<void> {
   rows.push({ name: "(g) floor for an add: bare interpreter start, `python -S -B -c pass`", ...(await sample(SPAWN_CALLS, bareStart, 2)) });
 
   const registry = await startTestRegistry();
+  let binary: Interleaved<"call" | "spawn"> | undefined;
   try {
     await uploadBundle(registry.url, registry.token, (await fixtureBundle("binary-increment")).bundle);
     const spec = { tool_id: "trivial", tool_runtime_type: "python", tool_parameters: { step: 1 }, tool_metadata: { version: "1.0.0" } };
     await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip: buildPythonToolZip(toolDir), toolMd: "# trivial\n" }));
     const remote = new AgentTools({ toolsDbUrl: registry.url, cacheDir: join(work, "cache") });
     await remote.add("binary-increment");
-    rows.push({
-      name: "(d) binary tool call (fork+exec, output file)",
-      ...(await sample(BINARY_CALLS, (i) => remote.executeToolById("binary-increment", { value: i }), 20)),
-    });
-    await remote.close();
     const increment = await compileIncrement();
-    const spawnOnly = () =>
-      runProcess(increment, ['{"tool_id":"t","tool_data":{},"mode":"input","input":{"value":1}}', join(work, "floor-out.json")]);
-    rows.push({
-      name: "(d0) floor for (d): spawn the same binary from Node, nothing else",
-      ...(await sample(BINARY_CALLS, spawnOnly, 20)),
-    });
+    binary = await interleaved(
+      {
+        call: (i) => remote.executeToolById("binary-increment", { value: i }),
+        spawn: () =>
+          runProcess(increment, ['{"tool_id":"t","tool_data":{},"mode":"input","input":{"value":1}}', join(work, "floor-out.json")]),
+      },
+      BINARY_CALLS,
+      20,
+    );
+    await remote.close();
+    rows.push({ name: "(d) binary tool call (fork+exec, output file)", ...binary.rows.call });
+    rows.push({ name: "(d0) floor for (d): spawn the same binary from Node, nothing else (interleaved with (d))", ...binary.rows.spawn });
 
     const coldCaches = await Promise.all(Array.from({ length: ADDS + 2 }, () => mkdtemp(join(work, "cold-"))));
     rows.push({
@@ -121,6 +136,33 @@ async function main(): Promise<void> {
   }
 
   print(rows, resolveMs);
+  console.log(`Warm call (a) / bare round trip (f): ${formatRatio(warm.ratio)}, interleaved in ${ROUNDS} rounds.`);
+  if (binary) console.log(`Binary call (d) / bare spawn (d0): ${formatRatio(binary.ratio)}, interleaved in ${ROUNDS} rounds.`);
+}
+
+interface Interleaved<Name extends string> {
+  rows: Record<Name, { p50: number; p99: number }>;
+  /** The first case's p50 over the second's, per round. */
+  ratio: Spread;
+}
+
+/**
+ * A case and its floor (`calls`: the case first), `count` calls of each after `warmup` untimed
+ * ones, taking turns in ROUNDS rounds.
+ */
+async function interleaved<Name extends string>(
+  calls: Record<Name, (i: number) => Promise<unknown>>,
+  count: number,
+  warmup: number,
+): Promise<Interleaved<Name>> {
+  const names = Object.keys(calls) as Name[];
+  for (const name of names) await timedCalls(warmup, calls[name]);
+  const rounds = await inRounds(names, ROUNDS, (name) => timedCalls(Math.ceil(count / ROUNDS), calls[name]));
+  const rows = Object.fromEntries(names.map((name) => [name, p50p99(allSamples(rounds[name]))])) as Record<
+    Name,
+    { p50: number; p99: number }
+  >;
+  return { rows, ratio: roundRatios(rounds[names[0]!], rounds[names[1]!]) };
 }
 
 /** Each `add` by a new AgentTools (as a new agent process would); only the `add` is timed, not `close`. */
@@ -138,14 +180,8 @@ async function timeAdds(url: string, ref: string, cacheDir: (i: number) => strin
 
 /** Times `count` sequential calls after `warmup` untimed ones; milliseconds. */
 async function sample(count: number, call: (i: number) => Promise<unknown>, warmup: number): Promise<{ p50: number; p99: number }> {
-  for (let i = 0; i < warmup; i++) await call(i);
-  const times = new Float64Array(count);
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    await call(i);
-    times[i] = performance.now() - start;
-  }
-  return p50p99(Array.from(times));
+  await timedCalls(warmup, call);
+  return p50p99(await timedCalls(count, call));
 }
 
 /** (b): the tool imported into Python and called in a loop, each call timed with perf_counter_ns. */
@@ -167,7 +203,7 @@ print(json.dumps([t / 1e6 for t in times]))
 }
 
 /** (f): the cheapest possible exchange over the worker's transport: read a JSON line, answer one. */
-async function bareRoundTrip(python: string): Promise<{ p50: number; p99: number }> {
+function bareRoundTrip(python: string): { roundTrip(i: number): Promise<unknown>; close(): Promise<void> } {
   const script = `
 import json, os
 requests = os.fdopen(3, "rb"); replies = os.fdopen(4, "wb", buffering=0)
@@ -193,10 +229,13 @@ for line in requests:
       waiting = (line) => resolve(JSON.parse(line));
       requests.write(`${JSON.stringify({ op: "execute", input: { value: i } })}\n`);
     });
-  const result = await sample(WARM_CALLS, roundTrip, 2_000);
-  requests.end();
-  await new Promise((resolve) => child.once("exit", resolve));
-  return result;
+  return {
+    roundTrip,
+    async close() {
+      requests.end();
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
 }
 
 /** (c): what a runtime without a persistent worker pays: a fresh interpreter, import, construct, call. */
@@ -227,7 +266,4 @@ function print(rows: Row[], resolveMs: number): void {
     );
   }
   console.log(`\nResolving \`python3\` to its real interpreter (once per process): ${resolveMs.toFixed(0)} ms.`);
-  const warm = rows[0];
-  const floor = rows.find((row) => row.name.startsWith("(f)"));
-  if (warm && floor) console.log(`Warm call = ${(warm.p50 / floor.p50).toFixed(2)}× the bare round trip.`);
 }

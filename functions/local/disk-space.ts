@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { storageFull } from "../http/storage-answers.js";
 import type { StorageSpace } from "../storage/storage-space.js";
 import { isDiskFull } from "../storage/storage-errors.js";
+import type { DiskFullSignal } from "./disk-full-signal.js";
 
 /** The data folder's space reserve (docs/durability.md, "Out of space"). */
 export const SPACE_RESERVE_FILE = "space-reserve";
@@ -30,7 +31,7 @@ export const WRITE_HEADROOM_BYTES = 8 * 1024 * 1024;
  */
 export class DiskSpace implements StorageSpace {
   private reopenTable: () => Promise<void> = async () => undefined;
-  private tableWriteFailed = false;
+  private writeFailed: DiskFullSignal | undefined;
   private turn: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -72,13 +73,12 @@ export class DiskSpace implements StorageSpace {
     await rm(join(dataDir, SPACE_RESERVE_FILE), { force: true });
   }
 
-  /** How the emulators tell a write failed for want of space. */
-  noteDiskFull(): void {
-    this.tableWriteFailed = true;
-  }
-
-  /** What clears LevelDB's kept write error (`Emulators.reopenTable`), once the emulators run. */
-  attach(reopenTable: () => Promise<void>): void {
+  /**
+   * Once the emulators run: the signal they raise when a write failed for want of space, and what
+   * clears LevelDB's kept write error then (`Emulators.reopenTable`).
+   */
+  attach(writeFailed: DiskFullSignal, reopenTable: () => Promise<void>): void {
+    this.writeFailed = writeFailed;
     this.reopenTable = reopenTable;
   }
 
@@ -104,10 +104,7 @@ export class DiskSpace implements StorageSpace {
     if (free < needed) {
       throw storageFull(`The disk of ${this.dataDir} has ${free} bytes free; this write needs about ${needed}.`);
     }
-    if (this.tableWriteFailed) {
-      this.tableWriteFailed = false;
-      await this.reopenTable();
-    }
+    if (this.writeFailed?.take()) await this.reopenTable();
   }
 
   /** Writes the reserve (through a temporary file, so a full disk leaves none half-written); false when it does not fit. */

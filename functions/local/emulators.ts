@@ -1,15 +1,11 @@
-import { mkdir } from "node:fs/promises";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import S3rver from "s3rver";
-import { guardedDynalite, type GuardedDynalite } from "./dynalite-disk-errors.js";
-import { guardS3rverWrites } from "./s3rver-disk-errors.js";
-import { honourIfNoneMatch } from "./s3rver-if-none-match.js";
+import { DiskFullSignal } from "./disk-full-signal.js";
+import { startHostedEmulator } from "./emulator-host.js";
 
 /**
  * DynamoDB (dynalite, LevelDB on disk) and S3 (s3rver, files on disk, honouring `If-None-Match: *`),
- * both loopback-only, both answering a full disk as 507 instead of failing the process.
+ * both loopback-only, each kind in a worker thread of its own (emulator-host.ts), both answering a
+ * full disk as 507 instead of failing the process.
  */
 export interface Emulators {
   dynamodbEndpoint: string;
@@ -30,59 +26,30 @@ export interface EmulatorOptions {
    * (DynamoDB Local does), e.g. for the conformance suite (docs/durability.md).
    */
   dynamodbEndpoint?: string;
-  /** Told each time an emulator's write failed because the disk is full. */
-  onDiskFull?: () => void;
+  /** Raised each time an emulator's write failed because the disk is full. */
+  diskFull?: DiskFullSignal;
 }
 
 /** Where s3rver keeps its files, under the data folder. */
 export const S3_FOLDER = "s3";
 
 export async function startEmulators(dataDir: string, options: EmulatorOptions = {}): Promise<Emulators> {
-  const s3Dir = join(dataDir, S3_FOLDER);
-  await mkdir(s3Dir, { recursive: true });
-  const onDiskFull = options.onDiskFull ?? (() => undefined);
-  const dynamo = options.dynamodbEndpoint === undefined ? await startDynalite(join(dataDir, "dynamodb"), onDiskFull) : undefined;
-
-  const s3 = new S3rver({ address: "127.0.0.1", port: 0, directory: s3Dir, silent: true });
-  guardS3rverWrites(s3, onDiskFull);
-  honourIfNoneMatch(s3);
-  let s3Address: AddressInfo;
-  try {
-    s3Address = await s3.run();
-  } catch (error) {
-    if (dynamo) await closeServer(dynamo.server);
-    throw error;
+  const diskFull = options.diskFull ?? new DiskFullSignal();
+  const [dynamo, s3] = await Promise.allSettled([
+    options.dynamodbEndpoint === undefined ? startHostedEmulator("dynalite", join(dataDir, "dynamodb"), diskFull) : undefined,
+    startHostedEmulator("s3rver", join(dataDir, S3_FOLDER), diskFull),
+  ]);
+  if (dynamo.status === "rejected" || s3.status === "rejected") {
+    await Promise.allSettled([dynamo.status === "fulfilled" && dynamo.value?.close(), s3.status === "fulfilled" && s3.value.close()]);
+    throw dynamo.status === "rejected" ? dynamo.reason : (s3 as PromiseRejectedResult).reason;
   }
-
   return {
-    dynamodbEndpoint: options.dynamodbEndpoint ?? `http://127.0.0.1:${(dynamo!.server.address() as AddressInfo).port}`,
-    s3Endpoint: `http://127.0.0.1:${s3Address.port}`,
+    dynamodbEndpoint: options.dynamodbEndpoint ?? dynamo.value!.endpoint,
+    s3Endpoint: s3.value.endpoint,
     credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-    reopenTable: async () => dynamo?.reopen(),
+    reopenTable: async () => dynamo.value?.reopen(),
     async close() {
-      await Promise.allSettled([s3.close(), dynamo && closeServer(dynamo.server)]);
+      await Promise.allSettled([s3.value.close(), dynamo.value?.close()]);
     },
   };
-}
-
-async function startDynalite(dir: string, onDiskFull: () => void): Promise<GuardedDynalite> {
-  await mkdir(dir, { recursive: true });
-  const dynamo = guardedDynalite({ path: dir }, onDiskFull);
-  try {
-    await dynamo.opened;
-  } catch (error) {
-    await closeServer(dynamo.server).catch(() => undefined);
-    const cause = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
-    throw new Error(`the DynamoDB emulator's database in ${dir} cannot be opened: ${cause}`, { cause: error });
-  }
-  await new Promise<void>((resolve, reject) => {
-    dynamo.server.once("error", reject);
-    dynamo.server.listen(0, "127.0.0.1", () => resolve());
-  });
-  return dynamo;
-}
-
-function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }

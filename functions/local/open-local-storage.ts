@@ -3,6 +3,7 @@ import { DEFAULT_MAX_BUNDLE_BYTES, type RegistryConfig } from "../config.js";
 import { isDiskFull } from "../storage/storage-errors.js";
 import { loadCursorKey } from "./cursor-key.js";
 import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
+import { DiskFullSignal } from "./disk-full-signal.js";
 import { DiskSpace } from "./disk-space.js";
 import { S3_FOLDER, startEmulators, type EmulatorOptions } from "./emulators.js";
 import { repairEmulatorFiles } from "./repair-emulator-files.js";
@@ -35,8 +36,9 @@ export async function openLocalStorage(dataDirOption: string, options: EmulatorO
     const { space, readOnly } = await DiskSpace.prepare(dataDir, released);
     if (lock.afterUncleanStop) await repairEmulatorFiles(join(dataDir, S3_FOLDER));
     const cursorKey = await loadCursorKey(dataDir);
-    const emulators = await startEmulators(dataDir, { ...options, onDiskFull: () => space.noteDiskFull() });
-    space.attach(() => emulators.reopenTable());
+    const diskFull = new DiskFullSignal();
+    const emulators = await startEmulators(dataDir, { ...options, diskFull });
+    space.attach(diskFull, () => emulators.reopenTable());
     const close = async () => {
       await emulators.close();
       await lock.release();

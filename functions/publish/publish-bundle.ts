@@ -24,6 +24,13 @@ export type PublishDeps = Pick<RegistryDeps, "entries" | "archives"> &
      * HttpProblem: scope, ownership, signature) and adds registry-owned fields (`owner`, `signature`).
      */
     admit?: (entry: PublishedEntry) => Promise<Partial<PublishedEntry>>;
+    /**
+     * Resolves once the request's audit event is stored: awaited before the first write, so a
+     * route may validate the bundle beside that write (`auditStored`).
+     */
+    beforeFirstWrite?: () => Promise<void>;
+    /** A write that goes beside the publish's last step, the published mark: the request's audit outcome (`completeAuditAs`). */
+    besideLastWrite?: () => Promise<void>;
   };
 
 /** A publish meets a delete of the same tool at most this often before it asks the client to retry. */
@@ -35,9 +42,10 @@ const MAX_DELETE_COLLISIONS = 3;
  * and a rejected upload leaves storage as it was.
  *
  * Publishing is a sequence of idempotent steps, so a retry finishes what a crash interrupted
- * (docs/storage.md, "Publishing"): archive written once → version item (pending) → pointer moved
- * forward → revision recorded, and the version marked published beside the log write. Uploading
- * the same release again completes a pending version (200); a finished one is 409.
+ * (docs/durability.md, "Publishing"): archive written once (beside the admission, which may claim
+ * the id) → version item (pending) → pointer moved forward → revision recorded, and the version
+ * marked published beside the log write and the audit outcome. Uploading the same release again
+ * completes a pending version (200); a finished one is 409.
  * Pass the app's `RegistryDeps`: their `onCatalogChange` also drops this process's read cache.
  */
 export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps): Promise<PublishedEntry> {
@@ -60,13 +68,27 @@ export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps):
     updated_at: now,
     ...(bundle.capabilities === undefined ? {} : { tool_capabilities: bundle.capabilities }),
   };
-  const admitted: PublishedEntry = deps.admit === undefined ? draft : { ...draft, ...(await deps.admit(draft)) };
-  const entry = await withSearchEmbedding(admitted, deps.embedder);
+  await deps.beforeFirstWrite?.();
+  // The archive (content-addressed) needs nothing of the admission: the two go side by side.
+  const firstArchiveWrite = deps.archives.putOnce(digest.sha256, bundle.toolZip);
+  firstArchiveWrite.catch(() => undefined); // awaited below, after the admission
+  let entry: PublishedEntry;
+  try {
+    const [admitted, embedded] = await Promise.all([deps.admit?.(draft) ?? {}, withSearchEmbedding(draft, deps.embedder)]);
+    entry = { ...embedded, ...admitted };
+  } catch (refusal) {
+    // A refused release changes nothing: an archive only this upload wrote goes again (if storage fails
+    // meanwhile, the doctor removes it as an orphan).
+    if ((await firstArchiveWrite.catch(() => undefined)) === "written") {
+      await removeArchiveIfUnreferenced(deps, digest.sha256).catch(() => undefined);
+    }
+    throw refusal;
+  }
   const release = releaseDigest(entry);
 
   for (let collision = 0; collision <= MAX_DELETE_COLLISIONS; collision++) {
     // Archive first, so no version item ever names an object that was never written.
-    const archive = await deps.archives.putOnce(digest.sha256, bundle.toolZip);
+    const archive = await (collision === 0 ? firstArchiveWrite : deps.archives.putOnce(digest.sha256, bundle.toolZip));
     try {
       await deps.entries.putVersion(entry, release);
     } catch (error) {
@@ -136,9 +158,9 @@ async function completePublish(deps: PublishDeps, entry: PublishedEntry, archive
     }
   }
   // Recorded last: a process that sees the new revision re-reads and finds the new pointer.
-  await recordCatalogChange(deps, { toolId: entry.tool_id, kind: "published" }, () =>
-    deps.entries.markPublished(entry.tool_id, entry.version),
-  );
+  await recordCatalogChange(deps, { toolId: entry.tool_id, kind: "published" }, async () => {
+    await Promise.all([deps.entries.markPublished(entry.tool_id, entry.version), deps.besideLastWrite?.()]);
+  });
   return true;
 }
 

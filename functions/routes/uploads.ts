@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { admitRelease } from "../trust/admit-release.js";
 import { requireWriter } from "../trust/require-writer.js";
-import { writerOf } from "../trust/writer.js";
+import { completeAuditAs, writerOf } from "../trust/writer.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
@@ -51,7 +51,7 @@ export const uploadsRoute: RouteModule = (app, deps) => {
       if (size > maxBytes) throw tooLarge(size, maxBytes);
       const bytes = await store.read(uploadId);
       if (bytes === undefined) throw unknownUpload(uploadId);
-      const entry = await publishBundle(bytes, { ...deps, admit: admitRelease(c, deps) });
+      const entry = await publishBundle(bytes, { ...deps, admit: admitRelease(c, deps), besideLastWrite: () => completeAuditAs(c, 200) });
       return c.json(uploadAnswer(entry));
     } finally {
       // Published or rejected, the incoming copy has served its purpose (the archive lives under archives/).

@@ -3,9 +3,9 @@ import { sha256Hex, type TokenVerifier } from "../auth/token-verifier.js";
 import type { RegistryConfig } from "../config.js";
 import { clientAddress } from "../http/client-address.js";
 import { HttpProblem } from "../http-problem.js";
-import type { AuditOutcome } from "../storage/audit-store.js";
 import type { StorageSpace } from "../storage/storage-space.js";
 import type { AuditAction } from "./audit-actions.js";
+import { AuditTrail } from "./audit-trail.js";
 import type { TrustStores } from "./trust-stores.js";
 import { ADMIN_PUBLISHER } from "./publisher-name.js";
 import { publisherOfToken } from "./publisher-token.js";
@@ -22,6 +22,12 @@ export interface WriterOptions {
   action?: AuditAction;
   /** Only the admin token may (token management, the audit log, the doctor). */
   adminOnly?: boolean;
+  /**
+   * The route runs while its audit event is being stored, so its reading and validating goes
+   * beside that write; it must await `auditStored(c)` before its first write (the publish
+   * pipeline does, `PublishDeps.beforeFirstWrite`). Otherwise the route runs once the event is stored.
+   */
+  beforeAuditStored?: boolean;
 }
 
 const HOW_TO =
@@ -29,9 +35,9 @@ const HOW_TO =
 
 /**
  * Guards a write route: the bearer token must be the admin token or a live publisher token within
- * its write rate (401, 429), and the request is written to the audit log before it runs and
- * completed with its outcome after (docs/design/publisher-trust.md). If the log cannot be written
- * the request does not run: no write goes unrecorded. A token that is expired, revoked or was
+ * its write rate (401, 429), and the request is written to the audit log before it writes anything
+ * and completed with its outcome after (docs/design/publisher-trust.md). If the log cannot be
+ * written the request writes nothing and is answered with that failure: no write goes unrecorded. A token that is expired, revoked or was
  * replaced by a newer one is logged with its refusal; requests with a token the registry never
  * issued are not (anyone could fill the log). The route then checks scope, action and ownership
  * for the tool it touches (`authorizeTool`).
@@ -58,29 +64,34 @@ export function requireWriter(deps: WriterDeps, options: WriterOptions): Middlew
     }
     // A write that cannot fit is refused before anything, its audit event included, is stored (507).
     if (!("refusal" in identity)) await deps.space?.assertRoomFor(Number(c.req.header("content-length")) || 0);
-    const audit = deps.trust.audit;
-    const key = await audit.begin({
-      time: now.toISOString(),
-      token: identity.publisher,
-      action: options.action,
-      client: clientAddress(c, deps.config),
-      outcome: "pending",
-      status: 0,
-    });
+    const trail = new AuditTrail(
+      deps.trust.audit,
+      deps.trust.audit.begin({
+        time: now.toISOString(),
+        token: identity.publisher,
+        action: options.action,
+        client: clientAddress(c, deps.config),
+        outcome: "pending",
+        status: 0,
+      }),
+      () => c.get("auditSubject"),
+    );
+    c.set("auditTrail", trail);
     let status = 500;
+    let failure: { error: unknown } | undefined;
     try {
+      if (!options.beforeAuditStored) await trail.stored();
       admit();
       await next();
       status = c.res.status;
     } catch (error) {
       if (error instanceof HttpProblem) status = error.status;
-      throw error;
-    } finally {
-      const subject = c.get("auditSubject");
-      await audit
-        .complete(key, { outcome: outcomeOf(status), status, ...(subject ?? {}) })
-        .catch((error: unknown) => console.error("[registry] audit event left pending:", error));
+      failure = { error };
     }
+    // An event that could not be stored answers the request (503), whatever the route did: it wrote nothing (auditStored).
+    await trail.stored();
+    await trail.completeAs(status).catch((error: unknown) => console.error("[registry] audit event left pending:", error));
+    if (failure !== undefined) throw failure.error;
   };
 }
 
@@ -140,8 +151,4 @@ function bearerToken(c: Context): string {
 
 function unauthorized(reason: string): HttpProblem {
   return new HttpProblem(401, "Unauthorized", `${reason} ${HOW_TO}`);
-}
-
-function outcomeOf(status: number): AuditOutcome {
-  return status >= 500 ? "failed" : status >= 400 ? "refused" : "ok";
 }

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { TokenRecord } from "../storage/token-store.js";
 import type { AuditEvent } from "../storage/audit-store.js";
 import type { AuditAction } from "./audit-actions.js";
+import type { AuditTrail } from "./audit-trail.js";
 
 /** Who sent a write request, once its token checked out. */
 export type Writer = { publisher: string; admin: true } | { publisher: string; admin: false; token: TokenRecord };
@@ -13,6 +14,7 @@ declare module "hono" {
   interface ContextVariableMap {
     writer: Writer;
     auditSubject: AuditSubject;
+    auditTrail: AuditTrail;
   }
 }
 
@@ -25,4 +27,17 @@ export function writerOf(c: Context): Writer {
 export function auditSubject(c: Context, subject: AuditSubject): void {
   const current = c.get("auditSubject") as AuditSubject | undefined;
   c.set("auditSubject", { ...current, ...subject });
+}
+
+/**
+ * Resolves once the request's audit event is stored (rejects when it could not be): what a route
+ * that runs beside that write (`beforeAuditStored`) awaits before its first write.
+ */
+export function auditStored(c: Context): Promise<void> {
+  return c.get("auditTrail").stored();
+}
+
+/** Writes the request's audit outcome now, as answered with `status`, beside the route's last write. */
+export function completeAuditAs(c: Context, status: number): Promise<void> {
+  return c.get("auditTrail").completeAs(status);
 }
