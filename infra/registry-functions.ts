@@ -11,6 +11,11 @@ import type { RegistrySettings } from "./registry-settings.js";
 export interface ApiRoute {
   readonly path: string;
   readonly methods: readonly HttpMethod[];
+  /**
+   * It answers 401 without a bearer token: CloudFront must pass `Authorization` on to it, and never
+   * cache its GETs (infra/registry-distribution.ts); test/infra/authenticated-routes.test.ts checks the flag.
+   */
+  readonly authenticated?: true;
 }
 
 /**
@@ -62,19 +67,21 @@ const DEFINITIONS = [
       readsCursorSecret: true,
       embeds: true,
     },
+    // Every write and admin read needs a token; anyone may read a publisher's signing keys.
     routes: [
-      { path: "/tools/upload", methods: [HttpMethod.POST] },
-      { path: "/tools/uploads", methods: [HttpMethod.POST] },
-      { path: "/tools/uploads/{uploadId}/complete", methods: [HttpMethod.POST] },
-      { path: "/tools/{id}", methods: [HttpMethod.PUT, HttpMethod.DELETE] },
-      { path: "/tools/{id}/versions/{version}", methods: [HttpMethod.PATCH, HttpMethod.DELETE] },
-      { path: "/registry/doctor", methods: [HttpMethod.POST] },
+      { path: "/tools/upload", methods: [HttpMethod.POST], authenticated: true },
+      { path: "/tools/uploads", methods: [HttpMethod.POST], authenticated: true },
+      { path: "/tools/uploads/{uploadId}/complete", methods: [HttpMethod.POST], authenticated: true },
+      { path: "/tools/{id}", methods: [HttpMethod.PUT, HttpMethod.DELETE], authenticated: true },
+      { path: "/tools/{id}/versions/{version}", methods: [HttpMethod.PATCH, HttpMethod.DELETE], authenticated: true },
+      { path: "/registry/doctor", methods: [HttpMethod.POST], authenticated: true },
       // Publisher trust (docs/design/publisher-trust.md): admin routes and the audit log live beside the writes.
-      { path: "/tokens", methods: [HttpMethod.POST, HttpMethod.GET] },
-      { path: "/tokens/{name}", methods: [HttpMethod.DELETE] },
-      { path: "/audit", methods: [HttpMethod.GET] },
-      { path: "/publishers/{name}/keys", methods: [HttpMethod.PUT, HttpMethod.GET] },
-      { path: "/publishers/{name}/keys/{keyId}", methods: [HttpMethod.DELETE] },
+      { path: "/tokens", methods: [HttpMethod.POST, HttpMethod.GET], authenticated: true },
+      { path: "/tokens/{name}", methods: [HttpMethod.DELETE], authenticated: true },
+      { path: "/audit", methods: [HttpMethod.GET], authenticated: true },
+      { path: "/publishers/{name}/keys", methods: [HttpMethod.PUT], authenticated: true },
+      { path: "/publishers/{name}/keys", methods: [HttpMethod.GET] },
+      { path: "/publishers/{name}/keys/{keyId}", methods: [HttpMethod.DELETE], authenticated: true },
     ],
     environment: (settings) => ({
       MAX_BUNDLE_BYTES: String(settings.maxBundleBytes),

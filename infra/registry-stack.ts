@@ -117,6 +117,9 @@ export class RegistryStack extends Stack {
               ? { name: settings.domainName, certificateArn: settings.certificateArn }
               : undefined,
           webAclArn: settings.webAclArn,
+          authenticatedRoutes: REGISTRY_FUNCTIONS.flatMap((definition) =>
+            Array.isArray(definition.routes) ? definition.routes.filter((route) => route.authenticated) : [],
+          ),
         })
       : undefined;
     // Links the functions write use this origin only (functions/http/request-origin.ts).
@@ -152,11 +155,16 @@ export class RegistryStack extends Stack {
         ? "execute-api endpoint (answers only through the distribution)"
         : "Registry base URL (toolsDbUrl for the SDK)",
     });
-    if (this.distribution)
+    if (this.distribution) {
       new CfnOutput(this, "DistributionId", {
         value: this.distribution.distribution.distributionId,
         description: "CloudFront distribution (for invalidations)",
       });
+      new CfnOutput(this, "DistributionDomainName", {
+        value: this.distribution.distribution.distributionDomainName,
+        description: "The distribution's own domain: where a custom domain's CNAME or alias record points",
+      });
+    }
     new CfnOutput(this, "BucketName", { value: bucket.bucketName, description: "Archive bucket (retained on stack deletion)" });
     new CfnOutput(this, "TableName", { value: table.tableName, description: "Entry table (retained on stack deletion)" });
     new CfnOutput(this, "TokenSecretArn", { value: tokenSecret.secretArn, description: "Secret holding the write token" });

@@ -440,11 +440,22 @@ describe("secrets and outputs", () => {
     expect(cursorKey.Properties.SecretString).toBeUndefined();
   });
 
-  it("outputs the registry URL, API URL, distribution, bucket, table and secret ARN", () => {
+  it("outputs the registry URL, API URL, distribution and its domain, bucket, table and secret ARN", () => {
     const [apiId] = onlyOne("AWS::ApiGatewayV2::Api");
     const outputs = synth.template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(Object.keys(outputs).sort()).toEqual(["ApiUrl", "BucketName", "DistributionId", "RegistryUrl", "TableName", "TokenSecretArn"]);
-    synth.template.hasOutput("DistributionId", { Value: { Ref: onlyOne("AWS::CloudFront::Distribution")[0] } });
+    expect(Object.keys(outputs).sort()).toEqual([
+      "ApiUrl",
+      "BucketName",
+      "DistributionDomainName",
+      "DistributionId",
+      "RegistryUrl",
+      "TableName",
+      "TokenSecretArn",
+    ]);
+    const [distributionId] = onlyOne("AWS::CloudFront::Distribution");
+    synth.template.hasOutput("DistributionId", { Value: { Ref: distributionId } });
+    // With a custom domain this is what its DNS record points at.
+    synth.template.hasOutput("DistributionDomainName", { Value: { "Fn::GetAtt": [distributionId, "DomainName"] } });
     expect(json(outputs.ApiUrl!.Value)).toContain(apiId);
     synth.template.hasOutput("BucketName", { Value: { Ref: archiveBucket()[0] } });
     synth.template.hasOutput("TableName", { Value: { Ref: onlyOne("AWS::DynamoDB::GlobalTable")[0] } });
@@ -607,24 +618,69 @@ describe("CloudFront in front of the API (on by default)", () => {
   const behavior = (pattern: string) =>
     (distribution().CacheBehaviors as { PathPattern: string }[]).find((entry) => entry.PathPattern === pattern) as Record<string, any>;
   // Managed policies (ids are AWS's, fixed): https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/using-managed-cache-policies.html
-  const USE_ORIGIN_CACHE_CONTROL_QUERY_STRINGS = "4cc15a8a-d715-48a4-82b8-cc0b614638fe";
-  const CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad";
   const CACHING_OPTIMIZED = "658327ea-f89d-4fab-a63d-7e88639e58f6";
-  const ALL_VIEWER_EXCEPT_HOST = "b689b0a8-53d0-40ab-baf2-68738e2966ac";
+  const cachePolicy = (reference: { Ref: string }) => resources[reference.Ref]!.Properties.CachePolicyConfig as Record<string, any>;
+  const originRequestPolicy = (reference: { Ref: string }) =>
+    resources[reference.Ref]!.Properties.OriginRequestPolicyConfig as Record<string, any>;
+  const keyedHeaders = (policy: Record<string, any>) =>
+    (policy.ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig.Headers ?? []) as string[];
 
-  it("sends everything to the API with the origin's own caching: immutable versions cached, latest and listings not", () => {
+  /** The behaviour CloudFront picks for a path: the first whose pattern matches (`*` any run of characters, `?` one), else the default. */
+  function behaviourFor(path: string): Record<string, any> {
+    const config = distribution();
+    const matches = (pattern: string) =>
+      new RegExp(
+        `^${pattern
+          .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+          .replace(/\*/g, ".*")
+          .replace(/\?/g, ".")}$`,
+      ).test(path);
+    return (config.CacheBehaviors as Record<string, any>[]).find((entry) => matches(entry.PathPattern)) ?? config.DefaultCacheBehavior;
+  }
+
+  it("sends everything to the API, caching as its Cache-Control says, keyed on the token and CORS origin", () => {
     const config = distribution();
     expect(config).toMatchObject({ Enabled: true, HttpVersion: "http2and3", PriceClass: "PriceClass_100" });
     expect(config.DefaultCacheBehavior).toMatchObject({
-      CachePolicyId: USE_ORIGIN_CACHE_CONTROL_QUERY_STRINGS,
-      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST,
       ViewerProtocolPolicy: "https-only",
       AllowedMethods: ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"],
       Compress: true,
     });
+    const policy = cachePolicy(config.DefaultCacheBehavior.CachePolicyId);
+    expect(policy).toMatchObject({ MinTTL: 0, DefaultTTL: 0, MaxTTL: 31_536_000 });
+    expect(keyedHeaders(policy).sort()).toEqual(["authorization", "origin"]);
+    expect(policy.ParametersInCacheKeyAndForwardedToOrigin.QueryStringsConfig.QueryStringBehavior).toBe("all");
+    // Every viewer header but Host cannot carry CloudFront's own: an allow list, with the viewer's address.
+    const forwarded = originRequestPolicy(config.DefaultCacheBehavior.OriginRequestPolicyId);
+    expect(forwarded.HeadersConfig.HeaderBehavior).toBe("whitelist");
+    expect(forwarded.HeadersConfig.Headers).toEqual(expect.arrayContaining(["cloudfront-viewer-address", "content-type"]));
+    expect(forwarded.HeadersConfig.Headers).not.toContain("host");
     const apiOrigin = (config.Origins as Record<string, any>[]).find((origin) => origin.Id === config.DefaultCacheBehavior.TargetOriginId)!;
     expect(json(apiOrigin.DomainName)).toContain(onlyOne("AWS::ApiGatewayV2::Api")[0]);
     expect(apiOrigin.CustomOriginConfig.OriginProtocolPolicy).toBe("https-only");
+  });
+
+  it("forwards the token of every authenticated route, and never caches their GETs", () => {
+    const authenticated = REGISTRY_FUNCTIONS.flatMap((definition) =>
+      Array.isArray(definition.routes) ? definition.routes.filter((route) => route.authenticated) : [],
+    );
+    expect(authenticated.length).toBeGreaterThan(10);
+    const apiOriginId = distribution().DefaultCacheBehavior.TargetOriginId;
+    for (const route of authenticated) {
+      const path = route.path.replace(/\{[^}]+\}/g, "sample");
+      const chosen = behaviourFor(path);
+      for (const method of route.methods) {
+        const name = `${method} ${route.path}`;
+        expect(chosen.TargetOriginId, name).toBe(apiOriginId);
+        expect(chosen.AllowedMethods, name).toContain(method);
+        const policy = cachePolicy(chosen.CachePolicyId);
+        expect(keyedHeaders(policy), name).toContain("authorization");
+        if (method === "GET" || method === "HEAD") expect(policy.MaxTTL, name).toBeLessThanOrEqual(1);
+      }
+    }
+    expect(behaviourFor("/tokens").PathPattern).toBe("/tokens");
+    expect(behaviourFor("/audit").PathPattern).toBe("/audit");
+    expect(behaviourFor("/tools/text-stats").PathPattern).toBeUndefined();
   });
 
   it("serves /archives/* from the bucket through origin access control, cached", () => {
@@ -647,14 +703,18 @@ describe("CloudFront in front of the API (on by default)", () => {
       string,
       any
     >[];
-    expect(statements).toContainEqual(
+    const fromCloudFront = statements.filter((statement) => json(statement.Principal).includes("cloudfront.amazonaws.com"));
+    expect(fromCloudFront).toEqual([
       expect.objectContaining({ Effect: "Allow", Action: "s3:GetObject", Principal: { Service: "cloudfront.amazonaws.com" } }),
-    );
+    ]);
+    // Origin access reaches archives/ only, and only from this distribution.
+    expect(json(fromCloudFront[0]!.Resource)).toMatch(/"\/archives\/\*"\]/);
+    expect(json(fromCloudFront[0]!.Condition)).toContain(onlyOne("AWS::CloudFront::Distribution")[0]);
   });
 
   it("answers oversized direct uploads at the edge, never caching uploads", () => {
     const upload = behavior("/tools/upload");
-    expect(upload).toMatchObject({ CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST });
+    expect(cachePolicy(upload.CachePolicyId).MaxTTL).toBeLessThanOrEqual(1);
     expect(upload.FunctionAssociations).toEqual([{ EventType: "viewer-request", FunctionARN: expect.anything() }]);
     const [, fn] = onlyOne("AWS::CloudFront::Function");
     expect(fn.Properties.FunctionConfig.Runtime).toBe("cloudfront-js-2.0");
