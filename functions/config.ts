@@ -18,6 +18,11 @@ export interface RegistryConfig {
   publicUrl?: string;
   /** Peer addresses (reverse proxies) whose `X-Forwarded-Proto`/`-Host` are believed; empty: none. */
   trustedProxies?: string[];
+  /**
+   * The secret CloudFront sends in `x-origin-verify` (`ORIGIN_VERIFY_SECRET`, set by the stack): a
+   * request carrying it came through the distribution, so its `CloudFront-Viewer-Address` is the client's.
+   */
+  originVerifySecret?: string;
   /** `redirect`: 302 to a presigned S3 URL; `proxy`: stream the bytes through the registry; `cdn`: 302 to the distribution. */
   archiveDelivery: ArchiveDelivery;
   presignExpiresSeconds: number;
@@ -68,6 +73,7 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     credentials,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, "") : undefined,
     trustedProxies: addressList(env.TRUSTED_PROXIES),
+    originVerifySecret: env.ORIGIN_VERIFY_SECRET || undefined,
     archiveDelivery,
     presignExpiresSeconds: integerAtLeast(1, env.PRESIGN_EXPIRES_SECONDS, 300, "PRESIGN_EXPIRES_SECONDS"),
     maxBundleBytes: integerAtLeast(1, env.MAX_BUNDLE_BYTES, DEFAULT_MAX_BUNDLE_BYTES, "MAX_BUNDLE_BYTES"),

@@ -1,3 +1,5 @@
+import { VIEWER_ADDRESS_HEADER } from "../functions/http/client-address.js";
+import { ORIGIN_VERIFY_HEADER } from "../functions/http/origin-secret.js";
 import { SIGNATURE_HEADER } from "../functions/trust/verify-signature.js";
 
 /** A request header, and why CloudFront must (or need not) pass it to the API. */
@@ -33,7 +35,7 @@ export const ORIGIN_REQUEST_HEADERS: readonly EdgeHeader[] = [
   { name: "content-type", reason: "Uploads are multipart (the boundary is in it), other writes JSON." },
   { name: SIGNATURE_HEADER, reason: "A signed upload or edit carries its publisher signature in it (docs/registry.md#signed-bundles)." },
   {
-    name: "cloudfront-viewer-address",
+    name: VIEWER_ADDRESS_HEADER,
     reason: "Set by CloudFront to the viewer's own address and port: the client the audit log records (functions/http/client-address.ts).",
   },
   { name: "access-control-request-method", reason: "CORS preflights, answered by API Gateway." },
@@ -42,6 +44,7 @@ export const ORIGIN_REQUEST_HEADERS: readonly EdgeHeader[] = [
 
 /** Headers the functions read that never need to come through CloudFront, each with the reason. */
 export const NOT_FORWARDED_HEADERS: readonly EdgeHeader[] = [
+  { name: ORIGIN_VERIFY_HEADER, reason: "CloudFront adds it to every origin request itself, as the API origin's custom header." },
   {
     name: "if-none-match",
     reason: "CloudFront answers a viewer's conditional GET from its copy and revalidates that copy with the copy's own ETag.",

@@ -25,7 +25,7 @@ import { HttpOrigin, S3BucketOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
 import { PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { Bucket } from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
-import { ORIGIN_VERIFY_HEADER } from "../functions/lambda/origin-verify.js";
+import { ORIGIN_VERIFY_HEADER } from "../functions/http/origin-secret.js";
 import { ARCHIVES_PREFIX } from "../functions/storage/archive-store.js";
 import { acknowledgeFinding } from "./acknowledge-finding.js";
 import { CACHE_KEY_HEADERS, ORIGIN_REQUEST_HEADERS } from "./edge-request-headers.js";

@@ -4,7 +4,7 @@
  * every flagged route answers 401 to a request without a token, and no unflagged one does.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REGISTRY_FUNCTIONS } from "../../infra/registry-functions.js";
+import { REGISTRY_FUNCTIONS, type ApiRoute } from "../../infra/registry-functions.js";
 import { startTestRegistry, type TestRegistry } from "../support/registry.js";
 
 let registry: TestRegistry;
@@ -23,11 +23,11 @@ const SAMPLE_PARAMETERS: Record<string, string> = {
 };
 
 const routes = REGISTRY_FUNCTIONS.flatMap((definition) =>
-  Array.isArray(definition.routes)
-    ? definition.routes.flatMap((route) =>
-        route.methods.map((method) => ({ method, path: route.path, authenticated: route.authenticated })),
-      )
-    : [],
+  definition.routes === undefined || definition.routes === "default"
+    ? []
+    : definition.routes.flatMap((route: ApiRoute) =>
+        route.methods.map((method: string) => ({ method, path: route.path, authenticated: route.authenticated })),
+      ),
 );
 
 describe("authenticated routes", () => {
@@ -39,7 +39,7 @@ describe("authenticated routes", () => {
   });
 
   it.each(routes)("$method $path answers 401 without a token exactly when flagged", async ({ method, path, authenticated }) => {
-    const url = path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(SAMPLE_PARAMETERS[name] ?? "x"));
+    const url = path.replace(/\{([^}]+)\}/g, (_match: string, name: string) => encodeURIComponent(SAMPLE_PARAMETERS[name] ?? "x"));
     const response = await fetch(`${registry.url}${url}`, {
       method,
       ...(method === "GET" || method === "HEAD" ? {} : { headers: { "content-type": "application/json" }, body: "{}" }),

@@ -7,12 +7,17 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { VIEWER_ADDRESS_HEADER } from "../../functions/http/client-address.js";
+import { ORIGIN_VERIFY_HEADER } from "../../functions/http/origin-secret.js";
 import { SIGNATURE_HEADER } from "../../functions/trust/verify-signature.js";
 import { CACHE_KEY_HEADERS, NOT_FORWARDED_HEADERS, ORIGIN_REQUEST_HEADERS } from "../../infra/edge-request-headers.js";
 
 const FUNCTIONS_DIR = new URL("../../functions/", import.meta.url).pathname;
-/** `c.req.header("x")`, `headers.get("x")`, `headers["x"]` (event headers), and the named constant of the signature header. */
+/** `c.req.header("x")`, `headers.get("x")`, `headers["x"]` (event headers). */
 const HEADER_READS = [/\.header\("([A-Za-z0-9-]+)"\)/g, /headers\.get\("([A-Za-z0-9-]+)"\)/g, /headers\??\.?\["([a-z0-9-]+)"\]/g];
+/** The same with a named constant (`c.req.header(SIGNATURE_HEADER)`, `headers[ORIGIN_VERIFY_HEADER]`). */
+const NAMED_HEADER_READS = [/\.header\(([A-Z][A-Z0-9_]+)\)/g, /headers\.get\(([A-Z][A-Z0-9_]+)\)/g, /headers\??\.?\[([A-Z][A-Z0-9_]+)\]/g];
+const HEADER_CONSTANTS: Record<string, string> = { SIGNATURE_HEADER, VIEWER_ADDRESS_HEADER, ORIGIN_VERIFY_HEADER };
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -27,7 +32,13 @@ async function headersRead(): Promise<Set<string>> {
   for (const file of await sourceFiles(FUNCTIONS_DIR)) {
     const source = await readFile(file, "utf8");
     for (const pattern of HEADER_READS) for (const match of source.matchAll(pattern)) names.add(match[1]!.toLowerCase());
-    if (source.includes("req.header(SIGNATURE_HEADER)")) names.add(SIGNATURE_HEADER);
+    for (const pattern of NAMED_HEADER_READS) {
+      for (const [, constant] of source.matchAll(pattern)) {
+        const name = HEADER_CONSTANTS[constant!];
+        if (name === undefined) throw new Error(`${file} reads the header named by ${constant}: add it to HEADER_CONSTANTS here`);
+        names.add(name);
+      }
+    }
   }
   return names;
 }
@@ -37,7 +48,9 @@ describe("request headers behind CloudFront", () => {
     const named = new Set([...CACHE_KEY_HEADERS, ...ORIGIN_REQUEST_HEADERS, ...NOT_FORWARDED_HEADERS].map((header) => header.name));
     const read = await headersRead();
     // The scan finds what it should (a broken pattern would find nothing and pass).
-    expect([...read]).toEqual(expect.arrayContaining(["authorization", "content-type", "if-none-match", SIGNATURE_HEADER]));
+    expect([...read]).toEqual(
+      expect.arrayContaining(["authorization", "content-type", "if-none-match", SIGNATURE_HEADER, VIEWER_ADDRESS_HEADER]),
+    );
     expect([...read].filter((name) => !named.has(name))).toEqual([]);
   });
 
