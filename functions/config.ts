@@ -27,6 +27,8 @@ export interface RegistryConfig {
   archiveDelivery: ArchiveDelivery;
   presignExpiresSeconds: number;
   maxBundleBytes: number;
+  /** Seconds a shared cache (CloudFront) may keep public reads before revalidating them (`EDGE_CACHE_SECONDS`, default 0). */
+  edgeCacheSeconds?: number;
   /** How often (at most) a process checks the catalog revision to drop its read cache. */
   cacheRevalidateMs: number;
   /** Attempts per storage call, with backoff (default 4). */
@@ -78,6 +80,7 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     presignExpiresSeconds: integerAtLeast(1, env.PRESIGN_EXPIRES_SECONDS, 300, "PRESIGN_EXPIRES_SECONDS"),
     maxBundleBytes: integerAtLeast(1, env.MAX_BUNDLE_BYTES, DEFAULT_MAX_BUNDLE_BYTES, "MAX_BUNDLE_BYTES"),
     cacheRevalidateMs: integerAtLeast(0, env.CACHE_REVALIDATE_MS, 1000, "CACHE_REVALIDATE_MS"),
+    edgeCacheSeconds: integerAtLeast(0, env.EDGE_CACHE_SECONDS, 0, "EDGE_CACHE_SECONDS"),
     storageMaxAttempts: integerAtLeast(1, env.STORAGE_MAX_ATTEMPTS, 4, "STORAGE_MAX_ATTEMPTS"),
     storageTimeoutMs: integerAtLeast(100, env.STORAGE_TIMEOUT_MS, 10_000, "STORAGE_TIMEOUT_MS"),
     publisherWritesPerMinute: integerAtLeast(1, env.PUBLISHER_WRITES_PER_MINUTE, 60, "PUBLISHER_WRITES_PER_MINUTE"),

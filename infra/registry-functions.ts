@@ -44,6 +44,13 @@ export interface RegistryFunctionDefinition {
   readonly environment?: (settings: RegistrySettings) => Record<string, string>;
   /** Concurrent executions reserved for it (and capped at); none means the account's shared pool. */
   readonly reservedConcurrency?: (settings: RegistrySettings) => number | undefined;
+  /** Requests per second and burst of each of its routes; without, the API's default (`throttleRateLimit`). */
+  readonly throttle?: (settings: RegistrySettings) => RouteThrottle;
+}
+
+export interface RouteThrottle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
 }
 
 const READ_TABLE = ["dynamodb:GetItem", "dynamodb:Query"];
@@ -90,6 +97,7 @@ const DEFINITIONS = [
     // Writes are rare and heavy (1 GB, whole bundles in memory): a flood of them must not take the
     // account's concurrency from the readers.
     reservedConcurrency: (settings) => settings.uploadReservedConcurrency,
+    throttle: (settings) => ({ rateLimit: settings.uploadRateLimit, burstLimit: settings.uploadBurstLimit }),
   },
   {
     name: "fetch",
@@ -127,6 +135,7 @@ const DEFINITIONS = [
       embeds: true,
     },
     routes: [{ path: "/tools/search", methods: [HttpMethod.GET] }],
+    throttle: (settings) => ({ rateLimit: settings.searchRateLimit, burstLimit: settings.searchBurstLimit }),
   },
   {
     name: "indexer",

@@ -9,10 +9,25 @@ export interface RegistrySettings {
   readonly tableName?: string;
   /** Days to keep API access logs and function logs. Must be a CloudWatch retention value. */
   readonly logRetentionDays: number;
-  /** Steady-state requests per second across the API (default stage). */
+  /**
+   * Steady requests per second each route may take (HTTP APIs throttle per route, with no API-wide
+   * bucket): the public reads (fetch's catch-all) and any route without its own limit below.
+   */
   readonly throttleRateLimit: number;
-  /** Burst bucket size across the API (default stage). */
+  /** Burst bucket of each route (as `throttleRateLimit`). */
   readonly throttleBurstLimit: number;
+  /** `GET /tools/search`: requests per second and burst. */
+  readonly searchRateLimit: number;
+  readonly searchBurstLimit: number;
+  /** Each write and admin route (the upload function's): requests per second and burst. */
+  readonly uploadRateLimit: number;
+  readonly uploadBurstLimit: number;
+  /**
+   * Seconds CloudFront keeps public reads (entries, versions, listings, search, the catalogue page)
+   * before it revalidates them with the registry by ETag; 0 keeps nothing. Writes show at the edge
+   * after at most this long.
+   */
+  readonly edgeCacheSeconds: number;
   /** Browser origins allowed by CORS; empty means no CORS headers at all. */
   readonly allowedOrigins: readonly string[];
   /** Largest bundle accepted, in bytes, by either upload path. */
@@ -58,8 +73,13 @@ const UPLOAD_RESERVED_CONCURRENCY = 10;
 
 export const DEFAULT_SETTINGS: RegistrySettings = {
   logRetentionDays: 30,
-  throttleRateLimit: 50,
-  throttleBurstLimit: 100,
+  throttleRateLimit: 5000,
+  throttleBurstLimit: 5000,
+  searchRateLimit: 2000,
+  searchBurstLimit: 2000,
+  uploadRateLimit: 200,
+  uploadBurstLimit: 400,
+  edgeCacheSeconds: 10,
   allowedOrigins: [],
   maxBundleBytes: 50 * 1024 * 1024,
   uploadReservedConcurrency: UPLOAD_RESERVED_CONCURRENCY,
@@ -74,6 +94,7 @@ export const DEFAULT_SETTINGS: RegistrySettings = {
 };
 
 /** Reads `bucketName`, `tableName`, `logRetentionDays`, `throttleRateLimit`, `throttleBurstLimit`,
+ * `searchRateLimit`, `searchBurstLimit`, `uploadRateLimit`, `uploadBurstLimit`, `edgeCacheSeconds`,
  * `allowedOrigins` (array, or comma-separated on the command line), `maxBundleBytes`,
  * `uploadReservedConcurrency` (a number, or `none`), `noncurrentVersionDays`, `cdn`, `domainName`,
  * `certificateArn`, `webAclArn`, `waf`, `wafRateLimit`, `monitoring`, `alarmEmail`, `alarmTopicArn`,
@@ -84,13 +105,15 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     const value = lookup(key);
     return value === undefined || value === "" ? undefined : String(value);
   };
-  const positiveInteger = (key: keyof RegistrySettings, fallback: number) => {
+  const integerAtLeast = (min: 0 | 1, key: keyof RegistrySettings, fallback: number) => {
     const value = text(key);
     if (value === undefined) return fallback;
     const parsed = Number(value);
-    if (!Number.isSafeInteger(parsed) || parsed < 1) throw new Error(`context "${key}" must be a positive integer, got "${value}"`);
+    if (!Number.isSafeInteger(parsed) || parsed < min)
+      throw new Error(`context "${key}" must be a ${min === 1 ? "positive integer" : "whole number"}, got "${value}"`);
     return parsed;
   };
+  const positiveInteger = (key: keyof RegistrySettings, fallback: number) => integerAtLeast(1, key, fallback);
   const flag = (key: keyof RegistrySettings, fallback: boolean) => {
     const value = text(key);
     if (value === undefined) return fallback;
@@ -115,6 +138,11 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     logRetentionDays: positiveInteger("logRetentionDays", DEFAULT_SETTINGS.logRetentionDays),
     throttleRateLimit: positiveInteger("throttleRateLimit", DEFAULT_SETTINGS.throttleRateLimit),
     throttleBurstLimit: positiveInteger("throttleBurstLimit", DEFAULT_SETTINGS.throttleBurstLimit),
+    searchRateLimit: positiveInteger("searchRateLimit", DEFAULT_SETTINGS.searchRateLimit),
+    searchBurstLimit: positiveInteger("searchBurstLimit", DEFAULT_SETTINGS.searchBurstLimit),
+    uploadRateLimit: positiveInteger("uploadRateLimit", DEFAULT_SETTINGS.uploadRateLimit),
+    uploadBurstLimit: positiveInteger("uploadBurstLimit", DEFAULT_SETTINGS.uploadBurstLimit),
+    edgeCacheSeconds: integerAtLeast(0, "edgeCacheSeconds", DEFAULT_SETTINGS.edgeCacheSeconds),
     allowedOrigins: Array.isArray(origins)
       ? origins.map(String)
       : (text("allowedOrigins")

@@ -99,6 +99,9 @@ export class RegistryStack extends Stack {
     this.api = new RegistryApi(this, "Api", {
       functions,
       throttle: { rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit },
+      functionThrottles: Object.fromEntries(
+        REGISTRY_FUNCTIONS.flatMap((definition) => (definition.throttle ? [[definition.name, definition.throttle(settings)]] : [])),
+      ),
       allowedOrigins: settings.allowedOrigins,
       logRetention,
     });
@@ -129,6 +132,7 @@ export class RegistryStack extends Stack {
       if (this.distribution) {
         fn.addEnvironment("ORIGIN_VERIFY_SECRET", this.distribution.originSecret);
         fn.addEnvironment("ARCHIVE_DELIVERY", "cdn");
+        fn.addEnvironment("EDGE_CACHE_SECONDS", String(settings.edgeCacheSeconds));
       }
       fn.addEnvironment("POWERTOOLS_METRICS_NAMESPACE", "AgentTools");
       fn.addEnvironment("POWERTOOLS_SERVICE_NAME", id);

@@ -1,4 +1,5 @@
 import { presentEntryJson } from "../catalog/present-entry.js";
+import { publicReadCacheControl } from "../http/edge-cache.js";
 import { jsonText } from "../http/json-text.js";
 import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
@@ -35,6 +36,7 @@ export const listToolsRoute: RouteModule = (app, deps) => {
     const page = boundedPage(stored.entries, (entry) => presentEntryJson(entry, origin), { limit, maxBytes: MAX_PAGE_BYTES });
     const last = page.items.at(-1);
     if ((page.more || stored.more) && last !== undefined) setNextPageLink(c, deps.config, await cursors.encode(scope, last.tool_id));
+    c.header("Cache-Control", publicReadCacheControl(deps.config));
     return jsonText(c, page.json);
   });
 };

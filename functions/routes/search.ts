@@ -1,3 +1,4 @@
+import { publicReadCacheControl } from "../http/edge-cache.js";
 import { jsonText } from "../http/json-text.js";
 import { boundedPage, MAX_PAGE_BYTES } from "../listing/bounded-page.js";
 import { setNextPageLink } from "../listing/next-page-link.js";
@@ -30,6 +31,7 @@ export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
       maxBytes: MAX_PAGE_BYTES - 64,
     });
     const nextOffset = offset + page.items.length;
+    c.header("Cache-Control", publicReadCacheControl(deps.config));
     if (!page.more || nextOffset >= MAX_SEARCH_DEPTH) return jsonText(c, `{"results":${page.json}}`);
     const next = await cursors.encode(scope, String(nextOffset));
     setNextPageLink(c, deps.config, next);

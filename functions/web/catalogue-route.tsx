@@ -1,3 +1,4 @@
+import { publicReadCacheControl } from "../http/edge-cache.js";
 import type { RouteModule } from "../route-module.js";
 import { catalogSearchFor } from "../search/catalog-search-for.js";
 import type { ToolSummary } from "../search/search-document.js";
@@ -43,6 +44,7 @@ export const catalogueRoute: RouteModule = (app, deps) => {
         limitNote={params.page >= MAX_SEARCH_PAGE ? limitNote : undefined}
         total={params.q === undefined ? matches.length : undefined}
       />,
+      { cacheControl: publicReadCacheControl(deps.config) },
     );
   });
 };

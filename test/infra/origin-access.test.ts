@@ -65,6 +65,46 @@ describe("origin access", () => {
   });
 });
 
+describe("public reads at the edge", () => {
+  const behindEdge = () =>
+    createLambdaHandler("fetch", {
+      env: { ...storageEnv(registry), ORIGIN_VERIFY_SECRET: SECRET, PUBLIC_URL, ARCHIVE_DELIVERY: "cdn", EDGE_CACHE_SECONDS: "10" },
+    }) as unknown as Handler;
+  const EDGE_CACHED = "public, max-age=0, s-maxage=10";
+
+  it("lets CloudFront keep entries, versions and listings for EDGE_CACHE_SECONDS, clients revalidating by ETag at once", async () => {
+    const handler = behindEdge();
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      handler(apiGatewayEvent({ method: "GET", url, headers: { ...headers, [ORIGIN_VERIFY_HEADER]: SECRET } }));
+    const entry = await get("/tools/text-stats");
+    expect(entry.statusCode).toBe(200);
+    expect(entry.headers?.["cache-control"]).toBe(EDGE_CACHED);
+    // What CloudFront sends when its copy is stale: the copy's ETag, answered 304 with the same rule.
+    const revalidated = await get("/tools/text-stats", { "if-none-match": entry.headers!.etag! });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers?.["cache-control"]).toBe(EDGE_CACHED);
+    for (const url of ["/tools", "/tools/text-stats/versions", "/tools/text-stats/versions/1.0.0", "/tools/query/by-tag?tag=text", "/"]) {
+      const answer = await get(url);
+      expect(answer.statusCode, url).toBe(200);
+      expect(answer.headers?.["cache-control"], url).toBe(EDGE_CACHED);
+    }
+    const search = createLambdaHandler("search", {
+      env: { ...storageEnv(registry), ORIGIN_VERIFY_SECRET: SECRET, PUBLIC_URL, EDGE_CACHE_SECONDS: "10" },
+    }) as unknown as Handler;
+    const results = await search(
+      apiGatewayEvent({ method: "GET", url: "/tools/search?q=words", headers: { [ORIGIN_VERIFY_HEADER]: SECRET } }),
+    );
+    expect(results.statusCode).toBe(200);
+    expect(results.headers?.["cache-control"]).toBe(EDGE_CACHED);
+  });
+
+  it("keeps nothing without a shared cache in front (the local server)", async () => {
+    const entry = await fetch(`${registry.url}/tools/text-stats`);
+    expect(entry.headers.get("cache-control")).toBe("no-cache");
+    expect(entry.headers.get("etag")).toBeTruthy();
+  });
+});
+
 describe("the client's address behind the distribution", () => {
   const upload = () =>
     createLambdaHandler("upload", {

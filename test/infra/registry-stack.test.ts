@@ -385,13 +385,23 @@ describe("HTTP API", () => {
     expect(api.Properties.CorsConfiguration).toBeUndefined();
   });
 
-  it("throttles the default stage and writes JSON access logs to a retained-for-30-days log group", () => {
-    const [, stage] = onlyOne("AWS::ApiGatewayV2::Stage");
+  it("throttles each route, public reads in the thousands, and writes JSON access logs to a retained-for-30-days log group", () => {
+    const [stageId, stage] = onlyOne("AWS::ApiGatewayV2::Stage");
     expect(stage.Properties).toMatchObject({
       StageName: "$default",
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      DefaultRouteSettings: { ThrottlingRateLimit: 5000, ThrottlingBurstLimit: 5000 },
     });
+    // Every explicit route has its function's limits; each exists before the stage names it.
+    const routeKeys = ofType("AWS::ApiGatewayV2::Route")
+      .map(([id, route]) => ({ id, key: route.Properties.RouteKey as string }))
+      .filter((route) => route.key !== "$default");
+    const settings = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    expect(Object.keys(settings).sort()).toEqual(routeKeys.map((route) => route.key).sort());
+    expect(settings["GET /tools/search"]).toEqual({ ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 2000 });
+    for (const [key, limits] of Object.entries(settings))
+      if (key !== "GET /tools/search") expect(limits, key).toEqual({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
+    expect(resources[stageId]!.DependsOn).toEqual(expect.arrayContaining(routeKeys.map((route) => route.id)));
     const logGroupId = stage.Properties.AccessLogSettings.DestinationArn["Fn::GetAtt"][0] as string;
     expect(resources[logGroupId]!.Type).toBe("AWS::Logs::LogGroup");
     const format = JSON.parse(stage.Properties.AccessLogSettings.Format as string) as Record<string, string>;
@@ -471,6 +481,11 @@ describe("configuration by context", () => {
       logRetentionDays: "14",
       throttleRateLimit: "5",
       throttleBurstLimit: "10",
+      searchRateLimit: "7",
+      searchBurstLimit: "8",
+      uploadRateLimit: "3",
+      uploadBurstLimit: "4",
+      edgeCacheSeconds: "0",
       allowedOrigins: "https://a.example, https://b.example",
       maxBundleBytes: "20971520",
     });
@@ -481,6 +496,13 @@ describe("configuration by context", () => {
       template.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 14 });
       template.hasResourceProperties("AWS::ApiGatewayV2::Stage", {
         DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+        RouteSettings: Match.objectLike({
+          "GET /tools/search": { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 8 },
+          "POST /tools/upload": { ThrottlingRateLimit: 3, ThrottlingBurstLimit: 4 },
+        }),
+      });
+      template.hasResourceProperties("AWS::Lambda::Function", {
+        Environment: { Variables: Match.objectLike({ EDGE_CACHE_SECONDS: "0" }) },
       });
       template.hasResourceProperties("AWS::ApiGatewayV2::Api", {
         CorsConfiguration: Match.objectLike({
