@@ -82,8 +82,9 @@ export class RegistryApi extends Construct {
       if (routes === "default") continue;
       for (const route of routes) {
         const added = this.api.addRoutes({ path: route.path, methods: [...route.methods], integration });
-        if (throttle)
-          added.forEach((httpRoute, index) => throttled.push({ key: `${route.methods[index]} ${route.path}`, throttle, route: httpRoute }));
+        if (!throttle) continue;
+        for (const [index, httpRoute] of added.entries())
+          throttled.push({ key: `${route.methods[index]} ${route.path}`, throttle, route: httpRoute });
       }
     }
     this.accessLogs = new LogGroup(this, "AccessLogs", { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
