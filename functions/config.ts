@@ -43,6 +43,8 @@ export interface RegistryConfig {
   s3ConditionalWrites?: boolean;
   /** Writes one publisher token may make per minute (`PUBLISHER_WRITES_PER_MINUTE`, default 60); the admin token is not limited. */
   publisherWritesPerMinute?: number;
+  /** Days an audit event is kept before the table's time to live removes it (`AUDIT_RETENTION_DAYS`, default 400). */
+  auditRetentionDays?: number;
   /**
    * The secret page cursors are signed with (`CURSOR_KEY`): the local server's is random per data
    * folder (`<data dir>/cursor-key`). On AWS the stack keeps it in Secrets Manager instead
@@ -84,6 +86,7 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     storageMaxAttempts: integerAtLeast(1, env.STORAGE_MAX_ATTEMPTS, 4, "STORAGE_MAX_ATTEMPTS"),
     storageTimeoutMs: integerAtLeast(100, env.STORAGE_TIMEOUT_MS, 10_000, "STORAGE_TIMEOUT_MS"),
     publisherWritesPerMinute: integerAtLeast(1, env.PUBLISHER_WRITES_PER_MINUTE, 60, "PUBLISHER_WRITES_PER_MINUTE"),
+    auditRetentionDays: integerAtLeast(1, env.AUDIT_RETENTION_DAYS, 400, "AUDIT_RETENTION_DAYS"),
     s3ConditionalWrites: parseBoolean(env.S3_CONDITIONAL_WRITES, !env.S3_ENDPOINT, "S3_CONDITIONAL_WRITES"),
     cursorKey: env.CURSOR_KEY || undefined,
     cursorSecretArn: env.CURSOR_SECRET_ARN || undefined,

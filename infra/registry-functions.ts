@@ -93,6 +93,7 @@ const DEFINITIONS = [
     environment: (settings) => ({
       MAX_BUNDLE_BYTES: String(settings.maxBundleBytes),
       PUBLISHER_WRITES_PER_MINUTE: String(settings.publisherWritesPerMinute),
+      AUDIT_RETENTION_DAYS: String(settings.auditRetentionDays),
     }),
     // Writes are rare and heavy (1 GB, whole bundles in memory): a flood of them must not take the
     // account's concurrency from the readers.

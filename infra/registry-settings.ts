@@ -50,11 +50,15 @@ export interface RegistrySettings {
   readonly waf: boolean;
   /** Requests per 5 minutes one IP may send before the WAF blocks it. */
   readonly wafRateLimit: number;
-  /** Alarms and dashboard (about $1.30/month of alarms at idle; the dashboard is free for an account's first three). */
+  /** Alarms and dashboard (their idle cost is in docs/deployment.md#costs; the dashboard is free for an account's first three). */
   readonly monitoring: boolean;
   /** Where alarms notify: a new SNS topic with this e-mail subscribed, or an existing topic. */
   readonly alarmEmail?: string;
   readonly alarmTopicArn?: string;
+  /** Whether synth fails without `alarmEmail` or `alarmTopicArn`; default: on the `prod` stage only. */
+  readonly requireAlarmDestination?: boolean;
+  /** Days the audit log keeps an event before DynamoDB's time to live deletes it. */
+  readonly auditRetentionDays: number;
   /** Writes one publisher token may make per minute before it gets 429 (docs/design/publisher-trust.md). */
   readonly publisherWritesPerMinute: number;
   /**
@@ -89,6 +93,7 @@ export const DEFAULT_SETTINGS: RegistrySettings = {
   wafRateLimit: 2000,
   monitoring: true,
   publisherWritesPerMinute: 60,
+  auditRetentionDays: 400,
   searchEmbeddings: "off",
   searchEmbeddingModel: "amazon.titan-embed-text-v2:0",
 };
@@ -98,7 +103,7 @@ export const DEFAULT_SETTINGS: RegistrySettings = {
  * `allowedOrigins` (array, or comma-separated on the command line), `maxBundleBytes`,
  * `uploadReservedConcurrency` (a number, or `none`), `noncurrentVersionDays`, `cdn`, `domainName`,
  * `certificateArn`, `webAclArn`, `waf`, `wafRateLimit`, `monitoring`, `alarmEmail`, `alarmTopicArn`,
- * `publisherWritesPerMinute`, `searchEmbeddings` (`off` or `bedrock`), `searchEmbeddingModel`,
+ * `requireAlarmDestination`, `auditRetentionDays`, `publisherWritesPerMinute`, `searchEmbeddings` (`off` or `bedrock`), `searchEmbeddingModel`,
  * `searchEmbeddingDimensions`. */
 export function settingsFromContext(lookup: (key: string) => unknown): RegistrySettings {
   const text = (key: string) => {
@@ -162,6 +167,8 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     monitoring: flag("monitoring", DEFAULT_SETTINGS.monitoring),
     alarmEmail: text("alarmEmail"),
     alarmTopicArn: text("alarmTopicArn"),
+    requireAlarmDestination: text("requireAlarmDestination") === undefined ? undefined : flag("requireAlarmDestination", false),
+    auditRetentionDays: positiveInteger("auditRetentionDays", DEFAULT_SETTINGS.auditRetentionDays),
     publisherWritesPerMinute: positiveInteger("publisherWritesPerMinute", DEFAULT_SETTINGS.publisherWritesPerMinute),
     searchEmbeddings: embeddings,
     searchEmbeddingModel: model,

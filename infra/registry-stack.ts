@@ -12,7 +12,7 @@ import { RegistryDistribution } from "./registry-distribution.js";
 import { RegistryMonitoring } from "./registry-monitoring.js";
 import { RegistryFunction } from "./registry-function.js";
 import { functionConstructId, REGISTRY_FUNCTIONS, type RegistryFunctionName } from "./registry-functions.js";
-import { RegistryStorage } from "./registry-storage.js";
+import { RegistryStorage, tableIndexNames } from "./registry-storage.js";
 import { DEFAULT_SETTINGS, type RegistrySettings } from "./registry-settings.js";
 import { embeddingSettings } from "./search-embedding.js";
 
@@ -87,9 +87,10 @@ export class RegistryStack extends Stack {
         embeddingModelArn: embedding.modelArn,
       });
       if (definition.schedule) {
+        // Each run does the whole job again (idempotent), so a failed one is not retried: the next run is soon.
         new Rule(this, `${functionConstructId(definition.name)}Schedule`, {
           schedule: definition.schedule,
-          targets: [new LambdaFunction(fn)],
+          targets: [new LambdaFunction(fn, { retryAttempts: 0 })],
         });
       }
       functions[definition.name] = fn;
@@ -144,8 +145,11 @@ export class RegistryStack extends Stack {
         functions,
         api: this.api.api,
         table,
+        indexNames: tableIndexNames(),
         alarmEmail: settings.alarmEmail,
         alarmTopicArn: settings.alarmTopicArn,
+        requireDestination: settings.requireAlarmDestination ?? props.stage === "prod",
+        stage: props.stage ?? "dev",
       });
     }
 

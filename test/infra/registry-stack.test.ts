@@ -1,6 +1,6 @@
 import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARCHIVE_INDEX, LATEST_INDEX, TABLE_KEYS } from "../../functions/storage/table-schema.js";
+import { ARCHIVE_INDEX, EXPIRES_AT_ATTRIBUTE, LATEST_INDEX, TABLE_KEYS } from "../../functions/storage/table-schema.js";
 import { REGISTRY_FUNCTIONS } from "../../infra/registry-functions.js";
 import {
   FUNCTION_NAMES,
@@ -90,6 +90,14 @@ describe("archive bucket", () => {
     for (const rule of rules) if ("ExpirationInDays" in rule) expect(rule.Prefix).toBe("uploads/");
   });
 
+  it("keeps replaced index snapshots one day only (they are rebuilt from the table at will)", () => {
+    const [, bucket] = archiveBucket();
+    const rules = bucket.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Prefix: "search-index/", NoncurrentVersionExpiration: { NoncurrentDays: 1 }, Status: "Enabled" }),
+    );
+  });
+
   it("is versioned, keeping replaced and deleted versions for the 35 days point-in-time recovery reaches back", () => {
     const [, bucket] = archiveBucket();
     expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: "Enabled" });
@@ -152,6 +160,18 @@ describe("entry table", () => {
       Projection: { ProjectionType: "KEYS_ONLY" },
     });
     expect(Object.keys(indexes)).toHaveLength(2);
+  });
+
+  it("expires audit events by time to live, after auditRetentionDays (400 by default) that upload is told", () => {
+    const [, table] = onlyOne("AWS::DynamoDB::GlobalTable");
+    expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: EXPIRES_AT_ATTRIBUTE, Enabled: true });
+    expect(environmentOf("Upload").AUDIT_RETENTION_DAYS).toBe("400");
+    const custom = synthStack({ auditRetentionDays: "30" });
+    try {
+      expect(environmentOf("Upload", custom.template.toJSON().Resources as Resources).AUDIT_RETENTION_DAYS).toBe("30");
+    } finally {
+      custom.cleanup();
+    }
   });
 });
 
@@ -419,6 +439,19 @@ describe("HTTP API", () => {
     }
   });
 
+  it("retries no scheduled run: each does the whole job again, and the next one comes soon", () => {
+    const rules = ofType("AWS::Events::Rule");
+    expect(rules.length).toBeGreaterThan(0);
+    for (const [, rule] of rules) {
+      const [target] = rule.Properties.Targets as { Arn: { "Fn::GetAtt": string[] }; RetryPolicy?: unknown }[];
+      expect(target!.RetryPolicy).toEqual({ MaximumRetryAttempts: 0 });
+      const invokeConfigs = ofType("AWS::Lambda::EventInvokeConfig").filter(
+        ([, config]) => config.Properties.FunctionName.Ref === target!.Arn["Fn::GetAtt"][0],
+      );
+      expect(invokeConfigs.map(([, config]) => config.Properties.MaximumRetryAttempts)).toEqual([0]);
+    }
+  });
+
   it("runs the sweeper (doctor --fix) every hour and the search indexer every minute from EventBridge schedules, outside the API", () => {
     const schedules = Object.fromEntries(
       ofType("AWS::Events::Rule").map(([, rule]) => [
@@ -599,8 +632,9 @@ describe("configuration by context", () => {
   it("builds one stack per stage, named and tagged by it, with the stage's own settings from `stages`", () => {
     const stages = { dev: { logRetentionDays: 14, uploadReservedConcurrency: "none" }, prod: { logRetentionDays: 90 } };
     const dev = synthStack({ stages });
-    const prod = synthStack({ stages, stage: "prod" });
-    const overridden = synthStack({ stages, stage: "prod", logRetentionDays: 7 });
+    const alarmed = { alarmTopicArn: "arn:aws:sns:eu-west-1:123456789012:ops" };
+    const prod = synthStack({ stages, stage: "prod", ...alarmed });
+    const overridden = synthStack({ stages, stage: "prod", logRetentionDays: 7, ...alarmed });
     try {
       expect(dev.stack.stackName).toBe("AgentToolsRegistry-dev");
       expect(prod.stack.stackName).toBe("AgentToolsRegistry-prod");
@@ -616,8 +650,28 @@ describe("configuration by context", () => {
       prod.template.hasResourceProperties("AWS::Lambda::Function", {
         Tags: Match.arrayWith([{ Key: "agent-tools:stage", Value: "prod" }]),
       });
+      // Deleting prod takes turning its termination protection off first.
+      expect(prod.stack.terminationProtection).toBe(true);
+      expect(dev.stack.terminationProtection).toBe(false);
     } finally {
       for (const synth of [dev, prod, overridden]) synth.cleanup();
+    }
+  });
+
+  it("refuses a prod stage whose alarms would notify no one, saying how to give them a destination", () => {
+    expect(() => synthStack({ stage: "prod" })).toThrow(
+      /stage "prod": its alarms would notify no one\. Give -c alarmEmail=.* or -c alarmTopicArn=/,
+    );
+    expect(() => synthStack({ stage: "staging", requireAlarmDestination: "true" })).toThrow(
+      /stage "staging": its alarms would notify no one/,
+    );
+    for (const context of [
+      { stage: "prod", requireAlarmDestination: "false" },
+      { stage: "prod", monitoring: "false" },
+      { stage: "prod", alarmEmail: "ops@example.com" },
+    ]) {
+      const synth = synthStack(context);
+      synth.cleanup();
     }
   });
 
@@ -840,7 +894,20 @@ describe("alarms and dashboard", () => {
     const table = alarmFor("TableThrottles");
     expect(json(table.Metrics)).toContain("ReadThrottleEvents");
     expect(json(table.Metrics)).toContain("WriteThrottleEvents");
-    expect(alarms()).toHaveLength(FUNCTION_NAMES.length * 3 + 3);
+    expect(json(table.Metrics)).not.toContain("GlobalSecondaryIndexName");
+    // Each index throttles on partitions of its own (the listing index most of all): an alarm each.
+    for (const [prefix, index] of [
+      ["LatestByToolIdThrottles", LATEST_INDEX.name],
+      ["ByArchiveSha256Throttles", ARCHIVE_INDEX.name],
+    ] as const) {
+      const metrics = alarmFor(prefix).Metrics as {
+        MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] } };
+      }[];
+      const stats = metrics.flatMap((metric) => (metric.MetricStat ? [metric.MetricStat.Metric] : []));
+      expect(stats.map((metric) => metric.MetricName).sort(), prefix).toEqual(["ReadThrottleEvents", "WriteThrottleEvents"]);
+      for (const metric of stats) expect(metric.Dimensions, prefix).toContainEqual({ Name: "GlobalSecondaryIndexName", Value: index });
+    }
+    expect(alarms()).toHaveLength(FUNCTION_NAMES.length * 3 + 3 + 2);
   });
 
   it("notify nobody by default, a new e-mail topic or an existing topic when configured", () => {
