@@ -3,6 +3,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 import { loadConfig } from "../config.js";
 import { SearchIndexer, type IndexerRun } from "../search/search-indexer.js";
+import { checkSearchRuntimeAtStart, searchRuntimeProblem } from "../search/search-runtime.js";
 import { searchSources } from "../search/search-sources.js";
 import { createDynamoDocumentClient } from "../storage/aws-clients.js";
 import { EntryStore } from "../storage/entry-store.js";
@@ -13,7 +14,12 @@ export function createIndexerHandler(env: Record<string, string | undefined> = p
   const indexer = new SearchIndexer(
     searchSources({ config, entries: new EntryStore(createDynamoDocumentClient(config), config.tableName) }),
   );
-  return () => indexer.run();
+  return () => {
+    // A runtime that cannot search fails every run, so the function's errors alarm names it.
+    const problem = searchRuntimeProblem();
+    return problem === undefined ? indexer.run() : Promise.reject(new Error(problem));
+  };
 }
 
 export const handler = createIndexerHandler();
+checkSearchRuntimeAtStart();

@@ -5,6 +5,7 @@ import { setNextPageLink } from "../listing/next-page-link.js";
 import { listingScope } from "../listing/page-cursor.js";
 import { registryCursors } from "../listing/registry-cursors.js";
 import { catalogSearchFor } from "../search/catalog-search-for.js";
+import { assertSearchRuntime } from "../search/search-runtime.js";
 import { MAX_SEARCH_DEPTH, parseSearchQuery } from "../search/search-query.js";
 import type { CatalogDeps } from "../catalog-deps.js";
 import type { RouteModule } from "../route-module.js";
@@ -19,6 +20,7 @@ export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
   const cursors = registryCursors(deps.config);
   const search = catalogSearchFor(deps);
   app.get("/tools/search", async (c) => {
+    assertSearchRuntime();
     const query = parseSearchQuery((name) => c.req.query(name));
     const scope = listingScope("/tools/search", { q: query.q, type: query.type, tag: query.tag });
     const cursor = c.req.query("cursor");

@@ -1,6 +1,7 @@
 import { publicReadCacheControl } from "../http/edge-cache.js";
 import type { RouteModule } from "../route-module.js";
 import { catalogSearchFor } from "../search/catalog-search-for.js";
+import { assertSearchRuntime } from "../search/search-runtime.js";
 import type { ToolSummary } from "../search/search-document.js";
 import { catalogueFacets } from "./catalogue-facets.js";
 import { catalogueResults } from "./catalogue-results.js";
@@ -21,6 +22,7 @@ export const catalogueRoute: RouteModule = (app, deps) => {
     let matches: readonly ToolSummary[];
     let limitNote: string | undefined;
     if (params.q !== undefined) {
+      assertSearchRuntime();
       matches = await search.search(searchQueryFor({ ...params, q: params.q }));
       limitNote = `A search shows its ${MAX_SEARCH_PAGE * PAGE_SIZE} best matches at most; add words or a filter to narrow it.`;
     } else {
