@@ -140,18 +140,20 @@ const DEFINITIONS = [
   },
   {
     name: "indexer",
-    description: "Agent Tools registry: rebuilds the search index snapshot when the catalog has changed (every minute)",
+    description: "Agent Tools registry: rebuilds the search index and listing snapshots when the catalog has changed (every minute)",
     // It holds the whole index and serialises and gzips it: at 100,000 tools about three copies of a ~100 MB file.
     memorySize: 1024,
     timeout: Duration.minutes(5),
     p99DurationAlarm: Duration.minutes(2),
     permissions: {
-      // Reads the revision log and the changed tools (or all latest entries, the first time); lists and drops old snapshots.
+      // Reads the revision log and the changed tools (or all latest entries, after a gap in the log); lists and drops old snapshots.
       table: READ_TABLE,
       objects: { [SEARCH_INDEX_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"] },
       listBucket: true,
       readsTokenSecret: false,
       readsCursorSecret: false,
+      // The revision item names the snapshots it stores, so readers ask S3 only for one that exists.
+      recordsSnapshots: true,
       // Vectors come with the entries it reads; it never calls the model.
       embeds: false,
     },

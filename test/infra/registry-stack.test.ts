@@ -1,6 +1,6 @@
 import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARCHIVE_INDEX, EXPIRES_AT_ATTRIBUTE, LATEST_INDEX, TABLE_KEYS } from "../../functions/storage/table-schema.js";
+import { ARCHIVE_INDEX, EXPIRES_AT_ATTRIBUTE, LATEST_INDEX, REVISION_KEY, TABLE_KEYS } from "../../functions/storage/table-schema.js";
 import { REGISTRY_FUNCTIONS } from "../../infra/registry-functions.js";
 import {
   FUNCTION_NAMES,
@@ -262,6 +262,7 @@ describe("IAM least privilege", () => {
       Indexer: [
         "dynamodb:GetItem",
         "dynamodb:Query",
+        "dynamodb:UpdateItem",
         "logs:CreateLogStream",
         "logs:PutLogEvents",
         "s3:DeleteObject",
@@ -348,6 +349,15 @@ describe("IAM least privilege", () => {
       );
     }
     expect(json(roleOf("Indexer").statements)).not.toMatch(/archives\/|uploads\//);
+  });
+
+  it("lets the indexer update only the catalog revision item (where it names its snapshots)", () => {
+    const updates = roleOf("Indexer").statements.filter((statement) => [statement.Action].flat().includes("dynamodb:UpdateItem"));
+    expect(updates).toHaveLength(1);
+    expect(updates[0]!.Action).toBe("dynamodb:UpdateItem");
+    expect((updates[0] as { Condition?: unknown }).Condition).toEqual({
+      "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": [REVISION_KEY.tool_id] },
+    });
   });
 
   it("lets only upload read the token secret, the API's functions the cursor key, and nothing else", () => {
