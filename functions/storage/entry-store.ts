@@ -28,6 +28,9 @@ import {
 import { isConditionFailure } from "./storage-errors.js";
 import { PARTITION_PROJECTION, summarisePartition, type ToolPartition } from "./tool-partition.js";
 
+/** Parallel segments of the doctor's key scan: eight requests in flight, well within on-demand read capacity. */
+const SCAN_SEGMENTS = 8;
+
 /** Thrown by `putVersion` when the `(tool_id, version)` pair is already stored. */
 export class VersionExistsError extends Error {
   constructor(
@@ -360,17 +363,31 @@ export class EntryStore {
     }
   }
 
-  /** Every tool id with anything stored (for the doctor): one Scan of the keys. */
-  async listToolIds(): Promise<string[]> {
+  /**
+   * Every tool id with anything stored (for the doctor): one Scan of the keys, in `segments`
+   * parallel segments (DynamoDB's parallel scan), so a large table is read at several partitions'
+   * pace instead of one page after another.
+   */
+  async listToolIds(segments = SCAN_SEGMENTS): Promise<string[]> {
     const ids = new Set<string>();
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new ScanCommand({ TableName: this.table, ProjectionExpression: "tool_id", ExclusiveStartKey: startKey }),
-      );
-      for (const item of page.Items ?? []) if (isToolId(String(item.tool_id))) ids.add(String(item.tool_id));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    await Promise.all(
+      Array.from({ length: segments }, async (_, segment) => {
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await this.db.send(
+            new ScanCommand({
+              TableName: this.table,
+              ProjectionExpression: "tool_id",
+              Segment: segment,
+              TotalSegments: segments,
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          for (const item of page.Items ?? []) if (isToolId(String(item.tool_id))) ids.add(String(item.tool_id));
+          startKey = page.LastEvaluatedKey;
+        } while (startKey);
+      }),
+    );
     return [...ids].sort();
   }
 

@@ -169,6 +169,15 @@ describe("EntryStore", () => {
     expect((await entries.listAllLatest()).map((e) => e.tool_id)).not.toContain("gone");
   });
 
+  it("lists every tool id once by a scan in parallel segments, whatever the number of segments", async () => {
+    for (const id of ["segment-a", "segment-b", "segment-c"]) await publish(entry(id, "1.0.0"));
+    await publish(entry("segment-a", "1.1.0"));
+    const one = await entries.listToolIds(1);
+    expect(one).toEqual(expect.arrayContaining(["segment-a", "segment-b", "segment-c"]));
+    expect(new Set(one).size).toBe(one.length);
+    for (const segments of [3, 8, 32]) expect(await entries.listToolIds(segments), String(segments)).toEqual(one);
+  });
+
   it("replaces a version's entry and the latest pointer that names it", async () => {
     await publish(entry("edit", "1.0.0"));
     const edited = entry("edit", "1.0.0", { tool_search_description: "new", updated_at: "2026-02-01T00:00:00.000Z" });
