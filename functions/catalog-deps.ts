@@ -5,12 +5,13 @@ import { recordCatalogChange } from "./catalog/record-catalog-change.js";
 import type { RegistryConfig } from "./config.js";
 import type { Embedder } from "./search/embedder.js";
 import { embedderFromEnv } from "./search/embedding-config.js";
-import { createDynamoDocumentClient } from "./storage/aws-clients.js";
+import { createDynamoDocumentClient, createS3Client } from "./storage/aws-clients.js";
 import { EntryStore } from "./storage/entry-store.js";
+import { IndexSnapshotStore } from "./storage/index-snapshot-store.js";
 
 /**
  * What routes that only read and write entries use: no archive store, so a Lambda serving only
- * such routes (search) bundles no S3 client. `RegistryDeps` adds the archives.
+ * such routes (search) bundles no S3 code beyond reading snapshots. `RegistryDeps` adds the archives.
  */
 export interface CatalogDeps {
   config: RegistryConfig;
@@ -36,6 +37,7 @@ export function createCatalogDeps(config: RegistryConfig, verifyToken: TokenVeri
   // A read that repairs a missing or stale pointer records it like any write, so other processes catch up.
   const reader: CatalogReader = new CatalogReader(entries, config.cacheRevalidateMs, {
     onRepair: (toolId) => recordCatalogChange(deps, { toolId, kind: "updated" }),
+    listings: new IndexSnapshotStore(createS3Client(config), config.bucketName, "listing"),
   });
   const deps: CatalogDeps = {
     config,

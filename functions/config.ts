@@ -20,10 +20,17 @@ export interface RegistryConfig {
   publicUrl?: string;
   /** Peer addresses (reverse proxies) whose `X-Forwarded-Proto`/`-Host` are believed; empty: none. */
   trustedProxies?: string[];
+  /**
+   * The secret CloudFront sends in `x-origin-verify` (`ORIGIN_VERIFY_SECRET`, set by the stack): a
+   * request carrying it came through the distribution, so its `CloudFront-Viewer-Address` is the client's.
+   */
+  originVerifySecret?: string;
   /** `redirect`: 302 to a presigned S3 URL; `proxy`: stream the bytes through the registry; `cdn`: 302 to the distribution. */
   archiveDelivery: ArchiveDelivery;
   presignExpiresSeconds: number;
   maxBundleBytes: number;
+  /** Seconds a shared cache (CloudFront) may keep public reads before revalidating them (`EDGE_CACHE_SECONDS`, default 0). */
+  edgeCacheSeconds?: number;
   /** How often (at most) a process checks the catalog revision to drop its read cache. */
   cacheRevalidateMs: number;
   /** Attempts per storage call, with backoff (default 4). */
@@ -38,6 +45,8 @@ export interface RegistryConfig {
   s3ConditionalWrites?: boolean;
   /** Writes one publisher token may make per minute (`PUBLISHER_WRITES_PER_MINUTE`, default 60); the admin token is not limited. */
   publisherWritesPerMinute?: number;
+  /** Days an audit event is kept before the table's time to live removes it (`AUDIT_RETENTION_DAYS`, default 400). */
+  auditRetentionDays?: number;
   /**
    * The secret page cursors are signed with (`CURSOR_KEY`): the local server's is random per data
    * folder (`<data dir>/cursor-key`). On AWS the stack keeps it in Secrets Manager instead
@@ -72,13 +81,16 @@ export function loadConfig(env: Env = process.env): RegistryConfig {
     credentials,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, "") : undefined,
     trustedProxies: addressList(env.TRUSTED_PROXIES),
+    originVerifySecret: env.ORIGIN_VERIFY_SECRET || undefined,
     archiveDelivery,
     presignExpiresSeconds: integerAtLeast(1, env.PRESIGN_EXPIRES_SECONDS, 300, "PRESIGN_EXPIRES_SECONDS"),
     maxBundleBytes: integerAtLeast(1, env.MAX_BUNDLE_BYTES, DEFAULT_MAX_BUNDLE_BYTES, "MAX_BUNDLE_BYTES"),
     cacheRevalidateMs: integerAtLeast(0, env.CACHE_REVALIDATE_MS, 1000, "CACHE_REVALIDATE_MS"),
+    edgeCacheSeconds: integerAtLeast(0, env.EDGE_CACHE_SECONDS, 0, "EDGE_CACHE_SECONDS"),
     storageMaxAttempts: integerAtLeast(1, env.STORAGE_MAX_ATTEMPTS, 4, "STORAGE_MAX_ATTEMPTS"),
     storageTimeoutMs: integerAtLeast(100, env.STORAGE_TIMEOUT_MS, 10_000, "STORAGE_TIMEOUT_MS"),
     publisherWritesPerMinute: integerAtLeast(1, env.PUBLISHER_WRITES_PER_MINUTE, 60, "PUBLISHER_WRITES_PER_MINUTE"),
+    auditRetentionDays: integerAtLeast(1, env.AUDIT_RETENTION_DAYS, 400, "AUDIT_RETENTION_DAYS"),
     s3ConditionalWrites: parseBoolean(env.S3_CONDITIONAL_WRITES, !env.S3_ENDPOINT, "S3_CONDITIONAL_WRITES"),
     cursorKey: env.CURSOR_KEY || undefined,
     cursorSecretArn: env.CURSOR_SECRET_ARN || undefined,

@@ -4,6 +4,7 @@ import type { TableV2 } from "aws-cdk-lib/aws-dynamodb";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import type { Bucket } from "aws-cdk-lib/aws-s3";
 import type { ISecret } from "aws-cdk-lib/aws-secretsmanager";
+import { REVISION_KEY } from "../functions/storage/table-schema.js";
 import { acknowledgeFinding } from "./acknowledge-finding.js";
 
 /**
@@ -24,6 +25,11 @@ export interface FunctionPermissions {
   readonly readsTokenSecret: boolean;
   /** Issues or checks page cursors: reads the generated cursor secret (and gets `CURSOR_SECRET_ARN`). */
   readonly readsCursorSecret: boolean;
+  /**
+   * Names the snapshots it stores in the catalog revision item (`EntryStore.recordSnapshot`):
+   * `dynamodb:UpdateItem` on that one item's partition only (`dynamodb:LeadingKeys`).
+   */
+  readonly recordsSnapshots?: true;
   /**
    * Embeds texts when hybrid search is on (`searchEmbeddings`): tools at publish and edit, queries
    * at search, the web catalogue's search included. Gets `bedrock:InvokeModel` on that one model.
@@ -47,6 +53,15 @@ export function grantFunctionPermissions(fn: IFunction, permissions: FunctionPer
   };
   add(permissions.table, table.tableArn, `${table.tableArn}/index/*`);
   for (const [prefix, actions] of Object.entries(permissions.objects)) add(actions, bucket.arnForObjects(`${prefix}*`));
+  if (permissions.recordsSnapshots) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ["dynamodb:UpdateItem"],
+        resources: [table.tableArn],
+        conditions: { "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": [REVISION_KEY.tool_id] } },
+      }),
+    );
+  }
   if (permissions.listBucket) add(["s3:ListBucket"], bucket.bucketArn);
   if (permissions.readsTokenSecret) add(["secretsmanager:GetSecretValue"], tokenSecret.secretArn);
   if (permissions.readsCursorSecret) add(["secretsmanager:GetSecretValue"], cursorSecret.secretArn);

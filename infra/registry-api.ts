@@ -1,16 +1,19 @@
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
-import { CorsHttpMethod, HttpApi, type HttpStage, LogGroupLogDestination } from "aws-cdk-lib/aws-apigatewayv2";
+import { type CfnStage, CorsHttpMethod, HttpApi, type HttpStage, LogGroupLogDestination } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup, type RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
 import { acknowledgeFinding } from "./acknowledge-finding.js";
-import { functionConstructId, REGISTRY_FUNCTIONS, type RegistryFunctionName } from "./registry-functions.js";
+import { functionConstructId, REGISTRY_FUNCTIONS, type RegistryFunctionName, type RouteThrottle } from "./registry-functions.js";
 
 export interface RegistryApiProps {
   readonly functions: Record<RegistryFunctionName, IFunction>;
-  readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  /** Every route's limits unless its function has its own. */
+  readonly throttle: RouteThrottle;
+  /** The routes of these functions get their own limits. */
+  readonly functionThrottles: Partial<Record<RegistryFunctionName, RouteThrottle>>;
   readonly allowedOrigins: readonly string[];
   readonly logRetention: RetentionDays;
 }
@@ -47,6 +50,7 @@ export class RegistryApi extends Construct {
             {
               routes: definition.routes,
               integration: new HttpLambdaIntegration(functionConstructId(definition.name), props.functions[definition.name]),
+              throttle: props.functionThrottles[definition.name],
             },
           ],
     );
@@ -73,9 +77,15 @@ export class RegistryApi extends Construct {
       "AwsSolutions-APIG4",
       "Reads are public by design (anyone may fetch and search tools); writes check the bearer write token in the upload function (functions/auth), which an API Gateway authorizer would only duplicate at extra cost.",
     );
-    for (const { routes, integration } of served) {
+    const throttled: { key: string; throttle: RouteThrottle; route: Construct }[] = [];
+    for (const { routes, integration, throttle } of served) {
       if (routes === "default") continue;
-      for (const route of routes) this.api.addRoutes({ path: route.path, methods: [...route.methods], integration });
+      for (const route of routes) {
+        const added = this.api.addRoutes({ path: route.path, methods: [...route.methods], integration });
+        if (!throttle) continue;
+        for (const [index, httpRoute] of added.entries())
+          throttled.push({ key: `${route.methods[index]} ${route.path}`, throttle, route: httpRoute });
+      }
     }
     this.accessLogs = new LogGroup(this, "AccessLogs", { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.stage = this.api.addStage("DefaultStage", {
@@ -87,5 +97,12 @@ export class RegistryApi extends Construct {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
+    // Per-route limits (CDK's stage takes only the default; a JSON property, so CloudFormation's own
+    // casing): each names a route, which must exist before the stage refers to it.
+    const cfnStage = this.stage.node.defaultChild as CfnStage;
+    cfnStage.routeSettings = Object.fromEntries(
+      throttled.map(({ key, throttle }) => [key, { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit }]),
+    );
+    for (const { route } of throttled) cfnStage.node.addDependency(route);
   }
 }

@@ -22,9 +22,11 @@ export function createRegistryApp(app = new App()): { app: App; stack: RegistryS
   const lookup = (key: string): unknown => app.node.tryGetContext(key) ?? stageContext[key];
   const stackName = String(lookup("stackName") ?? `AgentToolsRegistry-${stage}`);
   const settings = settingsFromContext(lookup);
-  const edge = settings.waf ? edgeStack(app, stackName, settings.wafRateLimit) : undefined;
+  const edge = settings.waf ? edgeStack(app, stackName, settings.wafRateLimit, stage === "prod") : undefined;
   const stack = new RegistryStack(app, stackName, {
     settings: edge ? { ...settings, webAclArn: edge.webAclArn } : settings,
+    // `cdk destroy` of prod fails until someone turns this off on purpose.
+    terminationProtection: stage === "prod",
     ...(edge ? { env: { region: edgeRegion(), account: process.env.CDK_DEFAULT_ACCOUNT }, crossRegionReferences: true } : {}),
     stage,
     description: `Agent Tools registry (${stage}): HTTP API, Lambda functions, S3 archives, DynamoDB entries`,
@@ -35,11 +37,12 @@ export function createRegistryApp(app = new App()): { app: App; stack: RegistryS
 }
 
 /** CloudFront web ACLs must be created in us-east-1; the registry stack then needs a known region to reference it. */
-function edgeStack(app: App, stackName: string, rateLimit: number): RegistryEdgeStack {
+function edgeStack(app: App, stackName: string, rateLimit: number, terminationProtection: boolean): RegistryEdgeStack {
   edgeRegion();
   return new RegistryEdgeStack(app, `${stackName}-edge`, {
     env: { region: "us-east-1", account: process.env.CDK_DEFAULT_ACCOUNT },
     crossRegionReferences: true,
+    terminationProtection,
     rateLimit,
     description: "Agent Tools registry: WAF web ACL for its CloudFront distribution (us-east-1)",
   });

@@ -36,6 +36,8 @@ export class RegistryFunction extends Construct {
       memorySize: definition.memorySize,
       timeout: definition.timeout,
       reservedConcurrentExecutions: props.reservedConcurrency,
+      // Scheduled and stream-driven work is idempotent and comes again: no asynchronous retries (docs/durability.md#the-doctor).
+      ...(definition.schedule ? { retryAttempts: 0 } : {}),
       logGroup: this.logGroup,
       // The runtime's JSON format puts the request id on every line, `console.*` included; our own
       // lines come from Powertools' logger (functions/lambda/request-logging.ts) in the same shape.

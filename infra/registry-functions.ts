@@ -12,6 +12,11 @@ import type { RegistrySettings } from "./registry-settings.js";
 export interface ApiRoute {
   readonly path: string;
   readonly methods: readonly HttpMethod[];
+  /**
+   * It answers 401 without a bearer token: CloudFront must pass `Authorization` on to it, and never
+   * cache its GETs (infra/registry-distribution.ts); test/infra/authenticated-routes.test.ts checks the flag.
+   */
+  readonly authenticated?: true;
 }
 
 /**
@@ -40,6 +45,13 @@ export interface RegistryFunctionDefinition {
   readonly environment?: (settings: RegistrySettings) => Record<string, string>;
   /** Concurrent executions reserved for it (and capped at); none means the account's shared pool. */
   readonly reservedConcurrency?: (settings: RegistrySettings) => number | undefined;
+  /** Requests per second and burst of each of its routes; without, the API's default (`throttleRateLimit`). */
+  readonly throttle?: (settings: RegistrySettings) => RouteThrottle;
+}
+
+export interface RouteThrottle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
 }
 
 const READ_TABLE = ["dynamodb:GetItem", "dynamodb:Query"];
@@ -63,27 +75,31 @@ const DEFINITIONS = [
       readsCursorSecret: true,
       embeds: true,
     },
+    // Every write and admin read needs a token; anyone may read a publisher's signing keys.
     routes: [
-      { path: "/tools/upload", methods: [HttpMethod.POST] },
-      { path: "/tools/uploads", methods: [HttpMethod.POST] },
-      { path: "/tools/uploads/{uploadId}/complete", methods: [HttpMethod.POST] },
-      { path: "/tools/{id}", methods: [HttpMethod.PUT, HttpMethod.DELETE] },
-      { path: "/tools/{id}/versions/{version}", methods: [HttpMethod.PATCH, HttpMethod.DELETE] },
-      { path: "/registry/doctor", methods: [HttpMethod.POST] },
+      { path: "/tools/upload", methods: [HttpMethod.POST], authenticated: true },
+      { path: "/tools/uploads", methods: [HttpMethod.POST], authenticated: true },
+      { path: "/tools/uploads/{uploadId}/complete", methods: [HttpMethod.POST], authenticated: true },
+      { path: "/tools/{id}", methods: [HttpMethod.PUT, HttpMethod.DELETE], authenticated: true },
+      { path: "/tools/{id}/versions/{version}", methods: [HttpMethod.PATCH, HttpMethod.DELETE], authenticated: true },
+      { path: "/registry/doctor", methods: [HttpMethod.POST], authenticated: true },
       // Publisher trust (docs/design/publisher-trust.md): admin routes and the audit log live beside the writes.
-      { path: "/tokens", methods: [HttpMethod.POST, HttpMethod.GET] },
-      { path: "/tokens/{name}", methods: [HttpMethod.DELETE] },
-      { path: "/audit", methods: [HttpMethod.GET] },
-      { path: "/publishers/{name}/keys", methods: [HttpMethod.PUT, HttpMethod.GET] },
-      { path: "/publishers/{name}/keys/{keyId}", methods: [HttpMethod.DELETE] },
+      { path: "/tokens", methods: [HttpMethod.POST, HttpMethod.GET], authenticated: true },
+      { path: "/tokens/{name}", methods: [HttpMethod.DELETE], authenticated: true },
+      { path: "/audit", methods: [HttpMethod.GET], authenticated: true },
+      { path: "/publishers/{name}/keys", methods: [HttpMethod.PUT], authenticated: true },
+      { path: "/publishers/{name}/keys", methods: [HttpMethod.GET] },
+      { path: "/publishers/{name}/keys/{keyId}", methods: [HttpMethod.DELETE], authenticated: true },
     ],
     environment: (settings) => ({
       MAX_BUNDLE_BYTES: String(settings.maxBundleBytes),
       PUBLISHER_WRITES_PER_MINUTE: String(settings.publisherWritesPerMinute),
+      AUDIT_RETENTION_DAYS: String(settings.auditRetentionDays),
     }),
     // Writes are rare and heavy (1 GB, whole bundles in memory): a flood of them must not take the
     // account's concurrency from the readers.
     reservedConcurrency: (settings) => settings.uploadReservedConcurrency,
+    throttle: (settings) => ({ rateLimit: settings.uploadRateLimit, burstLimit: settings.uploadBurstLimit }),
   },
   {
     name: "fetch",
@@ -122,21 +138,24 @@ const DEFINITIONS = [
       embeds: true,
     },
     routes: [{ path: "/tools/search", methods: [HttpMethod.GET] }],
+    throttle: (settings) => ({ rateLimit: settings.searchRateLimit, burstLimit: settings.searchBurstLimit }),
   },
   {
     name: "indexer",
-    description: "Agent Tools registry: rebuilds the search index snapshot when the catalog has changed (every minute)",
+    description: "Agent Tools registry: rebuilds the search index and listing snapshots when the catalog has changed (every minute)",
     // It holds the whole index and serialises and gzips it: at 100,000 tools about three copies of a ~100 MB file.
     memorySize: 1024,
     timeout: Duration.minutes(5),
     p99DurationAlarm: Duration.minutes(2),
     permissions: {
-      // Reads the revision log and the changed tools (or all latest entries, the first time); lists and drops old snapshots.
+      // Reads the revision log and the changed tools (or all latest entries, after a gap in the log); lists and drops old snapshots.
       table: READ_TABLE,
       objects: { [SEARCH_INDEX_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"] },
       listBucket: true,
       readsTokenSecret: false,
       readsCursorSecret: false,
+      // The revision item names the snapshots it stores, so readers ask S3 only for one that exists.
+      recordsSnapshots: true,
       // Vectors come with the entries it reads; it never calls the model.
       embeds: false,
     },

@@ -23,10 +23,16 @@ export interface RegistryMonitoringProps {
   readonly functions: Record<RegistryFunctionName, IFunction>;
   readonly api: HttpApi;
   readonly table: TableV2;
+  /** The table's global secondary indexes, each alarmed for throttles of its own. */
+  readonly indexNames: readonly string[];
   /** A new topic with this address subscribed … */
   readonly alarmEmail?: string;
   /** … or an existing topic. Neither: the alarms only show in the console and on the dashboard. */
   readonly alarmTopicArn?: string;
+  /** A stage whose alarms must reach someone (prod): neither destination is an error at synth. */
+  readonly requireDestination: boolean;
+  /** The stage, named in that error. */
+  readonly stage: string;
 }
 
 const PERIOD = Duration.minutes(5);
@@ -35,7 +41,7 @@ const API_P99_LATENCY = Duration.seconds(3);
 
 /**
  * What tells an operator something is wrong: per function errors, throttles and p99 duration;
- * API 5xx and p99 latency; DynamoDB throttles. Missing data is "not breaching": an idle registry
+ * API 5xx and p99 latency; DynamoDB throttles of the table and of each index. Missing data is "not breaching": an idle registry
  * is healthy. A dashboard shows the same metrics side by side.
  */
 export class RegistryMonitoring extends Construct {
@@ -46,6 +52,11 @@ export class RegistryMonitoring extends Construct {
   constructor(scope: Construct, id: string, props: RegistryMonitoringProps) {
     super(scope, id);
     if (props.alarmEmail && props.alarmTopicArn) throw new Error("set alarmEmail or alarmTopicArn, not both");
+    if (props.requireDestination && !props.alarmEmail && !props.alarmTopicArn) {
+      throw new Error(
+        `stage "${props.stage}": its alarms would notify no one. Give -c alarmEmail=ops@example.com (a new SNS topic mails that address; confirm the subscription) or -c alarmTopicArn=arn:aws:sns:<region>:<account>:<topic>, or -c requireAlarmDestination=false to deploy without (docs/deployment.md#alarms-dashboard-logs-and-metrics).`,
+      );
+    }
     if (props.alarmTopicArn) this.topic = Topic.fromTopicArn(this, "AlarmTopic", props.alarmTopicArn);
     if (props.alarmEmail) {
       const topic = new Topic(this, "AlarmTopic", { displayName: `${props.stackName} alarms`, enforceSSL: true });
@@ -94,21 +105,38 @@ export class RegistryMonitoring extends Construct {
       `HTTP API p99 latency over ${API_P99_LATENCY.toSeconds()} s for 15 minutes`,
     );
 
-    const tableMetric = (metricName: string) =>
-      new Metric({
-        namespace: "AWS/DynamoDB",
-        metricName,
-        dimensionsMap: { TableName: props.table.tableName },
+    // The table and each global secondary index throttle apart (an index has its own partitions).
+    const throttleEvents = (label: string, index?: string) => {
+      const metric = (metricName: string) =>
+        new Metric({
+          namespace: "AWS/DynamoDB",
+          metricName,
+          dimensionsMap: { TableName: props.table.tableName, ...(index === undefined ? {} : { GlobalSecondaryIndexName: index }) },
+          period: PERIOD,
+          statistic: "Sum",
+        });
+      // Metric ids are unique across a graph, which draws all of them.
+      const id = index === undefined ? "table" : indexConstructId(index).replace(/^./, (first) => first.toLowerCase());
+      return new MathExpression({
+        expression: `FILL(${id}Reads, 0) + FILL(${id}Writes, 0)`,
+        usingMetrics: { [`${id}Reads`]: metric("ReadThrottleEvents"), [`${id}Writes`]: metric("WriteThrottleEvents") },
+        label,
         period: PERIOD,
-        statistic: "Sum",
       });
-    const throttled = new MathExpression({
-      expression: "FILL(reads, 0) + FILL(writes, 0)",
-      usingMetrics: { reads: tableMetric("ReadThrottleEvents"), writes: tableMetric("WriteThrottleEvents") },
-      label: "DynamoDB throttle events",
-      period: PERIOD,
-    });
-    this.alarm("TableThrottles", throttled, 1, 1, "DynamoDB throttled reads or writes of the entry table");
+    };
+    const throttled = [throttleEvents("DynamoDB throttle events: table")];
+    this.alarm("TableThrottles", throttled[0]!, 1, 1, "DynamoDB throttled reads or writes of the entry table");
+    for (const index of props.indexNames) {
+      const events = throttleEvents(`DynamoDB throttle events: ${index}`, index);
+      throttled.push(events);
+      this.alarm(
+        `${indexConstructId(index)}Throttles`,
+        events,
+        1,
+        1,
+        `DynamoDB throttled reads or writes of the table's index ${index} (its own partitions; see docs/deployment.md#capacity)`,
+      );
+    }
 
     this.dashboard = new Dashboard(this, "Dashboard", {
       dashboardName: props.stackName,
@@ -126,7 +154,7 @@ export class RegistryMonitoring extends Construct {
           }),
         ],
         ...rows,
-        [new GraphWidget({ title: "DynamoDB: throttle events", left: [throttled], width: 24 })],
+        [new GraphWidget({ title: "DynamoDB: throttle events", left: throttled, width: 24 })],
       ],
     });
   }
@@ -147,4 +175,12 @@ export class RegistryMonitoring extends Construct {
     }
     this.alarms.push(alarm);
   }
+}
+
+/** `latest-by-tool-id` → `LatestByToolId`: an alarm's construct id. */
+function indexConstructId(index: string): string {
+  return index
+    .split(/[^A-Za-z0-9]+/)
+    .map((word) => `${word[0]?.toUpperCase() ?? ""}${word.slice(1)}`)
+    .join("");
 }

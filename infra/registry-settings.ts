@@ -9,10 +9,25 @@ export interface RegistrySettings {
   readonly tableName?: string;
   /** Days to keep API access logs and function logs. Must be a CloudWatch retention value. */
   readonly logRetentionDays: number;
-  /** Steady-state requests per second across the API (default stage). */
+  /**
+   * Steady requests per second each route may take (HTTP APIs throttle per route, with no API-wide
+   * bucket): the public reads (fetch's catch-all) and any route without its own limit below.
+   */
   readonly throttleRateLimit: number;
-  /** Burst bucket size across the API (default stage). */
+  /** Burst bucket of each route (as `throttleRateLimit`). */
   readonly throttleBurstLimit: number;
+  /** `GET /tools/search`: requests per second and burst. */
+  readonly searchRateLimit: number;
+  readonly searchBurstLimit: number;
+  /** Each write and admin route (the upload function's): requests per second and burst. */
+  readonly uploadRateLimit: number;
+  readonly uploadBurstLimit: number;
+  /**
+   * Seconds CloudFront keeps public reads (entries, versions, listings, search, the catalogue page)
+   * before it revalidates them with the registry by ETag; 0 keeps nothing. Writes show at the edge
+   * after at most this long.
+   */
+  readonly edgeCacheSeconds: number;
   /** Browser origins allowed by CORS; empty means no CORS headers at all. */
   readonly allowedOrigins: readonly string[];
   /** Largest bundle accepted, in bytes, by either upload path. */
@@ -35,11 +50,15 @@ export interface RegistrySettings {
   readonly waf: boolean;
   /** Requests per 5 minutes one IP may send before the WAF blocks it. */
   readonly wafRateLimit: number;
-  /** Alarms and dashboard (about $1.30/month of alarms at idle; the dashboard is free for an account's first three). */
+  /** Alarms and dashboard (their idle cost is in docs/deployment.md#costs; the dashboard is free for an account's first three). */
   readonly monitoring: boolean;
   /** Where alarms notify: a new SNS topic with this e-mail subscribed, or an existing topic. */
   readonly alarmEmail?: string;
   readonly alarmTopicArn?: string;
+  /** Whether synth fails without `alarmEmail` or `alarmTopicArn`; default: on the `prod` stage only. */
+  readonly requireAlarmDestination?: boolean;
+  /** Days the audit log keeps an event before DynamoDB's time to live deletes it. */
+  readonly auditRetentionDays: number;
   /** Writes one publisher token may make per minute before it gets 429 (docs/design/publisher-trust.md). */
   readonly publisherWritesPerMinute: number;
   /**
@@ -58,8 +77,13 @@ const UPLOAD_RESERVED_CONCURRENCY = 10;
 
 export const DEFAULT_SETTINGS: RegistrySettings = {
   logRetentionDays: 30,
-  throttleRateLimit: 50,
-  throttleBurstLimit: 100,
+  throttleRateLimit: 5000,
+  throttleBurstLimit: 5000,
+  searchRateLimit: 2000,
+  searchBurstLimit: 2000,
+  uploadRateLimit: 200,
+  uploadBurstLimit: 400,
+  edgeCacheSeconds: 10,
   allowedOrigins: [],
   maxBundleBytes: 50 * 1024 * 1024,
   uploadReservedConcurrency: UPLOAD_RESERVED_CONCURRENCY,
@@ -69,28 +93,32 @@ export const DEFAULT_SETTINGS: RegistrySettings = {
   wafRateLimit: 2000,
   monitoring: true,
   publisherWritesPerMinute: 60,
+  auditRetentionDays: 400,
   searchEmbeddings: "off",
   searchEmbeddingModel: "amazon.titan-embed-text-v2:0",
 };
 
 /** Reads `bucketName`, `tableName`, `logRetentionDays`, `throttleRateLimit`, `throttleBurstLimit`,
+ * `searchRateLimit`, `searchBurstLimit`, `uploadRateLimit`, `uploadBurstLimit`, `edgeCacheSeconds`,
  * `allowedOrigins` (array, or comma-separated on the command line), `maxBundleBytes`,
  * `uploadReservedConcurrency` (a number, or `none`), `noncurrentVersionDays`, `cdn`, `domainName`,
  * `certificateArn`, `webAclArn`, `waf`, `wafRateLimit`, `monitoring`, `alarmEmail`, `alarmTopicArn`,
- * `publisherWritesPerMinute`, `searchEmbeddings` (`off` or `bedrock`), `searchEmbeddingModel`,
+ * `requireAlarmDestination`, `auditRetentionDays`, `publisherWritesPerMinute`, `searchEmbeddings` (`off` or `bedrock`), `searchEmbeddingModel`,
  * `searchEmbeddingDimensions`. */
 export function settingsFromContext(lookup: (key: string) => unknown): RegistrySettings {
   const text = (key: string) => {
     const value = lookup(key);
     return value === undefined || value === "" ? undefined : String(value);
   };
-  const positiveInteger = (key: keyof RegistrySettings, fallback: number) => {
+  const integerAtLeast = (min: 0 | 1, key: keyof RegistrySettings, fallback: number) => {
     const value = text(key);
     if (value === undefined) return fallback;
     const parsed = Number(value);
-    if (!Number.isSafeInteger(parsed) || parsed < 1) throw new Error(`context "${key}" must be a positive integer, got "${value}"`);
+    if (!Number.isSafeInteger(parsed) || parsed < min)
+      throw new Error(`context "${key}" must be a ${min === 1 ? "positive integer" : "whole number"}, got "${value}"`);
     return parsed;
   };
+  const positiveInteger = (key: keyof RegistrySettings, fallback: number) => integerAtLeast(1, key, fallback);
   const flag = (key: keyof RegistrySettings, fallback: boolean) => {
     const value = text(key);
     if (value === undefined) return fallback;
@@ -115,6 +143,11 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     logRetentionDays: positiveInteger("logRetentionDays", DEFAULT_SETTINGS.logRetentionDays),
     throttleRateLimit: positiveInteger("throttleRateLimit", DEFAULT_SETTINGS.throttleRateLimit),
     throttleBurstLimit: positiveInteger("throttleBurstLimit", DEFAULT_SETTINGS.throttleBurstLimit),
+    searchRateLimit: positiveInteger("searchRateLimit", DEFAULT_SETTINGS.searchRateLimit),
+    searchBurstLimit: positiveInteger("searchBurstLimit", DEFAULT_SETTINGS.searchBurstLimit),
+    uploadRateLimit: positiveInteger("uploadRateLimit", DEFAULT_SETTINGS.uploadRateLimit),
+    uploadBurstLimit: positiveInteger("uploadBurstLimit", DEFAULT_SETTINGS.uploadBurstLimit),
+    edgeCacheSeconds: integerAtLeast(0, "edgeCacheSeconds", DEFAULT_SETTINGS.edgeCacheSeconds),
     allowedOrigins: Array.isArray(origins)
       ? origins.map(String)
       : (text("allowedOrigins")
@@ -134,6 +167,8 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     monitoring: flag("monitoring", DEFAULT_SETTINGS.monitoring),
     alarmEmail: text("alarmEmail"),
     alarmTopicArn: text("alarmTopicArn"),
+    requireAlarmDestination: text("requireAlarmDestination") === undefined ? undefined : flag("requireAlarmDestination", false),
+    auditRetentionDays: positiveInteger("auditRetentionDays", DEFAULT_SETTINGS.auditRetentionDays),
     publisherWritesPerMinute: positiveInteger("publisherWritesPerMinute", DEFAULT_SETTINGS.publisherWritesPerMinute),
     searchEmbeddings: embeddings,
     searchEmbeddingModel: model,

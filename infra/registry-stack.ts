@@ -12,7 +12,7 @@ import { RegistryDistribution } from "./registry-distribution.js";
 import { RegistryMonitoring } from "./registry-monitoring.js";
 import { RegistryFunction } from "./registry-function.js";
 import { functionConstructId, REGISTRY_FUNCTIONS, type RegistryFunctionName } from "./registry-functions.js";
-import { RegistryStorage } from "./registry-storage.js";
+import { RegistryStorage, tableIndexNames } from "./registry-storage.js";
 import { SdkPackageDeployment } from "./sdk-package-deployment.js";
 import { DEFAULT_SETTINGS, type RegistrySettings } from "./registry-settings.js";
 import { embeddingSettings } from "./search-embedding.js";
@@ -90,9 +90,10 @@ export class RegistryStack extends Stack {
         embeddingModelArn: embedding.modelArn,
       });
       if (definition.schedule) {
+        // Each run does the whole job again (idempotent), so a failed one is not retried: the next run is soon.
         new Rule(this, `${functionConstructId(definition.name)}Schedule`, {
           schedule: definition.schedule,
-          targets: [new LambdaFunction(fn)],
+          targets: [new LambdaFunction(fn, { retryAttempts: 0 })],
         });
       }
       functions[definition.name] = fn;
@@ -102,6 +103,9 @@ export class RegistryStack extends Stack {
     this.api = new RegistryApi(this, "Api", {
       functions,
       throttle: { rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit },
+      functionThrottles: Object.fromEntries(
+        REGISTRY_FUNCTIONS.flatMap((definition) => (definition.throttle ? [[definition.name, definition.throttle(settings)]] : [])),
+      ),
       allowedOrigins: settings.allowedOrigins,
       logRetention,
     });
@@ -120,6 +124,9 @@ export class RegistryStack extends Stack {
               ? { name: settings.domainName, certificateArn: settings.certificateArn }
               : undefined,
           webAclArn: settings.webAclArn,
+          authenticatedRoutes: REGISTRY_FUNCTIONS.flatMap((definition) =>
+            Array.isArray(definition.routes) ? definition.routes.filter((route) => route.authenticated) : [],
+          ),
         })
       : undefined;
     this.sdkPackage = new SdkPackageDeployment(this, "SdkPackage", { bucket, distribution: this.distribution?.distribution });
@@ -132,6 +139,7 @@ export class RegistryStack extends Stack {
       if (this.distribution) {
         fn.addEnvironment("ORIGIN_VERIFY_SECRET", this.distribution.originSecret);
         fn.addEnvironment("ARCHIVE_DELIVERY", "cdn");
+        fn.addEnvironment("EDGE_CACHE_SECONDS", String(settings.edgeCacheSeconds));
       }
       fn.addEnvironment("POWERTOOLS_METRICS_NAMESPACE", "AgentTools");
       fn.addEnvironment("POWERTOOLS_SERVICE_NAME", id);
@@ -143,8 +151,11 @@ export class RegistryStack extends Stack {
         functions,
         api: this.api.api,
         table,
+        indexNames: tableIndexNames(),
         alarmEmail: settings.alarmEmail,
         alarmTopicArn: settings.alarmTopicArn,
+        requireDestination: settings.requireAlarmDestination ?? props.stage === "prod",
+        stage: props.stage ?? "dev",
       });
     }
 
@@ -158,11 +169,16 @@ export class RegistryStack extends Stack {
         ? "execute-api endpoint (answers only through the distribution)"
         : "Registry base URL (toolsDbUrl for the SDK)",
     });
-    if (this.distribution)
+    if (this.distribution) {
       new CfnOutput(this, "DistributionId", {
         value: this.distribution.distribution.distributionId,
         description: "CloudFront distribution (for invalidations)",
       });
+      new CfnOutput(this, "DistributionDomainName", {
+        value: this.distribution.distribution.distributionDomainName,
+        description: "The distribution's own domain: where a custom domain's CNAME or alias record points",
+      });
+    }
     new CfnOutput(this, "BucketName", { value: bucket.bucketName, description: "Archive bucket (retained on stack deletion)" });
     new CfnOutput(this, "TableName", { value: table.tableName, description: "Entry table (retained on stack deletion)" });
     new CfnOutput(this, "TokenSecretArn", { value: tokenSecret.secretArn, description: "Secret holding the write token" });

@@ -2,7 +2,8 @@ import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { AttributeType, Billing, ProjectionType, TableV2, type Attribute } from "aws-cdk-lib/aws-dynamodb";
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
-import { createTableInput } from "../functions/storage/table-schema.js";
+import { SEARCH_INDEX_PREFIX } from "../functions/storage/index-snapshot-store.js";
+import { createTableInput, EXPIRES_AT_ATTRIBUTE } from "../functions/storage/table-schema.js";
 import { UPLOADS_PREFIX } from "../functions/storage/upload-keys.js";
 
 export interface RegistryStorageProps {
@@ -58,6 +59,13 @@ export class RegistryStorage extends Construct {
           noncurrentVersionExpiration: Duration.days(1),
         },
         { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Index snapshots are rebuilt from the table at will; a replaced one (every minute after writes) is not worth keeping.
+        {
+          id: "expire-replaced-index-snapshots",
+          prefix: SEARCH_INDEX_PREFIX,
+          noncurrentVersionExpiration: Duration.days(1),
+          expiredObjectDeleteMarker: true,
+        },
         {
           id: "expire-noncurrent-versions",
           noncurrentVersionExpiration: Duration.days(props.noncurrentVersionDays),
@@ -83,6 +91,8 @@ export class RegistryStorage extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
+      // Audit events expire after the stage's retention (functions/storage/audit-store.ts).
+      timeToLiveAttribute: EXPIRES_AT_ATTRIBUTE,
       ...tableKeysFromSchema(),
     });
   }
@@ -110,4 +120,9 @@ function tableKeysFromSchema() {
       projectionType: index.Projection?.ProjectionType === "KEYS_ONLY" ? ProjectionType.KEYS_ONLY : ProjectionType.ALL,
     })),
   };
+}
+
+/** The names of the table's global secondary indexes. */
+export function tableIndexNames(): string[] {
+  return (createTableInput("schema").GlobalSecondaryIndexes ?? []).map((index) => index.IndexName ?? "");
 }

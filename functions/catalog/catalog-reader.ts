@@ -1,6 +1,6 @@
-import type { EntryStore, LatestFilter, LatestPage } from "../storage/entry-store.js";
+import type { EntryStore } from "../storage/entry-store.js";
 import type { RecordedCatalogChange } from "../entry/catalog-change.js";
-import { LatestCatalog } from "./latest-catalog.js";
+import { LatestCatalog, type ListingSources } from "./latest-catalog.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { resolveLatest } from "./resolve-latest.js";
 import { RevisionCache } from "./revision-cache.js";
@@ -9,11 +9,14 @@ import { isStorageFull } from "../storage/storage-errors.js";
 export interface CatalogReaderOptions {
   /** A read found the latest pointer of `toolId` missing or stale and repaired it: record the change. */
   onRepair?: (toolId: string) => Promise<void>;
+  /** The listing snapshots the indexer stores, which every latest entry is loaded from (see LatestCatalog). */
+  listings?: ListingSources["listings"];
 }
 
 /**
  * The read side of the catalog, served from a revision-checked in-process cache; every latest
- * entry (search, `query/by-*`) is kept up to date tool by tool (see LatestCatalog).
+ * entry (`GET /tools`, `query/by-*`, the web catalogue) is loaded from the stored listing and kept
+ * up to date tool by tool (see LatestCatalog).
  */
 export class CatalogReader {
   private readonly cache: RevisionCache;
@@ -26,7 +29,7 @@ export class CatalogReader {
     private readonly options: CatalogReaderOptions = {},
   ) {
     this.cache = new RevisionCache(() => entries.catalogRevision(), revalidateMs);
-    this.latestCatalog = new LatestCatalog(entries, revalidateMs);
+    this.latestCatalog = new LatestCatalog({ store: entries, listings: options.listings }, { revalidateMs, onGap: "snapshot" });
   }
 
   /** The highest version's entry; a missing or stale pointer met on the way is repaired. */
@@ -49,11 +52,6 @@ export class CatalogReader {
   /** Newest first; yanked versions only with `includeYanked`. */
   versions(toolId: string, includeYanked = false): Promise<PublishedEntry[]> {
     return this.cache.remember(`versions\0${toolId}\0${includeYanked}`, () => this.entries.listVersions(toolId, { includeYanked }));
-  }
-
-  page(limit: number, filter: LatestFilter, startAfter?: string): Promise<LatestPage> {
-    const key = `page\0${JSON.stringify([limit, filter.type, filter.tag, filter.updatedSince, startAfter])}`;
-    return this.cache.remember(key, () => this.entries.listLatest(limit, filter, startAfter));
   }
 
   /** Sorted by tool id; the same array until the catalog changes. */

@@ -5,6 +5,7 @@ import { highestVersion, latestCandidates, visibleVersions, type ToolPartition, 
 import { finishDeletion } from "../publish/delete-tool.js";
 import { finishVersionDeletion } from "../publish/delete-version.js";
 import { checkIndexes } from "./check-indexes.js";
+import { mapBounded } from "./map-bounded.js";
 import type { DoctorDeps } from "./doctor-deps.js";
 import type { DoctorFinding, DoctorReport } from "./doctor-report.js";
 
@@ -21,6 +22,9 @@ export interface DoctorOptions {
 }
 
 export const DEFAULT_GRACE_SECONDS = 3600;
+
+/** Tools checked at once: a few reads (and repairs) of its own partition each, so the sweep is not one Query after another. */
+const PARALLEL_TOOLS = 16;
 
 /**
  * Checks (and with `fix`, repairs) what crashes, timeouts and kills can leave behind, through the
@@ -42,13 +46,19 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): 
   const partitions = new Map<string, ToolPartition>();
 
   const toolIds = await deps.entries.listToolIds();
-  for (const toolId of toolIds) {
+  // Tools are independent (each repair touches its own partition), so several are checked at once.
+  const checked = await mapBounded(toolIds, PARALLEL_TOOLS, async (toolId) => {
+    const toolFindings: DoctorFinding[] = [];
     let partition = await deps.entries.readPartition(toolId);
-    if (await checkTool(deps, partition, fix, isOld, findings)) partition = await deps.entries.readPartition(toolId);
-    partitions.set(toolId, partition);
+    if (await checkTool(deps, partition, fix, isOld, toolFindings)) partition = await deps.entries.readPartition(toolId);
+    return { partition, toolFindings };
+  });
+  for (const { partition, toolFindings } of checked) {
+    findings.push(...toolFindings);
+    partitions.set(partition.toolId, partition);
     for (const version of visibleVersions(partition)) {
       if (version.archiveSha256 !== "")
-        referenced.set(version.archiveSha256, { size: version.archiveSize, by: `${toolId}@${version.version}` });
+        referenced.set(version.archiveSha256, { size: version.archiveSize, by: `${partition.toolId}@${version.version}` });
     }
   }
 

@@ -1,10 +1,7 @@
-import { timingSafeEqual } from "node:crypto";
 import type { handle, LambdaEvent } from "hono/aws-lambda";
+import { carriesOriginSecret, ORIGIN_VERIFY_HEADER } from "../http/origin-secret.js";
 
 type LambdaHandler = ReturnType<typeof handle>;
-
-/** The header CloudFront adds to every request it forwards (infra/registry-distribution.ts). */
-export const ORIGIN_VERIFY_HEADER = "x-origin-verify";
 
 /**
  * With `ORIGIN_VERIFY_SECRET` set (the stack sets it when CloudFront is in front), only requests
@@ -14,11 +11,9 @@ export const ORIGIN_VERIFY_HEADER = "x-origin-verify";
  */
 export function originVerifiedHandler(inner: LambdaHandler, secret: string | undefined, publicUrl: string | undefined): LambdaHandler {
   if (!secret) return inner;
-  const expected = Buffer.from(secret);
   return (async (event: LambdaEvent, context) => {
     const headers = (event as { headers?: Record<string, string | undefined> }).headers ?? {};
-    const given = Buffer.from(headers[ORIGIN_VERIFY_HEADER] ?? "");
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return inner(event, context);
+    if (carriesOriginSecret(headers[ORIGIN_VERIFY_HEADER], secret)) return inner(event, context);
     return {
       statusCode: 403,
       headers: { "content-type": "application/json" },

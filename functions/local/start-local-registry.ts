@@ -5,11 +5,10 @@ import { loadLocalToken } from "../auth/local-token.js";
 import type { ArchiveDelivery, RegistryConfig } from "../config.js";
 import { createRegistryDeps, type RegistryDeps, type RegistryDepsOptions } from "../registry-deps.js";
 import type { RouteModule } from "../route-module.js";
+import { CatalogIndexer } from "../catalog/catalog-indexer.js";
 import { IndexerSchedule } from "../search/indexer-schedule.js";
 import { createDynamoDocumentClient } from "../storage/aws-clients.js";
 import { EntryStore } from "../storage/entry-store.js";
-import { SearchIndexer } from "../search/search-indexer.js";
-import { searchSources } from "../search/search-sources.js";
 import { separateCataloguePort } from "./browser-ports.js";
 import type { EmulatorOptions } from "./emulators.js";
 import { localSdkPackage } from "./local-sdk-package.js";
@@ -94,10 +93,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
     const app = createRegistryApp(deps, { extraRoutes: options.extraRoutes });
     // What the indexer Lambda does on AWS, here in process with its own storage client (docs/search.md).
     const indexerEntries = new EntryStore(createDynamoDocumentClient(config), config.tableName);
-    const indexer = new IndexerSchedule(
-      new SearchIndexer(searchSources({ config, entries: indexerEntries })),
-      options.searchIndexDelayMs ?? 2000,
-    );
+    const indexer = new IndexerSchedule(new CatalogIndexer(config, indexerEntries), options.searchIndexDelayMs ?? 2000);
     deps.reader.onChange(() => indexer.poke());
     void indexer.runNow();
     const apiPort = options.port ?? 6000;

@@ -1,4 +1,5 @@
 import { presentEntryJson } from "../catalog/present-entry.js";
+import { publicReadCacheControl } from "../http/edge-cache.js";
 import { entryEntityTag, notModified } from "../http/entity-tag.js";
 import { jsonText } from "../http/json-text.js";
 import { requestOrigin } from "../http/request-origin.js";
@@ -13,6 +14,7 @@ export const getToolRoute: RouteModule = (app, deps) => {
     const entry = await deps.reader.latest(toolId);
     if (!entry) throw (await deps.reader.versions(toolId, true)).length > 0 ? allYanked(toolId) : toolNotFound(toolId);
     const tag = entryEntityTag(entry);
-    return notModified(c, tag, {}) ?? jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config)), { ETag: tag });
+    const headers = { "Cache-Control": publicReadCacheControl(deps.config) };
+    return notModified(c, tag, headers) ?? jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config)), { ...headers, ETag: tag });
   });
 };

@@ -1,4 +1,5 @@
 import { presentEntryJson } from "../catalog/present-entry.js";
+import { publicReadCacheControl } from "../http/edge-cache.js";
 import { jsonText } from "../http/json-text.js";
 import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
@@ -6,7 +7,8 @@ import { boundedPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parsePageLimit } from "../
 import { setNextPageLink } from "../listing/next-page-link.js";
 import { listingScope } from "../listing/page-cursor.js";
 import { registryCursors } from "../listing/registry-cursors.js";
-import type { LatestFilter } from "../storage/entry-store.js";
+import { indexAfter, matchingFrom } from "../listing/sorted-entries.js";
+import type { PublishedEntry } from "../entry/published-entry.js";
 import { isToolId } from "../validate/tool-id.js";
 import type { RouteModule } from "../route-module.js";
 
@@ -14,27 +16,35 @@ import type { RouteModule } from "../route-module.js";
  * `GET /tools?limit=&cursor=&type=&tag=&updated_since=`: latest entries sorted by tool id, as a bare
  * array (as the Python registry answered, docs/design/compatibility.md#wire); the next page is in `Link: <…>; rel="next"`. A page holds at most
  * `limit` entries (default and maximum 1,000) and stays within Lambda's response limit by bytes.
+ * Served from the process's catalogue (`allLatest`, loaded from the stored listing), never from a
+ * query of the listing index's one partition per request.
  */
 export const listToolsRoute: RouteModule = (app, deps) => {
   const cursors = registryCursors(deps.config);
   app.get("/tools", async (c) => {
     const limit = parsePageLimit(c.req.query("limit"), MAX_PAGE_ITEMS, MAX_PAGE_ITEMS);
-    const filter: LatestFilter = {};
     const type = c.req.query("type");
     const tag = c.req.query("tag");
-    const updatedSince = c.req.query("updated_since");
-    if (type !== undefined) filter.type = type;
-    if (tag !== undefined) filter.tag = tag;
-    if (updatedSince !== undefined) filter.updatedSince = parseTimestamp(updatedSince);
-    const scope = listingScope("/tools", { type, tag, updated_since: filter.updatedSince });
+    const updatedParam = c.req.query("updated_since");
+    const updatedSince = updatedParam === undefined ? undefined : parseTimestamp(updatedParam);
+    const scope = listingScope("/tools", { type, tag, updated_since: updatedSince });
     const cursor = c.req.query("cursor");
     const startAfter = cursor === undefined || cursor === "" ? undefined : await cursors.decode(scope, cursor, isToolId);
 
-    const stored = await deps.reader.page(limit, filter, startAfter);
+    const matches = (entry: PublishedEntry) =>
+      (type === undefined || entry.tool_type === type) &&
+      (tag === undefined || entry.tool_tags.includes(tag)) &&
+      (updatedSince === undefined || entry.updated_at >= updatedSince);
+    const entries = await deps.reader.allLatest();
+    const start = startAfter === undefined ? 0 : indexAfter(entries, startAfter);
     const origin = requestOrigin(c, deps.config);
-    const page = boundedPage(stored.entries, (entry) => presentEntryJson(entry, origin), { limit, maxBytes: MAX_PAGE_BYTES });
+    const page = boundedPage(matchingFrom(entries, start, matches), (entry) => presentEntryJson(entry, origin), {
+      limit,
+      maxBytes: MAX_PAGE_BYTES,
+    });
     const last = page.items.at(-1);
-    if ((page.more || stored.more) && last !== undefined) setNextPageLink(c, deps.config, await cursors.encode(scope, last.tool_id));
+    if (page.more && last !== undefined) setNextPageLink(c, deps.config, await cursors.encode(scope, last.tool_id));
+    c.header("Cache-Control", publicReadCacheControl(deps.config));
     return jsonText(c, page.json);
   });
 };

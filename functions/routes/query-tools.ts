@@ -1,5 +1,6 @@
 import { presentEntryJson } from "../catalog/present-entry.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
+import { publicReadCacheControl } from "../http/edge-cache.js";
 import { jsonText } from "../http/json-text.js";
 import { HttpProblem } from "../http-problem.js";
 import { requestOrigin } from "../http/request-origin.js";
@@ -50,6 +51,7 @@ export const queryToolsRoute: RouteModule = (app, deps) => {
       const page = boundedPage(matches, (entry) => presentEntryJson(entry, origin), { limit, maxBytes: MAX_PAGE_BYTES });
       const last = page.items.at(-1);
       if (page.more && last !== undefined) setNextPageLink(c, deps.config, await cursors.encode(scope, last.tool_id));
+      c.header("Cache-Control", publicReadCacheControl(deps.config));
       return jsonText(c, page.json);
     });
   }

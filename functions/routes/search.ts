@@ -1,9 +1,11 @@
+import { publicReadCacheControl } from "../http/edge-cache.js";
 import { jsonText } from "../http/json-text.js";
 import { boundedPage, MAX_PAGE_BYTES } from "../listing/bounded-page.js";
 import { setNextPageLink } from "../listing/next-page-link.js";
 import { listingScope } from "../listing/page-cursor.js";
 import { registryCursors } from "../listing/registry-cursors.js";
 import { catalogSearchFor } from "../search/catalog-search-for.js";
+import { assertSearchRuntime } from "../search/search-runtime.js";
 import { MAX_SEARCH_DEPTH, parseSearchQuery } from "../search/search-query.js";
 import type { CatalogDeps } from "../catalog-deps.js";
 import type { RouteModule } from "../route-module.js";
@@ -18,6 +20,7 @@ export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
   const cursors = registryCursors(deps.config);
   const search = catalogSearchFor(deps);
   app.get("/tools/search", async (c) => {
+    assertSearchRuntime();
     const query = parseSearchQuery((name) => c.req.query(name));
     const scope = listingScope("/tools/search", { q: query.q, type: query.type, tag: query.tag });
     const cursor = c.req.query("cursor");
@@ -30,6 +33,7 @@ export const searchRoute: RouteModule<CatalogDeps> = (app, deps) => {
       maxBytes: MAX_PAGE_BYTES - 64,
     });
     const nextOffset = offset + page.items.length;
+    c.header("Cache-Control", publicReadCacheControl(deps.config));
     if (!page.more || nextOffset >= MAX_SEARCH_DEPTH) return jsonText(c, `{"results":${page.json}}`);
     const next = await cursors.encode(scope, String(nextOffset));
     setNextPageLink(c, deps.config, next);

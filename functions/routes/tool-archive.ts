@@ -1,6 +1,7 @@
 import { detectArchiveFormat } from "@agent-tools/sdk/archive";
 import type { Context } from "hono";
 import type { PublishedEntry } from "../entry/published-entry.js";
+import { publicReadCacheControl } from "../http/edge-cache.js";
 import { notModified } from "../http/entity-tag.js";
 import { HttpProblem } from "../http-problem.js";
 import type { RegistryDeps } from "../registry-deps.js";
@@ -34,9 +35,9 @@ export const toolArchiveRoute: RouteModule = (app, deps) => {
 async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry): Promise<Response> {
   const sha256 = entry.tool_archive_sha256;
   if (deps.config.archiveDelivery === "cdn") {
-    // The bytes at /archives/<sha256> never change and are cached at the edge; the redirect is not
-    // (a deleted tool's version can be published again with other bytes).
-    c.header("Cache-Control", "no-cache");
+    // The bytes at /archives/<sha256> never change and are cached at the edge; the redirect only
+    // briefly (a deleted tool's version can be published again with other bytes).
+    c.header("Cache-Control", publicReadCacheControl(deps.config));
     return c.redirect(`${deps.config.publicUrl}/${ArchiveStore.key(sha256)}`, 302);
   }
   if (deps.config.archiveDelivery === "redirect") {

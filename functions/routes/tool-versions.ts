@@ -4,6 +4,7 @@ import { setNextPageLink } from "../listing/next-page-link.js";
 import { listingScope } from "../listing/page-cursor.js";
 import { registryCursors } from "../listing/registry-cursors.js";
 import { indexBelowVersion, matchingFrom } from "../listing/sorted-entries.js";
+import { publicReadCacheControl } from "../http/edge-cache.js";
 import { entryEntityTag, notModified } from "../http/entity-tag.js";
 import { jsonText } from "../http/json-text.js";
 import { includeYankedParam } from "../http/include-yanked-param.js";
@@ -42,6 +43,7 @@ export const toolVersionsRoute: RouteModule = (app, deps) => {
     );
     const last = page.items.at(-1);
     if (page.more && last !== undefined) setNextPageLink(c, deps.config, await cursors.encode(scope, last.version));
+    c.header("Cache-Control", publicReadCacheControl(deps.config));
     return jsonText(c, page.json);
   });
 
@@ -51,7 +53,7 @@ export const toolVersionsRoute: RouteModule = (app, deps) => {
     const entry = await deps.reader.version(id, version);
     if (!entry) throw toolNotFound(id, version);
     // Not immutable: PUT edits the latest version, and a deleted tool's versions can be published again.
-    const headers = { "Cache-Control": "no-cache" };
+    const headers = { "Cache-Control": publicReadCacheControl(deps.config) };
     const tag = entryEntityTag(entry);
     return notModified(c, tag, headers) ?? jsonText(c, presentEntryJson(entry, requestOrigin(c, deps.config)), { ...headers, ETag: tag });
   });

@@ -11,7 +11,8 @@ export interface SearchSources {
     getLatest(toolId: string): Promise<PublishedEntry | undefined>;
     listAllLatest(): Promise<PublishedEntry[]>;
   };
-  snapshots?: { latest(): Promise<IndexSnapshot | undefined> };
+  /** The stored snapshots, by the revision the revision item names (`RevisionLog.snapshotRevision`). */
+  snapshots?: { get(revision: number): Promise<IndexSnapshot | undefined> };
 }
 
 /** Past this many changed tools, reading them one by one costs more than a snapshot or a scan. */
@@ -30,6 +31,8 @@ export class CatalogSearch {
   private checkDue = false;
   private checkedAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<ToolSearchIndex> | undefined;
+  /** The revision of the stored snapshot this index was last loaded from (the indexer need not store it again). */
+  private loadedSnapshot: number | undefined;
 
   constructor(
     private readonly sources: SearchSources,
@@ -49,6 +52,11 @@ export class CatalogSearch {
     if (index === undefined || this.checkDue || this.revalidateMs === 0) return this.refresh();
     if (performance.now() - this.checkedAt >= this.revalidateMs) this.refresh().catch(() => undefined);
     return index;
+  }
+
+  /** The stored snapshot the index was last loaded from, if it was (it opened, so it is readable). */
+  get loadedSnapshotRevision(): number | undefined {
+    return this.loadedSnapshot;
   }
 
   /** A write of this process was recorded: the next search reads the revision log first. */
@@ -79,15 +87,22 @@ export class CatalogSearch {
     return index;
   }
 
-  /** The stored snapshot when it is newer than `after` and not ahead of the table (a reset table). */
+  /**
+   * The snapshot the revision item names, when it is newer than `after` and not ahead of the table
+   * (a reset table). None named, none asked for: S3 is not asked before the indexer's first store.
+   */
   private async fromSnapshot(log: RevisionLog, after = -1): Promise<ToolSearchIndex | undefined> {
-    const snapshot = await this.sources.snapshots?.latest().catch((error: unknown) => {
+    const revision = log.snapshotRevision("search");
+    if (revision === undefined || revision <= after || revision > log.revision) return undefined;
+    const snapshot = await this.sources.snapshots?.get(revision).catch((error: unknown) => {
       console.error("[search] could not read the index snapshot; building from the table:", error);
       return undefined;
     });
-    if (snapshot === undefined || snapshot.revision <= after || snapshot.revision > log.revision) return undefined;
+    if (snapshot === undefined) return undefined;
     try {
-      return ToolSearchIndex.open(snapshot.bytes);
+      const index = ToolSearchIndex.open(snapshot.bytes);
+      this.loadedSnapshot = snapshot.revision;
+      return index;
     } catch (error) {
       console.error("[search] ignoring an unreadable index snapshot:", error);
       return undefined;

@@ -1,5 +1,5 @@
 import { isStorageFull } from "../storage/storage-errors.js";
-import type { SearchIndexer } from "./search-indexer.js";
+import type { CatalogIndexer } from "../catalog/catalog-indexer.js";
 
 /**
  * The in-process indexer of the local server: a run `delayMs` after the last write (a burst of
@@ -12,7 +12,7 @@ export class IndexerSchedule {
   private closed = false;
 
   constructor(
-    private readonly indexer: SearchIndexer,
+    private readonly indexer: Pick<CatalogIndexer, "run">,
     private readonly delayMs: number,
   ) {}
 

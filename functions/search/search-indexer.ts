@@ -1,3 +1,5 @@
+import { SnapshotPublisher } from "../catalog/snapshot-publisher.js";
+import type { EntryStore } from "../storage/entry-store.js";
 import type { IndexSnapshotStore } from "../storage/index-snapshot-store.js";
 import { CatalogSearch, type SearchSources } from "./catalog-search.js";
 
@@ -14,26 +16,22 @@ export interface IndexerRun {
 /**
  * Rebuilds the search index snapshot off the request path: brings its own index up to date (from
  * the previous snapshot plus the revision log, or a scan) and stores it when it is newer than the
- * stored one. Runs as the indexer Lambda on AWS (on a schedule) and in-process on `npm start`
- * (after writes, see IndexerSchedule). Kept warm, a run costs one log read when nothing changed.
+ * stored one (SnapshotPublisher), naming it in the revision item. Runs as the indexer Lambda on AWS
+ * (on a schedule) and in-process on `npm start` (after writes, see IndexerSchedule). Kept warm, a
+ * run costs one log read and one pointer read when nothing changed.
  */
 export class SearchIndexer {
   private readonly follower: CatalogSearch;
-  /** The revision this indexer last stored: a pointer it did not write may name an unreadable file. */
-  private storedRevision: number | undefined;
+  private readonly publisher: SnapshotPublisher;
 
-  constructor(private readonly sources: SearchSources & { snapshots: IndexSnapshotStore }) {
+  constructor(sources: SearchSources & { entries: Pick<EntryStore, "recordSnapshot">; snapshots: IndexSnapshotStore }) {
     this.follower = new CatalogSearch(sources, 0);
+    this.publisher = new SnapshotPublisher("search", sources.snapshots, sources.entries);
   }
 
   async run(): Promise<IndexerRun> {
     const index = await this.follower.current();
     const { revision, size: tools } = index;
-    const stored = await this.sources.snapshots.latestRevision();
-    if (stored !== undefined && (stored > revision || stored === this.storedRevision)) return { revision, tools, stored: false };
-    const bytes = index.serialize();
-    await this.sources.snapshots.put({ revision, bytes });
-    this.storedRevision = revision;
-    return { revision, tools, stored: true, bytes: bytes.byteLength };
+    return { revision, tools, ...(await this.publisher.publish(revision, this.follower.loadedSnapshotRevision, () => index.serialize())) };
   }
 }

@@ -1,12 +1,18 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 
 /**
  * SQLite for the search index, from whichever driver this Node has: the built-in `node:sqlite`
  * where it can load a database from bytes (Node ≥ 24.16: the Lambda runtime, so the deployed
  * bundle carries no native module), else `better-sqlite3` (Node 20 and 22: `npm start`, the
- * tests). Both are the same SQLite with FTS5, so a snapshot written by one opens in the other.
- * See docs/search.md, "The native binding on Lambda".
+ * tests), else a `node:sqlite` without `serialize`/`deserialize` (Node 22.13 to 24.15, what an
+ * older `nodejs24.x` runtime runs), which goes through a file in the temporary folder instead.
+ * All are the same SQLite with FTS5, so a snapshot written by one opens in the others.
+ * See docs/search.md, "The SQLite driver on Lambda".
  */
 export type SqliteDriverName = "node:sqlite" | "better-sqlite3";
 
@@ -35,7 +41,10 @@ export interface NodeSqliteModule {
   DatabaseSync: new (path: string) => NodeSqliteDatabase;
 }
 
-export type Driver = { name: "node:sqlite"; module: NodeSqliteModule } | { name: "better-sqlite3"; module: typeof BetterSqlite3 };
+/** `loadsBytes`: its DatabaseSync has `serialize` and `deserialize` (Node ≥ 24.16); else bytes pass through a file. */
+export type Driver =
+  | { name: "node:sqlite"; module: NodeSqliteModule; loadsBytes: boolean }
+  | { name: "better-sqlite3"; module: typeof BetterSqlite3 };
 
 let driver: Driver | undefined;
 
@@ -45,18 +54,21 @@ function loadDriver(): Driver {
 }
 
 /**
- * node:sqlite when this Node's can load bytes, else better-sqlite3; neither (a Lambda bundle on a
- * Node older than 24.16, where better-sqlite3 is not there) is an error that says so.
+ * node:sqlite when this Node's can load bytes, else better-sqlite3, else node:sqlite through files;
+ * none (a Lambda bundle on Node 20, or 22 before 22.13, where node:sqlite needs a flag) is an error
+ * that says what is needed.
  */
 export function chooseDriver(builtin: () => NodeSqliteModule | undefined, requireBetterSqlite: () => typeof BetterSqlite3): Driver {
   const nodeSqlite = builtin();
-  if (nodeSqlite !== undefined) return { name: "node:sqlite", module: nodeSqlite };
+  if (nodeSqlite !== undefined && typeof nodeSqlite.DatabaseSync.prototype.deserialize === "function")
+    return { name: "node:sqlite", module: nodeSqlite, loadsBytes: true };
   try {
     // Required lazily and by a name esbuild does not follow: a Lambda bundle never contains it.
     return { name: "better-sqlite3", module: requireBetterSqlite() };
   } catch (error) {
+    if (nodeSqlite !== undefined) return { name: "node:sqlite", module: nodeSqlite, loadsBytes: false };
     throw new Error(
-      `The search index needs SQLite: node:sqlite with deserialize() (Node ${process.versions.node} has ${builtinSqliteState()}; it needs 24.16 or later) or the better-sqlite3 package (${(error as Error).message.split("\n")[0]}).`,
+      `The search index needs SQLite: node:sqlite (Node 22.13 or later; Node ${process.versions.node} has ${builtinSqliteState()}) or the better-sqlite3 package (${(error as Error).message.split("\n")[0]}). On AWS Lambda, deploy on the nodejs24.x runtime the stack names (docs/search.md#the-sqlite-driver-on-lambda).`,
       { cause: error },
     );
   }
@@ -64,7 +76,7 @@ export function chooseDriver(builtin: () => NodeSqliteModule | undefined, requir
 
 function builtinSqliteState(): string {
   try {
-    return process.getBuiltinModule?.("node:sqlite") === undefined ? "no node:sqlite" : "a node:sqlite without deserialize()";
+    return process.getBuiltinModule?.("node:sqlite") === undefined ? "none" : "one this code cannot use";
   } catch {
     return "node:sqlite only behind a flag";
   }
@@ -73,7 +85,7 @@ function builtinSqliteState(): string {
 function builtinSqlite(): NodeSqliteModule | undefined {
   try {
     const module = process.getBuiltinModule?.("node:sqlite") as NodeSqliteModule | undefined;
-    return typeof module?.DatabaseSync?.prototype?.deserialize === "function" ? module : undefined;
+    return typeof module?.DatabaseSync === "function" ? module : undefined;
   } catch {
     return undefined; // Node 22 before 22.13 has node:sqlite only behind a flag
   }
@@ -91,7 +103,11 @@ export function sqliteDriverName(): SqliteDriverName {
 export class SqliteDatabase {
   private transactionDepth = 0;
 
-  private constructor(private readonly handle: NodeSqliteDatabase | BetterSqlite3.Database) {}
+  private constructor(
+    private readonly handle: NodeSqliteDatabase | BetterSqlite3.Database,
+    /** The temporary file holding the database, when this driver cannot hold loaded bytes in memory. */
+    private readonly file?: string,
+  ) {}
 
   static inMemory(): SqliteDatabase {
     const loaded = loadDriver();
@@ -102,9 +118,22 @@ export class SqliteDatabase {
     const loaded = loadDriver();
     if (loaded.name === "better-sqlite3")
       return new SqliteDatabase(new loaded.module(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
-    const handle = new loaded.module.DatabaseSync(":memory:");
-    handle.deserialize(bytes);
-    return new SqliteDatabase(handle);
+    if (loaded.loadsBytes) {
+      const handle = new loaded.module.DatabaseSync(":memory:");
+      handle.deserialize(bytes);
+      return new SqliteDatabase(handle);
+    }
+    // Without deserialize: the bytes become a file of its own (removed on close), the journal stays in memory.
+    const file = temporaryFile();
+    writeFileSync(file, bytes);
+    try {
+      const handle = new loaded.module.DatabaseSync(file);
+      handle.exec("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF");
+      return new SqliteDatabase(handle, file);
+    } catch (error) {
+      rmSync(file, { force: true });
+      throw error;
+    }
   }
 
   prepare<Row>(sql: string): SqliteStatement<Row> {
@@ -117,11 +146,21 @@ export class SqliteDatabase {
 
   /** The whole database as one SQLite file. */
   serialize(): Uint8Array {
-    return this.handle.serialize();
+    const loaded = loadDriver();
+    if (loaded.name === "better-sqlite3" || loaded.loadsBytes) return this.handle.serialize();
+    // VACUUM INTO writes a complete copy (rowids kept: every table that other rows refer to has an INTEGER PRIMARY KEY).
+    const file = temporaryFile();
+    try {
+      this.prepare("VACUUM INTO ?").run(file);
+      return readFileSync(file);
+    } finally {
+      rmSync(file, { force: true });
+    }
   }
 
   close(): void {
     this.handle.close();
+    if (this.file !== undefined) rmSync(this.file, { force: true });
   }
 
   /** Runs `body` in a transaction; nested calls are savepoints, so an inner failure undoes only its part before it is rethrown. */
@@ -141,4 +180,8 @@ export class SqliteDatabase {
       this.transactionDepth--;
     }
   }
+}
+
+function temporaryFile(): string {
+  return join(tmpdir(), `agent-tools-sqlite-${randomUUID()}.db`);
 }

@@ -1,6 +1,7 @@
 import type { AuditEvent } from "@agent-tools/sdk/registry";
 import { randomUUID } from "node:crypto";
 import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { EXPIRES_AT_ATTRIBUTE } from "./table-schema.js";
 import { TRUST_PARTITIONS } from "./trust-keys.js";
 
 /** One write request as the audit log keeps it; `GET /audit` answers these (the SDK's type is the wire contract). */
@@ -19,12 +20,14 @@ export const AUDIT_SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#[0-9
 /**
  * The audit log (`#audit`, time + id): an event is put as `pending` when a write starts and
  * completed with its outcome when it is answered, so a process that dies in between leaves a
- * pending event rather than none. Read newest first.
+ * pending event rather than none. Read newest first. Each event carries its expiry
+ * (`expires_at`, the table's time to live): the log keeps `retentionDays` and does not grow for ever.
  */
 export class AuditStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly retentionDays: number,
   ) {}
 
   /** Stores `event` (pending); returns its key for `complete`. */
@@ -34,7 +37,13 @@ export class AuditStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...rest, tool_id: TRUST_PARTITIONS.audit, version: key, ...stored({ tool_id, version, publisher }) },
+        Item: {
+          ...rest,
+          tool_id: TRUST_PARTITIONS.audit,
+          version: key,
+          ...stored({ tool_id, version, publisher }),
+          [EXPIRES_AT_ATTRIBUTE]: Math.floor(Date.parse(event.time) / 1000) + this.retentionDays * 86_400,
+        },
       }),
     );
     return key;

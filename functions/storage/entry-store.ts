@@ -4,7 +4,6 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   ScanCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
@@ -15,7 +14,7 @@ import { pointerOrder, TOMBSTONE_ORDER, versionRank } from "../entry/version-ran
 import { isToolId } from "../validate/tool-id.js";
 import { indexQueryInput } from "./index-query.js";
 import { conditionalWrite, queryAll } from "./query-all.js";
-import { changeSlot, RevisionLog } from "./revision-log.js";
+import { changeSlot, RevisionLog, snapshotAttribute, type SnapshotKind } from "./revision-log.js";
 import {
   ARCHIVE_INDEX,
   DELETING_STATE,
@@ -28,6 +27,9 @@ import {
 } from "./table-schema.js";
 import { isConditionFailure } from "./storage-errors.js";
 import { PARTITION_PROJECTION, summarisePartition, type ToolPartition } from "./tool-partition.js";
+
+/** Parallel segments of the doctor's key scan: eight requests in flight, well within on-demand read capacity. */
+const SCAN_SEGMENTS = 8;
 
 /** Thrown by `putVersion` when the `(tool_id, version)` pair is already stored. */
 export class VersionExistsError extends Error {
@@ -51,13 +53,6 @@ export interface StoredVersion {
   releaseDigest?: string;
 }
 
-export interface LatestFilter {
-  type?: string;
-  tag?: string;
-  /** ISO timestamp: only entries with `updated_at >= updatedSince`. */
-  updatedSince?: string;
-}
-
 /** A listing-index entry as the doctor compares it with the table: which pointer, at which order. */
 export interface LatestIndexEntry {
   toolId: string;
@@ -70,12 +65,6 @@ export interface ArchiveIndexEntry {
   toolId: string;
   version: string;
   sha256: string;
-}
-
-export interface LatestPage {
-  entries: PublishedEntry[];
-  /** Whether more entries follow the last one (pass its tool id as `startAfter` for them). */
-  more: boolean;
 }
 
 /**
@@ -316,34 +305,10 @@ export class EntryStore {
       .sort((a, b) => (versionRank(a.version) < versionRank(b.version) ? 1 : versionRank(a.version) > versionRank(b.version) ? -1 : 0));
   }
 
-  /** Up to `limit` latest entries sorted by tool id, those after tool id `startAfter` when given. */
-  async listLatest(limit: number, filter: LatestFilter = {}, startAfter?: string): Promise<LatestPage> {
-    const { expression, names, values } = filterExpression(filter);
-    const entries: PublishedEntry[] = [];
-    let startKey = startAfter === undefined ? undefined : latestIndexKey(startAfter);
-    let more = true;
-    while (more && entries.length < limit) {
-      const base = indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG);
-      const page = await this.db.send(
-        new QueryCommand({
-          ...base,
-          ...(expression ? { FilterExpression: expression } : {}),
-          ExpressionAttributeNames: { ...base.ExpressionAttributeNames, ...names },
-          ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ...values },
-          ExclusiveStartKey: startKey,
-          // A filter applies after Limit, so read ahead a little when filtering.
-          Limit: expression ? Math.max(limit, 100) : limit - entries.length,
-        }),
-      );
-      for (const item of page.Items ?? []) if (isListed(item)) entries.push(item.entry as PublishedEntry);
-      startKey = page.LastEvaluatedKey;
-      more = startKey !== undefined;
-    }
-    const pageEntries = entries.slice(0, limit);
-    return { entries: pageEntries, more: pageEntries.length > 0 && (entries.length > limit || more) };
-  }
-
-  /** Every latest entry (for search indexing and the `query/by-*` filters). */
+  /**
+   * Every latest entry: one read of the listing index's whole partition. Only the indexer makes it
+   * regularly (readers start from the listing it stores: catalog/latest-catalog.ts).
+   */
   async listAllLatest(): Promise<PublishedEntry[]> {
     const items = await queryAll(this.db, indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG));
     return items.filter(isListed).map((item) => item.entry as PublishedEntry);
@@ -398,17 +363,31 @@ export class EntryStore {
     }
   }
 
-  /** Every tool id with anything stored (for the doctor): one Scan of the keys. */
-  async listToolIds(): Promise<string[]> {
+  /**
+   * Every tool id with anything stored (for the doctor): one Scan of the keys, in `segments`
+   * parallel segments (DynamoDB's parallel scan), so a large table is read at several partitions'
+   * pace instead of one page after another.
+   */
+  async listToolIds(segments = SCAN_SEGMENTS): Promise<string[]> {
     const ids = new Set<string>();
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new ScanCommand({ TableName: this.table, ProjectionExpression: "tool_id", ExclusiveStartKey: startKey }),
-      );
-      for (const item of page.Items ?? []) if (isToolId(String(item.tool_id))) ids.add(String(item.tool_id));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    await Promise.all(
+      Array.from({ length: segments }, async (_, segment) => {
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await this.db.send(
+            new ScanCommand({
+              TableName: this.table,
+              ProjectionExpression: "tool_id",
+              Segment: segment,
+              TotalSegments: segments,
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          for (const item of page.Items ?? []) if (isToolId(String(item.tool_id))) ids.add(String(item.tool_id));
+          startKey = page.LastEvaluatedKey;
+        } while (startKey);
+      }),
+    );
     return [...ids].sort();
   }
 
@@ -636,6 +615,25 @@ export class EntryStore {
     );
   }
 
+  /**
+   * After the indexer stored a snapshot of that kind at `revision`: the revision item names it
+   * (forward only, so an indexer that lost a race never points readers back). False when a newer one is named.
+   */
+  async recordSnapshot(kind: SnapshotKind, revision: number): Promise<boolean> {
+    return conditionalWrite(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: REVISION_KEY,
+          UpdateExpression: "SET #snapshot = :revision",
+          ConditionExpression: "attribute_not_exists(#snapshot) OR #snapshot < :revision",
+          ExpressionAttributeNames: { "#snapshot": snapshotAttribute(kind) },
+          ExpressionAttributeValues: { ":revision": revision },
+        }),
+      ),
+    );
+  }
+
   /** A string that changes on every catalog write (publish, update, delete). */
   async catalogRevision(): Promise<string> {
     return String((await this.readRevisionLog()).revision);
@@ -657,33 +655,6 @@ export class EntryStore {
   }
 }
 
-function filterExpression(filter: LatestFilter): {
-  expression?: string;
-  names: Record<string, string>;
-  values: Record<string, unknown>;
-} {
-  const clauses: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  if (filter.type !== undefined || filter.tag !== undefined || filter.updatedSince !== undefined) names["#entry"] = "entry";
-  if (filter.type !== undefined) {
-    clauses.push("#entry.#type = :type");
-    names["#type"] = "tool_type";
-    values[":type"] = filter.type;
-  }
-  if (filter.tag !== undefined) {
-    clauses.push("contains(#entry.#tags, :tag)");
-    names["#tags"] = "tool_tags";
-    values[":tag"] = filter.tag;
-  }
-  if (filter.updatedSince !== undefined) {
-    clauses.push("#entry.#updated >= :since");
-    names["#updated"] = "updated_at";
-    values[":since"] = filter.updatedSince;
-  }
-  return clauses.length > 0 ? { expression: clauses.join(" AND "), names, values } : { names, values };
-}
-
 /** The latest pointer naming `entry`: a copy of it, in the listing index, ordered by `pointerOrder`. */
 function pointerItem(entry: PublishedEntry): Record<string, unknown> {
   return {
@@ -699,10 +670,6 @@ function pointerItem(entry: PublishedEntry): Record<string, unknown> {
 /** A listing-index item that is a pointer with its entry (not the doctor's index-repair placeholder). */
 function isListed(item: Record<string, unknown>): boolean {
   return item.entry !== undefined && item[INDEX_REPAIR_ATTRIBUTE] === undefined;
-}
-
-function latestIndexKey(toolId: string): Record<string, string> {
-  return { [LATEST_INDEX.partition]: LATEST_CATALOG, tool_id: toolId, version: LATEST_SORT_KEY };
 }
 
 /** Storage keys of tools must be tool ids: internal items (`#…`) are never reachable through them. */

@@ -12,12 +12,30 @@ export function changeSlot(revision: number): string {
   return `change_${revision % CHANGE_LOG_SLOTS}`;
 }
 
+/**
+ * The artifacts the indexer stores in S3 beside the archives, each at a catalog revision: the
+ * search index and the listing (every latest entry). The revision item names the newest of each
+ * (`snapshot_<kind>`), so a reader learns it from the read it makes anyway, and asks S3 for no
+ * snapshot before the first exists (S3 would answer 403 to a role that may not list the bucket).
+ */
+export type SnapshotKind = "search" | "listing";
+
+export function snapshotAttribute(kind: SnapshotKind): string {
+  return `snapshot_${kind}`;
+}
+
 /** The stored revision counter item, read in one GetItem. */
 export class RevisionLog {
   constructor(private readonly item: Record<string, unknown> | undefined) {}
 
   get revision(): number {
     return Number(this.item?.revision ?? 0);
+  }
+
+  /** The catalog revision of the newest stored snapshot of that kind, if any was recorded. */
+  snapshotRevision(kind: SnapshotKind): number | undefined {
+    const revision = this.item?.[snapshotAttribute(kind)];
+    return typeof revision === "number" && Number.isSafeInteger(revision) ? revision : undefined;
   }
 
   /** The tool that revision `revision` changed, if the log still says so. */

@@ -31,6 +31,12 @@ export const ARCHIVE_INDEX = { name: "by-archive-sha256", partition: "tool_archi
  */
 export const INDEX_REPAIR_ATTRIBUTE = "index_repair";
 
+/**
+ * Epoch seconds after which DynamoDB deletes an item (the table's time-to-live attribute): set on
+ * audit events, so the audit log keeps `AUDIT_RETENTION_DAYS`. dynalite ignores it (the local log keeps everything).
+ */
+export const EXPIRES_AT_ATTRIBUTE = "expires_at";
+
 /** The value of `state` on a version item whose publish has not finished. */
 export const PENDING_STATE = "pending";
 /** The value of `state` on a version item that `DELETE /tools/{id}/versions/{v}` is removing (hidden from readers). */

@@ -44,6 +44,8 @@ const HOW_TO =
  */
 export function requireWriter(deps: WriterDeps, options: WriterOptions): MiddlewareHandler {
   return async (c, next) => {
+    // What a token may see is for that caller alone: no cache (CloudFront's included) keeps it (docs/deployment.md).
+    c.header("Cache-Control", "private, no-store");
     const token = bearerToken(c);
     const now = new Date();
     const identity = await identify(deps, token, now, options.action !== undefined);

@@ -21,9 +21,11 @@ export function createTrustStores(config: RegistryConfig): TrustStores {
     tokens: new TokenStore(db, config.tableName),
     owners: new OwnerStore(db, config.tableName),
     keys: new KeyStore(db, config.tableName),
-    audit: new AuditStore(db, config.tableName),
+    audit: new AuditStore(db, config.tableName, config.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS),
     publisherRate: { limit: config.publisherWritesPerMinute ?? DEFAULT_PUBLISHER_WRITES_PER_MINUTE, windowMs: 60_000 },
   };
 }
 
 export const DEFAULT_PUBLISHER_WRITES_PER_MINUTE = 60;
+/** How long the audit log keeps an event (`AUDIT_RETENTION_DAYS`); the stack's `auditRetentionDays` sets it. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 400;

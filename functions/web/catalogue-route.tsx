@@ -1,5 +1,7 @@
+import { publicReadCacheControl } from "../http/edge-cache.js";
 import type { RouteModule } from "../route-module.js";
 import { catalogSearchFor } from "../search/catalog-search-for.js";
+import { assertSearchRuntime } from "../search/search-runtime.js";
 import type { ToolSummary } from "../search/search-document.js";
 import { catalogueFacets } from "./catalogue-facets.js";
 import { catalogueResults } from "./catalogue-results.js";
@@ -20,6 +22,7 @@ export const catalogueRoute: RouteModule = (app, deps) => {
     let matches: readonly ToolSummary[];
     let capped = false;
     if (params.q !== undefined) {
+      assertSearchRuntime();
       const ranked = await search.search(searchQueryFor({ ...params, q: params.q }));
       capped = ranked.length > MAX_SEARCH_DEPTH;
       matches = ranked.slice(0, MAX_SEARCH_DEPTH);
@@ -48,6 +51,7 @@ export const catalogueRoute: RouteModule = (app, deps) => {
         }
         count={{ first: from + 1, shown: page.length, total: matches.length, capped, search: params.q !== undefined }}
       />,
+      { cacheControl: publicReadCacheControl(deps.config) },
     );
   });
 };

@@ -162,6 +162,7 @@ export const ERROR_CODES = {
     CLI_UNEXPECTED: "An unexpected failure (a bug: please report it).",
     TRUST_PIN_NOT_FOUND: "`trust forget` named a tool or publisher with nothing pinned for that registry and cache folder.",
     DOCTOR_FINDINGS: "`registry doctor` found problems (that `--fix` could not repair).",
+    SMOKE_FAILED: "`registry smoke` found a step of the deployment check failing (each step's line says which and why).",
   },
 } as const;
 

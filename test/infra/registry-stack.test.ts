@@ -1,6 +1,6 @@
 import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARCHIVE_INDEX, LATEST_INDEX, TABLE_KEYS } from "../../functions/storage/table-schema.js";
+import { ARCHIVE_INDEX, EXPIRES_AT_ATTRIBUTE, LATEST_INDEX, REVISION_KEY, TABLE_KEYS } from "../../functions/storage/table-schema.js";
 import { REGISTRY_FUNCTIONS } from "../../infra/registry-functions.js";
 import {
   FUNCTION_NAMES,
@@ -91,6 +91,14 @@ describe("archive bucket", () => {
     for (const rule of rules) if ("ExpirationInDays" in rule) expect(rule.Prefix).toBe("uploads/");
   });
 
+  it("keeps replaced index snapshots one day only (they are rebuilt from the table at will)", () => {
+    const [, bucket] = archiveBucket();
+    const rules = bucket.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Prefix: "search-index/", NoncurrentVersionExpiration: { NoncurrentDays: 1 }, Status: "Enabled" }),
+    );
+  });
+
   it("is versioned, keeping replaced and deleted versions for the 35 days point-in-time recovery reaches back", () => {
     const [, bucket] = archiveBucket();
     expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: "Enabled" });
@@ -153,6 +161,18 @@ describe("entry table", () => {
       Projection: { ProjectionType: "KEYS_ONLY" },
     });
     expect(Object.keys(indexes)).toHaveLength(2);
+  });
+
+  it("expires audit events by time to live, after auditRetentionDays (400 by default) that upload is told", () => {
+    const [, table] = onlyOne("AWS::DynamoDB::GlobalTable");
+    expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: EXPIRES_AT_ATTRIBUTE, Enabled: true });
+    expect(environmentOf("Upload").AUDIT_RETENTION_DAYS).toBe("400");
+    const custom = synthStack({ auditRetentionDays: "30" });
+    try {
+      expect(environmentOf("Upload", custom.template.toJSON().Resources as Resources).AUDIT_RETENTION_DAYS).toBe("30");
+    } finally {
+      custom.cleanup();
+    }
   });
 });
 
@@ -249,6 +269,7 @@ describe("IAM least privilege", () => {
       Indexer: [
         "dynamodb:GetItem",
         "dynamodb:Query",
+        "dynamodb:UpdateItem",
         "logs:CreateLogStream",
         "logs:PutLogEvents",
         "s3:DeleteObject",
@@ -308,11 +329,13 @@ describe("IAM least privilege", () => {
           expect(resource).toMatch(/"\/(archives|uploads|search-index|sdk)\/\*"/);
         }
         if (actions.includes("s3:ListBucket")) expect(statement.Resource).toEqual({ "Fn::GetAtt": [bucketId, "Arn"] });
+        // The indexer's one conditional grant (the revision item) is on the table alone: items are not written through indexes.
         if (actions.some((action) => action.startsWith("dynamodb:"))) {
-          expect(statement.Resource).toEqual([
-            { "Fn::GetAtt": [tableId, "Arn"] },
-            { "Fn::Join": ["", [{ "Fn::GetAtt": [tableId, "Arn"] }, "/index/*"]] },
-          ]);
+          expect(statement.Resource).toEqual(
+            "Condition" in statement
+              ? { "Fn::GetAtt": [tableId, "Arn"] }
+              : [{ "Fn::GetAtt": [tableId, "Arn"] }, { "Fn::Join": ["", [{ "Fn::GetAtt": [tableId, "Arn"] }, "/index/*"]] }],
+          );
         }
       }
     }
@@ -335,6 +358,15 @@ describe("IAM least privilege", () => {
       );
     }
     expect(json(roleOf("Indexer").statements)).not.toMatch(/archives\/|uploads\//);
+  });
+
+  it("lets the indexer update only the catalog revision item (where it names its snapshots)", () => {
+    const updates = roleOf("Indexer").statements.filter((statement) => [statement.Action].flat().includes("dynamodb:UpdateItem"));
+    expect(updates).toHaveLength(1);
+    expect(updates[0]!.Action).toBe("dynamodb:UpdateItem");
+    expect((updates[0] as { Condition?: unknown }).Condition).toEqual({
+      "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": [REVISION_KEY.tool_id] },
+    });
   });
 
   it("lets only upload read the token secret, the API's functions the cursor key, and nothing else", () => {
@@ -392,13 +424,23 @@ describe("HTTP API", () => {
     expect(api.Properties.CorsConfiguration).toBeUndefined();
   });
 
-  it("throttles the default stage and writes JSON access logs to a retained-for-30-days log group", () => {
-    const [, stage] = onlyOne("AWS::ApiGatewayV2::Stage");
+  it("throttles each route, public reads in the thousands, and writes JSON access logs to a retained-for-30-days log group", () => {
+    const [stageId, stage] = onlyOne("AWS::ApiGatewayV2::Stage");
     expect(stage.Properties).toMatchObject({
       StageName: "$default",
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      DefaultRouteSettings: { ThrottlingRateLimit: 5000, ThrottlingBurstLimit: 5000 },
     });
+    // Every explicit route has its function's limits; each exists before the stage names it.
+    const routeKeys = ofType("AWS::ApiGatewayV2::Route")
+      .map(([id, route]) => ({ id, key: route.Properties.RouteKey as string }))
+      .filter((route) => route.key !== "$default");
+    const settings = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    expect(Object.keys(settings).sort()).toEqual(routeKeys.map((route) => route.key).sort());
+    expect(settings["GET /tools/search"]).toEqual({ ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 2000 });
+    for (const [key, limits] of Object.entries(settings))
+      if (key !== "GET /tools/search") expect(limits, key).toEqual({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
+    expect(resources[stageId]!.DependsOn).toEqual(expect.arrayContaining(routeKeys.map((route) => route.id)));
     const logGroupId = stage.Properties.AccessLogSettings.DestinationArn["Fn::GetAtt"][0] as string;
     expect(resources[logGroupId]!.Type).toBe("AWS::Logs::LogGroup");
     const format = JSON.parse(stage.Properties.AccessLogSettings.Format as string) as Record<string, string>;
@@ -413,6 +455,19 @@ describe("HTTP API", () => {
           permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name) && permission.Principal === "apigateway.amazonaws.com",
       );
       expect(invoked, name).toBe(REGISTRY_FUNCTIONS[index]!.routes !== undefined);
+    }
+  });
+
+  it("retries no scheduled run: each does the whole job again, and the next one comes soon", () => {
+    const rules = ofType("AWS::Events::Rule");
+    expect(rules.length).toBeGreaterThan(0);
+    for (const [, rule] of rules) {
+      const [target] = rule.Properties.Targets as { Arn: { "Fn::GetAtt": string[] }; RetryPolicy?: unknown }[];
+      expect(target!.RetryPolicy).toEqual({ MaximumRetryAttempts: 0 });
+      const invokeConfigs = ofType("AWS::Lambda::EventInvokeConfig").filter(
+        ([, config]) => config.Properties.FunctionName.Ref === target!.Arn["Fn::GetAtt"][0],
+      );
+      expect(invokeConfigs.map(([, config]) => config.Properties.MaximumRetryAttempts)).toEqual([0]);
     }
   });
 
@@ -447,11 +502,22 @@ describe("secrets and outputs", () => {
     expect(cursorKey.Properties.SecretString).toBeUndefined();
   });
 
-  it("outputs the registry URL, API URL, distribution, bucket, table and secret ARN", () => {
+  it("outputs the registry URL, API URL, distribution and its domain, bucket, table and secret ARN", () => {
     const [apiId] = onlyOne("AWS::ApiGatewayV2::Api");
     const outputs = synth.template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(Object.keys(outputs).sort()).toEqual(["ApiUrl", "BucketName", "DistributionId", "RegistryUrl", "TableName", "TokenSecretArn"]);
-    synth.template.hasOutput("DistributionId", { Value: { Ref: onlyOne("AWS::CloudFront::Distribution")[0] } });
+    expect(Object.keys(outputs).sort()).toEqual([
+      "ApiUrl",
+      "BucketName",
+      "DistributionDomainName",
+      "DistributionId",
+      "RegistryUrl",
+      "TableName",
+      "TokenSecretArn",
+    ]);
+    const [distributionId] = onlyOne("AWS::CloudFront::Distribution");
+    synth.template.hasOutput("DistributionId", { Value: { Ref: distributionId } });
+    // With a custom domain this is what its DNS record points at.
+    synth.template.hasOutput("DistributionDomainName", { Value: { "Fn::GetAtt": [distributionId, "DomainName"] } });
     expect(json(outputs.ApiUrl!.Value)).toContain(apiId);
     synth.template.hasOutput("BucketName", { Value: { Ref: archiveBucket()[0] } });
     synth.template.hasOutput("TableName", { Value: { Ref: onlyOne("AWS::DynamoDB::GlobalTable")[0] } });
@@ -467,6 +533,11 @@ describe("configuration by context", () => {
       logRetentionDays: "14",
       throttleRateLimit: "5",
       throttleBurstLimit: "10",
+      searchRateLimit: "7",
+      searchBurstLimit: "8",
+      uploadRateLimit: "3",
+      uploadBurstLimit: "4",
+      edgeCacheSeconds: "0",
       allowedOrigins: "https://a.example, https://b.example",
       maxBundleBytes: "20971520",
     });
@@ -477,6 +548,13 @@ describe("configuration by context", () => {
       template.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 14 });
       template.hasResourceProperties("AWS::ApiGatewayV2::Stage", {
         DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+        RouteSettings: Match.objectLike({
+          "GET /tools/search": { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 8 },
+          "POST /tools/upload": { ThrottlingRateLimit: 3, ThrottlingBurstLimit: 4 },
+        }),
+      });
+      template.hasResourceProperties("AWS::Lambda::Function", {
+        Environment: { Variables: Match.objectLike({ EDGE_CACHE_SECONDS: "0" }) },
       });
       template.hasResourceProperties("AWS::ApiGatewayV2::Api", {
         CorsConfiguration: Match.objectLike({
@@ -573,8 +651,9 @@ describe("configuration by context", () => {
   it("builds one stack per stage, named and tagged by it, with the stage's own settings from `stages`", () => {
     const stages = { dev: { logRetentionDays: 14, uploadReservedConcurrency: "none" }, prod: { logRetentionDays: 90 } };
     const dev = synthStack({ stages });
-    const prod = synthStack({ stages, stage: "prod" });
-    const overridden = synthStack({ stages, stage: "prod", logRetentionDays: 7 });
+    const alarmed = { alarmTopicArn: "arn:aws:sns:eu-west-1:123456789012:ops" };
+    const prod = synthStack({ stages, stage: "prod", ...alarmed });
+    const overridden = synthStack({ stages, stage: "prod", logRetentionDays: 7, ...alarmed });
     try {
       expect(dev.stack.stackName).toBe("AgentToolsRegistry-dev");
       expect(prod.stack.stackName).toBe("AgentToolsRegistry-prod");
@@ -590,8 +669,28 @@ describe("configuration by context", () => {
       prod.template.hasResourceProperties("AWS::Lambda::Function", {
         Tags: Match.arrayWith([{ Key: "agent-tools:stage", Value: "prod" }]),
       });
+      // Deleting prod takes turning its termination protection off first.
+      expect(prod.stack.terminationProtection).toBe(true);
+      expect(dev.stack.terminationProtection).toBe(false);
     } finally {
       for (const synth of [dev, prod, overridden]) synth.cleanup();
+    }
+  });
+
+  it("refuses a prod stage whose alarms would notify no one, saying how to give them a destination", () => {
+    expect(() => synthStack({ stage: "prod" })).toThrow(
+      /stage "prod": its alarms would notify no one\. Give -c alarmEmail=.* or -c alarmTopicArn=/,
+    );
+    expect(() => synthStack({ stage: "staging", requireAlarmDestination: "true" })).toThrow(
+      /stage "staging": its alarms would notify no one/,
+    );
+    for (const context of [
+      { stage: "prod", requireAlarmDestination: "false" },
+      { stage: "prod", monitoring: "false" },
+      { stage: "prod", alarmEmail: "ops@example.com" },
+    ]) {
+      const synth = synthStack(context);
+      synth.cleanup();
     }
   });
 
@@ -614,24 +713,69 @@ describe("CloudFront in front of the API (on by default)", () => {
   const behavior = (pattern: string) =>
     (distribution().CacheBehaviors as { PathPattern: string }[]).find((entry) => entry.PathPattern === pattern) as Record<string, any>;
   // Managed policies (ids are AWS's, fixed): https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/using-managed-cache-policies.html
-  const USE_ORIGIN_CACHE_CONTROL_QUERY_STRINGS = "4cc15a8a-d715-48a4-82b8-cc0b614638fe";
-  const CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad";
   const CACHING_OPTIMIZED = "658327ea-f89d-4fab-a63d-7e88639e58f6";
-  const ALL_VIEWER_EXCEPT_HOST = "b689b0a8-53d0-40ab-baf2-68738e2966ac";
+  const cachePolicy = (reference: { Ref: string }) => resources[reference.Ref]!.Properties.CachePolicyConfig as Record<string, any>;
+  const originRequestPolicy = (reference: { Ref: string }) =>
+    resources[reference.Ref]!.Properties.OriginRequestPolicyConfig as Record<string, any>;
+  const keyedHeaders = (policy: Record<string, any>) =>
+    (policy.ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig.Headers ?? []) as string[];
 
-  it("sends everything to the API with the origin's own caching: immutable versions cached, latest and listings not", () => {
+  /** The behaviour CloudFront picks for a path: the first whose pattern matches (`*` any run of characters, `?` one), else the default. */
+  function behaviourFor(path: string): Record<string, any> {
+    const config = distribution();
+    const matches = (pattern: string) =>
+      new RegExp(
+        `^${pattern
+          .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+          .replace(/\*/g, ".*")
+          .replace(/\?/g, ".")}$`,
+      ).test(path);
+    return (config.CacheBehaviors as Record<string, any>[]).find((entry) => matches(entry.PathPattern)) ?? config.DefaultCacheBehavior;
+  }
+
+  it("sends everything to the API, caching as its Cache-Control says, keyed on the token and CORS origin", () => {
     const config = distribution();
     expect(config).toMatchObject({ Enabled: true, HttpVersion: "http2and3", PriceClass: "PriceClass_100" });
     expect(config.DefaultCacheBehavior).toMatchObject({
-      CachePolicyId: USE_ORIGIN_CACHE_CONTROL_QUERY_STRINGS,
-      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST,
       ViewerProtocolPolicy: "https-only",
       AllowedMethods: ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"],
       Compress: true,
     });
+    const policy = cachePolicy(config.DefaultCacheBehavior.CachePolicyId);
+    expect(policy).toMatchObject({ MinTTL: 0, DefaultTTL: 0, MaxTTL: 31_536_000 });
+    expect(keyedHeaders(policy).sort()).toEqual(["authorization", "origin"]);
+    expect(policy.ParametersInCacheKeyAndForwardedToOrigin.QueryStringsConfig.QueryStringBehavior).toBe("all");
+    // Every viewer header but Host cannot carry CloudFront's own: an allow list, with the viewer's address.
+    const forwarded = originRequestPolicy(config.DefaultCacheBehavior.OriginRequestPolicyId);
+    expect(forwarded.HeadersConfig.HeaderBehavior).toBe("whitelist");
+    expect(forwarded.HeadersConfig.Headers).toEqual(expect.arrayContaining(["cloudfront-viewer-address", "content-type"]));
+    expect(forwarded.HeadersConfig.Headers).not.toContain("host");
     const apiOrigin = (config.Origins as Record<string, any>[]).find((origin) => origin.Id === config.DefaultCacheBehavior.TargetOriginId)!;
     expect(json(apiOrigin.DomainName)).toContain(onlyOne("AWS::ApiGatewayV2::Api")[0]);
     expect(apiOrigin.CustomOriginConfig.OriginProtocolPolicy).toBe("https-only");
+  });
+
+  it("forwards the token of every authenticated route, and never caches their GETs", () => {
+    const authenticated = REGISTRY_FUNCTIONS.flatMap((definition) =>
+      Array.isArray(definition.routes) ? definition.routes.filter((route) => route.authenticated) : [],
+    );
+    expect(authenticated.length).toBeGreaterThan(10);
+    const apiOriginId = distribution().DefaultCacheBehavior.TargetOriginId;
+    for (const route of authenticated) {
+      const path = route.path.replace(/\{[^}]+\}/g, "sample");
+      const chosen = behaviourFor(path);
+      for (const method of route.methods) {
+        const name = `${method} ${route.path}`;
+        expect(chosen.TargetOriginId, name).toBe(apiOriginId);
+        expect(chosen.AllowedMethods, name).toContain(method);
+        const policy = cachePolicy(chosen.CachePolicyId);
+        expect(keyedHeaders(policy), name).toContain("authorization");
+        if (method === "GET" || method === "HEAD") expect(policy.MaxTTL, name).toBeLessThanOrEqual(1);
+      }
+    }
+    expect(behaviourFor("/tokens").PathPattern).toBe("/tokens");
+    expect(behaviourFor("/audit").PathPattern).toBe("/audit");
+    expect(behaviourFor("/tools/text-stats").PathPattern).toBeUndefined();
   });
 
   it("serves /archives/* from the bucket through origin access control, cached", () => {
@@ -654,14 +798,18 @@ describe("CloudFront in front of the API (on by default)", () => {
       string,
       any
     >[];
-    expect(statements).toContainEqual(
+    const fromCloudFront = statements.filter((statement) => json(statement.Principal).includes("cloudfront.amazonaws.com"));
+    expect(fromCloudFront).toEqual([
       expect.objectContaining({ Effect: "Allow", Action: "s3:GetObject", Principal: { Service: "cloudfront.amazonaws.com" } }),
-    );
+    ]);
+    // Origin access reaches archives/ only, and only from this distribution.
+    expect(json(fromCloudFront[0]!.Resource)).toMatch(/"\/archives\/\*"\]/);
+    expect(json(fromCloudFront[0]!.Condition)).toContain(onlyOne("AWS::CloudFront::Distribution")[0]);
   });
 
   it("answers oversized direct uploads at the edge, never caching uploads", () => {
     const upload = behavior("/tools/upload");
-    expect(upload).toMatchObject({ CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST });
+    expect(cachePolicy(upload.CachePolicyId).MaxTTL).toBeLessThanOrEqual(1);
     expect(upload.FunctionAssociations).toEqual([{ EventType: "viewer-request", FunctionARN: expect.anything() }]);
     const [, fn] = onlyOne("AWS::CloudFront::Function");
     expect(fn.Properties.FunctionConfig.Runtime).toBe("cloudfront-js-2.0");
@@ -765,7 +913,20 @@ describe("alarms and dashboard", () => {
     const table = alarmFor("TableThrottles");
     expect(json(table.Metrics)).toContain("ReadThrottleEvents");
     expect(json(table.Metrics)).toContain("WriteThrottleEvents");
-    expect(alarms()).toHaveLength(FUNCTION_NAMES.length * 3 + 3);
+    expect(json(table.Metrics)).not.toContain("GlobalSecondaryIndexName");
+    // Each index throttles on partitions of its own (the listing index most of all): an alarm each.
+    for (const [prefix, index] of [
+      ["LatestByToolIdThrottles", LATEST_INDEX.name],
+      ["ByArchiveSha256Throttles", ARCHIVE_INDEX.name],
+    ] as const) {
+      const metrics = alarmFor(prefix).Metrics as {
+        MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] } };
+      }[];
+      const stats = metrics.flatMap((metric) => (metric.MetricStat ? [metric.MetricStat.Metric] : []));
+      expect(stats.map((metric) => metric.MetricName).sort(), prefix).toEqual(["ReadThrottleEvents", "WriteThrottleEvents"]);
+      for (const metric of stats) expect(metric.Dimensions, prefix).toContainEqual({ Name: "GlobalSecondaryIndexName", Value: index });
+    }
+    expect(alarms()).toHaveLength(FUNCTION_NAMES.length * 3 + 3 + 2);
   });
 
   it("notify nobody by default, a new e-mail topic or an existing topic when configured", () => {

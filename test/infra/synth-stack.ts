@@ -33,7 +33,7 @@ export function synthStack(context: Record<string, unknown> = {}, options: { bun
 
 export type TemplateResources = Record<
   string,
-  { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }
+  { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string; DependsOn?: string[] }
 >;
 /** Construct ids of the stack's functions (`Upload`, `Fetch`, …), from the one list the stack uses. */
 export type FunctionName = string;

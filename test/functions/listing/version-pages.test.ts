@@ -12,6 +12,7 @@ import { MAX_PAGE_ITEMS } from "../../../functions/listing/bounded-page.js";
 import { createDynamoDocumentClient } from "../../../functions/storage/aws-clients.js";
 import { LATEST_CATALOG, LATEST_SORT_KEY } from "../../../functions/storage/table-schema.js";
 import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
+import { announceBulkWrite } from "../../support/bulk-write.js";
 import { expectLambdaPageWithinLimit, FORGED_CURSORS, nextCursor, nextLink, walkPages } from "./page-walk.js";
 
 const MANY = 2_500;
@@ -65,8 +66,7 @@ async function seedVersions(toolId: string, versions: { version: string; yanked?
     }
   }
   db.destroy();
-  await registry.local.deps.entries.bumpRevision();
-  registry.local.deps.reader.invalidate();
+  await announceBulkWrite(registry.local);
 }
 
 beforeAll(async () => {
@@ -126,8 +126,7 @@ describe("version pages", () => {
     const page = (await first.json()) as { version: string }[];
     const last = page.at(-1)!.version;
     await registry.local.deps.entries.deleteVersions("yanked-versions", [last]);
-    await registry.local.deps.entries.bumpRevision();
-    registry.local.deps.reader.invalidate();
+    await announceBulkWrite(registry.local);
     const next = await fetch(nextLink(first)!);
     expect(next.status).toBe(200);
     const expected = newestFirst(yankedTool.map((v) => v.version)).filter((version) => version !== last);

@@ -1,6 +1,10 @@
 // The audit log end to end (docs/design/publisher-trust.md, "Audit log"): every write by a known
 // token, refused ones included, newest first, paginated with cursors the registry validates.
 import { randomBytes } from "node:crypto";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { createDynamoDocumentClient } from "../../../functions/storage/aws-clients.js";
+import { EXPIRES_AT_ATTRIBUTE } from "../../../functions/storage/table-schema.js";
+import { TRUST_PARTITIONS } from "../../../functions/storage/trust-keys.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../../sdk/src/cli/run-cli.js";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
@@ -99,6 +103,21 @@ describe("GET /audit", () => {
     }
     const times = body.events.map((event) => event.time as string);
     expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it("stores each event with its expiry, 400 days after it, for the table's time to live", async () => {
+    const db = createDynamoDocumentClient(registry.local.config);
+    const { Items = [] } = await db.send(
+      new QueryCommand({
+        TableName: registry.local.config.tableName,
+        KeyConditionExpression: "tool_id = :audit",
+        ExpressionAttributeValues: { ":audit": TRUST_PARTITIONS.audit },
+      }),
+    );
+    expect(Items.length).toBeGreaterThanOrEqual(5);
+    for (const item of Items) {
+      expect(item[EXPIRES_AT_ATTRIBUTE], String(item.version)).toBe(Math.floor(Date.parse(String(item.time)) / 1000) + 400 * 86_400);
+    }
   });
 
   it("pages with opaque cursors and refuses cursors it did not hand out", async () => {

@@ -1,6 +1,7 @@
 // The search, fetch and indexer Lambda bundles as the stack deploys them: built with the stack's
 // esbuild options (infra/lambda-bundling.ts), alone in a folder with no node_modules anywhere
-// above it, run by the Lambda runtime's Node (24) in a fresh process. The readers' first request
+// above it, run by the Lambda runtime's Node in a fresh process: the newest 24 we pin, and the
+// oldest a nodejs24.x runtime can be (24.0.0, whose node:sqlite cannot serialise: files instead). The readers' first request
 // answers from the snapshot the indexer stored plus the revisions logged since; the indexer's
 // snapshot opens here (the other SQLite driver). Storage is the real emulators.
 import { execFile } from "node:child_process";
@@ -35,11 +36,13 @@ writeFileSync(answersFile, JSON.stringify({ node: process.version, answers }));
 
 let registry: TestRegistry;
 let workDir: string;
-let node: string;
+const nodes = {} as Record<LambdaRuntime, string>;
+type LambdaRuntime = "newest" | "oldest";
 const [edited, deleted] = [relevanceCatalog()[0]!.tool_id, relevanceCatalog()[1]!.tool_id];
 
-/** One cold container of `name` answering `urls` in order. */
+/** One cold container of `name` on that runtime's Node, answering `events` in order. */
 async function coldLambda<Answer = ApiGatewayResult>(
+  runtime: LambdaRuntime,
   name: BundledFunction,
   events: unknown[],
 ): Promise<{ node: string; answers: Answer[] }> {
@@ -47,7 +50,7 @@ async function coldLambda<Answer = ApiGatewayResult>(
   const answersFile = join(workDir, `${name}-answers.json`);
   await writeFile(eventsFile, JSON.stringify(events));
   // Asynchronously: the emulators it talks to run in this process.
-  await promisify(execFile)(node, [join(workDir, "runner.mjs"), join(workDir, name, "index.mjs"), eventsFile, answersFile], {
+  await promisify(execFile)(nodes[runtime], [join(workDir, "runner.mjs"), join(workDir, name, "index.mjs"), eventsFile, answersFile], {
     cwd: workDir,
     // Only what the stack gives the function (storage here), nothing of this process's Node setup.
     env: { PATH: "/usr/bin:/bin", ...storageEnv(registry), POWERTOOLS_LOG_LEVEL: "SILENT", POWERTOOLS_METRICS_DISABLED: "true" },
@@ -81,7 +84,8 @@ beforeAll(async () => {
     ...BUNDLED.map((name) => build(lambdaBuildOptions(name, join(workDir, name, "index.mjs")))),
     writeFile(join(workDir, "runner.mjs"), RUNNER),
   ]);
-  node = lambdaRuntimeNode();
+  nodes.newest = lambdaRuntimeNode("newest");
+  nodes.oldest = lambdaRuntimeNode("oldest");
 
   expect(await new SearchIndexer(searchSources(registry.local.deps)).run()).toMatchObject({
     stored: true,
@@ -116,68 +120,86 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-describe("the deployed bundles, cold, on the Lambda runtime's Node", () => {
-  it("run from a folder with no node_modules anywhere above it", () => {
-    for (let dir = workDir; ; dir = dirname(dir)) {
-      expect(existsSync(join(dir, "node_modules")), dir).toBe(false);
-      if (dirname(dir) === dir) break;
-    }
-  });
+const RUNTIMES = [
+  { runtime: "newest", version: /^v24\.22\./ },
+  { runtime: "oldest", version: /^v24\.0\.0$/ },
+] as const;
 
-  it("search: answers from the snapshot plus the logged writes, ranking as the local engine does", async () => {
-    const queries = [...LABELLED_QUERIES.map(([query]) => query), "quokka", "zebra", "walruses"];
-    const { node: version, answers } = await coldLambda("search", gets(queries.map(searchUrl)));
-    expect(version).toMatch(/^v24\./);
+describe.each(RUNTIMES)(
+  "the deployed bundles, cold, on the $runtime Node a nodejs24.x runtime runs",
+  ({ runtime, version: runtimeVersion }) => {
+    it("run from a folder with no node_modules anywhere above it", () => {
+      for (let dir = workDir; ; dir = dirname(dir)) {
+        expect(existsSync(join(dir, "node_modules")), dir).toBe(false);
+        if (dirname(dir) === dir) break;
+      }
+    });
 
-    // The same snapshot and log, read in this process (Node 20, better-sqlite3). Its SQLite
-    // (3.53) drifts slightly in BM25's statistics after deletes from a contentless table, where
-    // Node 24's (3.54) equals a fresh build (docs/search.md): the same order, scores within 2%.
-    const local = new CatalogSearch(searchSources(registry.local.deps), 0);
-    for (const [i, query] of queries.entries()) {
-      expect(answers[i]!.statusCode, query).toBe(200);
-      const { results } = JSON.parse(bodyOf(answers[i]!)) as { results: SearchHit[] };
-      const expected = await local.search({ q: query, limit: 10 });
-      expect(
-        results.map(({ score, ...hit }) => hit),
-        query,
-      ).toEqual(expected.map(({ score, ...hit }) => hit));
-      for (const [rank, hit] of results.entries()) expect(Math.abs(hit.score / expected[rank]!.score - 1), query).toBeLessThan(0.02);
-    }
-    const idsOf = (i: number) => (JSON.parse(bodyOf(answers[i]!)) as { results: { tool_id: string }[] }).results.map((hit) => hit.tool_id);
-    const at = (query: string) => queries.indexOf(query);
-    expect(idsOf(at("quokka"))).toEqual(["quokka-counter"]);
-    expect(idsOf(at("zebra"))).toEqual([edited]);
-    expect(idsOf(at("walruses"))).toEqual([]); // from the snapshot: the table was not scanned
-    expect(answers.flatMap((_, i) => idsOf(i))).not.toContain(deleted);
-    expect(idsOf(at(LABELLED_QUERIES[0]![0]))).toContain(LABELLED_QUERIES[0]![1]);
-  });
+    it("search: answers from the snapshot plus the logged writes, ranking as the local engine does", async () => {
+      const queries = [...LABELLED_QUERIES.map(([query]) => query), "quokka", "zebra", "walruses"];
+      const { node: version, answers } = await coldLambda(runtime, "search", gets(queries.map(searchUrl)));
+      expect(version).toMatch(runtimeVersion);
 
-  it("fetch: the web catalogue's search (/?q=) answers from the same snapshot", async () => {
-    const { answers } = await coldLambda("fetch", gets(["/?q=quokka", "/?q=zebra+stripes", "/?q=walruses"]));
-    const [quokka, zebra, walruses] = answers.map((answer) => ({ status: answer.statusCode, html: bodyOf(answer) }));
-    expect(quokka).toMatchObject({ status: 200 });
-    expect(quokka!.html).toContain("quokka-counter");
-    expect(zebra!.html).toContain(edited);
-    expect(walruses!.status).toBe(200);
-    expect(walruses!.html).not.toContain(relevanceCatalog()[2]!.tool_id);
-  });
+      // The same snapshot and log, read in this process (Node 20, better-sqlite3). Its SQLite
+      // (3.53) drifts slightly in BM25's statistics after deletes from a contentless table, where
+      // Node 24's (3.54) equals a fresh build (docs/search.md): the same order, scores within 2%.
+      const local = new CatalogSearch(searchSources(registry.local.deps), 0);
+      for (const [i, query] of queries.entries()) {
+        expect(answers[i]!.statusCode, query).toBe(200);
+        const { results } = JSON.parse(bodyOf(answers[i]!)) as { results: SearchHit[] };
+        const expected = await local.search({ q: query, limit: 10 });
+        expect(
+          results.map(({ score, ...hit }) => hit),
+          query,
+        ).toEqual(expected.map(({ score, ...hit }) => hit));
+        for (const [rank, hit] of results.entries()) expect(Math.abs(hit.score / expected[rank]!.score - 1), query).toBeLessThan(0.02);
+      }
+      const idsOf = (i: number) =>
+        (JSON.parse(bodyOf(answers[i]!)) as { results: { tool_id: string }[] }).results.map((hit) => hit.tool_id);
+      const at = (query: string) => queries.indexOf(query);
+      expect(idsOf(at("quokka"))).toEqual(["quokka-counter"]);
+      expect(idsOf(at("zebra"))).toEqual([edited]);
+      expect(idsOf(at("walruses"))).toEqual([]); // from the snapshot: the table was not scanned
+      expect(answers.flatMap((_, i) => idsOf(i))).not.toContain(deleted);
+      expect(idsOf(at(LABELLED_QUERIES[0]![0]))).toContain(LABELLED_QUERIES[0]![1]);
+    });
 
-  it("indexer: stores a snapshot (node:sqlite's serialise) that opens in this process's driver and ranks as the readers did", async () => {
-    const { snapshots } = searchSources(registry.local.deps);
-    const before = await snapshots.latestRevision();
-    const { node: version, answers } = await coldLambda<IndexerRun>("indexer", [SCHEDULED_EVENT, SCHEDULED_EVENT]);
-    expect(version).toMatch(/^v24\./);
-    const log = await registry.local.deps.entries.readRevisionLog();
-    expect(answers[0]).toMatchObject({ revision: log.revision, tools: relevanceCatalog().length, stored: true });
-    expect(answers[0]!.revision).toBeGreaterThan(before!);
-    expect(answers[1]).toMatchObject({ revision: log.revision, stored: false }); // warm, nothing new
-    const snapshot = (await snapshots.latest())!;
-    expect(snapshot.revision).toBe(log.revision);
-    const index = ToolSearchIndex.open(snapshot.bytes);
-    expect(index.revision).toBe(log.revision);
-    expect(index.search({ q: "quokka", limit: 10 }).map((hit) => hit.tool_id)).toEqual(["quokka-counter"]);
-    expect(index.search({ q: "zebra", limit: 10 }).map((hit) => hit.tool_id)).toEqual([edited]);
-    expect(index.search({ q: "walruses", limit: 10 })).toEqual([]); // it caught up from the previous snapshot, not a scan
-    index.close();
-  });
-});
+    it("fetch: the web catalogue's search (/?q=) answers from the same snapshot", async () => {
+      const { answers } = await coldLambda(runtime, "fetch", gets(["/?q=quokka", "/?q=zebra+stripes", "/?q=walruses"]));
+      const [quokka, zebra, walruses] = answers.map((answer) => ({ status: answer.statusCode, html: bodyOf(answer) }));
+      expect(quokka).toMatchObject({ status: 200 });
+      expect(quokka!.html).toContain("quokka-counter");
+      expect(zebra!.html).toContain(edited);
+      expect(walruses!.status).toBe(200);
+      expect(walruses!.html).not.toContain(relevanceCatalog()[2]!.tool_id);
+    });
+
+    it("indexer: stores a snapshot (node:sqlite's) that opens in this process's driver and ranks as the readers did", async () => {
+      const { snapshots } = searchSources(registry.local.deps);
+      const before = await snapshots.latestRevision();
+      // Something new for this runtime's indexer to store.
+      const marked = relevanceCatalog()[3]!.tool_id;
+      const edit = await fetch(`${registry.url}/tools/${marked}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", authorization: `Bearer ${registry.token}` },
+        body: JSON.stringify({ tool_search_description: `Indexed by the ${runtime}runtime` }),
+      });
+      expect(edit.status).toBe(200);
+      const { node: version, answers } = await coldLambda<IndexerRun>(runtime, "indexer", [SCHEDULED_EVENT, SCHEDULED_EVENT]);
+      expect(version).toMatch(runtimeVersion);
+      const log = await registry.local.deps.entries.readRevisionLog();
+      expect(answers[0]).toMatchObject({ revision: log.revision, tools: relevanceCatalog().length, stored: true });
+      expect(answers[0]!.revision).toBeGreaterThan(before!);
+      expect(answers[1]).toMatchObject({ revision: log.revision, stored: false }); // warm, nothing new
+      const snapshot = (await snapshots.latest())!;
+      expect(snapshot.revision).toBe(log.revision);
+      const index = ToolSearchIndex.open(snapshot.bytes);
+      expect(index.revision).toBe(log.revision);
+      expect(index.search({ q: "quokka", limit: 10 }).map((hit) => hit.tool_id)).toEqual(["quokka-counter"]);
+      expect(index.search({ q: "zebra", limit: 10 }).map((hit) => hit.tool_id)).toEqual([edited]);
+      expect(index.search({ q: "walruses", limit: 10 })).toEqual([]); // it caught up from the previous snapshot, not a scan
+      expect(index.search({ q: `${runtime}runtime`, limit: 10 }).map((hit) => hit.tool_id)).toEqual([marked]);
+      index.close();
+    });
+  },
+);

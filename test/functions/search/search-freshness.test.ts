@@ -123,7 +123,7 @@ describe("another process (a warm Lambda) following the revision log", () => {
     registry = await startTestRegistry();
     await uploadOrThrow(registry.url, registry.token, tool("base-tool", "Already there"));
     store = new CountingEntryStore(createDynamoDocumentClient(registry.local.config), registry.local.config.tableName);
-    catalog = new LatestCatalog(store, 0);
+    catalog = new LatestCatalog({ store }, { revalidateMs: 0, onGap: "scan" });
     expect(await ids()).toEqual(["base-tool"]);
     expect(store.scans).toBe(1);
   });

@@ -2,8 +2,8 @@
  * Puts many tools into a registry's table in bulk, for catalogues too large to upload one bundle at
  * a time (the relevance set, the 10,000-tool benchmark). Each tool gets what a publish writes:
  * a version item and the latest pointer in `EntryStore`'s layout, with the entry built by the
- * registry's own `entryFromSpec`; then the revision is bumped (naming no tool) and the server's
- * reader is told to check it. No archive is stored: these entries are for searching, not for running.
+ * registry's own `entryFromSpec`; then the bulk write is announced (announceBulkWrite). No
+ * archive is stored: these entries are for searching and listing, not for running.
  * (Uploads themselves are exercised by search-endpoint.test.ts.)
  */
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
@@ -11,6 +11,7 @@ import { entryFromSpec } from "../../../functions/entry/tool-entry.js";
 import type { LocalRegistry } from "../../../functions/local/start-local-registry.js";
 import { createDynamoDocumentClient } from "../../../functions/storage/aws-clients.js";
 import { LATEST_CATALOG, LATEST_SORT_KEY } from "../../../functions/storage/table-schema.js";
+import { announceBulkWrite } from "../../support/bulk-write.js";
 
 const BATCH_ITEMS = 25;
 const PARALLEL_BATCHES = 8;
@@ -51,7 +52,6 @@ export async function seedCatalog(local: LocalRegistry, specs: ({ tool_id: strin
     }),
   );
   db.destroy();
-  // A bulk write names no tool: the revision moves without a log entry, so readers scan again.
-  await local.deps.entries.bumpRevision();
-  local.deps.reader.invalidate();
+  // A bulk write names no tool: search followers scan again, listings load the new listing.
+  await announceBulkWrite(local);
 }

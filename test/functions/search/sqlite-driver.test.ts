@@ -1,5 +1,6 @@
 // The SQLite driver adapter of the search index (this Node's driver; test/functions/search/lambda-bundle.test.ts
-// runs the other one, node:sqlite, inside the deployed bundle on Node 24).
+// runs node:sqlite inside the deployed bundle on Node 24, with and without serialise, and
+// test/functions/search/oldest-node.test.ts runs these same checks on 24.0.0's node:sqlite through files).
 import { describe, expect, it } from "vitest";
 import { chooseDriver, SqliteDatabase, sqliteDriverName, type NodeSqliteModule } from "../../../functions/search/sqlite-driver.js";
 
@@ -20,15 +21,34 @@ describe("SqliteDatabase", () => {
     expect(sqliteDriverName()).toBe(typeof builtin?.DatabaseSync?.prototype.deserialize === "function" ? "node:sqlite" : "better-sqlite3");
   });
 
-  it("says what is missing when neither driver loads (a bundle on a Node before 24.16)", () => {
+  it("prefers node:sqlite that loads bytes, then better-sqlite3, then node:sqlite through files; says what is missing without any", () => {
     const missing = () => {
       throw new Error("Cannot find module 'better-sqlite3'\nRequire stack: …");
     };
+    const betterSqlite = (() => undefined) as unknown as typeof import("better-sqlite3");
+    const withBytes = {
+      DatabaseSync: class {
+        deserialize() {}
+      },
+    } as unknown as NodeSqliteModule;
+    const withoutBytes = { DatabaseSync: class {} } as unknown as NodeSqliteModule;
+    expect(
+      chooseDriver(
+        () => withBytes,
+        () => betterSqlite,
+      ),
+    ).toEqual({ name: "node:sqlite", module: withBytes, loadsBytes: true });
+    expect(
+      chooseDriver(
+        () => withoutBytes,
+        () => betterSqlite,
+      ),
+    ).toEqual({ name: "better-sqlite3", module: betterSqlite });
+    // A Lambda bundle on a nodejs24.x runtime before 24.16: no better-sqlite3 in it.
+    expect(chooseDriver(() => withoutBytes, missing)).toEqual({ name: "node:sqlite", module: withoutBytes, loadsBytes: false });
     expect(() => chooseDriver(() => undefined, missing)).toThrow(
-      /needs SQLite: node:sqlite with deserialize\(\) \(Node .* it needs 24\.16 or later\) or the better-sqlite3 package \(Cannot find module 'better-sqlite3'\)\.$/,
+      /needs SQLite: node:sqlite \(Node 22\.13 or later; Node .*\) or the better-sqlite3 package \(Cannot find module 'better-sqlite3'\)\. On AWS Lambda, deploy on the nodejs24\.x runtime/,
     );
-    const builtin = { DatabaseSync: class {} } as unknown as NodeSqliteModule;
-    expect(chooseDriver(() => builtin, missing)).toEqual({ name: "node:sqlite", module: builtin });
   });
 
   it("opens the bytes it serialised, FTS5 included", () => {

@@ -108,33 +108,6 @@ describe("EntryStore", () => {
     expect((await entries.getLatest("parallel"))?.version).toBe("2.0.3");
   });
 
-  it("pages latest entries by tool id with a cursor, and filters by type, tag and updated_since", async () => {
-    for (const id of ["list-a", "list-b", "list-c"]) {
-      await publish(
-        entry(id, "1.0.0", {
-          tool_type: id === "list-b" ? "special" : "demo",
-          tool_tags: id === "list-c" ? ["rare"] : ["common"],
-          updated_at: id === "list-a" ? "2030-01-01T00:00:00.000Z" : "2026-01-01T00:00:00.000Z",
-        }),
-      );
-    }
-    const seen: string[] = [];
-    let startAfter: string | undefined;
-    do {
-      const page = await entries.listLatest(2, {}, startAfter);
-      expect(page.entries.length).toBeLessThanOrEqual(2);
-      seen.push(...page.entries.map((e) => e.tool_id));
-      startAfter = page.more ? page.entries.at(-1)!.tool_id : undefined;
-    } while (startAfter);
-    expect(seen).toEqual([...seen].sort());
-    expect(seen).toEqual(expect.arrayContaining(["list-a", "list-b", "list-c", "semver", "dup"]));
-    expect(new Set(seen).size).toBe(seen.length);
-
-    expect((await entries.listLatest(50, { type: "special" })).entries.map((e) => e.tool_id)).toEqual(["list-b"]);
-    expect((await entries.listLatest(50, { tag: "rare" })).entries.map((e) => e.tool_id)).toEqual(["list-c"]);
-    expect((await entries.listLatest(50, { updatedSince: "2029-01-01T00:00:00.000Z" })).entries.map((e) => e.tool_id)).toEqual(["list-a"]);
-  });
-
   it("changes the catalog revision on every bump", async () => {
     const before = await entries.catalogRevision();
     const bumped = await entries.bumpRevision();
@@ -194,6 +167,15 @@ describe("EntryStore", () => {
     expect(await entries.listVersions("gone")).toEqual([]);
     expect(await entries.archiveReferenced(sha)).toBe(false);
     expect((await entries.listAllLatest()).map((e) => e.tool_id)).not.toContain("gone");
+  });
+
+  it("lists every tool id once by a scan in parallel segments, whatever the number of segments", async () => {
+    for (const id of ["segment-a", "segment-b", "segment-c"]) await publish(entry(id, "1.0.0"));
+    await publish(entry("segment-a", "1.1.0"));
+    const one = await entries.listToolIds(1);
+    expect(one).toEqual(expect.arrayContaining(["segment-a", "segment-b", "segment-c"]));
+    expect(new Set(one).size).toBe(one.length);
+    for (const segments of [3, 8, 32]) expect(await entries.listToolIds(segments), String(segments)).toEqual(one);
   });
 
   it("replaces a version's entry and the latest pointer that names it", async () => {
