@@ -65,8 +65,9 @@ afterAll(() => {
 
 /** Bare imports left in a bundle (minified: `import{A as b}from"x"`, `import"x"`, `import("x")`), node builtins aside. */
 function packageImports(code: string): string[] {
-  // Minified code has no space before the specifier, which keeps error messages quoting `import "x"` out.
-  const specifiers = [...code.matchAll(/(?:from|import\(|import)"([^"]+)"/g)].map((match) => match[1]!);
+  // Minified code has no space before the specifier, which keeps error messages quoting `import "x"` out;
+  // a specifier starts as a package name or path does, which keeps `"missing from":"…"` out.
+  const specifiers = [...code.matchAll(/(?:from|import\(|import)"([@.\w][^"]*)"/g)].map((match) => match[1]!);
   return [...new Set(specifiers.filter((specifier) => !specifier.startsWith("node:") && !/^[a-z_]+$/.test(specifier)))];
 }
 
