@@ -85,6 +85,10 @@ export const ERROR_CODES = {
     TOOL_GROUP_DUPLICATE: "Two tool groups have the same name.",
     TOOL_GROUP_NAME: "A tool group's name is not valid.",
     TOOL_GROUP_RESERVED: "A tool group uses a reserved name.",
+    TOOL_NAME_RESERVED:
+      "A tool other than the SDK's own takes a reserved name (a built-in's, `Skill`, `reset_tools`, `Capability`, the `mcp__` prefix), case-insensitively.",
+    TOOL_NAME_COLLISION:
+      "Two tools of one Toolkit have the same name (case-insensitively), or two MCP server collections name the same server.",
   },
   toolCall: {
     TOOL_NOT_IN_TOOLKIT: "The LLM called a tool the Toolkit does not have.",

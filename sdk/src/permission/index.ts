@@ -1,7 +1,7 @@
 // `@agent-tools/sdk/permission`: the permission engine, its rules and settings files (docs/permissions.md).
 export { PermissionModeError, PermissionRuleError, PermissionSettingsError } from "./errors.js";
 export { PermissionEngine, type PermissionEngineOptions, type PermissionResult } from "./permission-engine.js";
-export type { PermissionSubject } from "./permission-subject.js";
+export type { PermissionSubject, ToolOrigin } from "./permission-subject.js";
 export { toPermissionRule, type PermissionRuleInput } from "./rule-input.js";
 export { formatRule, parseRule } from "./rule-syntax.js";
 export {

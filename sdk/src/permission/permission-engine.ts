@@ -1,5 +1,6 @@
 import { PermissionModeError, PermissionSettingsError } from "./errors.js";
 import { toPermissionRule, type PermissionRuleInput } from "./rule-input.js";
+import { ruleKeys } from "./rule-keys.js";
 import { formatRule } from "./rule-syntax.js";
 import { loadPermissionSettings, type LoadPermissionSettingsOptions } from "./settings/load-permission-settings.js";
 import type { PermissionSubject } from "./permission-subject.js";
@@ -53,7 +54,8 @@ type AnyTool = PermissionSubject;
  * Decides for each call whether it may run, must ask the user, or is refused, with the
  * per-mode step order: deny rule > ask rule > read-only fast path > the tool's own check
  * (ALLOW / DENY / protected-config ASK in every mode / safety ASK) > allow rule > the mode's default. Rules are matched by the tool's
- * `matchRule`; an MCP tool is also covered by whole-server rules (`mcp__server`, `mcp__server__*`).
+ * `matchRule`; an MCP tool is also covered by whole-server rules (`mcp__server`, `mcp__server__*`), and every tool by
+ * the rules naming its origin (`builtin:Read`, `registry:<id>`, `mcp:server/tool`; see `ruleKeys`).
  */
 export class PermissionEngine {
   readonly context: PermissionContext;
@@ -224,13 +226,6 @@ export class PermissionEngine {
   private rulesFor(behavior: keyof typeof RULE_LISTS): RulesByTool {
     return this.context[RULE_LISTS[behavior]];
   }
-}
-
-/** The rule lists that govern a tool: its exact name, the tools it shares rules with, and for MCP tools the whole server. */
-function ruleKeys(tool: AnyTool): string[] {
-  const shared = (tool.sharesRulesWith ?? []).filter((name) => name !== tool.name);
-  if (!tool.isMcp || !tool.mcpName) return [tool.name, ...shared];
-  return [tool.name, ...shared, `mcp__${tool.mcpName}`, `mcp__${tool.mcpName}__*`];
 }
 
 function ruleReason(rule: PermissionRule): string {

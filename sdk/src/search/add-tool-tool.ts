@@ -1,7 +1,7 @@
 import { PermissionBehavior, type PermissionDecision, type PermissionRule } from "../permission/types.js";
 import { RegistryTool, type RegistryToolOptions } from "../registry-tool/registry-tool.js";
 import type { RegistryToolSource } from "../registry-tool/registry-tool-source.js";
-import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
 
 /** What `AddTool` needs: `AgentTools` (download, verify and start a tool) and where to register it. */
@@ -18,6 +18,7 @@ export interface AddToolHost {
  */
 export class AddToolTool extends ToolBase<{ tool_id: string }> {
   readonly name = "AddTool";
+  override readonly origin = BUILTIN_ORIGIN;
   readonly description =
     "Make a registry tool callable: give the tool_id from a SearchTools result. Afterwards the tool is offered like any other tool, under the name this call returns.";
   readonly inputSchema: ToolInputSchema = {

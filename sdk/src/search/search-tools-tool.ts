@@ -1,7 +1,7 @@
 import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
 import type { RegistryClient } from "../registry-client/registry-client.js";
 import { inputSchemaOf } from "../registry-tool/registry-tool-record.js";
-import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
 
 /** How many tools a search returns by default and at most: enough to choose from, few enough to read. */
@@ -26,6 +26,7 @@ export interface FoundTool {
  */
 export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }> {
   readonly name = "SearchTools";
+  override readonly origin = BUILTIN_ORIGIN;
   readonly description =
     "Search the tool registry for tools that can do a task. Describe the task in a few words; the result lists the best matching tools with their ids, descriptions and input schemas. Call AddTool with a tool_id to make that tool callable, then call it.";
   readonly inputSchema: ToolInputSchema = {

@@ -1,6 +1,6 @@
 import type { PermissionEngine } from "../permission/permission-engine.js";
 import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
-import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
 
 /** The permission-engine tool names of trust decisions: `PublisherKey(acme:sha256:…)`, `ToolDefinition(text-stats)`. */
@@ -47,6 +47,7 @@ export async function decideTrust(engine: PermissionEngine, ask: TrustAsker | un
 
 /** The engine decides on tools, so a trust question is a call of this one. It never runs. */
 class TrustQuestion extends ToolBase<{ subject: string; message: string }> {
+  override readonly origin = BUILTIN_ORIGIN;
   readonly description = "A change in what a registry tool is or who signed it, for the user to accept.";
   readonly inputSchema: ToolInputSchema = {
     type: "object",

@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolOrigin } from "../../permission/permission-subject.js";
 import { PermissionBehavior, type PermissionDecision } from "../../permission/types.js";
 import { ToolBase, type ToolCallContext, type ToolInputSchema } from "../../tool/tool-base.js";
 import type { ToolChunk } from "../../tool/tool-chunk.js";
@@ -25,6 +26,7 @@ export class McpTool extends ToolBase {
   readonly mcpToolName: string;
   override isMcp = true;
   override mcpName: string;
+  override readonly origin: ToolOrigin;
 
   constructor(
     private readonly caller: McpToolCaller,
@@ -34,6 +36,7 @@ export class McpTool extends ToolBase {
     super();
     this.mcpName = caller.server;
     this.mcpToolName = definition.name;
+    this.origin = { kind: "mcp", server: caller.server, tool: definition.name };
     this.name = mcpToolName(caller.server, definition.name);
     this.description = definition.description ?? definition.title ?? `Tool "${definition.name}" of MCP server "${caller.server}".`;
     this.inputSchema = { ...definition.inputSchema, type: "object", properties: definition.inputSchema.properties ?? {} };

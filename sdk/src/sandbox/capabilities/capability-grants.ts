@@ -1,6 +1,6 @@
 import type { PermissionEngine } from "../../permission/permission-engine.js";
 import { PermissionBehavior, type PermissionDecision, type PermissionRule } from "../../permission/types.js";
-import { ToolBase, type ToolInputSchema } from "../../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolInputSchema } from "../../tool/tool-base.js";
 import { ToolChunk } from "../../tool/tool-chunk.js";
 import { noCapabilities, type ToolCapabilities } from "./tool-capabilities.js";
 
@@ -93,6 +93,7 @@ export function capabilityRuleMatches(ruleContent: string, capability: string): 
 /** The engine decides on tools, so a capability request is a call of this one. It never runs. */
 class CapabilityTool extends ToolBase<{ capability: string }> {
   readonly name = CAPABILITY_TOOL_NAME;
+  override readonly origin = BUILTIN_ORIGIN;
   readonly description = "A sandbox capability a registry tool declared (network host, environment variable, folder).";
   readonly inputSchema: ToolInputSchema = { type: "object", properties: { capability: { type: "string" } }, required: ["capability"] };
 
