@@ -17,6 +17,8 @@ export const ERROR_CODES = {
     REGISTRY_ERROR: "The registry answered with an error; `status`, `error` and `detail` hold its answer.",
     TOOL_NOT_FOUND: "The registry has no tool (or version) with this id.",
     REGISTRY_UNAVAILABLE: "The registry could not be reached, timed out, or answered with a gateway error.",
+    REGISTRY_ENTRY_INVALID:
+      "The registry answered an entry whose tool id, version, archive digest or owner is not well formed, or another tool's entry; nothing of it touched the disk.",
   },
   publish: {
     PACK_INVALID: "A tool folder cannot be packed: its layout or `spec.json` is wrong.",
@@ -135,7 +137,7 @@ export const ERROR_CODES = {
     TOOL_STATUS_INVALID: "The entry's `status` or `status_message` is not what a registry sends.",
     NO_RELEASE_OLD_ENOUGH: "`minReleaseAgeHours` left no version to run.",
     TRUST_OPTIONS_INVALID: "A publisher-trust option of `AgentTools` is malformed (`minReleaseAgeHours`, `trustedKeys`).",
-    SIGNATURE_REQUIRED: "`requireSignatures` is on and the version is not signed.",
+    SIGNATURE_REQUIRED: "The version is not signed, and `requireSignatures` is on or `trustedKeys` names its publisher.",
     SIGNATURE_MALFORMED: "The entry's `signature` (or the `owner` and archive digest it needs) is not well formed.",
     SIGNATURE_INVALID: "The signature does not verify: the entry or archive digest changed after signing.",
     SIGNATURE_KEY_UNKNOWN: "Signed by a key the owner has not registered (or the owner's keys could not be fetched).",
