@@ -9,7 +9,7 @@ import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentTools, AgentToolsError, PermissionEngine, PermissionMode, TrustError, type TrustRequest } from "@agent-tools/sdk";
+import { AgentTools, type AgentToolsError, PermissionEngine, PermissionMode, TrustError, type TrustRequest } from "@agent-tools/sdk";
 import { publicKeyId, signaturePayload, type SignedVersion } from "@agent-tools/sdk/tool-spec";
 import { startTestRegistry, type TestRegistry } from "../support/registry.js";
 import { startTamperingProxy, type TamperingProxy } from "./support/tampering-proxy.js";
