@@ -145,7 +145,7 @@ export const ERROR_CODES = {
     SIGNATURE_KEY_UNTRUSTED: "Signed by a key that is not among the `trustedKeys` configured for the owner.",
     PUBLISHER_KEY_CHANGE_REFUSED: "The owner signs with a key other than the pinned ones, and the user did not accept it.",
     DEFINITION_CHANGE_REFUSED:
-      "The tool's name, description, input schema, capabilities, publisher or signature changed since it was approved, and the user did not accept it.",
+      "The tool's name, description, input schema, capabilities, publisher, signature or configuration (parameters, metadata, settings) changed since it was approved, and the user did not accept it.",
   },
   cli: {
     CLI_USAGE: "The command line is wrong (unknown option, missing argument).",

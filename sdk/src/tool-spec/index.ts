@@ -9,3 +9,4 @@ export {
   type ReservedToolName,
 } from "./reserved-tool-names.js";
 export { toolNameFromId } from "./tool-name.js";
+export { RUNTIME_FIELDS, type RuntimeField } from "./runtime-fields.js";
