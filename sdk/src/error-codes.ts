@@ -65,6 +65,8 @@ export const ERROR_CODES = {
   sandbox: {
     SANDBOX_UNAVAILABLE: '`sandbox: "required"` and no sandbox works on this machine (the message says why and how to fix it).',
     SANDBOX_DENIED: "The sandbox stopped the tool: it lacks a capability (`capability` names it).",
+    CAPABILITY_PATH_REFUSED:
+      "A filesystem capability names, on its real path, the root, a home folder, `/proc`, `/sys`, `/dev`, a secret location or one of the SDK's own folders; no tool is granted it.",
     SANDBOX_FILTER_UNAVAILABLE:
       "The sandbox's system-call filter cannot be prepared: no table for this CPU architecture, or an unsafe folder for its file (the message says which and how to fix it).",
   },

@@ -65,7 +65,7 @@ export {
 } from "./runtimes/runtime-errors.js";
 export { ToolLoadError } from "./tool-load-error.js";
 export { ToolFileError } from "./tool-files.js";
-export { SandboxDeniedError, SandboxUnavailableError } from "./sandbox/sandbox-errors.js";
+export { CapabilityPathRefusedError, SandboxDeniedError, SandboxUnavailableError } from "./sandbox/sandbox-errors.js";
 export type { SandboxMode } from "./sandbox/sandbox-preflight.js";
 
 export { addSearchMetaTools } from "./search/search-meta-tools.js";

@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentTools, PermissionEngine, SandboxDeniedError } from "@agent-tools/sdk";
+import { AgentTools, CapabilityPathRefusedError, PermissionEngine, SandboxDeniedError } from "@agent-tools/sdk";
 import { writeSandboxTool } from "../support/sandbox-tools.js";
 import { TempDirs } from "../support/temp-dirs.js";
 
@@ -131,8 +131,8 @@ describe("a filesystem grant never shows the proxies' sockets folder", () => {
       try {
         await tools.add({ path: toolDir });
         const error = await tools.executeToolById(toolId, {}).catch((caught: unknown) => caught);
-        expect(error, toolId).toBeInstanceOf(SandboxDeniedError);
-        expect((error as SandboxDeniedError).capability).toBe(`filesystem:${path}:read`);
+        expect(error, toolId).toBeInstanceOf(CapabilityPathRefusedError);
+        expect((error as CapabilityPathRefusedError).capability).toBe(`filesystem:${path}:read`);
         expect((error as Error).message).toContain("the folder of the filtering proxies' sockets");
       } finally {
         await tools.close();
@@ -164,7 +164,7 @@ async function scenario(uid: number | undefined): Promise<ScenarioResult> {
   expect(code, stderr).toBe(0);
   const result = JSON.parse(stdout) as ScenarioResult;
   // The proxy's folder went with its AgentTools.
-  expect(await readdir(join(folder, "cache", "proxies"))).toEqual([]);
+  expect(await readdir(join(folder, "work", "cache", "proxies"))).toEqual([]);
   return result;
 }
 
