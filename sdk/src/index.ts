@@ -37,6 +37,7 @@ export {
   type PermissionRule,
 } from "./permission/types.js";
 export { loadPermissionSettings } from "./permission/settings/load-permission-settings.js";
+export { trustProjectFolder } from "./permission/settings/trusted-folders.js";
 
 export { Bash } from "./builtin/bash/bash-tool.js";
 export { Edit } from "./builtin/files/edit-tool.js";

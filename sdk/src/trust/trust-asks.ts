@@ -40,9 +40,12 @@ export type TrustAsker = (request: TrustRequest) => boolean | Promise<boolean>;
 export async function decideTrust(engine: PermissionEngine, ask: TrustAsker | undefined, request: TrustRequest): Promise<boolean> {
   const tool = new TrustQuestion(request.kind === "publisher-key" ? PUBLISHER_KEY_TOOL_NAME : TOOL_DEFINITION_TOOL_NAME);
   const subject = request.kind === "publisher-key" ? `${request.owner}:${request.keyId}` : request.toolId;
-  const decision = await engine.checkPermission(tool, { subject, message: request.message });
+  const input = { subject, message: request.message };
+  const decision = await engine.checkPermission(tool, input);
   if (decision.behavior !== PermissionBehavior.ASK || ask === undefined) return false;
-  return (await ask(request)) === true;
+  const accepted = (await ask(request)) === true;
+  engine.recordAnswer(tool, input, { allowed: accepted, answeredBy: "onTrustRequest" });
+  return accepted;
 }
 
 /** The engine decides on tools, so a trust question is a call of this one. It never runs. */

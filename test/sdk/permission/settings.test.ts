@@ -25,7 +25,8 @@ const userFile = () => join(home, ".agent-tools", "settings.json");
 const projectFile = () => join(project, ".agent-tools", "settings.json");
 const localFile = () => join(project, ".agent-tools", "settings.local.json");
 const write = (file: string, value: unknown) => writeFile(file, typeof value === "string" ? value : JSON.stringify(value));
-const locations = () => ({ homeDir: home, projectDir: project });
+/** A folder the program vouches for: its files apply whole (untrusted folders: project-trust.test.ts). */
+const locations = () => ({ homeDir: home, projectDir: project, trustProjectSettings: true });
 
 describe("layered permission settings", () => {
   it("combines rules from every layer, tags their source, and takes the mode from the most specific layer", async () => {

@@ -75,7 +75,18 @@ export async function decideCapabilities(
     });
     const { granted: yes, remember } = typeof answer === "boolean" ? { granted: answer, remember: false } : answer;
     if (yes) entry.addTo(granted);
-    if (remember) engine.addRule(`${CAPABILITY_TOOL_NAME}(${entry.id})`, yes ? PermissionBehavior.ALLOW : PermissionBehavior.DENY);
+    const rule = {
+      toolName: CAPABILITY_TOOL_NAME,
+      ruleContent: entry.id,
+      behavior: yes ? PermissionBehavior.ALLOW : PermissionBehavior.DENY,
+      source: "session",
+    };
+    engine.recordAnswer(
+      tool,
+      { capability: entry.id },
+      { allowed: yes, answeredBy: "onCapabilityRequest", remembered: remember ? [rule] : [] },
+    );
+    if (remember) engine.addRule(rule);
   }
   return { granted, declared: new Set(entries.map((entry) => entry.id)) };
 }
