@@ -154,6 +154,7 @@ export const ERROR_CODES = {
     CLI_CANCELLED: "The user cancelled an interactive prompt.",
     CLI_UNEXPECTED: "An unexpected failure (a bug: please report it).",
     TRUST_PIN_NOT_FOUND: "`trust forget` named a tool or publisher with nothing pinned for that registry and cache folder.",
+    GRANT_NOT_FOUND: "`permissions revoke` named an allow rule that no user, project or local settings file holds.",
     DOCTOR_FINDINGS: "`registry doctor` found problems (that `--fix` could not repair).",
   },
 } as const;

@@ -24,6 +24,7 @@ export {
 export { KNOWN_MODE_NAMES, parseModeName } from "./settings/mode-names.js";
 export { TRUSTED_FOLDERS_KEY, type ProjectTrust, type RaisedSetting } from "./settings/project-trust.js";
 export { listTrustedFolders, trustProjectFolder, untrustProjectFolder, type TrustedFolder } from "./settings/trusted-folders.js";
+export { listAllowGrants, revokeAllowRule, type AllowGrant } from "./settings/allow-grants.js";
 export {
   LAYER_SOURCE,
   SETTINGS_LAYERS,

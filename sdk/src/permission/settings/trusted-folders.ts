@@ -1,8 +1,6 @@
-import { readFile } from "node:fs/promises";
-import { writeAtomically } from "../../atomic-file.js";
-import { PermissionSettingsError } from "../errors.js";
 import { loadPermissionSettings } from "./load-permission-settings.js";
 import { isObject, TRUSTED_FOLDERS_KEY, type RaisedSetting, type TrustedFolderRecord } from "./project-trust.js";
+import { readSettingsDocument, writeSettingsDocument } from "./settings-document.js";
 import { settingsFiles, type SettingsLocations } from "./settings-layers.js";
 
 /** A folder the user trusts, as `listTrustedFolders` returns it. */
@@ -45,7 +43,7 @@ export async function untrustProjectFolder(locations: SettingsLocations = {}): P
 
 /** The folders the user's settings trust, each with whether its files are still the trusted ones. */
 export async function listTrustedFolders(locations: Pick<SettingsLocations, "homeDir"> = {}): Promise<TrustedFolder[]> {
-  const document = await readUserSettings(settingsFiles(locations)[0]!.path);
+  const document = await readSettingsDocument(settingsFiles(locations)[0]!.path);
   const records = isObject(document[TRUSTED_FOLDERS_KEY]) ? document[TRUSTED_FOLDERS_KEY] : {};
   return Object.entries(records)
     .filter((entry): entry is [string, TrustedFolderRecord] => isObject(entry[1]) && typeof entry[1].digest === "string")
@@ -63,32 +61,9 @@ async function editTrustedFolders(
   edit: (records: Record<string, TrustedFolderRecord>) => void,
 ): Promise<void> {
   const path = settingsFiles(locations)[0]!.path;
-  const document = await readUserSettings(path);
+  const document = await readSettingsDocument(path);
   const records = (isObject(document[TRUSTED_FOLDERS_KEY]) ? document[TRUSTED_FOLDERS_KEY] : {}) as Record<string, TrustedFolderRecord>;
   edit(records);
   document[TRUSTED_FOLDERS_KEY] = records;
-  await writeAtomically(path, `${JSON.stringify(document, null, 2)}\n`);
-}
-
-/** The user settings file as an object; a missing file is `{}`, one that is not a JSON object is refused rather than overwritten. */
-export async function readUserSettings(path: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw error;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    parsed = (error as Error).message;
-  }
-  if (!isObject(parsed)) {
-    throw new PermissionSettingsError([
-      { file: path, message: `not a JSON object (${typeof parsed === "string" ? parsed : typeof parsed}); fix it before it is written to` },
-    ]);
-  }
-  return parsed;
+  await writeSettingsDocument(path, document);
 }
