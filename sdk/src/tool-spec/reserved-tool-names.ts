@@ -29,7 +29,6 @@ export const RESERVED_TOOL_NAMES: readonly ReservedToolName[] = [
   { name: "Capability", reason: "the name sandbox capability requests are decided under: Capability(...) rules" },
   { name: "PublisherKey", reason: "the name a publisher's changed signing key is asked about under: PublisherKey(...) rules" },
   { name: "ToolDefinition", reason: "the name a registry tool's changed definition is asked about under: ToolDefinition(...) rules" },
-  { name: "McpDefinition", reason: "the name an MCP tool's changed definition is asked about under: McpDefinition(...) rules" },
 ];
 
 export const RESERVED_TOOL_NAME_PREFIXES: readonly { prefix: string; reason: string }[] = [

@@ -24,7 +24,6 @@ import { CAPABILITY_TOOL_NAME } from "../../../sdk/src/sandbox/capabilities/capa
 import { SKILL_VIEWER_NAME } from "../../../sdk/src/skills/skill-viewer.js";
 import { RESET_TOOLS_NAME } from "../../../sdk/src/toolkit/reset-tools.js";
 import { PUBLISHER_KEY_TOOL_NAME, TOOL_DEFINITION_TOOL_NAME } from "../../../sdk/src/trust/trust-asks.js";
-import { MCP_DEFINITION_TOOL_NAME } from "../../../sdk/src/mcp/client/mcp-pins.js";
 import { FIXTURE_TOOLS_DIR } from "../../support/bundles.js";
 import { TempDirs } from "../support/temp-dirs.js";
 
@@ -64,7 +63,6 @@ describe("the reserved names", () => {
       CAPABILITY_TOOL_NAME,
       PUBLISHER_KEY_TOOL_NAME,
       TOOL_DEFINITION_TOOL_NAME,
-      MCP_DEFINITION_TOOL_NAME,
     ];
     expect(shipped).toEqual(expect.arrayContaining(BUILTIN_TOOL_NAMES));
     expect(RESERVED_TOOL_NAMES.map((entry) => entry.name).sort()).toEqual([...new Set(shipped)].sort());
