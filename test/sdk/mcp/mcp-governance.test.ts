@@ -15,7 +15,7 @@ import { McpServerError, McpServers, PermissionEngine, PermissionMode, ToolResul
 import type { McpServerEvent } from "../../../sdk/src/mcp/client/mcp-events.js";
 import type { McpStdioServerConfig } from "../../../sdk/src/mcp/client/server-config.js";
 import type { ConfirmationRequest } from "../../../sdk/src/toolkit/tool-call.js";
-import { REPO_ROOT } from "./support.js";
+import { REPO_ROOT, waitForEvent } from "./support.js";
 
 const HOSTILE_SERVER = fileURLToPath(new URL("../../fixtures/mcp/hostile-server.ts", import.meta.url));
 const hostile = (attack: string, extra: Partial<McpStdioServerConfig> = {}): McpStdioServerConfig => ({
@@ -44,16 +44,6 @@ async function llmCall(toolkit: Toolkit, name: string, input: Record<string, unk
   return response!;
 }
 
-function nextEvent(mcps: McpServers, predicate: (event: McpServerEvent) => boolean): Promise<McpServerEvent> {
-  return new Promise((resolve) => {
-    const stop = mcps.onEvent((event) => {
-      if (!predicate(event)) return;
-      stop();
-      resolve(event);
-    });
-  });
-}
-
 describe("a pinned MCP tool whose definition changes after approval", () => {
   let mcps: McpServers;
   const events: McpServerEvent[] = [];
@@ -77,7 +67,7 @@ describe("a pinned MCP tool whose definition changes after approval", () => {
   });
 
   it("asks again in every mode after a list_changed rug pull, shows the change, and runs nothing refused", async () => {
-    const changed = nextEvent(mcps, (event) => event.type === "definition_changed");
+    const changed = waitForEvent([], mcps, (event) => event.type === "definition_changed");
     expect((await llmCall(toolkit, "mcp__web__rug_pull", {}, false)).state).toBe(ToolResultState.SUCCESS);
     const event = await changed;
     expect(event).toEqual({
@@ -148,7 +138,7 @@ describe("a pinned MCP tool whose definition changes after approval", () => {
   }, 60_000);
 
   it("cuts a 5 MB result to maxResultBytes, with a note, and reports it", async () => {
-    const truncated = nextEvent(mcps, (event) => event.type === "result_truncated");
+    const truncated = waitForEvent([], mcps, (event) => event.type === "result_truncated");
     const response = await llmCall(toolkit, "mcp__web__huge", {}, false);
     expect(response.state).toBe(ToolResultState.SUCCESS);
     const text = response.text;

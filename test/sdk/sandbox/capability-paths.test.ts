@@ -4,8 +4,6 @@
  * when the SDK grants them, in the real sandbox, as the agent's own user (root in CI) and as an
  * unprivileged user.
  */
-import { spawn } from "node:child_process";
-import { chown } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,9 +11,9 @@ import { readToolCapabilities, toolCapabilityProblems } from "@agent-tools/sdk/c
 import { buildBundle, buildPythonToolZip, FIXTURE_TOOLS_DIR, readFixtureSpec } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
 import { TempDirs } from "../support/temp-dirs.js";
+import { runScenarioAs } from "./support/run-scenario.js";
 
 const SCENARIO = fileURLToPath(new URL("./support/capability-paths-scenario.ts", import.meta.url));
-const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const UNPRIVILEGED = 65534;
 const temp = new TempDirs();
 
@@ -96,18 +94,7 @@ interface ScenarioResult {
 /** Runs the grant scenario as `uid` (undefined: as this process's own user). */
 async function scenario(uid: number | undefined): Promise<{ folder: string; result: ScenarioResult }> {
   const folder = await temp.make("capability-paths-");
-  if (uid !== undefined) await chown(folder, uid, uid);
-  const prefix = uid === undefined ? [] : ["/usr/bin/setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups"];
-  const argv = [...prefix, process.execPath, "--import", "tsx", SCENARIO, folder];
-  const env = uid === undefined ? process.env : { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: folder };
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], env });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
-  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
-  expect(code, stderr).toBe(0);
-  return { folder, result: JSON.parse(stdout) as ScenarioResult };
+  return { folder, result: await runScenarioAs<ScenarioResult>(uid, SCENARIO, folder) };
 }
 
 function expectGrantsJudgedOnRealPaths({ folder, result }: { folder: string; result: ScenarioResult }): void {
