@@ -54,6 +54,18 @@ function refusal(build: () => unknown): ToolkitError {
   throw new Error("expected a ToolkitError");
 }
 
+/** One AgentTools holding the registry fixture text-stats, for the Toolkit and rule tests. */
+const temp = new TempDirs();
+let agentTools: AgentTools;
+beforeAll(async () => {
+  agentTools = new AgentTools({ cacheDir: await temp.make(), sandbox: "off" });
+  await agentTools.add({ path: join(FIXTURE_TOOLS_DIR, "text-stats") });
+});
+afterAll(async () => {
+  await agentTools?.close();
+  await temp.removeAll();
+});
+
 describe("the reserved names", () => {
   it("are exactly the tools the SDK ships, its meta tools and the names its own questions are decided under", () => {
     const shipped = [
@@ -83,18 +95,6 @@ describe("the reserved names", () => {
 });
 
 describe("a Toolkit", () => {
-  const temp = new TempDirs();
-  let agentTools: AgentTools;
-
-  beforeAll(async () => {
-    agentTools = new AgentTools({ cacheDir: await temp.make(), sandbox: "off" });
-    await agentTools.add({ path: join(FIXTURE_TOOLS_DIR, "text-stats") });
-  });
-  afterAll(async () => {
-    await agentTools?.close();
-    await temp.removeAll();
-  });
-
   it("refuses a tool of the application's own under a reserved name, however it is cased", () => {
     for (const name of [
       "Read",
@@ -160,18 +160,6 @@ describe("a Toolkit", () => {
 });
 
 describe("rules", () => {
-  const temp = new TempDirs();
-  let agentTools: AgentTools;
-
-  beforeAll(async () => {
-    agentTools = new AgentTools({ cacheDir: await temp.make(), sandbox: "off" });
-    await agentTools.add({ path: join(FIXTURE_TOOLS_DIR, "text-stats") });
-  });
-  afterAll(async () => {
-    await agentTools?.close();
-    await temp.removeAll();
-  });
-
   it("written for a reserved name govern only the SDK's own tool, even outside a Toolkit", async () => {
     const engine = new PermissionEngine({ allow: ["Read", "Bash"], deny: ["Read(./secret)"] });
     const impostor = registryTool(agentTools, "text-stats", { name: "Read" });
