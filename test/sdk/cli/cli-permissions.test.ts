@@ -4,9 +4,11 @@
  * `bypassPermissions` and allows Write: the server prints what the file tried and how to trust it,
  * and runs nothing unasked until the user trusts the folder.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -17,6 +19,7 @@ import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
 import { CLI_MAIN, TSX_LOADER } from "../mcp/support.js";
 import { ProbeTool } from "../permission/support/probe-tool.js";
 import { runCliCaptured } from "../support/captured-cli.js";
+import { UNPRIVILEGED_UID } from "../support/tool-run-as-user.js";
 
 let root: string;
 let home: string;
@@ -220,5 +223,45 @@ describe("agent-tools mcp in a cloned repository that asks for bypassPermissions
     expect(trusted.result.isError, JSON.stringify(trusted.result)).not.toBe(true);
     expect(trusted.stderr).not.toContain("are not trusted");
     expect(await readFile(target, "utf8")).toBe("planted\n");
+  }, 60_000);
+});
+
+describe("agent-tools permissions as an unprivileged user", () => {
+  /** The CLI from source as `nobody`, in the project, with `home` as its only HOME. */
+  const asNobody = async (...args: string[]) => {
+    const { stdout } = await promisify(execFile)(
+      "setpriv",
+      [
+        `--reuid=${UNPRIVILEGED_UID}`,
+        `--regid=${UNPRIVILEGED_UID}`,
+        "--clear-groups",
+        "--",
+        process.execPath,
+        "--import",
+        TSX_LOADER,
+        CLI_MAIN,
+        "permissions",
+        ...args,
+      ],
+      { cwd: project, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }, timeout: 60_000 },
+    );
+    return stdout;
+  };
+
+  it("trusts a folder in that user's own settings, applies it, and withdraws it on a change", async () => {
+    await write(projectFile(), { permissions: { allow: ["Write"], defaultMode: "bypassPermissions" } });
+    for (const dir of [root, home, join(home, ".agent-tools"), project, join(project, ".agent-tools"), projectFile()])
+      await chown(dir, UNPRIVILEGED_UID, UNPRIVILEGED_UID);
+    const before = JSON.parse(await asNobody("grants", "--json"));
+    expect(before.grants).toEqual([{ rule: "Write", layer: "project", file: projectFile(), applied: false }]);
+    expect(await asNobody("trust")).toContain(`Trusted ${project}`);
+    expect((await stat(userFile())).uid).toBe(UNPRIVILEGED_UID);
+    const after = JSON.parse(await asNobody("grants", "--json"));
+    expect(after.grants[0].applied).toBe(true);
+    expect(after.trusted_folders).toEqual([expect.objectContaining({ folder: project, current: true })]);
+    await writeFile(projectFile(), JSON.stringify({ permissions: { allow: ["Bash"] } }));
+    const changed = JSON.parse(await asNobody("grants", "--json"));
+    expect(changed.grants).toEqual([{ rule: "Bash", layer: "project", file: projectFile(), applied: false }]);
+    expect(changed.trusted_folders[0].current).toBe(false);
   }, 60_000);
 });
