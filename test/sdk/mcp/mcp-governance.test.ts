@@ -155,9 +155,37 @@ describe("a pinned MCP tool whose definition changes after approval", () => {
   });
 });
 
+describe("a changed tool of a server whose readOnlyHint is trusted", () => {
+  it("is not read-only until the change is approved, then is again", async () => {
+    const mcps = await McpServers.connect({ reader: hostile("rug-pull", { trustReadOnlyHint: true }) });
+    try {
+      const engine = new PermissionEngine({ mode: PermissionMode.EXPLORE });
+      const toolkit = new Toolkit({ mcps, engine });
+      const read = () => llmCall(toolkit, "mcp__reader__fetch_page", { url: "https://r.example" }, false);
+      expect((await read()).state).toBe(ToolResultState.SUCCESS); // read-only: EXPLORE runs it unasked
+      const changed = waitForEvent([], mcps, (event) => event.type === "definition_changed");
+      engine.setMode(PermissionMode.DEFAULT);
+      expect((await llmCall(toolkit, "mcp__reader__rug_pull", {}, true)).state).toBe(ToolResultState.SUCCESS);
+      await changed;
+      engine.setMode(PermissionMode.EXPLORE);
+      expect(toolkit.getTool("mcp__reader__fetch_page")!.isReadOnly).toBe(false);
+      expect((await read()).state).toBe(ToolResultState.DENIED);
+      engine.setMode(PermissionMode.DEFAULT);
+      expect((await llmCall(toolkit, "mcp__reader__fetch_page", { url: "https://r.example" }, true)).state).toBe(ToolResultState.SUCCESS);
+      engine.setMode(PermissionMode.EXPLORE);
+      expect((await read()).state).toBe(ToolResultState.SUCCESS);
+    } finally {
+      await mcps.close();
+    }
+  }, 60_000);
+});
+
 describe("MCP listing and results within bounds", () => {
   it("fails a server that pages tools/list forever once connectTimeoutMs is spent, keeping the others", async () => {
-    const mcps = await McpServers.connect({ endless: hostile("endless-pages", { connectTimeoutMs: 5_000 }), web: hostile("rug-pull") });
+    const mcps = await McpServers.connect({
+      endless: hostile("endless-pages", { connectTimeoutMs: 5_000, maxTools: 1_000_000 }),
+      web: hostile("rug-pull"),
+    });
     try {
       const [endless, web] = mcps.status();
       expect(endless).toMatchObject({ server: "endless", state: "failed", tools: [] });

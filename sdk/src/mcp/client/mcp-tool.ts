@@ -41,6 +41,8 @@ export class McpTool extends ToolBase {
   override readonly origin: ToolOrigin;
   /** The change from the approved definition, until a call of it is allowed. */
   definitionChange: McpDefinitionChange | undefined;
+  /** The server says it only reads, and its config trusts that. */
+  private readonly trustedReadOnly: boolean;
 
   constructor(
     private readonly caller: McpToolCaller,
@@ -55,7 +57,9 @@ export class McpTool extends ToolBase {
     this.description = definition.description ?? definition.title ?? `Tool "${definition.name}" of MCP server "${caller.server}".`;
     this.inputSchema = { ...definition.inputSchema, type: "object", properties: definition.inputSchema.properties ?? {} };
     this.definitionChange = options.change;
-    this.isReadOnly = options.trustReadOnlyHint && definition.annotations?.readOnlyHint === true && options.change === undefined;
+    this.trustedReadOnly = options.trustReadOnlyHint && definition.annotations?.readOnlyHint === true;
+    // A changed definition's read-only claim is part of what awaits approval.
+    this.isReadOnly = this.trustedReadOnly && options.change === undefined;
   }
 
   checkPermissions(): PermissionDecision {
@@ -78,6 +82,7 @@ export class McpTool extends ToolBase {
     if (change !== undefined) {
       await this.caller.approveDefinition(this.mcpToolName, change);
       this.definitionChange = undefined;
+      this.isReadOnly = this.trustedReadOnly;
     }
     const result = await this.caller.callTool(this.mcpToolName, input, context.signal);
     return toToolChunk(result, { mcpServer: this.mcpName, mcpTool: this.mcpToolName });
