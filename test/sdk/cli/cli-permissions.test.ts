@@ -5,7 +5,7 @@
  * and runs nothing unasked until the user trusts the folder.
  */
 import { execFile } from "node:child_process";
-import { chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chown, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -20,6 +20,7 @@ import { CLI_MAIN, TSX_LOADER } from "../mcp/support.js";
 import { ProbeTool } from "../permission/support/probe-tool.js";
 import { runCliCaptured } from "../support/captured-cli.js";
 import { UNPRIVILEGED_UID } from "../support/tool-run-as-user.js";
+import { makeSettingsFolders } from "../permission/support/settings-folders.js";
 
 let root: string;
 let home: string;
@@ -27,11 +28,7 @@ let project: string;
 const savedHome = process.env.HOME;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "agent-tools-cli-permissions-"));
-  home = join(root, "home");
-  project = join(root, "cloned repo");
-  await mkdir(join(home, ".agent-tools"), { recursive: true });
-  await mkdir(join(project, ".agent-tools"), { recursive: true });
+  ({ root, home, project } = await makeSettingsFolders("agent-tools-cli-permissions-", "cloned repo"));
   // The CLI reads the user's settings from the OS home, as users run it.
   process.env.HOME = home;
 });

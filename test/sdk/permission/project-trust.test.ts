@@ -4,24 +4,20 @@
  * raises (allow rules, a more permissive mode, more working directories, where decisions go) waits
  * until the user trusts the folder, by its real path and a digest of its files; a change asks again.
  */
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionEngine, PermissionMode, loadPermissionSettings, trustProjectFolder } from "@agent-tools/sdk";
 import { listTrustedFolders, untrustProjectFolder } from "@agent-tools/sdk/permission";
 import { ProbeTool } from "./support/probe-tool.js";
+import { makeSettingsFolders } from "./support/settings-folders.js";
 
 let root: string;
 let home: string;
 let project: string;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "agent-tools-project-trust-"));
-  home = join(root, "home");
-  project = join(root, "cloned-repo");
-  await mkdir(join(home, ".agent-tools"), { recursive: true });
-  await mkdir(join(project, ".agent-tools"), { recursive: true });
+  ({ root, home, project } = await makeSettingsFolders("agent-tools-project-trust-", "cloned-repo"));
 });
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });

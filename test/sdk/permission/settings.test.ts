@@ -1,20 +1,16 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionEngine, PermissionSettingsError, loadPermissionSettings } from "@agent-tools/sdk";
 import { ProbeTool } from "./support/probe-tool.js";
+import { makeSettingsFolders } from "./support/settings-folders.js";
 
 let root: string;
 let home: string;
 let project: string;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "agent-tools-settings-"));
-  home = join(root, "home");
-  project = join(root, "project");
-  await mkdir(join(home, ".agent-tools"), { recursive: true });
-  await mkdir(join(project, ".agent-tools"), { recursive: true });
+  ({ root, home, project } = await makeSettingsFolders("agent-tools-settings-", "project"));
 });
 
 afterEach(async () => {
