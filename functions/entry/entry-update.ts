@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { RUNTIME_FIELDS } from "@agent-tools/sdk/tool-spec";
 import { HttpProblem } from "../http-problem.js";
 import { fieldTypeProblems, isPlainObject } from "./field-types.js";
 import {
@@ -27,6 +28,9 @@ const FROZEN_FIELDS: Record<string, string> = {
   status_message: "set a version's status with PATCH /tools/{id}/versions/{version}",
   signature: "send the new signature in the X-Agent-Tools-Signature header",
   tool_capabilities: "agents granted a published version's capabilities rely on them; upload a new version to change what the tool may do",
+  ...Object.fromEntries(
+    RUNTIME_FIELDS.filter((entry) => entry.frozenOnPut).map((entry) => [entry.field, `${entry.reason}; upload a new version instead`]),
+  ),
 };
 
 /** Descriptive and configuration fields: everything in the schema that is not frozen. */
@@ -35,8 +39,7 @@ export const UPDATABLE_FIELDS: readonly ToolEntryField[] = TOOL_ENTRY_FIELD_NAME
 /**
  * The changes a `PUT /tools/{id}` body may make. Frozen fields are refused with the reason,
  * unless they equal `current`'s value (so a GET → edit → PUT round trip works); unknown fields
- * and wrong types are refused too, all problems listed at once (422). With `current`, a changed
- * `tool_metadata.version` is refused as well: the version of a published entry never changes.
+ * and wrong types are refused too, all problems listed at once (422).
  */
 export function validateEntryUpdate(body: unknown, current?: Record<string, unknown>): Partial<ToolEntry> {
   if (!isPlainObject(body)) {
@@ -64,14 +67,6 @@ export function validateEntryUpdate(body: unknown, current?: Record<string, unkn
       `${unknown.join(", ")} ${unknown.length === 1 ? "is not a ToolEntry field" : "are not ToolEntry fields"} (updatable: ${UPDATABLE_FIELDS.join(", ")})`,
     );
   problems.push(...fieldTypeProblems(changes));
-  const versionProblem = metadataVersionProblem(changes.tool_metadata, current);
-  if (versionProblem !== undefined) problems.push(versionProblem);
   if (problems.length > 0) throw new HttpProblem(422, "Invalid update payload", `${problems.join("; ")}.`);
   return changes as Partial<ToolEntry>;
-}
-
-function metadataVersionProblem(metadata: unknown, current: Record<string, unknown> | undefined): string | undefined {
-  if (current === undefined || !isPlainObject(metadata) || !Object.hasOwn(metadata, "version")) return undefined;
-  if (metadata.version === current.version) return undefined;
-  return `tool_metadata.version cannot change from "${String(current.version)}" to ${JSON.stringify(metadata.version)}: a published version is immutable; upload a new version instead`;
 }

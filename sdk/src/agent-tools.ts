@@ -1,6 +1,8 @@
+import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ArchiveLimits } from "./archive/archive-limits.js";
 import { ArchiveError } from "./archive/archive-error.js";
+import { grantSecretLocations } from "./builtin/grant-secret-locations.js";
 import { resolveCacheDir } from "./cache/cache-dir.js";
 import { readLocalTool, type LocalToolSource } from "./cache/local-tool-source.js";
 import { entryVersion, registryEntry, type LatestPolicy } from "./cache/registry-entry.js";
@@ -186,6 +188,11 @@ export class AgentTools implements SkillSource {
       workingDirectories: options.workingDirectories ?? [process.cwd()],
       stateRoot: join(this.cache.root, "state"),
       proxySocketsRoot: join(this.cache.root, "proxies"),
+      sdkFolders: [
+        { path: this.cache.root, what: "the SDK's cache (archives, trees, pins, state)" },
+        { path: join(homedir(), ".agent-tools"), what: "the SDK's settings folder (permissions, trusted folders)" },
+      ],
+      secrets: grantSecretLocations(),
     });
     this.workerStart = options.workerStart ?? "on-first-call";
     this.settings = {

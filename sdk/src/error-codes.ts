@@ -17,6 +17,8 @@ export const ERROR_CODES = {
     REGISTRY_ERROR: "The registry answered with an error; `status`, `error` and `detail` hold its answer.",
     TOOL_NOT_FOUND: "The registry has no tool (or version) with this id.",
     REGISTRY_UNAVAILABLE: "The registry could not be reached, timed out, or answered with a gateway error.",
+    REGISTRY_ENTRY_INVALID:
+      "The registry answered an entry whose tool id, version, archive digest or owner is not well formed, or another tool's entry; nothing of it touched the disk.",
   },
   publish: {
     PACK_INVALID: "A tool folder cannot be packed: its layout or `spec.json` is wrong.",
@@ -63,6 +65,8 @@ export const ERROR_CODES = {
   sandbox: {
     SANDBOX_UNAVAILABLE: '`sandbox: "required"` and no sandbox works on this machine (the message says why and how to fix it).',
     SANDBOX_DENIED: "The sandbox stopped the tool: it lacks a capability (`capability` names it).",
+    CAPABILITY_PATH_REFUSED:
+      "A filesystem capability names, on its real path, the root, a home folder, `/proc`, `/sys`, `/dev`, a secret location or one of the SDK's own folders; no tool is granted it.",
     SANDBOX_FILTER_UNAVAILABLE:
       "The sandbox's system-call filter cannot be prepared: no table for this CPU architecture, or an unsafe folder for its file (the message says which and how to fix it).",
   },
@@ -100,6 +104,10 @@ export const ERROR_CODES = {
     TOOL_GROUP_DUPLICATE: "Two tool groups have the same name.",
     TOOL_GROUP_NAME: "A tool group's name is not valid.",
     TOOL_GROUP_RESERVED: "A tool group uses a reserved name.",
+    TOOL_NAME_RESERVED:
+      "A tool other than the SDK's own takes a reserved name (a built-in's, `Skill`, `reset_tools`, `Capability`, the `mcp__` prefix), case-insensitively.",
+    TOOL_NAME_COLLISION:
+      "Two tools of one Toolkit have the same name (case-insensitively), or two MCP server collections name the same server.",
   },
   toolCall: {
     TOOL_NOT_IN_TOOLKIT: "The LLM called a tool the Toolkit does not have.",
@@ -146,7 +154,7 @@ export const ERROR_CODES = {
     TOOL_STATUS_INVALID: "The entry's `status` or `status_message` is not what a registry sends.",
     NO_RELEASE_OLD_ENOUGH: "`minReleaseAgeHours` left no version to run.",
     TRUST_OPTIONS_INVALID: "A publisher-trust option of `AgentTools` is malformed (`minReleaseAgeHours`, `trustedKeys`).",
-    SIGNATURE_REQUIRED: "`requireSignatures` is on and the version is not signed.",
+    SIGNATURE_REQUIRED: "The version is not signed, and `requireSignatures` is on or `trustedKeys` names its publisher.",
     SIGNATURE_MALFORMED: "The entry's `signature` (or the `owner` and archive digest it needs) is not well formed.",
     SIGNATURE_INVALID: "The signature does not verify: the entry or archive digest changed after signing.",
     SIGNATURE_KEY_UNKNOWN: "Signed by a key the owner has not registered (or the owner's keys could not be fetched).",
@@ -154,13 +162,14 @@ export const ERROR_CODES = {
     SIGNATURE_KEY_UNTRUSTED: "Signed by a key that is not among the `trustedKeys` configured for the owner.",
     PUBLISHER_KEY_CHANGE_REFUSED: "The owner signs with a key other than the pinned ones, and the user did not accept it.",
     DEFINITION_CHANGE_REFUSED:
-      "The tool's name, description, input schema, capabilities, publisher or signature changed since it was approved, and the user did not accept it.",
+      "The tool's name, description, input schema, capabilities, publisher, signature or configuration (parameters, metadata, settings) changed since it was approved, and the user did not accept it.",
   },
   cli: {
     CLI_USAGE: "The command line is wrong (unknown option, missing argument).",
     CLI_CANCELLED: "The user cancelled an interactive prompt.",
     CLI_UNEXPECTED: "An unexpected failure (a bug: please report it).",
     TRUST_PIN_NOT_FOUND: "`trust forget` named a tool or publisher with nothing pinned for that registry and cache folder.",
+    GRANT_NOT_FOUND: "`permissions revoke` named an allow rule that no user, project or local settings file holds.",
     DOCTOR_FINDINGS: "`registry doctor` found problems (that `--fix` could not repair).",
     SMOKE_FAILED: "`registry smoke` found a step of the deployment check failing (each step's line says which and why).",
   },

@@ -37,6 +37,7 @@ export {
   type PermissionRule,
 } from "./permission/types.js";
 export { loadPermissionSettings } from "./permission/settings/load-permission-settings.js";
+export { trustProjectFolder } from "./permission/settings/trusted-folders.js";
 
 export { Bash } from "./builtin/bash/bash-tool.js";
 export { Edit } from "./builtin/files/edit-tool.js";
@@ -70,7 +71,7 @@ export {
 } from "./runtimes/runtime-errors.js";
 export { ToolLoadError } from "./tool-load-error.js";
 export { ToolFileError } from "./tool-files.js";
-export { SandboxDeniedError, SandboxUnavailableError } from "./sandbox/sandbox-errors.js";
+export { CapabilityPathRefusedError, SandboxDeniedError, SandboxUnavailableError } from "./sandbox/sandbox-errors.js";
 export type { SandboxMode } from "./sandbox/sandbox-preflight.js";
 
 export { addSearchMetaTools } from "./search/search-meta-tools.js";

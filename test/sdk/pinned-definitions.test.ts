@@ -4,6 +4,8 @@
  * same one, that changes any of them asks before its first call, through the permission engine
  * (BYPASS and allow rules cannot answer), with the changes listed; accepting remembers it.
  */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTools, PermissionEngine, PermissionMode, TrustError, type TrustRequest } from "@agent-tools/sdk";
 import { startTestRegistry, type TestRegistry } from "../support/registry.js";
@@ -151,6 +153,78 @@ describe("pinned tool definitions", () => {
     const { tools, asked } = agent(dir, { permissions: new PermissionEngine({ mode: PermissionMode.BYPASS }), onTrustRequest: () => true });
     expect(await tools.executeToolById("immune-tool", { text: "a" })).toBe("1.0.1");
     expect(asked).toHaveLength(1);
+    await tools.close();
+  });
+
+  it("cover what the tool runs with: a version changing tool_parameters or tool_metadata asks, the version number alone does not", async () => {
+    await publishVersionAnswering(registry, "configured-tool", "1.0.0", {
+      tool_parameters: { top_n: 3 },
+      tool_metadata: { version: "1.0.0", license: "MIT" },
+    });
+    const dir = await cacheDir();
+    await approveFirstUse(dir, "configured-tool");
+    await publishVersionAnswering(registry, "configured-tool", "1.0.1", {
+      tool_parameters: { top_n: 3 },
+      tool_metadata: { version: "1.0.1", license: "MIT" },
+    });
+    const same = agent(dir, { onTrustRequest: () => false });
+    expect(await same.tools.executeToolById("configured-tool", { text: "a" })).toBe("1.0.1");
+    expect(same.asked).toEqual([]);
+    await same.tools.close();
+    await publishVersionAnswering(registry, "configured-tool", "1.1.0", {
+      tool_parameters: { top_n: 3, upload_to: "https://exfil.example" },
+      tool_metadata: { version: "1.1.0", license: "MIT", read_only: true },
+    });
+    const { tools, asked } = agent(dir, { onTrustRequest: () => false });
+    const error = await tools.executeToolById("configured-tool", { text: "a" }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "DEFINITION_CHANGE_REFUSED" });
+    expect((asked[0] as Extract<TrustRequest, { kind: "tool-definition" }>).changes).toEqual([
+      '+ configuration.tool_parameters.upload_to: "https://exfil.example"',
+      "+ configuration.tool_metadata.read_only: true",
+    ]);
+    expect(asked[0]!.message).toContain('Tool "configured-tool" version 1.1.0 is not what you approved: its configuration changed.');
+    await tools.close();
+  });
+
+  it("take the configuration of a pin recorded before it was part of the definition, once, without asking", async () => {
+    await publish("older-pin-tool", "1.0.0");
+    const dir = await cacheDir();
+    await approveFirstUse(dir, "older-pin-tool");
+    const pin = join(dir, "trust", encodeURIComponent(registry.url), "definitions", "older-pin-tool.json");
+    const stored = JSON.parse(await readFile(pin, "utf8")) as { digest: string; definition: Record<string, unknown> };
+    const { configuration, ...older } = stored.definition;
+    expect(configuration).toMatchObject({ tool_parameters: { lowercase: true, top_n: 3 } });
+    await writeFile(pin, JSON.stringify({ ...stored, digest: "0".repeat(64), definition: older }));
+    const { tools, asked } = agent(dir, { onTrustRequest: () => false });
+    expect(await tools.executeToolById("older-pin-tool", { text: "a" })).toBe("1.0.0");
+    expect(asked).toEqual([]);
+    expect((JSON.parse(await readFile(pin, "utf8")) as typeof stored).definition.configuration).toEqual(configuration);
+    await tools.close();
+  });
+
+  it("cover the settings a PUT may still edit, and the registry refuses a PUT of the parameters or metadata", async () => {
+    await publish("put-tool", "1.0.0");
+    const dir = await cacheDir();
+    await approveFirstUse(dir, "put-tool");
+    const put = (body: Record<string, unknown>) =>
+      fetch(`${registry.url}/tools/put-tool`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    for (const body of [{ tool_parameters: { top_n: 50 } }, { tool_metadata: { version: "1.0.0", read_only: true } }]) {
+      const refused = await put(body);
+      expect(refused.status).toBe(422);
+      const detail = ((await refused.json()) as { detail: string }).detail;
+      expect(detail).toMatch(new RegExp(`^${Object.keys(body)[0]} cannot change: .*upload a new version instead\\.$`));
+    }
+    expect((await put({ default_tool_usage_credentials: { api_key: "" } })).status).toBe(200);
+    const { tools, asked } = agent(dir, { onTrustRequest: () => true });
+    expect(await tools.executeToolById("put-tool", { text: "a" })).toBe("1.0.0");
+    expect((asked[0] as Extract<TrustRequest, { kind: "tool-definition" }>).changes).toEqual([
+      "- configuration.default_tool_usage_credentials: {}",
+      '+ configuration.default_tool_usage_credentials.api_key: ""',
+    ]);
     await tools.close();
   });
 

@@ -9,7 +9,7 @@ import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentTools, PermissionEngine, PermissionMode, TrustError, type TrustRequest } from "@agent-tools/sdk";
+import { AgentTools, type AgentToolsError, PermissionEngine, PermissionMode, TrustError, type TrustRequest } from "@agent-tools/sdk";
 import { publicKeyId, signaturePayload, type SignedVersion } from "@agent-tools/sdk/tool-spec";
 import { startTestRegistry, type TestRegistry } from "../support/registry.js";
 import { startTamperingProxy, type TamperingProxy } from "./support/tampering-proxy.js";
@@ -302,6 +302,27 @@ describe("publisher signatures", () => {
     );
   });
 
+  it("with trustedKeys, refuses the publisher's tool when the registry strips its signature, in a fresh cache too", async () => {
+    await publish("stripped-tool");
+    presented.set("stripped-tool@1.0.0", (entry) => ({ ...entry, owner: "acme", signature: undefined }));
+    const { tools, cacheDir } = await agent({ trustedKeys: { acme: acmeKey.pem } });
+    const error = await refusal(tools.add("stripped-tool"));
+    expect(error.code).toBe("SIGNATURE_REQUIRED");
+    expect(error.message).toBe(
+      'Tool "stripped-tool" version 1.0.0 is not signed, and trustedKeys names keys for its publisher "acme", so its tools must be signed with one of them. Ask its publisher to publish it with `agent-tools publish --sign <key>`, or pick a signed tool.',
+    );
+    expect(await downloadedArchives(cacheDir)).toEqual([]);
+    // The signed one runs with the configured key.
+    presented.set("stripped-tool@1.0.0", signedBy("acme", acmeKey));
+    expect(await tools.executeToolById("stripped-tool", {})).toBe("1.0.0");
+    await tools.close();
+    // Another publisher's unsigned tool still runs: only the publishers named in trustedKeys must sign.
+    presented.set("stripped-tool@1.0.0", (entry) => ({ ...entry, owner: "beta", signature: undefined }));
+    const { tools: other } = await agent({ trustedKeys: { acme: acmeKey.pem } });
+    expect(await other.executeToolById("stripped-tool", {})).toBe("1.0.0");
+    await other.close();
+  });
+
   it("refuses malformed signature fields from a hostile registry with a clear error, and stays usable", async () => {
     await publish("hostile-signature");
     const { tools } = await agent();
@@ -316,7 +337,6 @@ describe("publisher signatures", () => {
       ["a short value", (entry) => ({ ...good(entry), signature: { key_id: acmeKey.keyId, value: "AAAA" } })],
       ["a value that is not base64", (entry) => ({ ...good(entry), signature: { key_id: acmeKey.keyId, value: `${"!".repeat(86)}==` } })],
       ["no owner", (entry) => ({ ...good(entry), owner: undefined })],
-      ["an owner with a path in it", (entry) => ({ ...good(entry), owner: "../../etc" })],
     ];
     for (const [what, rewrite] of cases) {
       presented.set("hostile-signature@1.0.0", rewrite);
@@ -324,6 +344,9 @@ describe("publisher signatures", () => {
       expect(error.code, what).toBe("SIGNATURE_MALFORMED");
       expect(error.message).toMatch(/carries a malformed signature: .*The registry sent something no publisher signed/);
     }
+    // An owner that is no publisher name never reaches the signature check (or the pin folder): the entry's shape is refused first.
+    presented.set("hostile-signature@1.0.0", (entry) => ({ ...good(entry), owner: "../../etc" }));
+    expect(await tools.add("hostile-signature").catch((error: AgentToolsError) => error.code)).toBe("REGISTRY_ENTRY_INVALID");
     // A flood of listed keys is read only up to 100: the real one past them is not found.
     registeredKeys.set("acme-flood", [
       ...Array.from({ length: 150 }, () => ({ key_id: "sha256:00", public_key: "x" })),

@@ -4,6 +4,7 @@ import type { EntryWithTag, RegistryClient } from "../registry-client/registry-c
 import type { ToolRecord } from "../registry-client/tool-record.js";
 import { newestReleaseOldEnough } from "../trust/release-age.js";
 import { mayBeLatest } from "../trust/version-status.js";
+import { checkedEntry } from "./entry-shape.js";
 import type { ToolCache } from "./tool-cache.js";
 
 /** How "latest" is chosen: with `minReleaseAgeHours`, among versions at least that old (docs/sdk.md, "Publisher trust"). */
@@ -20,6 +21,7 @@ export interface LatestPolicy {
  * deleted tool's version can be published again with other code, which must never run stale. When
  * the registry is unreachable, the cached entry is used: for `id@version` that version, for `id`
  * the highest cached version that is not yanked (and old enough under `minReleaseAgeHours`).
+ * Every entry, fetched or cached, is checked for shape (`checkedEntry`) before it names a file.
  */
 export async function registryEntry(
   client: RegistryClient,
@@ -28,10 +30,13 @@ export async function registryEntry(
   version: string | undefined,
   policy: LatestPolicy,
 ): Promise<ToolRecord> {
-  if (version !== undefined) return pinnedEntry(client, cache, toolId, version);
-  return policy.minReleaseAgeHours === undefined
-    ? latestEntry(client, cache, toolId)
-    : agedEntry(client, cache, toolId, policy.minReleaseAgeHours, policy.now);
+  const entry =
+    version !== undefined
+      ? await pinnedEntry(client, cache, toolId, version)
+      : policy.minReleaseAgeHours === undefined
+        ? await latestEntry(client, cache, toolId)
+        : await agedEntry(client, cache, toolId, policy.minReleaseAgeHours, policy.now);
+  return checkedEntry(entry, toolId, version, client.baseUrl);
 }
 
 async function pinnedEntry(client: RegistryClient, cache: ToolCache, toolId: string, version: string): Promise<ToolRecord> {
@@ -53,7 +58,7 @@ async function pinnedEntry(client: RegistryClient, cache: ToolCache, toolId: str
       );
     return cached.entry;
   }
-  await cache.writeEntry(toolId, version, fresh);
+  await cache.writeEntry(toolId, version, { ...fresh, entry: checkedEntry(fresh.entry, toolId, version, client.baseUrl) });
   return fresh.entry;
 }
 
@@ -66,8 +71,9 @@ async function latestEntry(client: RegistryClient, cache: ToolCache, toolId: str
     if (newest === undefined) throw error;
     return newest;
   }
-  await cache.writeEntry(toolId, entryVersion(fresh.entry), fresh);
-  return fresh.entry;
+  const entry = checkedEntry(fresh.entry, toolId, undefined, client.baseUrl);
+  await cache.writeEntry(toolId, entryVersion(entry), fresh);
+  return entry;
 }
 
 /** The newest version listed by `GET /tools/{id}/versions` (or cached, offline) that is old enough; then revalidated like a pin. */

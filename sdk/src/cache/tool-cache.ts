@@ -17,15 +17,21 @@ import { readIfPresent, writeAtomically } from "../atomic-file.js";
 /** What the cache keeps per version: the entry and the validator to revalidate it with. */
 export type CachedEntry = EntryWithTag;
 
+/** A digest names a folder of the cache: anything but 64 hex digits (`../../x`) never reaches `join`. */
+function hexDigest(sha256: string): string {
+  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new TypeError(`Not a lower-case hex sha256: ${JSON.stringify(sha256.slice(0, 80))}.`);
+  return sha256;
+}
+
 export class ToolCache {
   constructor(readonly root: string) {}
 
   archivePath(sha256: string): string {
-    return join(this.root, "archives", sha256);
+    return join(this.root, "archives", hexDigest(sha256));
   }
 
   treePath(sha256: string): string {
-    return join(this.root, "trees", sha256);
+    return join(this.root, "trees", hexDigest(sha256));
   }
 
   venvPath(key: string): string {

@@ -8,6 +8,7 @@ import { registerInitCommand } from "./commands/init-command.js";
 import { registerKeyCommand } from "./commands/key-command.js";
 import { registerLifecycleCommands } from "./commands/lifecycle-commands.js";
 import { registerPackCommand } from "./commands/pack-command.js";
+import { registerPermissionsCommand } from "./commands/permissions-command.js";
 import { registerPublishCommand } from "./commands/publish-command.js";
 import { registerReadCommands } from "./commands/read-commands.js";
 import { registerRunCommand } from "./commands/run-command.js";
@@ -45,6 +46,7 @@ export function createProgram(io: CliIo): Command {
   registerLifecycleCommands(program, context);
   registerKeyCommand(program, context);
   registerTrustCommand(program, context);
+  registerPermissionsCommand(program, context);
 
   return program;
 }

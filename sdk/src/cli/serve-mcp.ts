@@ -4,11 +4,14 @@ import { createBuiltinTools } from "../builtin/builtin-tools.js";
 import { serveMcpOverHttp } from "../mcp/server/http-host.js";
 import { serveMcpOverStdio } from "../mcp/server/stdio-host.js";
 import { createMcpToolServer } from "../mcp/server/tool-server.js";
+import { PermissionSettingsError } from "../permission/errors.js";
 import { PermissionEngine } from "../permission/permission-engine.js";
+import { loadPermissionSettings } from "../permission/settings/load-permission-settings.js";
 import { KNOWN_MODE_NAMES, parseModeName } from "../permission/settings/mode-names.js";
 import { registryTools } from "../registry-tool/registry-tool.js";
 import { Toolkit } from "../toolkit/toolkit.js";
 import type { CliIo } from "./cli-io.js";
+import { projectTrustNotice } from "./project-trust-notice.js";
 import { UsageError } from "./report-error.js";
 
 /** The options of `agent-tools mcp` (`mcp-command.ts`). */
@@ -30,10 +33,14 @@ export async function serveMcp(refs: string[], options: McpCommandOptions, io: C
   const mode = options.mode === undefined ? undefined : parseModeName(options.mode);
   if (options.mode !== undefined && mode === undefined)
     throw new UsageError(`unknown --mode ${JSON.stringify(options.mode)}; use one of ${KNOWN_MODE_NAMES.join(", ")}.`);
-  const engine = PermissionEngine.fromSettings({
+  const settings = loadPermissionSettings({
     projectDir: io.cwd,
     code: { ...(mode === undefined ? {} : { mode }), allow: options.allow, ask: options.ask, deny: options.deny },
   });
+  if (settings.issues.length > 0) throw new PermissionSettingsError(settings.issues);
+  const notice = projectTrustNotice(settings.projectTrust);
+  if (notice !== undefined) io.err(notice);
+  const engine = new PermissionEngine(settings);
   const builtins = createBuiltinTools(options.builtin, io.cwd);
   // Listened for from the start, so a host's SIGTERM or a Ctrl-C, even while tools are still being
   // added, ends the command normally (status 0, workers stopped) rather than by Node's default.

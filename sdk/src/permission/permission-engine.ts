@@ -1,5 +1,8 @@
+import { DecisionLog, type DecisionRecord } from "./decision-log.js";
 import { PermissionModeError, PermissionSettingsError } from "./errors.js";
+import { inputDigest, inputSummary } from "./input-summary.js";
 import { toPermissionRule, type PermissionRuleInput } from "./rule-input.js";
+import { ruleKeys } from "./rule-keys.js";
 import { formatRule } from "./rule-syntax.js";
 import { loadPermissionSettings, type LoadPermissionSettingsOptions } from "./settings/load-permission-settings.js";
 import type { PermissionSubject } from "./permission-subject.js";
@@ -30,6 +33,23 @@ export interface PermissionEngineOptions {
   deny?: PermissionRuleInput[];
   /** The `source` given to rules passed here as strings (default "session"). */
   source?: string;
+  /**
+   * Append every decision, and every answer to an ASK (`recordAnswer`), to this JSONL file
+   * (docs/permissions.md#decision-log); `agent-tools permissions log` reads it. A decision that
+   * cannot be written throws. Default: no log.
+   */
+  decisionLog?: string | undefined;
+  /** The settings file behind each rule source (`projectSettings` → its path), named in the log; `loadPermissionSettings` fills it. */
+  settingsFiles?: Record<string, string> | undefined;
+}
+
+/** Who answered an ASK the engine returned, and how: the decision log's `answer` line. */
+export interface PermissionAnswer {
+  allowed: boolean;
+  /** `user` (a Toolkit confirmation), `onCapabilityRequest`, `onTrustRequest`, … */
+  answeredBy: string;
+  /** Rules the answer asked to remember. */
+  remembered?: readonly PermissionRule[];
 }
 
 /** The engine's verdict: never PASSTHROUGH, and every field present. */
@@ -55,12 +75,18 @@ type AnyTool = PermissionSubject;
  * Decides for each call whether it may run, must ask the user, or is refused, with the
  * per-mode step order: deny rule > ask rule > read-only fast path > the tool's own check
  * (ALLOW / DENY / protected-config ASK in every mode / safety ASK) > allow rule > the mode's default. Rules are matched by the tool's
- * `matchRule`; an MCP tool is also covered by whole-server rules (`mcp__server`, `mcp__server__*`).
+ * `matchRule`; an MCP tool is also covered by whole-server rules (`mcp__server`, `mcp__server__*`), and every tool by
+ * the rules naming its origin (`builtin:Read`, `registry:<id>`, `mcp:server/tool`; see `ruleKeys`).
  */
 export class PermissionEngine {
   readonly context: PermissionContext;
+  /** Where decisions are appended, if anywhere. */
+  readonly decisionLog: DecisionLog | undefined;
+  private readonly settingsFiles: Readonly<Record<string, string>>;
 
   constructor(options: PermissionEngineOptions = {}) {
+    this.decisionLog = options.decisionLog === undefined ? undefined : new DecisionLog(options.decisionLog);
+    this.settingsFiles = { ...options.settingsFiles };
     this.context = {
       mode: checkedMode(options.mode ?? PermissionMode.DEFAULT),
       workingDirectories: [...(options.workingDirectories ?? [])],
@@ -130,73 +156,133 @@ export class PermissionEngine {
   }
 
   async checkPermission(tool: AnyTool, input: Record<string, unknown>): Promise<PermissionResult> {
+    const { result: decision, rule } = await this.decide(tool, input);
+    this.decisionLog?.append({
+      ...this.recordOf("decision", tool, input, decision.behavior),
+      reason: decision.reason,
+      ...(rule === undefined ? {} : this.ruleFields(rule)),
+    });
+    return decision;
+  }
+
+  /**
+   * Records who answered an ASK this engine returned for `tool` and `input`, and how, in the
+   * decision log (a no-op without one). The Toolkit's executor, the capability and trust
+   * questions call it; a host that asks the user itself should too.
+   */
+  recordAnswer(tool: AnyTool, input: Record<string, unknown>, answer: PermissionAnswer): void {
+    this.decisionLog?.append({
+      ...this.recordOf("answer", tool, input, answer.allowed ? "allow" : "deny"),
+      answered_by: answer.answeredBy,
+      ...(answer.remembered && answer.remembered.length > 0 ? { remembered: answer.remembered.map(formatRule) } : {}),
+    });
+  }
+
+  private recordOf(event: DecisionRecord["event"], tool: AnyTool, input: Record<string, unknown>, outcome: DecisionRecord["outcome"]) {
+    const origin = originName(tool);
+    return {
+      time: new Date().toISOString(),
+      event,
+      tool: tool.name,
+      ...(origin === undefined ? {} : { origin }),
+      input_digest: inputDigest(input),
+      input: inputSummary(input),
+      mode: this.context.mode,
+      outcome,
+    };
+  }
+
+  private ruleFields(rule: PermissionRule): Pick<DecisionRecord, "rule" | "rule_source" | "settings_file"> {
+    const file = Object.hasOwn(this.settingsFiles, rule.source) ? this.settingsFiles[rule.source] : undefined;
+    return { rule: formatRule(rule), rule_source: rule.source, ...(file === undefined ? {} : { settings_file: file }) };
+  }
+
+  /** The verdict, and the rule that gave it (when one did). */
+  private async decide(tool: AnyTool, input: Record<string, unknown>): Promise<{ result: PermissionResult; rule?: PermissionRule }> {
     const { mode } = this.context;
     const name = tool.name;
 
     const denyRule = await this.firstMatch(PermissionBehavior.DENY, tool, input);
-    if (denyRule) return result({ behavior: "deny", message: `Permission to use ${name} has been denied`, reason: ruleReason(denyRule) });
+    if (denyRule)
+      return {
+        result: result({ behavior: "deny", message: `Permission to use ${name} has been denied`, reason: ruleReason(denyRule) }),
+        rule: denyRule,
+      };
 
     const askRule = await this.firstMatch(PermissionBehavior.ASK, tool, input);
     if (askRule) {
       const ask = result({ behavior: "ask", message: `Permission required for ${name}`, reason: ruleReason(askRule) });
-      return this.askOrConvert(ask, tool, input);
+      return { result: await this.askOrConvert(ask, tool, input), rule: askRule };
     }
 
     if (await tool.checkReadOnly(input, this.context)) {
-      return result({
-        behavior: "allow",
-        message: `Permission granted for ${name} (read-only invocation)`,
-        reason: "Read-only operations are auto-allowed",
-      });
+      return {
+        result: result({
+          behavior: "allow",
+          message: `Permission granted for ${name} (read-only invocation)`,
+          reason: "Read-only operations are auto-allowed",
+        }),
+      };
     }
 
     // EXPLORE neither runs the tool's own check nor consults allow rules: only read-only calls pass.
     if (mode === PermissionMode.EXPLORE) {
-      return result({
-        behavior: "deny",
-        message: `Permission denied for ${name} (explore mode is read-only)`,
-        reason: "Explore mode does not allow modifications",
-      });
+      return {
+        result: result({
+          behavior: "deny",
+          message: `Permission denied for ${name} (explore mode is read-only)`,
+          reason: "Explore mode does not allow modifications",
+        }),
+      };
     }
 
     const own = await tool.checkPermissions(input, this.context);
     if (own.behavior === PermissionBehavior.ALLOW || own.behavior === PermissionBehavior.DENY) {
-      return result({ ...own, behavior: own.behavior, suggestions: [], bypassImmune: false, alwaysAsk: false });
+      return { result: result({ ...own, behavior: own.behavior, suggestions: [], bypassImmune: false, alwaysAsk: false }) };
     }
     // Protected configuration asks in every mode, with nothing to suggest (no rule would silence it).
     if (own.behavior === PermissionBehavior.ASK && own.alwaysAsk) {
-      return this.askOrConvert(
-        result({ ...own, behavior: own.behavior, suggestions: [], bypassImmune: true, alwaysAsk: true }),
-        tool,
-        input,
-      );
+      const ask = result({ ...own, behavior: own.behavior, suggestions: [], bypassImmune: true, alwaysAsk: true });
+      return { result: await this.askOrConvert(ask, tool, input) };
     }
     // A safety ASK survives allow rules; BYPASS opts out of it by design. A plain ASK or PASSTHROUGH falls through.
     if (own.behavior === PermissionBehavior.ASK && own.bypassImmune && mode !== PermissionMode.BYPASS) {
-      return this.askOrConvert(result({ ...own, behavior: own.behavior, bypassImmune: true }), tool, input);
+      return { result: await this.askOrConvert(result({ ...own, behavior: own.behavior, bypassImmune: true }), tool, input) };
     }
 
     const allowRule = await this.firstMatch(PermissionBehavior.ALLOW, tool, input);
     if (allowRule) {
-      return result({ behavior: "allow", message: `Permission granted for ${name}`, reason: ruleReason(allowRule), updatedInput: input });
+      return {
+        result: result({
+          behavior: "allow",
+          message: `Permission granted for ${name}`,
+          reason: ruleReason(allowRule),
+          updatedInput: input,
+        }),
+        rule: allowRule,
+      };
     }
 
     if (mode === PermissionMode.BYPASS) {
-      return result({
-        behavior: "allow",
-        message: `Permission granted for ${name} (bypass mode)`,
-        reason: "Bypass mode allows all operations",
-      });
+      return {
+        result: result({
+          behavior: "allow",
+          message: `Permission granted for ${name} (bypass mode)`,
+          reason: "Bypass mode allows all operations",
+        }),
+      };
     }
     if (mode === PermissionMode.DONT_ASK) {
-      return result({
-        behavior: "deny",
-        message: `Permission denied for ${name} (dont_ask mode - user not available)`,
-        reason: `Mode: ${mode}`,
-      });
+      return {
+        result: result({
+          behavior: "deny",
+          message: `Permission denied for ${name} (dont_ask mode - user not available)`,
+          reason: `Mode: ${mode}`,
+        }),
+      };
     }
     const ask = result({ behavior: "ask", message: `Permission required for ${name}`, reason: `Mode: ${mode}` });
-    return this.askOrConvert(ask, tool, input);
+    return { result: await this.askOrConvert(ask, tool, input) };
   }
 
   /** Attaches suggestions to an ASK; in DONT_ASK, where nobody can answer, turns it into a DENY that keeps them. */
@@ -235,11 +321,13 @@ export class PermissionEngine {
   }
 }
 
-/** The rule lists that govern a tool: its exact name, the tools it shares rules with, and for MCP tools the whole server. */
-function ruleKeys(tool: AnyTool): string[] {
-  const shared = (tool.sharesRulesWith ?? []).filter((name) => name !== tool.name);
-  if (!tool.isMcp || !tool.mcpName) return [tool.name, ...shared];
-  return [tool.name, ...shared, `mcp__${tool.mcpName}`, `mcp__${tool.mcpName}__*`];
+/** The tool's origin as a rule names it (`builtin:Read`, `registry:text-stats`, `mcp:files/read_file`); undefined for the application's own tools. */
+function originName(tool: AnyTool): string | undefined {
+  const origin = tool.origin;
+  if (origin === undefined || origin.kind === "custom") return undefined;
+  if (origin.kind === "builtin") return `builtin:${tool.name}`;
+  if (origin.kind === "registry") return `registry:${origin.toolId}`;
+  return `mcp:${origin.server}/${origin.tool}`;
 }
 
 function ruleReason(rule: PermissionRule): string {

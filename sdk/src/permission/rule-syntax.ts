@@ -1,13 +1,13 @@
 import { PermissionRuleError } from "./errors.js";
 import type { PermissionBehavior, PermissionRule } from "./types.js";
 
-/** Tool names as tools and MCP servers spell them (`Bash`, `mcp__github__create_issue`, `text-stats`). */
-const TOOL_NAME = /^[A-Za-z0-9_.:*-]+$/;
+/** Tool names as tools and MCP servers spell them (`Bash`, `mcp__github__create_issue`, `text-stats`), with a source prefix (`mcp:github/create_issue`). */
+const TOOL_NAME = /^[A-Za-z0-9_.:*/-]+$/;
 
 /** Why `name` cannot be a rule's tool name, or undefined when it can. */
 export function toolNameProblem(name: string): string | undefined {
   if (name === "") return "the tool name is missing";
-  if (!TOOL_NAME.test(name)) return `the tool name ${JSON.stringify(name)} may only contain letters, digits and _ . : * -`;
+  if (!TOOL_NAME.test(name)) return `the tool name ${JSON.stringify(name)} may only contain letters, digits and _ . : * / -`;
   return undefined;
 }
 

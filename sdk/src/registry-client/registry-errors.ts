@@ -36,6 +36,23 @@ export class ToolNotFoundError extends RegistryError {
   }
 }
 
+/**
+ * The registry answered an entry that is not well formed (a tool id, version or archive digest of
+ * the wrong shape, or another tool's entry): nothing of it was written or read on disk.
+ */
+export class RegistryEntryError extends AgentToolsError<RegistryErrorCode> {
+  readonly problems: readonly string[];
+
+  constructor(toolId: string, registryUrl: string, problems: readonly string[]) {
+    super(
+      "REGISTRY_ENTRY_INVALID",
+      `The registry at ${registryUrl} answered a malformed entry for tool "${toolId}": ${problems.join("; ")}. Nothing of it was used; a registry that sends this cannot be trusted with the tool, so check toolsDbUrl.`,
+      { toolId },
+    );
+    this.problems = problems;
+  }
+}
+
 /** The registry could not be reached, timed out, or answered with a gateway error. */
 export class RegistryUnavailableError extends AgentToolsError<RegistryErrorCode> {
   readonly url: string;

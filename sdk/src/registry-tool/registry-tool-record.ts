@@ -1,11 +1,6 @@
 import type { ToolRecord } from "../registry-client/tool-record.js";
 import type { ToolInputSchema } from "../tool/tool-base.js";
 
-/** OpenAI function names allow 1-64 of [A-Za-z0-9_-]; registry ids may also hold dots. */
-export function toolNameFromId(toolId: string): string {
-  return toolId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
-}
-
 /** The search description, then the tags, so the LLM sees what search matched on. */
 export function describeRecord(record: ToolRecord): string {
   const description = record.tool_search_description?.trim() || `Registry tool ${record.tool_id}.`;

@@ -1,9 +1,11 @@
+import type { ToolOrigin } from "../permission/permission-subject.js";
 import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
 import { isSkillRecord } from "../skills/skill-runtime.js";
 import { ToolError } from "../tool/errors.js";
 import { ToolBase, type ToolBaseOptions, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
-import { describeRecord, inputSchemaOf, outputSchemaOf, registryClaimsReadOnly, toolNameFromId } from "./registry-tool-record.js";
+import { toolNameFromId } from "../tool-spec/tool-name.js";
+import { describeRecord, inputSchemaOf, outputSchemaOf, registryClaimsReadOnly } from "./registry-tool-record.js";
 import type { RegistryToolSource } from "./registry-tool-source.js";
 
 export interface RegistryToolOptions extends ToolBaseOptions {
@@ -29,6 +31,7 @@ export class RegistryTool extends ToolBase {
   readonly description: string;
   readonly inputSchema: ToolInputSchema;
   readonly toolId: string;
+  override readonly origin: ToolOrigin;
 
   constructor(
     private readonly source: RegistryToolSource,
@@ -50,6 +53,7 @@ export class RegistryTool extends ToolBase {
       );
     }
     this.toolId = toolId;
+    this.origin = { kind: "registry", toolId };
     this.name = options.name ?? toolNameFromId(toolId);
     this.description = describeRecord(added.record);
     this.inputSchema = inputSchemaOf(added.record);

@@ -16,7 +16,7 @@ export {
 export { BubblewrapPlatform } from "./bubblewrap-platform.js";
 export { DEFAULT_RESOURCE_LIMITS, resolveResourceLimits, type ResourceLimits } from "./resource-limits.js";
 export type { Denial, ToolFailure } from "./sandbox-denial.js";
-export { SandboxDeniedError, SandboxUnavailableError } from "./sandbox-errors.js";
+export { CapabilityPathRefusedError, SandboxDeniedError, SandboxUnavailableError } from "./sandbox-errors.js";
 export type { SandboxPlatform, SandboxSupport } from "./sandbox-platform.js";
 export { SANDBOX_MODES, sandboxSupport, type SandboxChoice, type SandboxMode } from "./sandbox-preflight.js";
 export type { HiddenPath, SandboxedCommand, SandboxNetwork, SandboxProfile } from "./sandbox-profile.js";

@@ -36,3 +36,19 @@ export class SandboxDeniedError extends AgentToolsError {
     this.detail = detail;
   }
 }
+
+/**
+ * A filesystem capability names a folder no tool is granted, judged on its real path at grant time
+ * (docs/sandbox.md#capability-paths): the root, a home folder, /proc, /sys, /dev, a secret
+ * location, one of the SDK's own folders. `capability` names the grant; nothing was started.
+ */
+export class CapabilityPathRefusedError extends AgentToolsError {
+  readonly capability: string;
+
+  constructor(toolId: string, capability: string, why: string, fix: string) {
+    super("CAPABILITY_PATH_REFUSED", `Tool "${toolId}" may not be granted ${capability}: ${why}. No tool is granted it. ${fix}`, {
+      toolId,
+    });
+    this.capability = capability;
+  }
+}

@@ -1,12 +1,11 @@
-import { isPathInWorkingDirectories } from "../permission/working-directories.js";
 import type { LaunchOptions, ToolLauncher } from "./tool-launcher.js";
+import { grantedPath, type GrantedPathRules } from "./capabilities/granted-paths.js";
 import type { FilesystemCapability } from "./capabilities/tool-capabilities.js";
 import { denialOf, type Denial, type ToolFailure } from "./sandbox-denial.js";
 import type { SandboxPlatform } from "./sandbox-platform.js";
-import type { SandboxedCommand, SandboxNetwork, SandboxProfile } from "./sandbox-profile.js";
+import type { HiddenPath, SandboxedCommand, SandboxNetwork, SandboxProfile } from "./sandbox-profile.js";
 import type { ResourceLimits } from "./resource-limits.js";
 import { StateQuota } from "./state-quota.js";
-import { SandboxDeniedError } from "./sandbox-errors.js";
 
 /** Passed through from the agent's environment: locale and time zone, never anything secret. */
 export const PASSED_ENV = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM"];
@@ -45,6 +44,8 @@ export interface ToolSandboxOptions {
   proxy: { socketPath: string; token: string } | undefined;
   /** Where every proxy's socket folder lives: hidden in the sandbox, which sees its own socket alone. */
   proxySocketsRoot: string;
+  /** How filesystem grants are resolved and checked (the SDK's folders, the secret locations). */
+  grantRules: GrantedPathRules;
   limits: ResourceLimits;
 }
 
@@ -67,10 +68,13 @@ export class ToolSandbox implements ToolLauncher {
     this.quota = new StateQuota(options.toolId, options.stateDir, options.limits.stateBytes);
     const readOnly = [...options.readOnly];
     const writable = [options.stateDir];
+    const hidden: HiddenPath[] = [{ path: options.proxySocketsRoot, kind: "directory" }];
     for (const grant of options.granted.filesystem) {
-      const paths = grant.path === "workspace" ? options.workingDirectories : [grant.path];
-      for (const path of paths) refuseHiddenGrant(options.toolId, path, grant.access, options.proxySocketsRoot);
-      (grant.access === "write" ? writable : readOnly).push(...paths);
+      for (const path of grant.path === "workspace" ? options.workingDirectories : [grant.path]) {
+        const granted = grantedPath(options.toolId, path, grant.access, options.grantRules);
+        (grant.access === "write" ? writable : readOnly).push(granted.path);
+        hidden.push(...granted.hidden);
+      }
     }
     const network: SandboxNetwork =
       options.proxy === undefined ? { kind: "none" } : { kind: "proxy", proxySocket: options.proxy.socketPath };
@@ -78,7 +82,7 @@ export class ToolSandbox implements ToolLauncher {
       base: "system",
       readOnly,
       writable,
-      hidden: [{ path: options.proxySocketsRoot, kind: "directory" }],
+      hidden,
       network,
       env: this.environment(),
       cwd: options.stateDir,
@@ -134,19 +138,4 @@ export class ToolSandbox implements ToolLauncher {
     if (this.options.proxy !== undefined) Object.assign(env, proxyEnvironment(this.options.proxy));
     return env;
   }
-}
-
-/**
- * A filesystem grant may not show the proxies' socket folder or anything in it: the sandbox hides
- * that folder, and a bind inside it (or a link that resolves into it) would show other tools'
- * sockets again. Judged on the resolved path, as the kernel will bind it.
- */
-function refuseHiddenGrant(toolId: string, path: string, access: FilesystemCapability["access"], hidden: string): void {
-  if (!isPathInWorkingDirectories(path, [hidden])) return;
-  throw new SandboxDeniedError(
-    toolId,
-    `filesystem:${path}:${access}`,
-    `${path} is or leads into ${hidden}, the folder of the filtering proxies' sockets`,
-    "That folder is never shown to a sandboxed tool: each tool reaches its own proxy alone. Grant another folder.",
-  );
 }

@@ -5,6 +5,7 @@ import type { ToolRecord } from "../registry-client/tool-record.js";
 import { ToolLoadError } from "../tool-load-error.js";
 import { directLauncher, type ToolLauncher } from "./tool-launcher.js";
 import { decideCapabilities, type CapabilityAsker } from "./capabilities/capability-grants.js";
+import type { GrantedPathRules, SdkFolder, SecretLocations } from "./capabilities/granted-paths.js";
 import { readToolCapabilities } from "./capabilities/tool-capabilities.js";
 import { FilteringProxy } from "./network-proxy.js";
 import { ensureProxySocketsRoot } from "./proxy-socket-folder.js";
@@ -26,6 +27,10 @@ export interface ToolSandboxesOptions {
   stateRoot: string;
   /** Parent of the proxies' private socket folders, hidden in every sandbox (`proxy-socket-folder.ts`). */
   proxySocketsRoot: string;
+  /** Other folders of the SDK's own that no filesystem grant may show (its cache, its settings). */
+  sdkFolders: readonly SdkFolder[];
+  /** The secret locations a filesystem grant may not be, and masks inside (docs/sandbox.md#capability-paths). */
+  secrets: SecretLocations | undefined;
 }
 
 /** How a tool's dependencies are installed (docs/sandbox.md#dependency-installation). */
@@ -43,11 +48,20 @@ export interface InstallIsolation {
  */
 export class ToolSandboxes {
   private readonly limits: ResourceLimits;
+  private readonly grantRules: GrantedPathRules;
   /** The filtering proxy of each tool granted network hosts. */
   private readonly proxies = new Map<string, FilteringProxy>();
 
   constructor(private readonly options: ToolSandboxesOptions) {
     this.limits = resolveResourceLimits(options.limits);
+    this.grantRules = {
+      sdkFolders: [
+        { path: options.proxySocketsRoot, what: "the folder of the filtering proxies' sockets" },
+        { path: options.stateRoot, what: "the folder of the tools' private state" },
+        ...options.sdkFolders,
+      ],
+      secrets: options.secrets,
+    };
     checkSandboxMode(options.mode);
     // `required` refuses at once, before any tool is added, rather than at the first call.
     if (options.mode === "required") chooseSandbox("required", "Registry tools", { platform: options.platform });
@@ -123,6 +137,7 @@ export class ToolSandboxes {
       workingDirectories: this.options.workingDirectories,
       proxy,
       proxySocketsRoot: socketsRoot,
+      grantRules: this.grantRules,
       limits: this.limits,
     });
     return launcher;

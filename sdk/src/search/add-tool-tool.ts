@@ -3,7 +3,7 @@ import { RegistryTool, type RegistryToolOptions } from "../registry-tool/registr
 import type { RegistryToolSource } from "../registry-tool/registry-tool-source.js";
 import { SkillError } from "../skills/skill-error.js";
 import type { Skill } from "../skills/skill.js";
-import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
 
 /** What `AddTool` needs: `AgentTools` (download, verify and start a tool, or register a skill) and the Toolkit to add it to. */
@@ -27,6 +27,7 @@ export interface AddToolHost {
  */
 export class AddToolTool extends ToolBase<{ tool_id: string }> {
   readonly name = "AddTool";
+  override readonly origin = BUILTIN_ORIGIN;
   readonly description =
     "Make a registry tool callable, or load a registry skill: give the tool_id from a SearchTools result. A tool is then offered like any other tool, under the name this call returns; a skill's instructions are returned at once (and it stays listed in the Skill tool).";
   readonly inputSchema: ToolInputSchema = {

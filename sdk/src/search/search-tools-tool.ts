@@ -3,7 +3,7 @@ import type { RegistryClient } from "../registry-client/registry-client.js";
 import type { ToolRecord } from "../registry-client/tool-record.js";
 import { inputSchemaOf } from "../registry-tool/registry-tool-record.js";
 import { isSkillRecord } from "../skills/skill-runtime.js";
-import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
 
 /** How many tools a search returns by default and at most: enough to choose from, few enough to read. */
@@ -29,6 +29,7 @@ export type FoundTool =
  */
 export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }> {
   readonly name = "SearchTools";
+  override readonly origin = BUILTIN_ORIGIN;
   readonly description =
     'Search the tool registry for tools and skills that can do a task. Describe the task in a few words; the result lists the best matches with their ids, descriptions and, for tools, input schemas. Call AddTool with a tool_id: a tool (kind "tool") becomes callable, then call it; a skill (kind "skill") is loaded and AddTool returns its instructions.';
   readonly inputSchema: ToolInputSchema = {

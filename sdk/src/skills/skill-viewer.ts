@@ -1,5 +1,5 @@
 import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
-import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk, ToolResultState } from "../tool/tool-chunk.js";
 import type { Skill } from "./skill.js";
 
@@ -19,6 +19,7 @@ export interface SkillShelf {
  */
 export class SkillViewer extends ToolBase {
   readonly name = SKILL_VIEWER_NAME;
+  override readonly origin = BUILTIN_ORIGIN;
   readonly inputSchema: ToolInputSchema = {
     type: "object",
     properties: { skill: { type: "string", description: 'The name of the skill to load, e.g. "pdf-forms".' } },

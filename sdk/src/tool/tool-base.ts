@@ -1,4 +1,4 @@
-import type { PermissionSubject } from "../permission/permission-subject.js";
+import type { PermissionSubject, ToolOrigin } from "../permission/permission-subject.js";
 import { effectiveWorkingDirectories, isPathInWorkingDirectories } from "../permission/working-directories.js";
 import {
   PermissionBehavior,
@@ -35,6 +35,10 @@ export interface ToolCallContext {
   toolCallId?: string | undefined;
 }
 
+/** The origin of the SDK's own tools: the only ones that answer to reserved names (`Read`, `Skill`, …). */
+export const BUILTIN_ORIGIN: ToolOrigin = Object.freeze({ kind: "builtin" });
+const CUSTOM_ORIGIN: ToolOrigin = Object.freeze({ kind: "custom" });
+
 export interface ToolBaseOptions {
   /** Onion hooks around `call()`; the first is the outermost. */
   middlewares?: ToolMiddleware[];
@@ -66,6 +70,12 @@ export abstract class ToolBase<Input = Record<string, unknown>> implements Permi
    * (allow, ask or deny) covers every read tool. The rule's content goes to this tool's `matchRule`.
    */
   readonly sharesRulesWith: readonly string[] = [];
+  /**
+   * Where the tool comes from (docs/permissions.md#one-namespace-for-tools): `custom` for tools an
+   * application writes; the SDK's built-ins, registry tools and MCP tools say so, so rules can name
+   * the source (`builtin:Read`) and only the built-in may take a reserved name.
+   */
+  readonly origin: ToolOrigin = CUSTOM_ORIGIN;
 
   private readonly middlewares: ToolMiddleware[];
 

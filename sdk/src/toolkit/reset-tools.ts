@@ -1,5 +1,5 @@
 import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
-import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
 import type { ToolGroup } from "./tool-group.js";
 
@@ -18,6 +18,7 @@ export interface GroupSwitchboard {
  */
 export class ResetTools extends ToolBase {
   readonly name = RESET_TOOLS_NAME;
+  override readonly origin = BUILTIN_ORIGIN;
   readonly description =
     "Activate or deactivate groups of tools. Set each group you need to true; every group not set to true is deactivated.";
 

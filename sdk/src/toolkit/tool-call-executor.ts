@@ -297,6 +297,7 @@ export class ToolCallExecutor {
       const record = records[index]!;
       const { id, name } = record.call;
       if (!result.confirmed) {
+        this.engine.recordAnswer(record.tool!, record.input!, { allowed: false, answeredBy: "user" });
         const response = this.finish(record, ToolResultState.DENIED, USER_DENIED(name));
         yield { type: "tool_denied", toolCallId: id, name, response, byUser: true };
         continue;
@@ -332,6 +333,7 @@ export class ToolCallExecutor {
         if (problems) return invalidInput(record.call.name, problems);
         record.input = result.input;
       }
+      this.engine.recordAnswer(record.tool!, record.input!, { allowed: true, answeredBy: "user", remembered: rules });
       for (const rule of rules) this.engine.addRule(rule);
       return undefined;
     } catch (error) {

@@ -14,6 +14,7 @@ import { InputValidator } from "./input-validator.js";
 import { ResetTools, type GroupSwitchboard } from "./reset-tools.js";
 import { ToolCallExecutor, type ToolCallExecutorOptions } from "./tool-call-executor.js";
 import { BASIC_GROUP, checkGroups, type ToolGroup } from "./tool-group.js";
+import { checkMcpServerNames, checkToolNamespace } from "./tool-namespace.js";
 import { INTERRUPTED_MESSAGE, describeError, type ToolRunner } from "./tool-runner.js";
 
 type AnyTool = ToolBase<any>;
@@ -67,19 +68,22 @@ export class Toolkit implements GroupSwitchboard, ToolRunner {
     this.mcps = options.mcps === undefined ? [] : Array.isArray(options.mcps) ? [...options.mcps] : [options.mcps as McpServers];
     this.groups = (options.groups ?? []).map((group) => ({ ...group, tools: [...group.tools] }));
     checkGroups(this.groups);
+    checkMcpServerNames(this.mcps.flatMap((servers) => servers.status().map((status) => status.server)));
+    checkToolNamespace(this.allTools());
     for (const group of this.groups) this.skills.addGroup(group.name, group.skills ?? []);
     for (const group of this.groups) if (group.active) this.active.add(group.name);
     this.engine = options.engine ?? new PermissionEngine();
     this.state = options.state ?? new AgentState();
   }
 
-  /** Adds a tool to the basic group, or to an existing switchable group. */
+  /**
+   * Adds a tool to the basic group, or to an existing switchable group. Throws a ToolkitError when
+   * its name is reserved for the SDK's own tools or taken by another tool of this Toolkit.
+   */
   registerTool(tool: AnyTool, groupName: string = BASIC_GROUP): void {
-    if (groupName === BASIC_GROUP) {
-      this.basicTools.push(tool);
-      return;
-    }
-    this.group(groupName).tools.push(tool);
+    const list = groupName === BASIC_GROUP ? this.basicTools : this.group(groupName).tools;
+    checkToolNamespace([...this.allTools(), tool]);
+    list.push(tool);
   }
 
   /** Adds skills (a folder, a folder of skill folders, a Skill or a source) to the `Skill` viewer. */
@@ -108,6 +112,7 @@ export class Toolkit implements GroupSwitchboard, ToolRunner {
   addGroup(group: ToolGroup): void {
     const groups = [...this.groups, { ...group, tools: [...group.tools] }];
     checkGroups(groups);
+    checkToolNamespace([...this.allTools(), ...group.tools]);
     this.skills.addGroup(group.name, group.skills ?? []);
     this.groups.push(groups.at(-1)!);
     if (group.active) this.active.add(group.name);
@@ -134,17 +139,9 @@ export class Toolkit implements GroupSwitchboard, ToolRunner {
     for (const name of names) this.active.add(name);
   }
 
-  /** The tools the LLM may call now (`Skill` first when there are skills); on a name clash the later one wins. */
+  /** The tools the LLM may call now (`Skill` first when there are skills); their names are unique (`checkToolNamespace`). */
   getTools(): AnyTool[] {
-    const byName = new Map<string, AnyTool>();
-    if (this.skills.list().length > 0) byName.set(this.skillViewer.name, this.skillViewer);
-    if (this.groups.length > 0) byName.set(this.resetTools.name, this.resetTools);
-    for (const tool of this.basicTools) byName.set(tool.name, tool);
-    for (const servers of this.mcps) for (const tool of servers.tools()) byName.set(tool.name, tool);
-    for (const group of this.groups) {
-      if (this.active.has(group.name)) for (const tool of group.tools) byName.set(tool.name, tool);
-    }
-    return [...byName.values()];
+    return this.toolsOf((group) => this.active.has(group.name), this.skills.list().length > 0);
   }
 
   getTool(name: string): AnyTool | undefined {
@@ -226,6 +223,21 @@ export class Toolkit implements GroupSwitchboard, ToolRunner {
   /** An executor for an agent loop, deciding with this toolkit's engine unless another is given. */
   createExecutor(options: ToolCallExecutorOptions = {}): ToolCallExecutor {
     return new ToolCallExecutor(this, options);
+  }
+
+  /** Every tool this Toolkit holds, inactive groups' too: the namespace they share. */
+  private allTools(): AnyTool[] {
+    return this.toolsOf(() => true, true);
+  }
+
+  private toolsOf(groupIncluded: (group: ToolGroup) => boolean, withSkills: boolean): AnyTool[] {
+    const tools: AnyTool[] = [];
+    if (withSkills) tools.push(this.skillViewer);
+    if (this.groups.length > 0) tools.push(this.resetTools);
+    tools.push(...this.basicTools);
+    for (const servers of this.mcps) tools.push(...servers.tools());
+    for (const group of this.groups) if (groupIncluded(group)) tools.push(...group.tools);
+    return [...new Set(tools)];
   }
 
   private group(name: string): ToolGroup {

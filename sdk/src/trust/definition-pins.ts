@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { canonicalize } from "json-canonicalize";
 import type { PermissionEngine } from "../permission/permission-engine.js";
 import type { ToolRecord } from "../registry-client/tool-record.js";
-import { describeRecord, inputSchemaOf, toolNameFromId } from "../registry-tool/registry-tool-record.js";
+import { describeRecord, inputSchemaOf } from "../registry-tool/registry-tool-record.js";
+import { RUNTIME_FIELDS } from "../tool-spec/runtime-fields.js";
+import { toolNameFromId } from "../tool-spec/tool-name.js";
 import { readToolCapabilities } from "../sandbox/capabilities/tool-capabilities.js";
 import { definitionChanges } from "./definition-changes.js";
 import { decideTrust, type TrustAsker } from "./trust-asks.js";
@@ -22,9 +24,11 @@ export interface DefinitionChange {
  * What a user approves when they let an agent use a registry tool: what the LLM is shown (name,
  * description with tags, input schema, as `registryTool` presents them), what the sandbox may
  * grant (the capability manifest), who publishes it (`owner`) and whether its signature was
- * verified (`signed`). A "rug pull" changes one of these after approval; a registry that hands a
- * tool to another publisher (who then signs it with their own key, pinned on first use), or drops
- * the signature of a signed tool, changes the last two.
+ * verified (`signed`), and the configuration its code runs with (`configuration`: the fields of
+ * `RUNTIME_FIELDS`, `tool_metadata` without the `version` every release changes). A "rug pull"
+ * changes one of these after approval; a registry that hands a tool to another publisher (who then
+ * signs it with their own key, pinned on first use), or drops the signature of a signed tool,
+ * changes `publisher` and `signed`.
  */
 export function approvableDefinition(entry: ToolRecord): Record<string, unknown> {
   let capabilities: unknown;
@@ -43,7 +47,20 @@ export function approvableDefinition(entry: ToolRecord): Record<string, unknown>
     capabilities,
     publisher,
     signed,
+    configuration: runtimeConfiguration(entry),
   };
+}
+
+/** What the tool's code runs with beyond its input (docs/sdk.md#pinned-definitions), as the registry sent it. */
+function runtimeConfiguration(entry: ToolRecord): Record<string, unknown> {
+  const configuration: Record<string, unknown> = {};
+  for (const { field } of RUNTIME_FIELDS) configuration[field] = entry[field] ?? {};
+  const metadata = configuration.tool_metadata;
+  if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) {
+    const { version: _version, ...rest } = metadata as Record<string, unknown>;
+    configuration.tool_metadata = rest;
+  }
+  return configuration;
 }
 
 /**
@@ -62,7 +79,7 @@ export class DefinitionPins {
     const digest = digestOf(definition);
     const approved = await this.options.store.approvedDefinition(entry.tool_id);
     if (approved?.digest === digest) return undefined;
-    if (approved === undefined || onlyStartedSigning(approved.definition, definition)) {
+    if (approved === undefined || onlyHarmlessDifference(approved.definition, definition)) {
       await this.options.store.approveDefinition(entry.tool_id, { digest, version, definition });
       return undefined;
     }
@@ -97,15 +114,23 @@ function digestOf(definition: Record<string, unknown>): string {
   return createHash("sha256").update(canonicalize(definition), "utf8").digest("hex");
 }
 
-/** A publisher that starts signing an unchanged tool is no reason to ask; one that stops is. */
-function onlyStartedSigning(before: Record<string, unknown>, now: Record<string, unknown>): boolean {
-  const { signed: wasSigned, ...rest } = before;
-  const { signed: isSigned, ...current } = now;
-  return wasSigned !== true && isSigned === true && digestOf(rest) === digestOf(current);
+/**
+ * Differences that are no reason to ask, with everything else equal: a publisher that starts
+ * signing (one that stops is asked about), and a pin an SDK recorded before the configuration was
+ * part of the definition (it takes the configuration as it is now, once).
+ */
+function onlyHarmlessDifference(before: Record<string, unknown>, now: Record<string, unknown>): boolean {
+  const { signed: wasSigned, configuration: approvedConfiguration, ...rest } = before;
+  const { signed: isSigned, configuration, ...current } = now;
+  if (digestOf(rest) !== digestOf(current)) return false;
+  const signing = wasSigned === isSigned || (wasSigned !== true && isSigned === true);
+  const configured =
+    approvedConfiguration === undefined || digestOf({ configuration: approvedConfiguration }) === digestOf({ configuration });
+  return signing && configured;
 }
 
 function changedParts(changes: string[]): string {
-  const parts = ["name", "description", "input_schema", "capabilities", "publisher", "signed"].filter((part) =>
+  const parts = ["name", "description", "input_schema", "capabilities", "publisher", "signed", "configuration"].filter((part) =>
     changes.some((line) => line.slice(2).startsWith(part)),
   );
   return parts.map((part) => (part === "signed" ? "signature" : part.replace("_", " "))).join(", ") || "definition";

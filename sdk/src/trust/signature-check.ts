@@ -24,7 +24,7 @@ export interface SignatureCheckOptions {
  * user's `trustedKeys` for the entry's owner, or else from the registry, pinned on first use: a
  * later version signed by another key of that owner asks the user (`PublisherKey(owner:key_id)`),
  * and a key the registry lists as revoked is refused. A signature that does not verify is always
- * refused; an unsigned entry only with `requireSignatures`.
+ * refused; an unsigned entry with `requireSignatures`, or when `trustedKeys` names its owner.
  */
 export class SignatureCheck {
   /** Each owner's keys are fetched once per instance. */
@@ -36,10 +36,16 @@ export class SignatureCheck {
     const toolId = entry.tool_id;
     const signature = readEntrySignature(entry, version);
     if (signature === undefined) {
-      if (!this.options.requireSignatures) return;
+      // Pinning a publisher's keys means its tools must be signed: a registry that strips the signature is not trusted either.
+      const owner = typeof entry.owner === "string" ? entry.owner : undefined;
+      const pinnedByUser = owner !== undefined && this.options.trustedKeys.has(owner);
+      if (!this.options.requireSignatures && !pinnedByUser) return;
+      const why = pinnedByUser
+        ? `trustedKeys names keys for its publisher "${owner}", so its tools must be signed with one of them`
+        : "requireSignatures is on";
       throw new TrustError(
         "SIGNATURE_REQUIRED",
-        `Tool "${toolId}" version ${version} is not signed, and requireSignatures is on. Ask its publisher to publish it with \`agent-tools publish --sign <key>\`, or pick a signed tool.`,
+        `Tool "${toolId}" version ${version} is not signed, and ${why}. Ask its publisher to publish it with \`agent-tools publish --sign <key>\`, or pick a signed tool.`,
         { toolId },
       );
     }

@@ -14,7 +14,8 @@ export interface TrustOptions {
   requireSignatures?: boolean;
   /**
    * Publisher name → the ed25519 public key(s) (PEM, SPKI) its tools must be signed with. For these
-   * publishers the registry's keys are not used and nothing is pinned: another key is refused.
+   * publishers the registry's keys are not used and nothing is pinned: another key is refused, and
+   * so is an unsigned tool (naming keys means signatures are required for that publisher).
    */
   trustedKeys?: Record<string, string | string[]>;
   /** Answers a trust question: a publisher's new signing key, a tool's changed definition. Without it, they are refused. */

@@ -1,6 +1,6 @@
 import type { PermissionEngine } from "../permission/permission-engine.js";
 import { PermissionBehavior, type PermissionDecision } from "../permission/types.js";
-import { ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolInputSchema } from "../tool/tool-base.js";
 import { ToolChunk } from "../tool/tool-chunk.js";
 
 /** The permission-engine tool names of trust decisions: `PublisherKey(acme:sha256:…)`, `ToolDefinition(text-stats)`. */
@@ -40,13 +40,17 @@ export type TrustAsker = (request: TrustRequest) => boolean | Promise<boolean>;
 export async function decideTrust(engine: PermissionEngine, ask: TrustAsker | undefined, request: TrustRequest): Promise<boolean> {
   const tool = new TrustQuestion(request.kind === "publisher-key" ? PUBLISHER_KEY_TOOL_NAME : TOOL_DEFINITION_TOOL_NAME);
   const subject = request.kind === "publisher-key" ? `${request.owner}:${request.keyId}` : request.toolId;
-  const decision = await engine.checkPermission(tool, { subject, message: request.message });
+  const input = { subject, message: request.message };
+  const decision = await engine.checkPermission(tool, input);
   if (decision.behavior !== PermissionBehavior.ASK || ask === undefined) return false;
-  return (await ask(request)) === true;
+  const accepted = (await ask(request)) === true;
+  engine.recordAnswer(tool, input, { allowed: accepted, answeredBy: "onTrustRequest" });
+  return accepted;
 }
 
 /** The engine decides on tools, so a trust question is a call of this one. It never runs. */
 class TrustQuestion extends ToolBase<{ subject: string; message: string }> {
+  override readonly origin = BUILTIN_ORIGIN;
   readonly description = "A change in what a registry tool is or who signed it, for the user to accept.";
   readonly inputSchema: ToolInputSchema = {
     type: "object",

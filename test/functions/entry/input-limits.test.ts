@@ -95,17 +95,17 @@ describe("PUT /tools/{id}", () => {
 
   it("refuses JSON nested deeper than the database stores, 10,000 levels included, without a stack overflow", async () => {
     for (const depth of [MAX_FIELD_DEPTH + 1, MAX_JSON_BODY_DEPTH - 1]) {
-      const answer = await request("PUT", "/tools/text-stats", `{"tool_parameters":${nested(depth)}}`);
+      const answer = await request("PUT", "/tools/text-stats", `{"tool_settings":${nested(depth)}}`);
       expect(answer.status, `depth ${depth}`).toBe(422);
-      expect(answer.body.detail).toMatch(new RegExp(`tool_parameters nests more than ${MAX_FIELD_DEPTH} levels`));
+      expect(answer.body.detail).toMatch(new RegExp(`tool_settings nests more than ${MAX_FIELD_DEPTH} levels`));
     }
     // Past the body's own bound the body is refused before anything reads it.
     for (const depth of [MAX_JSON_BODY_DEPTH, 1_000, 10_000]) {
-      const answer = await request("PUT", "/tools/text-stats", `{"tool_parameters":${nested(depth)}}`);
+      const answer = await request("PUT", "/tools/text-stats", `{"tool_settings":${nested(depth)}}`);
       expect(answer.status, `depth ${depth}`).toBe(422);
-      expect(answer.body.detail).toContain(`nests more than ${MAX_JSON_BODY_DEPTH} levels deep at "tool_parameters"`);
+      expect(answer.body.detail).toContain(`nests more than ${MAX_JSON_BODY_DEPTH} levels deep at "tool_settings"`);
     }
-    expect((await request("PUT", "/tools/text-stats", `{"tool_parameters":${nested(MAX_FIELD_DEPTH)}}`)).status).toBe(200);
+    expect((await request("PUT", "/tools/text-stats", `{"tool_settings":${nested(MAX_FIELD_DEPTH)}}`)).status).toBe(200);
   });
 });
 
@@ -123,9 +123,9 @@ describe("values the database cannot store", () => {
       ['{"minimum":-9007199254740992}', "holds the number -9007199254740992"],
       ['{"epsilon":1e-200}', "holds the number 1e-200"],
     ] as const) {
-      const put = await request("PUT", "/tools/text-stats", `{"tool_parameters":${json}}`);
+      const put = await request("PUT", "/tools/text-stats", `{"tool_settings":${json}}`);
       expect(put.status, json.slice(0, 40)).toBe(422);
-      expect(put.body.detail).toContain(`tool_parameters ${problem}`);
+      expect(put.body.detail).toContain(`tool_settings ${problem}`);
       const bundle = buildBundle({ spec: `${spec},"tool_parameters":${json}}`, toolZip: fixture.toolZip, toolMd: "# x\n" });
       const uploaded = await uploadBundle(registry.url, registry.token, bundle);
       expect(uploaded.status, json.slice(0, 40)).toBe(422);
@@ -145,8 +145,8 @@ describe("values the database stores", () => {
       expect(uploaded.status, JSON.stringify(parameters)).toBe(200);
       expect((await storedEntry(registry.local, toolId, "1.0.0"))?.tool_parameters).toEqual(parameters);
       const edited = { ...parameters, description: "edited" };
-      expect((await request("PUT", `/tools/${toolId}`, JSON.stringify({ tool_parameters: edited }))).status).toBe(200);
-      expect((await storedEntry(registry.local, toolId, "1.0.0"))?.tool_parameters).toEqual(edited);
+      expect((await request("PUT", `/tools/${toolId}`, JSON.stringify({ tool_settings: edited }))).status).toBe(200);
+      expect((await storedEntry(registry.local, toolId, "1.0.0"))?.tool_settings).toEqual(edited);
     }
   });
 });

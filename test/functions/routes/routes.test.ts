@@ -263,10 +263,10 @@ describe("update and delete", () => {
   });
 
   it("resets a field PUT as null to its default, as an upload does, so the filters that read it keep working", async () => {
-    const response = await write("PUT", "/tools/list-3", { tool_tags: null, tool_metadata: null, tool_type: null });
+    const response = await write("PUT", "/tools/list-3", { tool_tags: null, tool_settings: null, tool_type: null });
     expect(response.status).toBe(200);
     const after = (await getJson("/tools/list-3")).body;
-    expect([after.tool_tags, after.tool_metadata, after.tool_type]).toEqual([[], {}, ""]);
+    expect([after.tool_tags, after.tool_settings, after.tool_type]).toEqual([[], {}, ""]);
     expect((await getJson("/tools/query/by-tag?tag=anything")).status).toBe(200);
     expect((await getJson("/tools/query/by-type?type=anything")).status).toBe(200);
   });

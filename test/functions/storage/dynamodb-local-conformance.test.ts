@@ -228,7 +228,7 @@ describe("limits on DynamoDB Local", { timeout: 60_000 }, () => {
       const uploaded = await upload(specBundle("conform-keys", "1.0.0", { tool_parameters: json }));
       expect(uploaded.status, label).toBe(422);
       expect(String(uploaded.body.detail), label).toContain("tool_parameters");
-      const put = await request("PUT", "/tools/conform-a", `{"tool_parameters":${json}}`);
+      const put = await request("PUT", "/tools/conform-a", `{"tool_settings":${json}}`);
       expect(put.status, label).toBe(422);
     }
     expect(await storageSnapshot(registry.local)).toEqual(snapshot);
@@ -250,7 +250,7 @@ describe("limits on DynamoDB Local", { timeout: 60_000 }, () => {
       const uploaded = await upload(specBundle("conform-numbers", "1.0.0", { tool_parameters: `{"maximum":${number}}` }));
       expect(uploaded.status, number).toBe(422);
       expect(String(uploaded.body.detail), number).toMatch(/tool_parameters.*number/);
-      expect((await request("PUT", "/tools/conform-a", `{"tool_parameters":{"maximum":${number}}}`)).status, number).toBe(422);
+      expect((await request("PUT", "/tools/conform-a", `{"tool_settings":{"maximum":${number}}}`)).status, number).toBe(422);
     }
     expect(await storageSnapshot(registry.local)).toEqual(snapshot);
     const storable = { max: 9007199254740991, min: -9007199254740991, small: 1e-130, fraction: 0.1 + 0.2, zero: 0, exponent: 1.5e-7 };

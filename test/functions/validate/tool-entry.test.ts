@@ -55,10 +55,12 @@ describe("entryFromSpec", () => {
 });
 
 describe("validateEntryUpdate (PUT /tools/{id})", () => {
-  it("accepts descriptive and configuration fields", () => {
-    const body = { tool_search_description: "new", tool_tags: ["a"], tool_parameters: { top_n: 5 }, tool_metadata: { author: "me" } };
+  it("accepts descriptive fields and the settings the SDK pins itself", () => {
+    const body = { tool_search_description: "new", tool_tags: ["a"], tool_settings: { mode: "fast" } };
     expect(validateEntryUpdate(body)).toEqual(body);
     expect(UPDATABLE_FIELDS).not.toContain("tool_api_spec");
+    expect(UPDATABLE_FIELDS).not.toContain("tool_parameters");
+    expect(UPDATABLE_FIELDS).not.toContain("tool_metadata");
     expect(UPDATABLE_FIELDS).toContain("tool_man_page_doc");
   });
 
@@ -88,19 +90,25 @@ describe("validateEntryUpdate (PUT /tools/{id})", () => {
     expect(rejection(() => validateEntryUpdate({ ...body, tool_id: "u" }, current)).detail).toMatch(/tool_id cannot change/);
   });
 
-  it("refuses a changed tool_metadata.version against the current entry", () => {
-    const current = { tool_id: "t", version: "1.0.0" };
-    expect(validateEntryUpdate({ tool_metadata: { version: "1.0.0", author: "x" } }, current)).toEqual({
-      tool_metadata: { version: "1.0.0", author: "x" },
+  it("refuses a change of what the tool runs with (tool_parameters, tool_metadata), and lets the same values through", () => {
+    const current = { tool_id: "t", version: "1.0.0", tool_parameters: { top_n: 3 }, tool_metadata: { version: "1.0.0", author: "a" } };
+    expect(
+      validateEntryUpdate({ tool_parameters: { top_n: 3 }, tool_metadata: { version: "1.0.0", author: "a" }, tool_type: "x" }, current),
+    ).toEqual({
+      tool_type: "x",
     });
-    expect(rejection(() => validateEntryUpdate({ tool_metadata: { version: "2.0.0" } }, current)).detail).toMatch(
-      /tool_metadata\.version cannot change from "1\.0\.0" to "2\.0\.0"/,
+    const error = rejection(() => validateEntryUpdate({ tool_parameters: { top_n: 50 }, tool_metadata: { version: "2.0.0" } }, current));
+    expect(error.status).toBe(422);
+    expect(error.detail).toMatch(
+      /tool_parameters cannot change: it is the tool's configuration: its code reads it .*upload a new version instead/,
     );
+    expect(error.detail).toMatch(/tool_metadata cannot change: the SDK reads it \(read_only, version\)/);
+    expect(validateEntryUpdate({ tool_settings: { mode: "fast" } }, current)).toEqual({ tool_settings: { mode: "fast" } });
   });
 
   it("refuses unknown fields and wrong types", () => {
     const error = rejection(() => validateEntryUpdate({ colour: "red", tool_tags: "a" }));
-    expect(error.detail).toMatch(/colour is not a ToolEntry field \(updatable: tool_metadata, /);
+    expect(error.detail).toMatch(/colour is not a ToolEntry field \(updatable: tool_search_description, /);
     expect(error.detail).toMatch(/tool_tags must be a list of strings/);
   });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServerError, McpServers, PermissionEngine, PermissionMode, ToolResultState, Toolkit } from "@agent-tools/sdk";
 import type { McpServerEvent } from "../../../sdk/src/mcp/client/mcp-events.js";
 import type { McpStdioServerConfig } from "../../../sdk/src/mcp/client/server-config.js";
-import { NOTES_SERVER, PIXEL_PNG, REPO_ROOT } from "./support.js";
+import { NOTES_SERVER, PIXEL_PNG, REPO_ROOT, waitForEvent } from "./support.js";
 
 const notesConfig = (extra: Partial<McpStdioServerConfig> = {}): McpStdioServerConfig => ({
   command: process.execPath,
@@ -26,18 +26,6 @@ async function call(toolkit: Toolkit, name: string, input: Record<string, unknow
     const step = await stream.next();
     if (step.done) return step.value;
   }
-}
-
-function waitForEvent(events: McpServerEvent[], mcps: McpServers, predicate: (event: McpServerEvent) => boolean): Promise<McpServerEvent> {
-  const seen = events.find(predicate);
-  if (seen) return Promise.resolve(seen);
-  return new Promise((resolve) => {
-    const stop = mcps.onEvent((event) => {
-      if (!predicate(event)) return;
-      stop();
-      resolve(event);
-    });
-  });
 }
 
 describe("MCP client over stdio", () => {

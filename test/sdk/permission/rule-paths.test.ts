@@ -57,7 +57,8 @@ describe("relative rule paths", () => {
       join(project, ".agent-tools", "settings.json"),
       JSON.stringify({ permissions: { deny: ["Read(./docs/**)"], additionalDirectories: ["../outside"] } }),
     );
-    const engine = PermissionEngine.fromSettings({ projectDir: project, homeDir: home });
+    // A trusted folder: its additional directory applies (an untrusted one's would wait, project-trust.test.ts).
+    const engine = PermissionEngine.fromSettings({ projectDir: project, homeDir: home, trustProjectSettings: true });
     expect(engine.context.projectRoot).toBe(project);
     expect(engine.context.workingDirectories).toEqual([outside]);
     return expect(engine.checkPermission(read, { file_path: join(project, "docs", "guide.md") })).resolves.toMatchObject({

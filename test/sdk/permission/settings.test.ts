@@ -1,20 +1,16 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionEngine, PermissionSettingsError, loadPermissionSettings } from "@agent-tools/sdk";
 import { ProbeTool } from "./support/probe-tool.js";
+import { makeSettingsFolders } from "./support/settings-folders.js";
 
 let root: string;
 let home: string;
 let project: string;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "agent-tools-settings-"));
-  home = join(root, "home");
-  project = join(root, "project");
-  await mkdir(join(home, ".agent-tools"), { recursive: true });
-  await mkdir(join(project, ".agent-tools"), { recursive: true });
+  ({ root, home, project } = await makeSettingsFolders("agent-tools-settings-", "project"));
 });
 
 afterEach(async () => {
@@ -25,7 +21,8 @@ const userFile = () => join(home, ".agent-tools", "settings.json");
 const projectFile = () => join(project, ".agent-tools", "settings.json");
 const localFile = () => join(project, ".agent-tools", "settings.local.json");
 const write = (file: string, value: unknown) => writeFile(file, typeof value === "string" ? value : JSON.stringify(value));
-const locations = () => ({ homeDir: home, projectDir: project });
+/** A folder the program vouches for: its files apply whole (untrusted folders: project-trust.test.ts). */
+const locations = () => ({ homeDir: home, projectDir: project, trustProjectSettings: true });
 
 describe("layered permission settings", () => {
   it("combines rules from every layer, tags their source, and takes the mode from the most specific layer", async () => {

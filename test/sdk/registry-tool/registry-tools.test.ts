@@ -12,7 +12,7 @@ import {
   registryTools,
   type ToolExecutionEvent,
 } from "@agent-tools/sdk";
-import { toolNameFromId } from "../../../sdk/src/registry-tool/registry-tool-record.js";
+import { toolNameFromId } from "@agent-tools/sdk/tool-spec";
 import { fixtureBundle } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
 import { collect, find, summary } from "../permission/support/events.js";

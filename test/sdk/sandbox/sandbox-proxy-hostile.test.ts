@@ -1,12 +1,12 @@
-import { spawn } from "node:child_process";
-import { chown, mkdir, readdir, symlink } from "node:fs/promises";
+import { mkdir, readdir, symlink } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentTools, PermissionEngine, SandboxDeniedError } from "@agent-tools/sdk";
+import { AgentTools, CapabilityPathRefusedError, PermissionEngine, SandboxDeniedError } from "@agent-tools/sdk";
 import { writeSandboxTool } from "../support/sandbox-tools.js";
 import { TempDirs } from "../support/temp-dirs.js";
+import { runScenarioAs } from "./support/run-scenario.js";
 
 /**
  * Hostile tools against the filtering proxy, run through AgentTools in the real sandbox: a tool
@@ -15,7 +15,6 @@ import { TempDirs } from "../support/temp-dirs.js";
  * grants aimed at the sockets' folder.
  */
 const SCENARIO = fileURLToPath(new URL("./support/proxy-isolation-scenario.ts", import.meta.url));
-const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const UNPRIVILEGED = 65534;
 const temp = new TempDirs();
 let dir: string;
@@ -131,8 +130,8 @@ describe("a filesystem grant never shows the proxies' sockets folder", () => {
       try {
         await tools.add({ path: toolDir });
         const error = await tools.executeToolById(toolId, {}).catch((caught: unknown) => caught);
-        expect(error, toolId).toBeInstanceOf(SandboxDeniedError);
-        expect((error as SandboxDeniedError).capability).toBe(`filesystem:${path}:read`);
+        expect(error, toolId).toBeInstanceOf(CapabilityPathRefusedError);
+        expect((error as CapabilityPathRefusedError).capability).toBe(`filesystem:${path}:read`);
         expect((error as Error).message).toContain("the folder of the filtering proxies' sockets");
       } finally {
         await tools.close();
@@ -151,20 +150,9 @@ interface ScenarioResult {
 /** Runs the isolation scenario as `uid` (undefined: as this process's own user). */
 async function scenario(uid: number | undefined): Promise<ScenarioResult> {
   const folder = await temp.make("proxy-isolation-");
-  if (uid !== undefined) await chown(folder, uid, uid);
-  const prefix = uid === undefined ? [] : ["/usr/bin/setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups"];
-  const argv = [...prefix, process.execPath, "--import", "tsx", SCENARIO, folder, String(port)];
-  const env = uid === undefined ? process.env : { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: folder };
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], env });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
-  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
-  expect(code, stderr).toBe(0);
-  const result = JSON.parse(stdout) as ScenarioResult;
+  const result = await runScenarioAs<ScenarioResult>(uid, SCENARIO, folder, [String(port)]);
   // The proxy's folder went with its AgentTools.
-  expect(await readdir(join(folder, "cache", "proxies"))).toEqual([]);
+  expect(await readdir(join(folder, "work", "cache", "proxies"))).toEqual([]);
   return result;
 }
 

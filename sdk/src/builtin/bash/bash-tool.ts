@@ -6,7 +6,7 @@ import {
   type PermissionRule,
 } from "../../permission/types.js";
 import { ruleBaseDirectory } from "../../permission/working-directories.js";
-import { ToolBase, type ToolBaseOptions, type ToolCallContext, type ToolInputSchema } from "../../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolBaseOptions, type ToolCallContext, type ToolInputSchema } from "../../tool/tool-base.js";
 import { ToolChunk } from "../../tool/tool-chunk.js";
 import { dangerousPathLists, type DangerousPathLists } from "../paths/dangerous-paths.js";
 import { matchesPathRule } from "../paths/path-rules.js";
@@ -73,6 +73,7 @@ const ANALYSIS_CACHE_SIZE = 64;
  */
 export class Bash extends ToolBase<BashInput> {
   readonly name = "Bash";
+  override readonly origin = BUILTIN_ORIGIN;
   readonly description =
     "Executes a bash command in the working directory and returns its output (stdout, then stderr). " +
     "Each call runs in a fresh shell: `cd` does not persist between calls. Use `timeout` (ms, max 600000) for long commands " +

@@ -9,7 +9,7 @@ import {
 } from "../../permission/types.js";
 import { isPathInWorkingDirectories } from "../../permission/working-directories.js";
 import type { AgentState } from "../../tool/agent-state.js";
-import { ToolBase, type ToolBaseOptions } from "../../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolBaseOptions } from "../../tool/tool-base.js";
 import { dangerousPathLists, dangerousPathReason, type DangerousPathLists, type DangerousPathOptions } from "../paths/dangerous-paths.js";
 import { matchesPathRule, suggestPathRule } from "../paths/path-rules.js";
 import { protectedConfigProblem } from "../paths/protected-config.js";
@@ -46,6 +46,7 @@ export interface FilePathInput {
 /** What Read, Write and Edit share: the backend, path rules, suggestions and the read ledger. */
 export abstract class FileToolBase<Input extends FilePathInput> extends ToolBase<Input> {
   override isStateInjected = true;
+  override readonly origin = BUILTIN_ORIGIN;
   readonly cwd: string;
   readonly backend: WorkspaceBackend;
   readonly dangerousPaths: DangerousPathLists;

@@ -7,7 +7,7 @@ import {
   type RuleMatchContext,
 } from "../../permission/types.js";
 import { resolveRealPath } from "../../permission/working-directories.js";
-import { ToolBase, type ToolBaseOptions } from "../../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolBaseOptions } from "../../tool/tool-base.js";
 import { dangerousPathLists, type DangerousPathOptions } from "../paths/dangerous-paths.js";
 import { matchesPathRule, pathRuleMatcher, suggestPathRule } from "../paths/path-rules.js";
 import type { ReadProblem } from "../paths/read-confinement.js";
@@ -41,6 +41,7 @@ export const VCS_DIRECTORIES = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"];
 export abstract class SearchToolBase<Input extends SearchInput> extends ToolBase<Input> {
   override isReadOnly = true;
   override isConcurrencySafe = true;
+  override readonly origin = BUILTIN_ORIGIN;
   override readonly sharesRulesWith: readonly string[] = ["Read"];
   readonly cwd: string;
   readonly backend: WorkspaceBackend;

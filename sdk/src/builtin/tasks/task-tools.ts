@@ -1,5 +1,5 @@
 import { PermissionBehavior, type PermissionDecision } from "../../permission/types.js";
-import { ToolBase, type ToolBaseOptions, type ToolCallContext, type ToolInputSchema } from "../../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolBaseOptions, type ToolCallContext, type ToolInputSchema } from "../../tool/tool-base.js";
 import { ToolChunk } from "../../tool/tool-chunk.js";
 import { TaskStatus, TaskStore, type Task } from "./task-store.js";
 
@@ -15,6 +15,7 @@ export interface TaskToolOptions extends ToolBaseOptions {
  */
 abstract class TaskToolBase<Input> extends ToolBase<Input> {
   override isStateInjected = true;
+  override readonly origin = BUILTIN_ORIGIN;
   override isConcurrencySafe = true;
   private readonly store: TaskStore | undefined;
 

@@ -7,6 +7,8 @@ import { OutputTail } from "../../runtimes/output-tail.js";
 import { McpServerError } from "../errors.js";
 import { CLIENT_INFO } from "./client-info.js";
 import type { McpServerEvent } from "./mcp-events.js";
+import { boundedResult } from "./bounded-result.js";
+import { serverIdentity, type McpDefinitionChange, type McpPins } from "./mcp-pins.js";
 import { McpTool, type McpToolCaller } from "./mcp-tool.js";
 import { isStdioConfig, type McpServerConfig } from "./server-config.js";
 
@@ -15,6 +17,10 @@ export type McpServerState = "connecting" | "connected" | "disconnected" | "fail
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** More tools than a model can choose among; a server listing more is broken or hostile (docs/mcp.md#limits). */
+const DEFAULT_MAX_TOOLS = 500;
+/** About 64k tokens: what one call may add to the model's context (docs/mcp.md#limits). */
+const DEFAULT_MAX_RESULT_BYTES = 256 * 1024;
 const STDERR_TAIL = 4096;
 /** Debounce for `notifications/tools/list_changed`: a server registering several tools at once is listed once. */
 const LIST_CHANGED_DEBOUNCE_MS = 50;
@@ -36,12 +42,17 @@ export class McpConnection implements McpToolCaller {
   private stderr = new OutputTail(STDERR_TAIL);
   /** Resolves when the server's stderr has ended: its last words often arrive just after the exit is noticed. */
   private stderrEnded: Promise<void> = Promise.resolve();
+  /** Whose approved definitions this server's tools are checked against. */
+  private readonly identity: string;
 
   constructor(
     readonly server: string,
     private readonly config: McpServerConfig,
     private readonly emit: (event: McpServerEvent) => void,
-  ) {}
+    private readonly pins: McpPins,
+  ) {
+    this.identity = serverIdentity(server, config);
+  }
 
   /** Connects unless connected or closed; true when connected afterwards. Concurrent calls share one attempt. */
   connect(): Promise<boolean> {
@@ -71,8 +82,9 @@ export class McpConnection implements McpToolCaller {
       );
     }
     const client = this.client;
+    let result: CallToolResult;
     try {
-      return (await client.callTool({ name: tool, arguments: input }, undefined, { signal, timeout: this.timeoutMs })) as CallToolResult;
+      result = (await client.callTool({ name: tool, arguments: input }, undefined, { signal, timeout: this.timeoutMs })) as CallToolResult;
     } catch (error) {
       if (!(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed) this.dropClient(client, error);
       throw new McpServerError(
@@ -84,6 +96,14 @@ export class McpConnection implements McpToolCaller {
         },
       );
     }
+    const limit = this.config.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    const bounded = boundedResult(result, limit, this.server);
+    if (bounded.truncated) this.emit({ type: "result_truncated", server: this.server, tool, bytes: bounded.bytes, limit });
+    return bounded.result;
+  }
+
+  approveDefinition(tool: string, change: McpDefinitionChange): Promise<void> {
+    return this.pins.approve(this.identity, tool, change);
   }
 
   async close(): Promise<void> {
@@ -112,9 +132,12 @@ export class McpConnection implements McpToolCaller {
     });
     client.onclose = () => this.dropClient(client, new Error("the connection closed"));
     client.onerror = () => undefined; // transport noise; failures surface through requests and onclose
+    // One deadline for the handshake and the whole listing: a server paging tools/list forever must not hold connect().
+    const connectTimeoutMs = this.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const deadline = AbortSignal.timeout(connectTimeoutMs);
     try {
-      await client.connect(this.createTransport(), { timeout: this.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
-      const tools = await this.listTools(client);
+      await client.connect(this.createTransport(), { timeout: connectTimeoutMs, signal: deadline });
+      const tools = await this.listTools(client, deadline, `connectTimeoutMs (${connectTimeoutMs} ms)`);
       if (this.closed) {
         await client.close().catch(() => undefined);
         return false;
@@ -124,13 +147,18 @@ export class McpConnection implements McpToolCaller {
       this.state = "connected";
       this.lastError = undefined;
       this.emit({ type: "connected", server: this.server, tools: tools.map((tool) => tool.name) });
+      this.reportChanges(tools);
       return true;
     } catch (error) {
       await client.close().catch(() => undefined);
       if (this.closed) return false;
+      const cause =
+        deadline.aborted && !(error instanceof ListingDeadlineError)
+          ? `starting it took longer than connectTimeoutMs (${connectTimeoutMs} ms)`
+          : describe(error);
       const failure = new McpServerError(
         "MCP_SERVER_FAILED",
-        `MCP server "${this.server}" did not start: ${describe(error)}${await this.stderrHint()}`,
+        `MCP server "${this.server}" did not start: ${cause}${await this.stderrHint()}`,
         { server: this.server, cause: error },
       );
       if (this.closed) return false;
@@ -165,27 +193,57 @@ export class McpConnection implements McpToolCaller {
     return transport;
   }
 
-  private async listTools(client: Client): Promise<McpTool[]> {
+  /**
+   * Every page of `tools/list` within `deadline` and `maxTools`, each tool checked against its pin:
+   * a changed definition is asked about on the tool's next call.
+   */
+  private async listTools(client: Client, deadline: AbortSignal, deadlineName: string): Promise<McpTool[]> {
+    const maxTools = this.config.maxTools ?? DEFAULT_MAX_TOOLS;
     const definitions: Tool[] = [];
     let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.timeoutMs });
-      definitions.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    const trust = this.config.trustReadOnlyHint ?? false;
-    return definitions.map((definition) => new McpTool(this, definition, trust));
+    try {
+      do {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.timeoutMs, signal: deadline });
+        definitions.push(...page.tools);
+        if (definitions.length > maxTools)
+          throw new Error(
+            `it lists more than ${maxTools} tools (maxTools in its config; a server that pages tools/list forever is refused)`,
+          );
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+    } catch (error) {
+      if (deadline.aborted)
+        throw new ListingDeadlineError(`listing its tools took longer than ${deadlineName}; ${definitions.length} listed by then`);
+      throw error;
+    }
+    const trustReadOnlyHint = this.config.trustReadOnlyHint ?? false;
+    const tools: McpTool[] = [];
+    for (const definition of definitions) {
+      const change = await this.pins.check(this.identity, definition);
+      tools.push(new McpTool(this, definition, { trustReadOnlyHint, change }));
+    }
+    return tools;
   }
 
   private async refreshTools(client: Client): Promise<void> {
     if (this.client !== client) return;
     try {
-      const tools = await this.listTools(client);
+      const tools = await this.listTools(client, AbortSignal.timeout(this.timeoutMs), `timeoutMs (${this.timeoutMs} ms)`);
       if (this.client !== client) return;
       this.tools = tools;
       this.emit({ type: "tools_changed", server: this.server, tools: tools.map((tool) => tool.name) });
+      this.reportChanges(tools);
     } catch (error) {
       this.dropClient(client, error);
+    }
+  }
+
+  /** One `definition_changed` event per listed tool that is not the approved one, once the tools are in place. */
+  private reportChanges(tools: readonly McpTool[]): void {
+    for (const tool of tools) {
+      const change = tool.definitionChange;
+      if (change !== undefined)
+        this.emit({ type: "definition_changed", server: this.server, tool: tool.mcpToolName, changes: change.changes });
     }
   }
 
@@ -213,6 +271,9 @@ export class McpConnection implements McpToolCaller {
     return tail === "" ? "" : `\nserver stderr (last lines):\n${tail.split("\n").slice(-10).join("\n")}`;
   }
 }
+
+/** The listing ran past its deadline (the message says which and how far it got). */
+class ListingDeadlineError extends Error {}
 
 function describe(error: unknown): string {
   if (error instanceof Error) return error.message;

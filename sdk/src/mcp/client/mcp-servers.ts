@@ -2,6 +2,7 @@ import { McpServerError } from "../errors.js";
 import { checkServerName } from "../tool-names.js";
 import { McpConnection, type McpServerState } from "./mcp-connection.js";
 import type { McpServerEvent, McpServerEventListener } from "./mcp-events.js";
+import { McpPins } from "./mcp-pins.js";
 import type { McpTool } from "./mcp-tool.js";
 import { checkServerConfig, type McpServerConfig } from "./server-config.js";
 
@@ -10,6 +11,11 @@ export interface McpServersOptions {
   onEvent?: McpServerEventListener;
   /** How long a failed server rests before listing the tools tries it again. Default 5 s. */
   retryIntervalMs?: number;
+  /**
+   * Keep the approved tool definitions in this JSON file, so an approval outlives the process
+   * (docs/mcp.md#pinned-definitions). Default: in memory, for the life of this `McpServers`.
+   */
+  pinsFile?: string;
 }
 
 /** One server as `status()` reports it. */
@@ -26,7 +32,9 @@ const DEFAULT_RETRY_INTERVAL_MS = 5_000;
  * A set of MCP servers whose tools a Toolkit offers (`new Toolkit({ mcps })`) as `mcp__{server}__{tool}`.
  * A server that fails to start is reported (event `failed`) and skipped; one that dies is reported
  * (`disconnected`) and restarted by the next call of one of its tools; `notifications/tools/list_changed`
- * refreshes a server's tools.
+ * refreshes a server's tools. Each tool's definition is pinned when first listed; a later change asks
+ * on the tool's next call (event `definition_changed`). Listing is bounded by `connectTimeoutMs` and
+ * `maxTools`, results by `maxResultBytes` (event `result_truncated`).
  *
  * @example
  * const mcps = await McpServers.connect({
@@ -54,9 +62,10 @@ export class McpServers {
     const emit = (event: McpServerEvent) => {
       for (const listener of this.listeners) listener(event);
     };
+    const pins = new McpPins(options.pinsFile);
     this.connections = Object.entries(configs).map(([server, config]) => {
       checkServerName(server);
-      return new McpConnection(server, checkServerConfig(server, config), emit);
+      return new McpConnection(server, checkServerConfig(server, config), emit, pins);
     });
   }
 

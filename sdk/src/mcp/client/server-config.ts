@@ -8,8 +8,12 @@ interface McpServerCommonConfig {
   trustReadOnlyHint?: boolean;
   /** Per request (listing tools, each call). Default 60 s. */
   timeoutMs?: number;
-  /** Starting the server and the MCP handshake. Default 30 s. */
+  /** Starting the server, the MCP handshake and listing every tool. Default 30 s. */
   connectTimeoutMs?: number;
+  /** A server listing more tools fails to connect (docs/mcp.md#limits). Default 500. */
+  maxTools?: number;
+  /** A tool result larger than this (UTF-8 JSON of its content) is truncated with a note. Default 262144 (256 KiB). */
+  maxResultBytes?: number;
 }
 
 /** A server run as a child process speaking MCP over stdin/stdout. */
@@ -57,6 +61,11 @@ export function checkServerConfig(server: string, config: unknown): McpServerCon
       const ms = value[field];
       if (ms !== undefined && (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0))
         problems.push(`\`${field}\` must be a positive number of milliseconds`);
+    }
+    for (const field of ["maxTools", "maxResultBytes"] as const) {
+      const count = value[field];
+      if (count !== undefined && (typeof count !== "number" || !Number.isSafeInteger(count) || count <= 0))
+        problems.push(`\`${field}\` must be a positive whole number`);
     }
   }
   if (problems.length > 0) {

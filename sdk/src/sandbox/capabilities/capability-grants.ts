@@ -1,6 +1,6 @@
 import type { PermissionEngine } from "../../permission/permission-engine.js";
 import { PermissionBehavior, type PermissionDecision, type PermissionRule } from "../../permission/types.js";
-import { ToolBase, type ToolInputSchema } from "../../tool/tool-base.js";
+import { BUILTIN_ORIGIN, ToolBase, type ToolInputSchema } from "../../tool/tool-base.js";
 import { ToolChunk } from "../../tool/tool-chunk.js";
 import { noCapabilities, type ToolCapabilities } from "./tool-capabilities.js";
 
@@ -75,7 +75,18 @@ export async function decideCapabilities(
     });
     const { granted: yes, remember } = typeof answer === "boolean" ? { granted: answer, remember: false } : answer;
     if (yes) entry.addTo(granted);
-    if (remember) engine.addRule(`${CAPABILITY_TOOL_NAME}(${entry.id})`, yes ? PermissionBehavior.ALLOW : PermissionBehavior.DENY);
+    const rule = {
+      toolName: CAPABILITY_TOOL_NAME,
+      ruleContent: entry.id,
+      behavior: yes ? PermissionBehavior.ALLOW : PermissionBehavior.DENY,
+      source: "session",
+    };
+    engine.recordAnswer(
+      tool,
+      { capability: entry.id },
+      { allowed: yes, answeredBy: "onCapabilityRequest", remembered: remember ? [rule] : [] },
+    );
+    if (remember) engine.addRule(rule);
   }
   return { granted, declared: new Set(entries.map((entry) => entry.id)) };
 }
@@ -93,6 +104,7 @@ export function capabilityRuleMatches(ruleContent: string, capability: string): 
 /** The engine decides on tools, so a capability request is a call of this one. It never runs. */
 class CapabilityTool extends ToolBase<{ capability: string }> {
   readonly name = CAPABILITY_TOOL_NAME;
+  override readonly origin = BUILTIN_ORIGIN;
   readonly description = "A sandbox capability a registry tool declared (network host, environment variable, folder).";
   readonly inputSchema: ToolInputSchema = { type: "object", properties: { capability: { type: "string" } }, required: ["capability"] };
 

@@ -67,7 +67,10 @@ export function readToolCapabilities(value: unknown): ToolCapabilities {
   return {
     network: [...new Set(((value.network as string[] | undefined) ?? []).map(canonicalNetworkEntry))],
     env: [...new Set((value.env as string[] | undefined) ?? [])],
-    filesystem: ((value.filesystem as FilesystemCapability[] | undefined) ?? []).map(({ path, access }) => ({ path, access })),
+    filesystem: ((value.filesystem as FilesystemCapability[] | undefined) ?? []).map(({ path, access }) => ({
+      path: canonicalCapabilityPath(path),
+      access,
+    })),
   };
 }
 
@@ -127,9 +130,41 @@ function filesystemProblem(item: unknown): string | undefined {
   if (typeof path !== "string" || !(path === "workspace" || (path.startsWith("/") && path.length <= 1024))) {
     return `path must be "workspace" (the agent's working directories) or an absolute path, but it is ${typeName(path)}`;
   }
+  if (path === "workspace") return undefined;
+  if ([...path].some((char) => char < " " || char === "\u007f")) return `path ${JSON.stringify(path)} holds a control character`;
   if (path.split("/").includes("..")) return `path ${JSON.stringify(path)} must not contain ".."`;
-  if (path === "/") return `path "/" would grant the whole filesystem; name the folder the tool needs`;
-  return undefined;
+  const refused = refusedCapabilityPath(canonicalCapabilityPath(path));
+  return refused === undefined ? undefined : `path ${JSON.stringify(path)} ${refused}; name the folder the tool needs`;
+}
+
+/**
+ * A filesystem capability's path as one spelling (docs/sandbox.md#capability-paths): repeated
+ * slashes, `.` segments and a trailing slash removed, so `//`, `/./` and `/data/` are `/`, `/` and
+ * `/data`. `..` is refused before, never resolved here: the SDK resolves links on the host when
+ * it grants the path.
+ */
+export function canonicalCapabilityPath(path: string): string {
+  if (path === "workspace") return path;
+  return `/${path
+    .split("/")
+    .filter((segment) => segment !== "" && segment !== ".")
+    .join("/")}`;
+}
+
+/** Folders no tool is granted, by their canonical text; the SDK checks the real path again when it grants (`granted-paths.ts`). */
+const REFUSED_PATHS: readonly { pattern: RegExp; reason: string }[] = [
+  { pattern: /^\/$/, reason: "is the whole filesystem" },
+  {
+    pattern: /^\/(proc|sys|dev)(\/|$)/,
+    reason: "is the kernel's view of processes, devices or shared memory (/proc, /sys, /dev), never a tool's",
+  },
+  { pattern: /^\/(home|Users)$/, reason: "holds every user's home folder" },
+  { pattern: /^\/(home|Users)\/[^/]+$|^\/root$|^\/var\/root$/, reason: "is a user's home folder, with their keys and credentials" },
+];
+
+/** Why the canonical `path` is never granted, or undefined. */
+export function refusedCapabilityPath(path: string): string | undefined {
+  return REFUSED_PATHS.find((entry) => entry.pattern.test(path))?.reason;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -2,9 +2,9 @@
  * One tool's proxy, seen by another tool: run as its own process (`node --import tsx
  * proxy-isolation-scenario.ts <folder> <port>`) so the proxy-isolation test can start it as root
  * and as an unprivileged user. The tool `net-owner` is granted `127.0.0.1:<port>` and so gets a
- * filtering proxy; the tool `snoop` is granted read access to the whole cache folder (where the
- * proxies' sockets live) and looks for that proxy's socket, then connects to it and asks for the
- * granted host. Prints one JSON document: what the owner fetched, and what `snoop` saw sandboxed
+ * filtering proxy; the tool `snoop` is granted read access to the folder holding the cache folder
+ * (where the proxies' sockets live: the cache itself is never granted, docs/sandbox.md#capability-paths)
+ * and looks for that proxy's socket, then connects to it and asks for the granted host. Prints one JSON document: what the owner fetched, and what `snoop` saw sandboxed
  * and unsandboxed (the control, which has the agent's authority).
  */
 import { readdir } from "node:fs/promises";
@@ -13,7 +13,8 @@ import { AgentTools, PermissionEngine } from "@agent-tools/sdk";
 import { writeSandboxTool } from "../../support/sandbox-tools.js";
 
 const [folder, port] = process.argv.slice(2) as [string, string];
-const cacheDir = join(folder, "cache");
+const work = join(folder, "work");
+const cacheDir = join(work, "cache");
 
 const FETCH =
   "import urllib.request\nwith urllib.request.urlopen(input_data['url'], timeout=10) as response:\n    return response.read().decode()";
@@ -36,7 +37,7 @@ const sandboxed = new AgentTools({ cacheDir, sandbox: "required", permissions, c
 const control = new AgentTools({ cacheDir, sandbox: "off", callTimeoutMs: 20_000 });
 try {
   const owner = await writeSandboxTool(folder, "net-owner", FETCH, { network: [`127.0.0.1:${port}`] });
-  const snoop = await writeSandboxTool(folder, "snoop", SNOOP, { filesystem: [{ path: cacheDir, access: "read" }] });
+  const snoop = await writeSandboxTool(folder, "snoop", SNOOP, { filesystem: [{ path: work, access: "read" }] });
   await Promise.all([sandboxed.add({ path: owner }), sandboxed.add({ path: snoop }), control.add({ path: snoop })]);
   const fetched = await sandboxed.executeToolById("net-owner", { url: `http://127.0.0.1:${port}/` });
   const proxies = join(cacheDir, "proxies");
