@@ -20,6 +20,7 @@ export interface McpCommandOptions {
   builtin: string[];
   http?: boolean;
   port: number;
+  json?: boolean;
 }
 
 /** `agent-tools mcp`'s work: builds the governed Toolkit, then serves it until the client leaves or a signal arrives. */
@@ -39,24 +40,27 @@ export async function serveMcp(refs: string[], options: McpCommandOptions, io: C
   try {
     for (const ref of refs) await agentTools.add(isPath(ref) ? { path: resolve(io.cwd, ref) } : ref);
     const toolkit = new Toolkit({ tools: [...registryTools(agentTools), ...builtins], skills: [agentTools], engine });
-    const names = toolkit
-      .getTools()
-      .map((tool) => tool.name)
-      .join(", ");
+    const names = toolkit.getTools().map((tool) => tool.name);
+    const started = (transport: "stdio" | "http", url?: string) =>
+      io.err(
+        options.json
+          ? `${JSON.stringify({ serving: names, transport, ...(url === undefined ? {} : { url }), mode: engine.mode })}\n`
+          : `agent-tools mcp: serving ${names.join(", ")} on ${url ?? "stdio"} (mode ${engine.mode})\n`,
+      );
     const createServer = () =>
       createMcpToolServer(toolkit, {
         instructions: "Tools from an Agent Tools registry; every call is checked against the user's permission rules.",
       });
     if (options.http) {
       const host = await serveMcpOverHttp(createServer, { port: options.port });
-      io.err(`agent-tools mcp: serving ${names} on ${host.url} (mode ${engine.mode})\n`);
+      started("http", host.url);
       await stopSignal();
       await host.close();
     } else {
       const server = createServer();
       const closed = new Promise<void>((done) => (server.onclose = done));
       await server.connect(new StdioServerTransport());
-      io.err(`agent-tools mcp: serving ${names} on stdio (mode ${engine.mode})\n`);
+      started("stdio");
       await Promise.race([closed, stopSignal()]);
       await server.close();
     }

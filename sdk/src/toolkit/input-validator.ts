@@ -19,7 +19,11 @@ export class InputValidator {
 
   /** Undefined when the input is valid; otherwise a message listing every problem. */
   problems(tool: ToolBase<any>, input: unknown): string | undefined {
-    const schema = tool.inputSchema;
+    return this.schemaProblems(tool.inputSchema, input);
+  }
+
+  /** The same for a schema object itself: `AgentTools.executeToolById` checks registry tools' inputs with it, as a Toolkit does. */
+  schemaProblems(schema: Record<string, unknown>, input: unknown): string | undefined {
     let validator = this.compiled.get(schema);
     if (!validator) {
       validator = this.compile(schema);

@@ -164,7 +164,7 @@ describe("bad bundles: each gets its own status and detail", () => {
     expectRejected(
       specWith({ tool_tags: "text", tool_parameters: [1], tool_type: 3 }),
       422,
-      /wrong type: tool_type must be a string, but it is the number 3; tool_tags must be a list of strings \(e\.g\. \["text", "nlp"\]\), but it is the string "text"; tool_parameters must be a JSON object/,
+      /^spec\.json has 3 problems: tool_type must be a string, but it is the number 3; tool_tags must be a list of strings \(e\.g\. \["text", "nlp"\]\), but it is the string "text"; tool_parameters must be a JSON object/,
     );
     expectRejected(specWith({ tool_tags: ["ok", 2] }), 422, /tool_tags must be a list of strings, but item 1 is the number 2/);
   });

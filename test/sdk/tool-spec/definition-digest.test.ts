@@ -3,7 +3,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPairSync } from "node:crypto";
-import { DEFINITION_DIGEST_FIELDS, TOOL_SPEC_SCHEMA, definitionDigest, publicKeyId, signaturePayload } from "@agent-tools/sdk/tool-spec";
+import {
+  DEFINITION_DIGEST_FIELDS,
+  DIGESTED_WHEN_PRESENT,
+  TOOL_SPEC_SCHEMA,
+  definitionDigest,
+  publicKeyId,
+  signaturePayload,
+} from "@agent-tools/sdk/tool-spec";
 import { FIXTURE_TOOLS_DIR, fixtureBundle, readFixtureSpec } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
 
@@ -67,9 +74,10 @@ describe("definitionDigest", () => {
       unknown_key: 1,
     };
     expect(definitionDigest({ ...base, ...registryOwned })).toBe(digest);
-    // A spec.json field added later is a deliberate choice: signing it changes every digest.
+    // A spec.json field added later is a deliberate choice: signing it always changes every digest, so later ones count only when present.
     const specFields = Object.keys(TOOL_SPEC_SCHEMA.properties).filter((field) => field !== "tool_source_code_link");
-    expect([...DEFINITION_DIGEST_FIELDS].sort()).toEqual(specFields.sort());
+    const signedWhenPresent = DIGESTED_WHEN_PRESENT.filter((field) => Object.hasOwn(TOOL_SPEC_SCHEMA.properties, field));
+    expect([...DEFINITION_DIGEST_FIELDS, ...signedWhenPresent].sort()).toEqual(specFields.sort());
   });
 
   it("counts tool_capabilities when present, normalised like the registry stores them", () => {
