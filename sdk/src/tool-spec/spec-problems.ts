@@ -115,6 +115,7 @@ function dottedPath(error: ErrorObject): string {
     .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
   if (error.keyword === "additionalProperties" && typeof error.params.additionalProperty === "string")
     segments.push(error.params.additionalProperty);
+  if (error.keyword === "required" && typeof error.params.missingProperty === "string") segments.push(error.params.missingProperty);
   return segments.reduce(
     (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === "" ? segment : `${path}.${segment}`),
     "",
@@ -125,5 +126,6 @@ function describeSchemaError(error: ErrorObject): string {
   if (error.keyword === "enum")
     return `must be one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
   if (error.keyword === "additionalProperties") return "is not a known field: remove it";
+  if (error.keyword === "required") return "is required";
   return error.message ?? "is invalid";
 }

@@ -99,7 +99,7 @@ describe("init", () => {
     for (const id of ["a/b", "a..b", "_x", "search"]) {
       const result = await cli(["init", id]);
       expect(result.status, id).toBe(EXIT.usage);
-      expect(result.err).toMatch(/ids are 1-128 letters|names a registry route/);
+      expect(result.err).toMatch(/Ids are 1-128 letters|is reserved by the registry's routes/);
     }
     expect((await cli(["init", "acme.greet"])).err).toMatch(/already exists and is not empty; choose another --dir/);
     expect((await cli(["init", "x", "--runtime", "java"])).status).toBe(EXIT.usage);

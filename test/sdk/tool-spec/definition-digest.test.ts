@@ -90,6 +90,25 @@ describe("definitionDigest", () => {
     expect(definitionDigest({ ...spec, tool_capabilities: { network: [42] } })).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("signs a version built for several platforms with a sixth line binding each platform to its archive", () => {
+    const entry = { ...readFixtureSpec("binary-increment"), version: "1.0.0", tool_archive_sha256: "AA".repeat(32) };
+    const five = signaturePayload(entry).toString("utf8").split("\n");
+    expect(five).toHaveLength(6); // five lines, each ending in \n
+    const archives = [
+      { platform: { os: "linux", arch: "x64" }, key: "linux-x64", sha256: "aa".repeat(32), integrity: "sha512-x", size: 1 },
+      { platform: { os: "linux", arch: "arm64" }, key: "linux-arm64", sha256: "BB".repeat(32), integrity: "sha512-y", size: 2 },
+    ];
+    const six = signaturePayload({ ...entry, tool_platform_archives: archives })
+      .toString("utf8")
+      .split("\n");
+    expect(six.slice(0, 5)).toEqual(five.slice(0, 5));
+    expect(six[5]).toBe(`platforms linux-x64=${"aa".repeat(32)} linux-arm64=${"bb".repeat(32)}`);
+    const swapped = [archives[0], { ...archives[1]!, sha256: "cc".repeat(32) }];
+    expect(signaturePayload({ ...entry, tool_platform_archives: swapped })).not.toEqual(
+      signaturePayload({ ...entry, tool_platform_archives: archives }),
+    );
+  });
+
   describe("against the registry", () => {
     let registry: TestRegistry;
     beforeAll(async () => {
