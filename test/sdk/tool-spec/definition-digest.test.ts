@@ -91,7 +91,12 @@ describe("definitionDigest", () => {
   });
 
   it("signs a version built for several platforms with a sixth line binding each platform to its archive", () => {
-    const entry = { ...readFixtureSpec("binary-increment"), version: "1.0.0", tool_archive_sha256: "AA".repeat(32) };
+    const entry = {
+      ...readFixtureSpec("binary-increment"),
+      tool_id: "binary-increment",
+      version: "1.0.0",
+      tool_archive_sha256: "AA".repeat(32),
+    };
     const five = signaturePayload(entry).toString("utf8").split("\n");
     expect(five).toHaveLength(6); // five lines, each ending in \n
     const archives = [
@@ -103,7 +108,7 @@ describe("definitionDigest", () => {
       .split("\n");
     expect(six.slice(0, 5)).toEqual(five.slice(0, 5));
     expect(six[5]).toBe(`platforms linux-x64=${"aa".repeat(32)} linux-arm64=${"bb".repeat(32)}`);
-    const swapped = [archives[0], { ...archives[1]!, sha256: "cc".repeat(32) }];
+    const swapped = [archives[0]!, { ...archives[1]!, sha256: "cc".repeat(32) }];
     expect(signaturePayload({ ...entry, tool_platform_archives: swapped })).not.toEqual(
       signaturePayload({ ...entry, tool_platform_archives: archives }),
     );
