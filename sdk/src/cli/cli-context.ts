@@ -35,8 +35,9 @@ function checkedRegistryUrl(value: string): string {
     return checkRegistryUrl(value);
   } catch (error) {
     if (!(error instanceof RegistryUrlError)) throw error;
-    const instead = error.suggestion === undefined ? "" : ` (did you mean --registry ${error.suggestion}?)`;
-    throw new UsageError(`--registry must be the registry's base URL, such as ${DEFAULT_REGISTRY}: ${error.message}${instead}`);
+    const instead =
+      error.suggestion === undefined ? `pass its base URL, such as ${DEFAULT_REGISTRY}` : `did you mean --registry ${error.suggestion}?`;
+    throw new UsageError(`--registry "${value}" ${error.problem}; ${instead}`);
   }
 }
 

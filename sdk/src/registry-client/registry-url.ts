@@ -2,11 +2,14 @@ import { AgentToolsError } from "../errors.js";
 
 /** A registry's base URL is its origin (and any path prefix it is deployed under), never one of its routes. */
 export class RegistryUrlError extends AgentToolsError<"REGISTRY_URL_INVALID"> {
+  /** What is wrong, e.g. "is not an http:// or https:// URL". */
+  readonly problem: string;
   /** The URL that would work, when one can be told from the given one. */
   readonly suggestion: string | undefined;
 
   constructor(value: string, problem: string, suggestion: string | undefined) {
     super("REGISTRY_URL_INVALID", `The registry URL "${value}" ${problem}${suggestion === undefined ? "" : `: use ${suggestion}`}.`);
+    this.problem = problem;
     this.suggestion = suggestion;
   }
 }
