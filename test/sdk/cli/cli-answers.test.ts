@@ -1,0 +1,127 @@
+/**
+ * What the CLI answers, against a real local registry: every subcommand's help lists the global
+ * options and an example, `versions` shows each version's status, `list --json` and `search --json`
+ * print one shape, and refusals carry a specific code in `--json` and the next step in CLI terms
+ * (a delete of a missing tool speaks as `get` does; a version already published says how to go on).
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMAND_EXAMPLES, commandPath } from "../../../sdk/src/cli/command-examples.js";
+import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
+import { createProgram } from "../../../sdk/src/cli/program.js";
+import { FIXTURE_TOOLS_DIR } from "../../support/bundles.js";
+import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
+import { runCliCaptured } from "../support/captured-cli.js";
+
+let registry: TestRegistry;
+let workDir: string;
+
+beforeAll(async () => {
+  [registry, workDir] = await Promise.all([startTestRegistry(), mkdtemp(join(tmpdir(), "agent-tools-cli-answers-"))]);
+  for (const version of ["1.0.0", "1.1.0", "1.2.0"]) {
+    const published = await cli("publish", await textStats(version), "--token", registry.token);
+    expect(published.status).toBe(EXIT.ok);
+  }
+});
+afterAll(async () => {
+  await registry?.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) => runCliCaptured([...args, "--registry", registry.url], workDir);
+
+/** A copy of the text-stats example with its version set. */
+async function textStats(version: string): Promise<string> {
+  const dir = join(workDir, `text-stats-${version}`);
+  await cp(join(FIXTURE_TOOLS_DIR, "text-stats"), dir, { recursive: true });
+  const spec = JSON.parse(await readFile(join(dir, "spec.json"), "utf8")) as { tool_metadata: Record<string, unknown> };
+  spec.tool_metadata.version = version;
+  await writeFile(join(dir, "spec.json"), JSON.stringify(spec));
+  return dir;
+}
+
+/** Every command that runs something (not the groups such as `token`), by its path. */
+function runnableCommands(command: Command): Command[] {
+  return command.commands.flatMap((sub) => (sub.commands.length === 0 ? [sub] : runnableCommands(sub)));
+}
+
+describe("subcommand help", () => {
+  const commands = runnableCommands(createProgram({ out: () => undefined, err: () => undefined, cwd: workDir }));
+
+  it("has examples for every command, and for no command that does not exist", () => {
+    const paths = commands.map(commandPath);
+    expect(paths.filter((path) => COMMAND_EXAMPLES[path] === undefined)).toEqual([]);
+    expect(Object.keys(COMMAND_EXAMPLES).filter((path) => !paths.includes(path))).toEqual([]);
+  });
+
+  it("lists the global options and the command's examples", async () => {
+    for (const path of ["versions", "token create", "mcp"]) {
+      const help = await runCliCaptured([...path.split(" "), "--help"], workDir);
+      expect(help.status).toBe(EXIT.ok);
+      expect(help.out).toMatch(/Global Options:\n(.*\n)*\s+--registry <url>/);
+      expect(help.out).toContain(`Examples:\n${COMMAND_EXAMPLES[path]!.map((example) => `  ${example}`).join("\n")}\n`);
+    }
+  });
+});
+
+describe("versions", () => {
+  it("shows each version's status and why, yanked ones too", async () => {
+    const token = ["--token", registry.token];
+    expect((await cli("yank", "text-stats@1.1.0", "--reason", "counts wrong", ...token)).status).toBe(EXIT.ok);
+    expect((await cli("deprecate", "text-stats@1.0.0", "--message", "use 1.2", ...token)).status).toBe(EXIT.ok);
+    const text = await cli("versions", "text-stats");
+    expect(text.status).toBe(EXIT.ok);
+    expect(text.out.split("\n").map((line) => line.split("\t").filter((_, column) => column !== 2))).toEqual([
+      ["1.2.0", "active"],
+      ["1.1.0", "yanked", "counts wrong"],
+      ["1.0.0", "deprecated", "use 1.2"],
+      [""],
+    ]);
+    const json = JSON.parse((await cli("versions", "text-stats", "--json")).out) as Record<string, unknown>[];
+    expect(json.map(({ version, status, status_message }) => [version, status, status_message])).toEqual([
+      ["1.2.0", "active", undefined],
+      ["1.1.0", "yanked", "counts wrong"],
+      ["1.0.0", "deprecated", "use 1.2"],
+    ]);
+    expect((await cli("yank", "text-stats@1.1.0", "--undo", ...token)).status).toBe(EXIT.ok);
+    expect((await cli("versions", "text-stats")).out).toMatch(/^1\.1\.0\tactive\t/m);
+  });
+});
+
+describe("--json answers", () => {
+  it("list and search print the same summary of a tool (search adds its score)", async () => {
+    const [listed] = JSON.parse((await cli("list", "--json")).out) as Record<string, unknown>[];
+    const [found] = JSON.parse((await cli("search", "word", "count", "--json")).out) as Record<string, unknown>[];
+    expect(listed).toMatchObject({ tool_id: "text-stats", version: "1.2.0" });
+    const { score, ...summary } = found!;
+    expect(typeof score).toBe("number");
+    expect(summary).toEqual(listed);
+  });
+
+  it("a version already published: VERSION_EXISTS and the next step in CLI terms", async () => {
+    const again = await cli("publish", await textStats("1.2.0"), "--token", registry.token, "--json");
+    expect(again.status).toBe(EXIT.failed);
+    const { error: failure } = JSON.parse(again.err) as { error: { code: string; message: string; status: number } };
+    expect(failure).toMatchObject({ code: "VERSION_EXISTS", status: 409 });
+    expect(failure.message).toContain('raise tool_metadata.version in spec.json (e.g. to "1.2.1")');
+    expect(failure.message).toContain("`agent-tools delete text-stats@1.2.0`");
+    // Never the route that deletes every version.
+    expect(again.err).not.toMatch(/DELETE \/tools\/text-stats\b(?!\/versions)/);
+  });
+
+  it("a delete of a missing tool or version says so as get does, not in HTTP terms", async () => {
+    const token = ["--token", registry.token, "--yes"];
+    const tool = await cli("delete", "no-such-tool", ...token);
+    expect(tool.status).toBe(EXIT.failed);
+    expect(tool.err).toBe((await cli("get", "no-such-tool")).err);
+    expect(tool.err).not.toMatch(/HTTP|\/tools/);
+    const version = await cli("delete", "text-stats@9.9.9", ...token, "--json");
+    expect(JSON.parse(version.err).error).toMatchObject({
+      code: "TOOL_NOT_FOUND",
+      message: expect.stringContaining("agent-tools versions text-stats"),
+    });
+  });
+});
