@@ -7,7 +7,6 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMAND_EXAMPLES, commandPath } from "../../../sdk/src/cli/command-examples.js";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
@@ -42,6 +41,9 @@ async function textStats(version: string): Promise<string> {
   await writeFile(join(dir, "spec.json"), JSON.stringify(spec));
   return dir;
 }
+
+/** The SDK's own commander (the repository root has another version). */
+type Command = ReturnType<typeof createProgram>;
 
 /** Every command that runs something (not the groups such as `token`), by its path. */
 function runnableCommands(command: Command): Command[] {
