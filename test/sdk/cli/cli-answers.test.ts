@@ -5,6 +5,7 @@
  * (a delete of a missing tool speaks as `get` does; a version already published says how to go on).
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,6 +70,28 @@ describe("subcommand help", () => {
   });
 });
 
+describe("the command list", () => {
+  const topLevel = createProgram({ out: () => undefined, err: () => undefined, cwd: workDir }).commands.map((command) => command.name());
+  const page = (path: string) => readFile(fileURLToPath(new URL(`../../../${path}`, import.meta.url)), "utf8");
+
+  it("is complete in the README and in docs/cli.md's table", async () => {
+    const readmeLine = /^- \*\*CLI\*\* \(`agent-tools`\): ([^(]*)/m.exec(await page("README.md"))?.[1] ?? "";
+    expect(
+      readmeLine
+        .replace(/\s+/g, " ")
+        .replace(/[ ,]+$/, "")
+        .split(", ")
+        .sort(),
+    ).toEqual([...topLevel].sort());
+    // The first cell of each row of the command table: `versions <id>`, `get <id[@version]>`, …
+    const cells = (await page("docs/cli.md"))
+      .split("\n")
+      .filter((line) => line.startsWith("| `"))
+      .map((row) => row.split(" | ")[0]!);
+    expect(topLevel.filter((name) => !cells.some((cell) => new RegExp(`(^\\| |, )\`${name}[ \`]`).test(cell)))).toEqual([]);
+  });
+});
+
 describe("versions", () => {
   it("shows each version's status and why, yanked ones too", async () => {
     const token = ["--token", registry.token];
@@ -93,7 +116,25 @@ describe("versions", () => {
   });
 });
 
+describe("--registry", () => {
+  it("names the base URL to use when given one of its routes", async () => {
+    for (const route of ["/tools", "/tools/text-stats"]) {
+      const result = await runCliCaptured(["list", "--registry", `${registry.url}${route}`], workDir);
+      expect(result.status).toBe(EXIT.usage);
+      expect(result.err).toBe(
+        `agent-tools: --registry "${registry.url}${route}" names the registry's /tools route, not the registry (clients add /tools themselves); did you mean --registry ${registry.url}?\n`,
+      );
+    }
+  });
+});
+
 describe("--json answers", () => {
+  it("mcp takes --json: its failure is one JSON object on stderr", async () => {
+    const result = await cli("mcp", "no-such-tool", "--json");
+    expect(result.status).toBe(EXIT.failed);
+    expect(JSON.parse(result.err).error).toMatchObject({ code: "TOOL_NOT_FOUND" });
+  });
+
   it("list and search print the same summary of a tool (search adds its score)", async () => {
     const [listed] = JSON.parse((await cli("list", "--json")).out) as Record<string, unknown>[];
     const [found] = JSON.parse((await cli("search", "word", "count", "--json")).out) as Record<string, unknown>[];
