@@ -99,6 +99,10 @@ describe("a tool built for several platforms", () => {
       const bytes = new Uint8Array(await (await fetch(archive.url)).arrayBuffer());
       expect(sha256(bytes)).toBe(archive.sha256);
     }
+    // The catalogue's page shows each platform with its own download.
+    const page = await (await fetch(`${registry.url}/t/multi/1.0.0`)).text();
+    for (const archive of archives)
+      expect(page).toContain(`<a href="/tools/multi/versions/1.0.0/archive?platform=${archive.key}">${archive.key}</a>`);
     // The doctor counts each platform's archive as referenced: none is an orphan to remove.
     const doctor = await cli("registry", "doctor", "--grace", "0", "--json", "--token", registry.token);
     expect(JSON.parse(doctor.out).findings).toEqual([]);
