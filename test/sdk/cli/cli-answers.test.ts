@@ -11,8 +11,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMAND_EXAMPLES, commandPath } from "../../../sdk/src/cli/command-examples.js";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
+import { describeFailure } from "../../../sdk/src/cli/report-error.js";
+import { uploadBundle } from "../../../sdk/src/publish/upload-bundle.js";
+import { RegistryError } from "../../../sdk/src/registry-client/registry-errors.js";
 import { createProgram } from "../../../sdk/src/cli/program.js";
-import { FIXTURE_TOOLS_DIR } from "../../support/bundles.js";
+import { buildBundle, buildPythonToolZip, FIXTURE_TOOLS_DIR, readFixtureSpec } from "../../support/bundles.js";
 import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
 import { runCliCaptured } from "../support/captured-cli.js";
 
@@ -153,6 +156,18 @@ describe("--json answers", () => {
     expect(failure.message).toContain("`agent-tools delete text-stats@1.2.0`");
     // Never the route that deletes every version.
     expect(again.err).not.toMatch(/DELETE \/tools\/text-stats\b(?!\/versions)/);
+  });
+
+  it("a spec.json the registry refuses (past the CLI's own checks): INVALID_SPEC, and where to find every problem first", async () => {
+    const spec = { ...readFixtureSpec("text-stats"), tool_id: "refused-spec", tool_tags: "nlp" };
+    const bundle = buildBundle({ spec, toolZip: buildPythonToolZip(join(FIXTURE_TOOLS_DIR, "text-stats")), toolMd: "# refused-spec\n" });
+    const error = await uploadBundle(bundle, { registryUrl: registry.url, token: registry.token }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RegistryError);
+    expect(error).toMatchObject({ code: "INVALID_SPEC", status: 422 });
+    expect(describeFailure(error)).toMatchObject({
+      code: "INVALID_SPEC",
+      message: expect.stringMatching(/^the registry refused spec\.json: .*tool_tags.*`agent-tools pack <tool-dir>` checks a tool folder/s),
+    });
   });
 
   it("a delete of a missing tool or version says so as get does, not in HTTP terms", async () => {
