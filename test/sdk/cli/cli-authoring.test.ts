@@ -93,6 +93,10 @@ describe("init", () => {
     expect(stdout).toMatch(/^ok: code\/acme\.echo wrote/);
     const ran = await cli(["run", "./acme.echo", "--input", '{"value": 41}', "--cache-dir", cacheDir()]);
     expect(JSON.parse(ran.out)).toMatchObject({ received: { tool_id: "acme.echo", mode: "input", input: { value: 41 } } });
+    // It passes the checks before publishing: its build matches the platform its spec.json declares.
+    const packed = await cli(["pack", "acme.echo", "--json"]);
+    expect(packed.status).toBe(EXIT.ok);
+    expect(JSON.parse(packed.out)).toMatchObject({ tool_id: "acme.echo", archive_format: "tar.gz", warnings: [] });
   });
 
   it("refuses bad ids and folders that are in use", async () => {
