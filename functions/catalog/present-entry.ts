@@ -18,6 +18,14 @@ export function presentEntry(entry: PublishedEntry, origin: string): Record<stri
     status: "active",
     ...served,
     tool_source_code_link: archiveLink(origin, entry.tool_id, entry.version),
+    ...(entry.tool_platform_archives === undefined
+      ? {}
+      : {
+          tool_platform_archives: entry.tool_platform_archives.map((archive) => ({
+            ...archive,
+            url: `${archiveLink(origin, entry.tool_id, entry.version)}?platform=${encodeURIComponent(archive.key)}`,
+          })),
+        }),
   };
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(withLink).sort()) sorted[key] = withLink[key];

@@ -59,6 +59,8 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): 
     for (const version of visibleVersions(partition)) {
       if (version.archiveSha256 !== "")
         referenced.set(version.archiveSha256, { size: version.archiveSize, by: `${partition.toolId}@${version.version}` });
+      for (const archive of version.furtherArchives)
+        referenced.set(archive.sha256, { size: archive.size, by: `${partition.toolId}@${version.version}` });
     }
   }
 
@@ -135,7 +137,14 @@ async function checkTool(
   }
   let repaired = false;
   for (const version of found.versions.filter((candidate) => candidate.deleting)) {
-    if (fix) await finishVersionDeletion(deps, toolId, version.version, version.archiveSha256);
+    if (fix)
+      await finishVersionDeletion(
+        deps,
+        toolId,
+        version.version,
+        version.archiveSha256,
+        version.furtherArchives.map((archive) => archive.sha256),
+      );
     findings.push({
       kind: "unfinished-version-delete",
       toolId,

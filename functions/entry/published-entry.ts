@@ -1,4 +1,5 @@
 import type { ToolCapabilities } from "@agent-tools/sdk/capabilities";
+import type { PlatformArchive, ToolPlatform } from "@agent-tools/sdk/tool-spec";
 import type { StoredEmbedding } from "./search-embedding.js";
 import type { ToolEntry } from "./tool-entry.js";
 
@@ -21,6 +22,10 @@ export interface RegistryOwnedFields {
    * declared it and the registry validated it; absent when it declares nothing.
    */
   tool_capabilities?: ToolCapabilities;
+  /** The platforms a binary tool is built for, as the spec declared them; absent when it declares none (docs/authoring.md#platforms). */
+  tool_platforms?: ToolPlatform[];
+  /** One archive per declared platform, `tool.zip`'s first (the same as `tool_archive_sha256`); absent without platforms. */
+  tool_platform_archives?: PlatformArchive[];
   /** The publisher that owns the tool id; absent on entries stored before ownership (`admin`). */
   owner?: string;
   /** Absent on entries stored before lifecycle statuses: `active` (docs/design/publisher-trust.md). */
@@ -43,3 +48,12 @@ export interface EntrySignature {
 }
 
 export type PublishedEntry = Omit<ToolEntry, "tool_source_code_link"> & RegistryOwnedFields;
+
+/**
+ * The archives of a version besides `tool.zip` (`tool_archive_sha256`), each once: the ones that need
+ * reference items of their own (`functions/storage/platform-archive-references.ts`).
+ */
+export function furtherArchives(entry: Pick<PublishedEntry, "tool_archive_sha256" | "tool_platform_archives">): string[] {
+  const hashes = (entry.tool_platform_archives ?? []).map((archive) => archive.sha256);
+  return [...new Set(hashes)].filter((sha256) => sha256 !== entry.tool_archive_sha256);
+}

@@ -3,7 +3,7 @@ import { recordCatalogChange, type ChangeRecordingDeps } from "../catalog/record
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
 import { resolveLatest } from "../catalog/resolve-latest.js";
 import type { RegistryDeps } from "../registry-deps.js";
-import type { ToolPartition } from "../storage/tool-partition.js";
+import type { ToolPartition, VersionSummary } from "../storage/tool-partition.js";
 
 export type DeleteDeps = Pick<RegistryDeps, "entries" | "archives"> & ChangeRecordingDeps;
 
@@ -41,14 +41,27 @@ export async function deleteTool(toolId: string, deps: DeleteDeps, maxClaimed = 
 async function pruneLowestVersions(deps: DeleteDeps, partition: ToolPartition, keep: number): Promise<ToolPartition> {
   const byRank = [...partition.versions].sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
   const lowest = byRank.slice(0, byRank.length - keep);
-  await deps.entries.deleteVersions(
-    partition.toolId,
-    lowest.map((version) => version.version),
-  );
-  for (const sha256 of new Set(lowest.map((version) => version.archiveSha256))) {
-    if (sha256 !== "") await removeArchiveIfUnreferenced(deps, sha256);
-  }
+  await removeVersions(deps, partition.toolId, lowest);
   return { ...partition, versions: byRank.slice(byRank.length - keep) };
+}
+
+/**
+ * The version items go (their further platforms' reference items first, so a crash leaves an item
+ * to finish from), then every archive of theirs no other version uses.
+ */
+async function removeVersions(
+  deps: DeleteDeps,
+  toolId: string,
+  versions: readonly VersionSummary[],
+  names: readonly string[] = versions.map((version) => version.version),
+): Promise<void> {
+  for (const version of versions) {
+    const further = version.furtherArchives.map((archive) => archive.sha256);
+    if (further.length > 0) await deps.entries.deleteArchiveReferences(toolId, version.version, further);
+  }
+  await deps.entries.deleteVersions(toolId, names);
+  const archives = versions.flatMap((version) => [version.archiveSha256, ...version.furtherArchives.map((archive) => archive.sha256)]);
+  for (const sha256 of new Set(archives)) if (sha256 !== "") await removeArchiveIfUnreferenced(deps, sha256);
 }
 
 /** Completes the deletion that the tombstone in `partition` describes (a crashed or concurrent one). */
@@ -64,10 +77,13 @@ async function finishClaimedDeletion(
   tombstone: { deleting: readonly string[]; deletionId: string },
 ): Promise<void> {
   const { toolId } = partition;
-  await deps.entries.deleteVersions(toolId, tombstone.deleting);
   const claimed = new Set(tombstone.deleting);
-  const archives = new Set(partition.versions.filter((version) => claimed.has(version.version)).map((version) => version.archiveSha256));
-  for (const sha256 of archives) if (sha256 !== "") await removeArchiveIfUnreferenced(deps, sha256);
+  await removeVersions(
+    deps,
+    toolId,
+    partition.versions.filter((version) => claimed.has(version.version)),
+    tombstone.deleting,
+  );
   await deps.entries.endDeletion(toolId, tombstone.deletionId);
   await recordCatalogChange(deps, { toolId, kind: "deleted" });
   // Versions published while the delete ran were not claimed: they get their pointer back.

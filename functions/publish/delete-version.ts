@@ -1,6 +1,7 @@
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
 import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-archive.js";
 import { resolveLatest } from "../catalog/resolve-latest.js";
+import { furtherArchives } from "../entry/published-entry.js";
 import { HttpProblem } from "../http-problem.js";
 import type { DeleteDeps } from "./delete-tool.js";
 import { publishInFlight } from "./publish-in-flight.js";
@@ -20,15 +21,26 @@ export async function deleteVersion(toolId: string, version: string, deps: Delet
   if (stored === undefined) return false;
   if (publishInFlight(stored)) throw publishing(toolId, version);
   if (!stored.deleting && !(await deps.entries.markDeleting(toolId, version))) return false;
-  await finishVersionDeletion(deps, toolId, version, stored.entry.tool_archive_sha256);
+  await finishVersionDeletion(deps, toolId, version, stored.entry.tool_archive_sha256, furtherArchives(stored.entry));
   return true;
 }
 
-/** Steps 2-4 for a version marked deleting (by this request, a crashed one, or one the doctor found). */
-export async function finishVersionDeletion(deps: DeleteDeps, toolId: string, version: string, archiveSha256: string): Promise<void> {
+/**
+ * Steps 2-4 for a version marked deleting (by this request, a crashed one, or one the doctor found).
+ * `further` are its other platforms' archives: their reference items go before the item, so a crash
+ * leaves the item to finish from, never a reference without it.
+ */
+export async function finishVersionDeletion(
+  deps: DeleteDeps,
+  toolId: string,
+  version: string,
+  archiveSha256: string,
+  further: readonly string[] = [],
+): Promise<void> {
   await resolveLatest(deps.entries, toolId);
+  await deps.entries.deleteArchiveReferences(toolId, version, further);
   await deps.entries.removeDeletingVersion(toolId, version);
-  if (archiveSha256 !== "") await removeArchiveIfUnreferenced(deps, archiveSha256);
+  for (const sha256 of new Set([archiveSha256, ...further])) if (sha256 !== "") await removeArchiveIfUnreferenced(deps, sha256);
   await recordCatalogChange(deps, { toolId, kind: "updated" });
 }
 

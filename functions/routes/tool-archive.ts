@@ -32,8 +32,27 @@ export const toolArchiveRoute: RouteModule = (app, deps) => {
   });
 };
 
+/**
+ * The archive a request names: `tool.zip` (`tool_archive_sha256`), or with `?platform=<key>` one
+ * platform's of a binary tool built for several (docs/authoring.md#platforms).
+ */
+function requestedArchive(c: Context, entry: PublishedEntry): { sha256: string; suffix: string } {
+  const key = c.req.query("platform");
+  if (key === undefined || key === "") return { sha256: entry.tool_archive_sha256, suffix: "" };
+  const archive = entry.tool_platform_archives?.find((candidate) => candidate.key === key);
+  if (archive !== undefined) return { sha256: archive.sha256, suffix: `-${archive.key}` };
+  const keys = (entry.tool_platform_archives ?? []).map((candidate) => candidate.key);
+  throw new HttpProblem(
+    404,
+    "Archive not found",
+    keys.length === 0
+      ? `${entry.tool_id}@${entry.version} declares no platforms: it has one archive, at this URL without ?platform.`
+      : `${entry.tool_id}@${entry.version} has no archive for platform ${JSON.stringify(key.slice(0, 64))}; it has ${keys.join(", ")}.`,
+  );
+}
+
 async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry): Promise<Response> {
-  const sha256 = entry.tool_archive_sha256;
+  const { sha256, suffix } = requestedArchive(c, entry);
   if (deps.config.archiveDelivery === "cdn") {
     // The bytes at /archives/<sha256> never change and are cached at the edge; the redirect only
     // briefly (a deleted tool's version can be published again with other bytes).
@@ -42,7 +61,11 @@ async function sendArchive(c: Context, deps: RegistryDeps, entry: PublishedEntry
   }
   if (deps.config.archiveDelivery === "redirect") {
     if (!(await deps.archiveBytes.isIntact(sha256))) throw archiveMissing(entry);
-    const url = await deps.archives.presignGet(sha256, deps.config.presignExpiresSeconds, `${entry.tool_id}-${entry.version}-tool.zip`);
+    const url = await deps.archives.presignGet(
+      sha256,
+      deps.config.presignExpiresSeconds,
+      `${entry.tool_id}-${entry.version}${suffix}-tool.zip`,
+    );
     c.header("Cache-Control", "no-store");
     return c.redirect(url, 302);
   }

@@ -25,6 +25,7 @@ import {
   PENDING_STATE,
   REVISION_KEY,
 } from "./table-schema.js";
+import { referencedVersion, versionListsArchive, writeReferences } from "./platform-archive-references.js";
 import { isConditionFailure } from "./storage-errors.js";
 import { PARTITION_PROJECTION, summarisePartition, type ToolPartition } from "./tool-partition.js";
 
@@ -157,6 +158,22 @@ export class EntryStore {
       if (isConditionFailure(error)) throw new VersionExistsError(entry.tool_id, entry.version);
       throw error;
     }
+  }
+
+  /**
+   * Writes the reference items of a version's further platform archives (`platform-archive-references.ts`)
+   * before its version item, as the archive itself is written before it: no moment exists where a
+   * stored version names an archive that a delete could take for unreferenced.
+   */
+  async putArchiveReferences(toolId: string, version: string, sha256s: readonly string[]): Promise<void> {
+    assertToolId(toolId);
+    await writeReferences(this.db, this.table, "put", toolId, version, sha256s);
+  }
+
+  /** Removes them again: when the version goes, or when an upload that wrote them was refused. */
+  async deleteArchiveReferences(toolId: string, version: string, sha256s: readonly string[]): Promise<void> {
+    assertToolId(toolId);
+    await writeReferences(this.db, this.table, "delete", toolId, version, sha256s);
   }
 
   /** The last step of a publish: the version is no longer pending. */
@@ -400,6 +417,12 @@ export class EntryStore {
    */
   async archiveReferenced(sha256: string): Promise<boolean> {
     for (const named of await this.archiveIndexEntries(sha256)) {
+      // A platform archive's reference item: the version it names must list the archive.
+      const version = referencedVersion(named);
+      if (version !== undefined) {
+        if (await versionListsArchive(this.db, this.table, version, sha256)) return true;
+        continue;
+      }
       const result = await this.db.send(
         new GetCommand({
           TableName: this.table,

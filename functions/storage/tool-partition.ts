@@ -1,5 +1,5 @@
 import { versionRank } from "../entry/version-rank.js";
-import type { VersionStatus } from "../entry/published-entry.js";
+import { furtherArchives, type PublishedEntry, type VersionStatus } from "../entry/published-entry.js";
 import { DELETING_STATE, INDEX_REPAIR_ATTRIBUTE, LATEST_SORT_KEY, PENDING_STATE } from "./table-schema.js";
 
 /** One version item, without its entry (what state decisions need). */
@@ -12,6 +12,8 @@ export interface VersionSummary {
   archiveSha256: string;
   /** `tool_archive_size` of the entry. */
   archiveSize: number;
+  /** The version's archives besides `tool.zip` (further platforms', `furtherArchives`), with their sizes. */
+  furtherArchives: { sha256: string; size: number }[];
   /** Listed by a tombstone: a delete has started to remove it. */
   doomed: boolean;
   /** A delete of this one version has started (`state: "deleting"`). */
@@ -35,7 +37,7 @@ export interface ToolPartition {
 /** The attributes a partition summary reads (entries stay behind: they can be 300 KB each). */
 export const PARTITION_PROJECTION = {
   expression:
-    "#version, #rank, #state, #sha, #entry.#updated, #entry.#size, #entry.#status, #latest, #order, #deleting, #deletion, #repair",
+    "#version, #rank, #state, #sha, #entry.#updated, #entry.#size, #entry.#status, #entry.#platforms, #latest, #order, #deleting, #deletion, #repair",
   names: {
     "#version": "version",
     "#rank": "version_rank",
@@ -45,6 +47,7 @@ export const PARTITION_PROJECTION = {
     "#updated": "updated_at",
     "#size": "tool_archive_size",
     "#status": "status",
+    "#platforms": "tool_platform_archives",
     "#order": "latest_order",
     "#latest": "latest_version",
     "#deleting": "deleting",
@@ -69,6 +72,7 @@ export function summarisePartition(toolId: string, items: Record<string, unknown
         updatedAt: String((item.entry as { updated_at?: unknown } | undefined)?.updated_at ?? ""),
         archiveSha256: String(item.tool_archive_sha256 ?? ""),
         archiveSize: Number((item.entry as { tool_archive_size?: unknown } | undefined)?.tool_archive_size ?? 0),
+        furtherArchives: furtherArchivesOf(item),
         doomed: doomed.has(version),
         deleting: item.state === DELETING_STATE,
         status: statusOf(item.entry),
@@ -87,6 +91,14 @@ function summarisePointer(item: Record<string, unknown>): PointerSummary {
     updatedAt: String((item.entry as { updated_at?: unknown } | undefined)?.updated_at ?? ""),
     ...(typeof item.latest_order === "string" ? { order: item.latest_order } : {}),
   };
+}
+
+function furtherArchivesOf(item: Record<string, unknown>): { sha256: string; size: number }[] {
+  const archives = (item.entry as Pick<PublishedEntry, "tool_platform_archives"> | undefined)?.tool_platform_archives ?? [];
+  const further = new Set(
+    furtherArchives({ tool_archive_sha256: String(item.tool_archive_sha256 ?? ""), tool_platform_archives: archives }),
+  );
+  return archives.filter((archive) => further.delete(archive.sha256)).map(({ sha256, size }) => ({ sha256, size }));
 }
 
 function statusOf(entry: unknown): VersionStatus {

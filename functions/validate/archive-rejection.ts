@@ -5,10 +5,16 @@ export const PROCESSING_FAILED = "Failed to process tool package";
 
 /**
  * The HTTP answer for an archive the guards refused: 413 for size limits (a bomb included),
- * otherwise `invalidStatus` (400 for the bundle zip itself, 422 for the tool.zip inside it).
+ * otherwise `invalidStatus` (400 for the bundle zip itself, 422 for a tool archive inside it), named by `subject`.
  */
-export function archiveRejection(error: unknown, subject: "The bundle" | "tool.zip", invalidStatus: 400 | 422): unknown {
+export function archiveRejection(error: unknown, subject: string, invalidStatus: 400 | 422): unknown {
   if (!(error instanceof ArchiveError)) return error;
-  const status = ARCHIVE_LIMIT_CODES.has(error.code) ? 413 : invalidStatus;
-  return new HttpProblem(status, PROCESSING_FAILED, `${subject}: ${error.message}`);
+  if (ARCHIVE_LIMIT_CODES.has(error.code)) return new HttpProblem(413, PROCESSING_FAILED, `${subject}: ${error.message}`);
+  return new HttpProblem(
+    invalidStatus,
+    PROCESSING_FAILED,
+    `${subject}: ${error.message}`,
+    {},
+    invalidStatus === 400 ? "INVALID_BUNDLE" : "INVALID_ARCHIVE",
+  );
 }

@@ -8,20 +8,21 @@ export function parseSpec(bytes: Uint8Array): Record<string, unknown> {
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new HttpProblem(400, PROCESSING_FAILED, "spec.json is not UTF-8 text. Save it as UTF-8 JSON.");
+    throw invalidSpec("spec.json is not UTF-8 text. Save it as UTF-8 JSON.");
   }
   let spec: unknown;
   try {
     spec = JSON.parse(text);
   } catch (error) {
-    throw new HttpProblem(
-      400,
-      PROCESSING_FAILED,
-      `spec.json is not valid JSON (${(error as Error).message}). Check it with: python3 -m json.tool spec.json`,
-    );
+    throw invalidSpec(`spec.json is not valid JSON (${(error as Error).message}). Check it with: python3 -m json.tool spec.json`);
   }
   if (!isPlainObject(spec)) {
-    throw new HttpProblem(400, PROCESSING_FAILED, `spec.json must be a JSON object ({"tool_id": ..., ...}), but it is ${describe(spec)}.`);
+    throw invalidSpec(`spec.json must be a JSON object ({"tool_id": ..., ...}), but it is ${describe(spec)}.`);
   }
   return spec;
+}
+
+/** spec.json cannot be read as a JSON object at all: 400, before any rule is judged. */
+function invalidSpec(detail: string): HttpProblem {
+  return new HttpProblem(400, PROCESSING_FAILED, detail, {}, "INVALID_SPEC");
 }

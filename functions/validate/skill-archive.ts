@@ -35,18 +35,22 @@ export function checkSkillArchive(archive: ToolArchive): void {
           .map((entry) => entry.path)
           .join(", ") || "no files"
       }. Put the skill folder's files in code/ and pack again.`,
+      {},
+      "INVALID_ARCHIVE",
     );
   }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(manifest.data);
   } catch {
-    throw new HttpProblem(422, PROCESSING_FAILED, `tool.zip: ${SKILL_PATH} is not UTF-8 text; save it as UTF-8.`);
+    throw new HttpProblem(422, PROCESSING_FAILED, `tool.zip: ${SKILL_PATH} is not UTF-8 text; save it as UTF-8.`, {}, "INVALID_ARCHIVE");
   }
   try {
     parseSkillManifest(text, `tool.zip ${SKILL_PATH}`);
   } catch (error) {
     if (!(error instanceof SkillError)) throw error;
-    throw new HttpProblem(OVER_LIMIT.has(error.code) ? 413 : 422, PROCESSING_FAILED, error.message);
+    throw OVER_LIMIT.has(error.code)
+      ? new HttpProblem(413, PROCESSING_FAILED, error.message)
+      : new HttpProblem(422, PROCESSING_FAILED, error.message, {}, "INVALID_ARCHIVE");
   }
 }

@@ -6,6 +6,7 @@ import { grantSecretLocations } from "./builtin/grant-secret-locations.js";
 import { resolveCacheDir } from "./cache/cache-dir.js";
 import { readLocalTool, type LocalToolSource } from "./cache/local-tool-source.js";
 import { entryVersion, registryEntry, type LatestPolicy } from "./cache/registry-entry.js";
+import { archiveForHost } from "./cache/platform-archive.js";
 import { registryToolTree } from "./cache/registry-tool-tree.js";
 import { ToolCache } from "./cache/tool-cache.js";
 import type { ToolTree } from "./cache/tool-tree.js";
@@ -16,6 +17,9 @@ import { PermissionEngine } from "./permission/permission-engine.js";
 import { readPipHosts } from "./runtimes/python/pip-sources.js";
 import { resolveOutputFileLimit } from "./runtimes/binary/binary-runtime.js";
 import { PythonToolRuntime } from "./runtimes/python/python-runtime.js";
+import { ToolInputInvalidError } from "./runtimes/runtime-errors.js";
+import { inputSchemaOf } from "./registry-tool/registry-tool-record.js";
+import { InputValidator } from "./toolkit/input-validator.js";
 import { startToolRuntime, type RuntimeSettings } from "./runtimes/start-tool-runtime.js";
 import type { ToolOutputListener, ToolRuntime } from "./runtimes/tool-runtime.js";
 import type { CapabilityAsker } from "./sandbox/capabilities/capability-grants.js";
@@ -128,6 +132,8 @@ export interface AddedTool {
 interface LoadedTool {
   info: AddedTool;
   runtime: ToolRuntime;
+  /** What `execute`'s input must match, as a Toolkit and the MCP server present the tool (`inputSchemaOf`). */
+  inputSchema: Record<string, unknown>;
   /** Identity of what runs: same tree, same record = nothing to restart on a repeated `add`. */
   identity: string;
   /** A definition the user has not approved yet: asked before the first call (docs/sdk.md, "Pinned definitions"). */
@@ -135,6 +141,9 @@ interface LoadedTool {
   /** The question about `unapproved` in flight, shared by concurrent first calls. */
   approval?: Promise<void> | undefined;
 }
+
+/** One validator for every instance: it compiles each schema object once, and holds none longer than its tool. */
+const inputValidator = new InputValidator();
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_INSTALL_TIMEOUT_MS = 600_000;
@@ -254,8 +263,15 @@ export class AgentTools implements SkillSource {
   /** Runs a tool (Python or binary), adding it with no parameters first if needed (docs/design/compatibility.md#execute-without-add). */
   async executeToolById(toolId: string, input: unknown = {}): Promise<unknown> {
     const ready = this.tools.get(toolId); // the hot path: one lookup, straight to the runtime
-    if (ready !== undefined && ready.unapproved === undefined && !this.loading.has(toolId)) return ready.runtime.execute(input);
-    return (await this.approved(await this.loaded(toolId))).runtime.execute(input);
+    if (ready !== undefined && ready.unapproved === undefined && !this.loading.has(toolId)) return this.execute(ready, input);
+    return this.execute(await this.approved(await this.loaded(toolId)), input);
+  }
+
+  /** Checks the input against the tool's schema before anything starts (ToolInputInvalidError), as a Toolkit and MCP do, then runs it. */
+  private execute(tool: LoadedTool, input: unknown): Promise<unknown> {
+    const problems = tool.runtime.kind === "skill" ? undefined : inputValidator.schemaProblems(tool.inputSchema, input ?? {});
+    if (problems !== undefined) return Promise.reject(new ToolInputInvalidError(tool.info.toolId, problems));
+    return tool.runtime.execute(input);
   }
 
   /**
@@ -401,6 +417,7 @@ export class AgentTools implements SkillSource {
     }
     const loaded: LoadedTool = {
       unapproved,
+      inputSchema: inputSchemaOf(record),
       info: {
         toolId,
         version: typeof record.version === "string" ? record.version : metadataVersion(record),
@@ -432,7 +449,8 @@ export class AgentTools implements SkillSource {
     }
     const entry = await registryEntry(client, this.cache, toolId, version, this.latestPolicy);
     await this.trust.admit(entry, version ?? entryVersion(entry), version !== undefined);
-    const tree = await withToolId(toolId, () => registryToolTree(client, this.cache, entry, this.archiveLimits));
+    // A binary tool built for several platforms: the archive of this host's.
+    const tree = await withToolId(toolId, () => registryToolTree(client, this.cache, archiveForHost(entry), this.archiveLimits));
     return { record: entry, tree, origin: "registry" };
   }
 }

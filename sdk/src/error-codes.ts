@@ -19,9 +19,26 @@ export const ERROR_CODES = {
     REGISTRY_UNAVAILABLE: "The registry could not be reached, timed out, or answered with a gateway error.",
     REGISTRY_ENTRY_INVALID:
       "The registry answered an entry whose tool id, version, archive digest or owner is not well formed, or another tool's entry; nothing of it touched the disk.",
+    REGISTRY_URL_INVALID:
+      "The registry URL is not the registry's base URL: not http(s), or it names a route such as `/tools` (use `http://host:port`, without `/tools`).",
+    VERSION_EXISTS:
+      "The `(tool_id, version)` is already published and published versions never change: raise `tool_metadata.version`, or delete that version first.",
+    INVALID_SPEC:
+      "The registry refused spec.json; `detail` lists every problem with its path (`agent-tools pack` finds them before uploading).",
+    INVALID_ARCHIVE:
+      "The registry refused a tool archive (`tool.zip` or a platform's): its layout, an unsafe entry, or an executable built for another platform than it declares.",
+    INVALID_BUNDLE: "The upload is not a bundle the registry can read: not a zip, files missing or extra at its root, tool.md not UTF-8.",
+    REGISTRY_UNAUTHORIZED: "The registry refused the write token: missing, wrong, expired or revoked (HTTP 401).",
+    REGISTRY_FORBIDDEN:
+      "The token may not do this: an id outside its scope, an action not granted, a tool another publisher owns (HTTP 403).",
+    REGISTRY_CONFLICT: "Another write to the same tool or version ran at the same time (HTTP 409): retry.",
+    REGISTRY_TOO_LARGE: "The request is over one of the registry's limits: a bundle, an entry or a JSON body (HTTP 413).",
+    REGISTRY_RATE_LIMITED: "Too many writes from this publisher token (HTTP 429): retry after `Retry-After`.",
   },
   publish: {
     PACK_INVALID: "A tool folder cannot be packed: its layout or `spec.json` is wrong.",
+    TOOL_CHECK_FAILED:
+      "Checks before publishing found problems in a tool folder (spec.json by the registry's rules, Python syntax, an executable against its platform); `problems` lists each with its file.",
     BUNDLE_TRANSFER_FAILED: "Uploading a bundle failed on the way (storage or network), not by the registry's verdict.",
     BUNDLE_SIGNING_FAILED:
       "A bundle cannot be signed: the key is not an ed25519 private key, or the bundle lacks a readable spec.json, tool.md or tool.zip.",
@@ -56,6 +73,9 @@ export const ERROR_CODES = {
     TOOL_LOAD_FAILED: "A tool could not be loaded (its code, requirements or interpreter).",
     TOOL_EXECUTION_FAILED: "The tool ran and reported a failure.",
     TOOL_INPUT_NOT_SERIALISABLE: "The input cannot be sent to the tool as JSON.",
+    TOOL_INPUT_INVALID: "The input does not match the tool's input schema (`tool_api_spec.entrypoints.execute.input`); nothing ran.",
+    TOOL_PLATFORM_UNSUPPORTED:
+      "The tool has no archive for this host's OS and architecture, or its executable is built for another (the message names both).",
     TOOL_OUTPUT_INVALID: "The tool's answer is not usable (not JSON, or not the expected shape).",
     TOOL_TIMEOUT: "The call took longer than its timeout; the tool's processes were stopped.",
     TOOL_CRASHED: "The tool's process died during the call.",

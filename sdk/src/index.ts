@@ -59,6 +59,8 @@ export { RegistryTool, registryTool, registryTools, type RegistryToolOptions } f
 export { ArchiveError } from "./archive/archive-error.js";
 export { ArchiveIntegrityError } from "./archive/extract-to-directory.js";
 export { BundleTransferError, PackError } from "./publish/publish-errors.js";
+export { ToolCheckError } from "./publish/tool-check-error.js";
+export { RegistryUrlError } from "./registry-client/registry-url.js";
 
 export {
   ToolClosedError,
@@ -66,10 +68,12 @@ export {
   ToolEnvironmentError,
   ToolExecutionError,
   ToolInputError,
+  ToolInputInvalidError,
   ToolOutputError,
   ToolTimeoutError,
 } from "./runtimes/runtime-errors.js";
 export { ToolLoadError } from "./tool-load-error.js";
+export { ToolPlatformError } from "./tool-platform-error.js";
 export { ToolFileError } from "./tool-files.js";
 export { CapabilityPathRefusedError, SandboxDeniedError, SandboxUnavailableError } from "./sandbox/sandbox-errors.js";
 export type { SandboxMode } from "./sandbox/sandbox-preflight.js";

@@ -11,7 +11,10 @@ export {
 export { RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-client/registry-errors.js";
 export type { ToolRecord } from "./registry-client/tool-record.js";
 export { isFetchBadPort } from "./registry-client/registry-fetch.js";
-export { packTool, type PackedTool } from "./publish/pack-tool.js";
+export { packTool, type PackedTool, type PackOptions } from "./publish/pack-tool.js";
+export { checkBundle, type BundleCheck, type BundleCheckOptions } from "./publish/bundle-checks.js";
+export { ToolCheckError, type ToolProblem } from "./publish/tool-check-error.js";
+export { RegistryUrlError, checkRegistryUrl } from "./registry-client/registry-url.js";
 export { DIRECT_UPLOAD_MAX_BYTES, uploadBundle, type PublishedTool, type UploadBundleOptions } from "./publish/upload-bundle.js";
 export { deleteTool } from "./publish/delete-tool.js";
 export { deleteToolVersion, setVersionStatus, type VersionStatusChange } from "./publish/version-lifecycle.js";

@@ -53,6 +53,21 @@ export function findBeneath(root: string, relative: string, options: BeneathOpti
  * regular file and at most `maxBytes` long.
  */
 export function readFileBeneath(root: string, relative: string, maxBytes: number, options: BeneathOptions = {}): Buffer | undefined {
+  return readBeneath(root, relative, maxBytes, "whole", options);
+}
+
+/** The first `bytes` bytes of the regular file `relative` beneath `root` (all of a shorter one), read as safely as `readFileBeneath`. */
+export function readFileHeadBeneath(root: string, relative: string, bytes: number, options: BeneathOptions = {}): Buffer | undefined {
+  return readBeneath(root, relative, bytes, "head", options);
+}
+
+function readBeneath(
+  root: string,
+  relative: string,
+  maxBytes: number,
+  keep: "whole" | "head",
+  options: BeneathOptions,
+): Buffer | undefined {
   const found = findBeneath(root, relative, options);
   if (found === undefined) return undefined;
   const path = join(root, relative);
@@ -67,6 +82,10 @@ export function readFileBeneath(root: string, relative: string, maxBytes: number
     if (opened !== found.realPath) throw new ToolFileError(path, `it changed while being opened (it led to ${opened})`, options.toolId);
     const info = fstatSync(fd);
     if (!info.isFile()) throw new ToolFileError(path, `it is ${kindOf(info)}, not a regular file`, options.toolId);
+    if (keep === "head") {
+      const head = Buffer.alloc(maxBytes);
+      return head.subarray(0, readSync(fd, head, 0, maxBytes, 0));
+    }
     if (info.size > maxBytes)
       throw new ToolFileError(path, `it is ${info.size} bytes, more than the ${maxBytes} read here`, options.toolId);
     return readAtMost(fd, maxBytes, () => new ToolFileError(path, `it grew past ${maxBytes} bytes while being read`, options.toolId));

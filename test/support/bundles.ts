@@ -86,26 +86,29 @@ export function buildPythonToolZip(fixtureDir: string): Uint8Array {
 const compiled = new Map<string, Promise<string>>();
 
 /**
- * Compiles one C file with gcc and returns the executable's path. The build is keyed by the
- * source's hash in one shared, world-readable temp folder, so every test process (and a scenario
+ * Compiles one C file with gcc (and `gccArgs`) and returns the executable's path. The build is keyed by the
+ * source's hash and the arguments in one shared, world-readable temp folder, so every test process (and a scenario
  * run as another user) reuses it and nothing piles up in the temp directory run after run.
  */
-export function compileC(source: string, name: string): Promise<string> {
-  let build = compiled.get(source);
+export function compileC(source: string, name: string, gccArgs: readonly string[] = []): Promise<string> {
+  const key = JSON.stringify([source, ...gccArgs]);
+  let build = compiled.get(key);
   if (build === undefined) {
     build = (async () => {
-      const digest = createHash("sha256").update(readFileSync(source)).digest("hex").slice(0, 16);
+      const hash = createHash("sha256").update(readFileSync(source));
+      if (gccArgs.length > 0) hash.update(JSON.stringify(gccArgs));
+      const digest = hash.digest("hex").slice(0, 16);
       const dir = join(tmpdir(), `agent-tools-${name}-${digest}`);
       const binary = join(dir, name);
       if (existsSync(binary)) return binary;
       await mkdir(dir, { recursive: true, mode: 0o755 });
       // Compile beside the final name, then rename: concurrent test processes never see a half-written file.
       const partial = `${binary}.${process.pid}.partial`;
-      await promisify(execFile)("gcc", ["-O2", "-o", partial, source]);
+      await promisify(execFile)("gcc", ["-O2", ...gccArgs, "-o", partial, source]);
       await rename(partial, binary);
       return binary;
     })();
-    compiled.set(source, build);
+    compiled.set(key, build);
   }
   return build;
 }
@@ -123,6 +126,25 @@ export async function compileIncrement(outDir?: string): Promise<string> {
   await chmod(copy, 0o755);
   return copy;
 }
+
+/** The increment tool built by `gcc` with `gccArgs` (`["-static"]`, a dynamic linker of musl's, …). */
+export function compileIncrementWith(gccArgs: readonly string[]): Promise<string> {
+  return compileC(join(FIXTURE_TOOLS_DIR, "binary-increment/src/increment.c"), "increment", gccArgs);
+}
+
+/**
+ * A real ELF executable for another CPU than this host's: `elf` with its machine field (e_machine)
+ * set to AArch64 on an x86-64 host, to x86-64 on any other. The kernel refuses it as it refuses a
+ * build for that CPU (ENOEXEC), which is the case a wrong-platform upload creates.
+ */
+export function forOtherCpu(elf: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(elf);
+  new DataView(copy.buffer).setUint16(18, process.arch === "x64" ? 183 : 62, true);
+  return copy;
+}
+
+/** The platform `forOtherCpu` builds for, as spec.json names it. */
+export const OTHER_CPU = process.arch === "x64" ? "arm64" : "x64";
 
 /** `tar czf tool.zip code` for the binary tool: `code/` holding only `increment` (mode 0755). */
 export async function buildBinaryToolArchive(): Promise<Uint8Array> {

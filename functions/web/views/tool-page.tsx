@@ -12,6 +12,7 @@ import { InputTable } from "./input-table.js";
 import { Layout } from "./layout.js";
 import { ReleaseFacts } from "./release-facts.js";
 import { SnippetBlock } from "./snippet-block.js";
+import { PlatformArchives } from "./platform-archives.js";
 import { StatusBadge, StatusNotice } from "./version-status.js";
 
 export interface ToolPageProps {
@@ -155,6 +156,7 @@ export function ToolPage({ entry, versions, includeYanked, versionInPath, origin
             <dd>
               <a href={archiveLink("", entry.tool_id, entry.version)}>tool.zip</a>
             </dd>
+            <PlatformArchives entry={entry} />
           </dl>
         </aside>
       </div>

@@ -8,6 +8,8 @@ import { treeAt, unpackIntoCache } from "./registry-tool-tree.js";
 import { findBeneath, readFileBeneath } from "../tool-files.js";
 import type { ToolCache } from "./tool-cache.js";
 import type { ToolTree } from "./tool-tree.js";
+import { platformForHost } from "./platform-archive.js";
+import { PLATFORMS_FOLDER, platformKey, type ToolPlatform } from "../tool-spec/tool-platforms.js";
 
 /** A spec.json is a few kilobytes; the registry refuses far smaller ones than this. */
 const MAX_SPEC_BYTES = 4 * 1024 * 1024;
@@ -51,6 +53,18 @@ export async function readLocalTool(
     specDir = dirname(path);
   } else if (await pathExists(join(path, "code"))) {
     tree = { toolDir: path, codeDir: join(path, "code"), archiveSha256: undefined, downloaded: false };
+    specDir = path;
+  } else if (await pathExists(join(path, PLATFORMS_FOLDER))) {
+    // A binary tool built for several platforms (docs/authoring.md#platforms): the build for this host runs in place.
+    const declared = readSpec(path)?.tool_platforms;
+    const toolId = source.toolId ?? basename(path);
+    if (!Array.isArray(declared))
+      throw new AgentToolsError(
+        "LOCAL_SPEC_INVALID",
+        `${join(path, "spec.json")} declares no tool_platforms, but ${join(path, PLATFORMS_FOLDER)}/ holds builds per platform; list them in tool_platforms.`,
+      );
+    const toolDir = join(path, PLATFORMS_FOLDER, platformKey(platformForHost(toolId, declared as ToolPlatform[])));
+    tree = { toolDir, codeDir: join(toolDir, "code"), archiveSha256: undefined, downloaded: false };
     specDir = path;
   } else {
     // The Python SDK accepted only the code/ folder itself (docs/design/compatibility.md#local-code-folder).

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { RegistryClient } from "../registry-client/registry-client.js";
+import { checkRegistryUrl, RegistryUrlError } from "../registry-client/registry-url.js";
 import type { CliIo } from "./cli-io.js";
 import { UsageError } from "./report-error.js";
 
@@ -28,19 +29,16 @@ export function cliContext(program: Command, io: CliIo): CliContext {
   };
 }
 
-/** `localhost:6000` or `ftp://…` is a typo on the command line, not an unreachable registry. */
+/** `localhost:6000`, `ftp://…` or `…/tools` is a typo on the command line, not an unreachable registry. */
 function checkedRegistryUrl(value: string): string {
-  let url: URL | undefined;
   try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
+    return checkRegistryUrl(value);
+  } catch (error) {
+    if (!(error instanceof RegistryUrlError)) throw error;
+    const instead =
+      error.suggestion === undefined ? `pass its base URL, such as ${DEFAULT_REGISTRY}` : `did you mean --registry ${error.suggestion}?`;
+    throw new UsageError(`--registry "${value}" ${error.problem}; ${instead}`);
   }
-  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
-    const guess = /^[\w.-]+(:\d+)?(\/.*)?$/.test(value) ? ` (did you mean http://${value}?)` : "";
-    throw new UsageError(`--registry must be an http:// or https:// URL such as ${DEFAULT_REGISTRY}, got "${value}"${guess}.`);
-  }
-  return value.replace(/\/+$/, "");
 }
 
 /** Adds the `--json` option every command has. */

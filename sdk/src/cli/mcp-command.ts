@@ -25,6 +25,8 @@ export function registerMcpCommand(program: Command, io: CliIo, registryUrl: () 
     )
     .option("--http", "serve streamable HTTP on 127.0.0.1 instead of stdio")
     .addOption(new Option("--port <n>", "port for --http (default: any free port, printed at start)").argParser(port).default(0))
+    // stdout carries the protocol on stdio, so --json shapes what goes to stderr: the start line and a failure.
+    .option("--json", "print the start line (tools, transport, URL, mode) and any failure as JSON on stderr")
     // Loaded on use: the server pulls in the whole SDK, which the other commands do not need at startup.
     .action(async (refs: string[], options: McpCommandOptions) =>
       (await import("./serve-mcp.js")).serveMcp(refs, options, io, registryUrl()),

@@ -14,6 +14,7 @@ import { registerReadCommands } from "./commands/read-commands.js";
 import { registerRunCommand } from "./commands/run-command.js";
 import { registerTokenCommand } from "./commands/token-command.js";
 import { registerTrustCommand } from "./commands/trust-command.js";
+import { addCommandExamples } from "./command-examples.js";
 import { EXIT_CODES_HELP } from "./exit-codes.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { registerPolicyCommands } from "./policy-command.js";
@@ -29,7 +30,9 @@ export function createProgram(io: CliIo): Command {
     .addOption(new Option("--registry <url>", "registry base URL").env("AGENT_TOOLS_REGISTRY").default(DEFAULT_REGISTRY))
     .addHelpText("after", EXIT_CODES_HELP)
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err });
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    // Subcommands inherit this: their help lists --registry and --version beside their own options.
+    .configureHelp({ showGlobalOptions: true });
   const context = cliContext(program, io);
 
   registerInitCommand(program, context);
@@ -47,6 +50,7 @@ export function createProgram(io: CliIo): Command {
   registerKeyCommand(program, context);
   registerTrustCommand(program, context);
   registerPermissionsCommand(program, context);
+  addCommandExamples(program);
 
   return program;
 }

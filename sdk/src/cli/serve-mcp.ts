@@ -23,6 +23,7 @@ export interface McpCommandOptions {
   builtin: string[];
   http?: boolean;
   port: number;
+  json?: boolean;
 }
 
 /** `agent-tools mcp`'s work: builds the governed Toolkit, then serves it until the client leaves or a signal arrives. */
@@ -49,16 +50,20 @@ export async function serveMcp(refs: string[], options: McpCommandOptions, io: C
   try {
     for (const ref of refs) await agentTools.add(isPath(ref) ? { path: resolve(io.cwd, ref) } : ref);
     const toolkit = new Toolkit({ tools: [...registryTools(agentTools), ...builtins], skills: [agentTools], engine });
-    const names = toolkit
-      .getTools()
-      .map((tool) => tool.name)
-      .join(", ");
+    const names = toolkit.getTools().map((tool) => tool.name);
+    const started = (transport: "stdio" | "http", url?: string) =>
+      io.err(
+        options.json
+          ? `${JSON.stringify({ serving: names, transport, ...(url === undefined ? {} : { url }), mode: engine.mode })}\n`
+          : `agent-tools mcp: serving ${names.join(", ")} on ${url ?? "stdio"} (mode ${engine.mode})\n`,
+      );
     const createServer = () =>
       createMcpToolServer(toolkit, {
         instructions: "Tools from an Agent Tools registry; every call is checked against the user's permission rules.",
       });
     const host = options.http ? await serveMcpOverHttp(createServer, { port: options.port }) : await serveMcpOverStdio(createServer);
-    io.err(`agent-tools mcp: serving ${names} on ${"url" in host ? host.url : "stdio"} (mode ${engine.mode})\n`);
+    if ("url" in host) started("http", host.url);
+    else started("stdio");
     // A stdio session also ends when the host closes our input; either way the exit status is 0.
     await Promise.race(["closed" in host ? host.closed : new Promise<never>(() => undefined), stopped]);
     await host.close();

@@ -1,6 +1,6 @@
 import { RegistryError, RegistryUnavailableError } from "../registry-client/registry-errors.js";
 import { registryFetch } from "../registry-client/registry-fetch.js";
-import { describeFetchFailure, errorBody } from "../registry-client/registry-errors.js";
+import { describeFetchFailure, registryAnswerError } from "../registry-client/registry-errors.js";
 
 /** Which registry to talk to, and the write token for routes that need one. */
 export interface RegistryRequestOptions {
@@ -43,10 +43,7 @@ export async function registryRequest<T>(
     base,
   );
   const text = await response.text();
-  if (!response.ok) {
-    const { error, detail } = errorBody(text, response.status);
-    throw new RegistryError(response.status, error, detail);
-  }
+  if (!response.ok) throw registryAnswerError(response.status, text, toolIdOfPath(new URL(url).pathname));
   const json = parseJson(text);
   if (json === undefined)
     throw new RegistryError(
@@ -91,4 +88,11 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The tool a `/tools/<id>/…` route is about, so its 404 says "no such tool" like a read's; undefined for other routes. */
+function toolIdOfPath(pathname: string): string | undefined {
+  const segment = /\/tools\/([^/]+)/.exec(pathname)?.[1];
+  if (segment === undefined || segment === "upload" || segment === "uploads") return undefined;
+  return decodeURIComponent(segment);
 }

@@ -2,7 +2,9 @@ import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } f
 import { unzipSync } from "fflate";
 import semver from "semver";
 import { AgentToolsError } from "../errors.js";
+import { platformArchives } from "../tool-spec/archive-digest.js";
 import { publicKeyId, signaturePayload } from "../tool-spec/publisher-signature.js";
+import type { PlatformArchive, ToolPlatform } from "../tool-spec/tool-platforms.js";
 
 /** A publisher's signature over one bundle, ready to send as `X-Agent-Tools-Signature`. */
 export interface BundleSignature {
@@ -24,6 +26,8 @@ export class BundleSigningError extends AgentToolsError {
 }
 
 const FILES = ["spec.json", "tool.md", "tool.zip"];
+/** A further platform's archive beside tool.zip (docs/authoring.md#platforms). */
+const PLATFORM_ARCHIVE = /^tool-[^/]+\.zip$/;
 
 /**
  * Signs a bundle zip with an ed25519 private key (PEM, PKCS#8), over exactly what the registry
@@ -38,7 +42,7 @@ export function signBundle(bundle: Uint8Array, privateKey: string | KeyObject): 
   const key = signingKey(privateKey);
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(bundle, { filter: (file) => FILES.includes(file.name) });
+    files = unzipSync(bundle, { filter: (file) => FILES.includes(file.name) || PLATFORM_ARCHIVE.test(file.name) });
   } catch (error) {
     throw new BundleSigningError(`cannot sign: the bundle is not a readable zip (${(error as Error).message}).`);
   }
@@ -54,10 +58,28 @@ export function signBundle(bundle: Uint8Array, privateKey: string | KeyObject): 
     version,
     tool_man_page_doc: text(files["tool.md"]!, "tool.md"),
     tool_archive_sha256: createHash("sha256").update(files["tool.zip"]!).digest("hex"),
+    ...platformArchivesOf(spec, files),
   };
   const keyId = publicKeyId(createPublicKey(key));
   const value = sign(null, signaturePayload(entry), key).toString("base64");
   return { toolId, version, keyId, value, header: `${keyId}:${value}` };
+}
+
+/** `tool_platform_archives` as the registry will record it from the same bundle: a platform whose archive is missing cannot be signed. */
+function platformArchivesOf(
+  spec: Record<string, unknown>,
+  files: Record<string, Uint8Array>,
+): { tool_platform_archives?: PlatformArchive[] } {
+  if (!Array.isArray(spec.tool_platforms)) return {};
+  const platforms = spec.tool_platforms as ToolPlatform[];
+  return {
+    tool_platform_archives: platformArchives(platforms, (name) => {
+      const bytes = files[name];
+      if (bytes === undefined)
+        throw new BundleSigningError(`cannot sign: spec.json declares tool_platforms, but the bundle has no ${name}.`);
+      return bytes;
+    }),
+  };
 }
 
 function signingKey(privateKey: string | KeyObject): KeyObject {

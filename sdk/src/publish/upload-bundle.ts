@@ -95,6 +95,7 @@ function asBundleTooLarge(error: RegistryError): RegistryError {
     413,
     "Bundle too large",
     `${error.detail || error.error}: the request was refused before it reached the registry. ${LARGE_UPLOAD_HINT}`,
+    { code: "REGISTRY_TOO_LARGE" },
   );
 }
 

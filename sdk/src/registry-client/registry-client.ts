@@ -1,5 +1,6 @@
-import { describeFetchFailure, errorBody, RegistryError, RegistryUnavailableError, ToolNotFoundError } from "./registry-errors.js";
+import { describeFetchFailure, RegistryError, RegistryUnavailableError, registryAnswerError } from "./registry-errors.js";
 import { registryFetch } from "./registry-fetch.js";
+import { checkRegistryUrl } from "./registry-url.js";
 import type { ToolRecord } from "./tool-record.js";
 
 export interface RegistryClientOptions {
@@ -62,8 +63,9 @@ export class RegistryClient {
   private readonly fetchImpl: typeof fetch;
   private readonly onDownloadProgress: RegistryClientOptions["onDownloadProgress"];
 
+  /** Throws `RegistryUrlError` (`REGISTRY_URL_INVALID`) for a URL that is no registry's base: not http(s), or a route such as `…/tools`. */
   constructor(baseUrl: string, options: RegistryClientOptions = {}) {
-    this.baseUrl = baseUrl.replace(/\/+$/, "");
+    this.baseUrl = checkRegistryUrl(baseUrl);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fetchImpl = options.fetch ?? registryFetch;
     this.onDownloadProgress = options.onDownloadProgress;
@@ -100,12 +102,19 @@ export class RegistryClient {
     return { entry: (await this.readJson(response, toolId)) as ToolRecord, etag: response.headers.get("etag") ?? undefined };
   }
 
-  /** Every version of a tool, newest first: page by page (`Link: rel="next"`), as the registry answers at most 1,000 a page. */
-  async listVersions(toolId: string): Promise<ToolRecord[]> {
+  /**
+   * Every version of a tool, newest first: page by page (`Link: rel="next"`), as the registry answers
+   * at most 1,000 a page. Yanked versions only with `includeYanked` (each entry's `status` says which).
+   */
+  async listVersions(toolId: string, options: { includeYanked?: boolean } = {}): Promise<ToolRecord[]> {
     const versions: ToolRecord[] = [];
     let cursor: string | undefined;
     do {
-      const search = cursor === undefined ? "" : `?${new URLSearchParams({ cursor })}`;
+      const params = new URLSearchParams({
+        ...(options.includeYanked === true ? { include_yanked: "true" } : {}),
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      const search = params.size === 0 ? "" : `?${params}`;
       const response = await this.request(`${this.baseUrl}/tools/${encodeURIComponent(toolId)}/versions${search}`, toolId);
       const page = await this.readJson(response, toolId);
       if (!Array.isArray(page)) {
@@ -222,9 +231,7 @@ export class RegistryClient {
   }
 
   private async throwFor(response: Response, toolId: string | undefined): Promise<never> {
-    const { error, detail } = errorBody(await response.text(), response.status);
-    if (response.status === 404 && toolId !== undefined) throw new ToolNotFoundError(toolId, error, detail);
-    throw new RegistryError(response.status, error, detail, toolId === undefined ? {} : { toolId });
+    throw registryAnswerError(response.status, await response.text(), toolId);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { RegistryErrorCode } from "../error-codes.js";
+import { ERROR_CODES, type RegistryErrorCode } from "../error-codes.js";
 import { AgentToolsError, asSentence } from "../errors.js";
 
 /** The registry answered with an error body (`{"error", "detail"}`); both are kept verbatim. */
@@ -71,17 +71,52 @@ export class RegistryUnavailableError extends AgentToolsError<RegistryErrorCode>
 }
 
 /**
- * `error` and `detail` of a registry error answer. API Gateway answers its own errors (413 for a
- * body over its limit, 429 when throttled) as `{"message": …}`, which becomes the `error`; a body
- * that is not JSON becomes the detail.
+ * `error`, `detail` and `code` of a registry error answer. API Gateway answers its own errors (413
+ * for a body over its limit, 429 when throttled) as `{"message": …}`, which becomes the `error`; a
+ * body that is not JSON becomes the detail. `code` is the registry's own where it names one (a 409
+ * for an existing version, a 422 for spec.json or an archive), else what the status means.
  */
-export function errorBody(text: string, status: number): { error: string; detail: string } {
+export function errorBody(text: string, status: number): { error: string; detail: string; code: RegistryErrorCode } {
   try {
-    const body = JSON.parse(text) as { error?: unknown; detail?: unknown; message?: unknown };
-    return { error: String(body.error ?? body.message ?? `HTTP ${status}`), detail: body.detail === undefined ? "" : String(body.detail) };
+    const body = JSON.parse(text) as { error?: unknown; detail?: unknown; message?: unknown; code?: unknown };
+    return {
+      error: String(body.error ?? body.message ?? `HTTP ${status}`),
+      detail: body.detail === undefined ? "" : String(body.detail),
+      code: isRegistryCode(body.code) ? body.code : codeForStatus(status),
+    };
   } catch {
-    return { error: `HTTP ${status}`, detail: text.slice(0, 500) };
+    return { error: `HTTP ${status}`, detail: text.slice(0, 500), code: codeForStatus(status) };
   }
+}
+
+/** The registry's error answer as a typed error: a 404 about a tool is a `ToolNotFoundError`. */
+export function registryAnswerError(status: number, text: string, toolId: string | undefined): RegistryError {
+  const { error, detail, code } = errorBody(text, status);
+  if (status === 404 && toolId !== undefined) return new ToolNotFoundError(toolId, error, detail);
+  return new RegistryError(status, error, detail, { ...(toolId === undefined ? {} : { toolId }), code });
+}
+
+/** What a status says when the registry (or a gateway in front) names no code. */
+const STATUS_CODES: Partial<Record<number, RegistryErrorCode>> = {
+  401: "REGISTRY_UNAUTHORIZED",
+  403: "REGISTRY_FORBIDDEN",
+  409: "REGISTRY_CONFLICT",
+  413: "REGISTRY_TOO_LARGE",
+  429: "REGISTRY_RATE_LIMITED",
+};
+
+function codeForStatus(status: number): RegistryErrorCode {
+  return STATUS_CODES[status] ?? "REGISTRY_ERROR";
+}
+
+/** Codes a registry may name in a body: the registry area's, except those only the SDK itself raises. */
+function isRegistryCode(value: unknown): value is RegistryErrorCode {
+  return (
+    typeof value === "string" &&
+    Object.hasOwn(ERROR_CODES.registry, value) &&
+    value !== "REGISTRY_UNAVAILABLE" &&
+    value !== "REGISTRY_URL_INVALID"
+  );
 }
 
 /** Node's fetch hides the socket error in `cause` ("fetch failed" alone says nothing). */

@@ -8,9 +8,11 @@ export {
   ToolEnvironmentError,
   ToolExecutionError,
   ToolInputError,
+  ToolInputInvalidError,
   ToolOutputError,
   ToolTimeoutError,
 } from "./runtime-errors.js";
 export { ToolLoadError, type PythonErrorInfo } from "../tool-load-error.js";
+export { ToolPlatformError } from "../tool-platform-error.js";
 export type { ToolOutputListener, ToolRuntime } from "./tool-runtime.js";
 export type { RuntimeErrorCode } from "../error-codes.js";

@@ -22,6 +22,20 @@ export class ToolInputError extends AgentToolsError {
   }
 }
 
+/**
+ * The input does not match the tool's input schema (`tool_api_spec.entrypoints.execute.input`), checked
+ * before anything starts, by the validator a Toolkit and the MCP server use: nothing ran.
+ * `problems` lists every mismatch (`input must have required property 'text'`).
+ */
+export class ToolInputInvalidError extends AgentToolsError {
+  readonly problems: string;
+
+  constructor(toolId: string, problems: string) {
+    super("TOOL_INPUT_INVALID", `The input of tool "${toolId}" does not match its schema: ${problems}.`, { toolId });
+    this.problems = problems;
+  }
+}
+
 /** The tool's result is unusable: not JSON-serialisable, or a binary wrote no or invalid JSON. */
 export class ToolOutputError extends AgentToolsError {
   constructor(toolId: string, reason: string, options: { cause?: unknown } = {}) {

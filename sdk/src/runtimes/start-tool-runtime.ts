@@ -13,7 +13,10 @@ import type { ToolLauncher } from "../sandbox/tool-launcher.js";
 import type { InstallIsolation } from "../sandbox/tool-sandboxes.js";
 import type { ToolOutputListener, ToolRuntime } from "./tool-runtime.js";
 import { WORKER_SCRIPT_PATH } from "./python/worker-script.js";
-import { findBeneath, readFileBeneath } from "../tool-files.js";
+import { findBeneath, readFileBeneath, readFileHeadBeneath } from "../tool-files.js";
+import { ToolPlatformError } from "../tool-platform-error.js";
+import { EXECUTABLE_HEAD_BYTES, executableFormat, executableMismatch } from "../tool-spec/executable-format.js";
+import { hostPlatform, platformKey } from "../tool-spec/tool-platforms.js";
 
 export interface RuntimeSettings {
   cache: ToolCache;
@@ -106,5 +109,23 @@ async function findExecutable(toolId: string, codeDir: string): Promise<string> 
   // A link may name the executable, but only one inside code/.
   if (only.isSymbolicLink() && findBeneath(codeDir, only.name, { toolId })?.kind !== "file")
     throw new ToolLoadError(toolId, `its executable code/${only.name} is a link to no regular file inside code/`);
+  checkRunsHere(toolId, codeDir, only.name);
   return join(codeDir, only.name);
+}
+
+/**
+ * A program for another OS or CPU would fail at its first call with a loader's or a shell's
+ * garbled words (`1: ����: not found`): refuse it at `add`, saying what it is and what this host is.
+ */
+function checkRunsHere(toolId: string, codeDir: string, name: string): void {
+  const head = readFileHeadBeneath(codeDir, name, EXECUTABLE_HEAD_BYTES, { toolId });
+  if (head === undefined) return;
+  const host = hostPlatform();
+  const mismatch = executableMismatch(executableFormat(head), host);
+  if (mismatch !== undefined)
+    throw new ToolPlatformError(
+      toolId,
+      `its executable code/${name} cannot run here: ${mismatch}. Add a build for ${platformKey(host)} to the tool (tool_platforms).`,
+      host,
+    );
 }

@@ -30,13 +30,16 @@ export const DEFINITION_DIGEST_FIELDS = [
   "tool_validation_mode",
 ] as const;
 
+/** Spec fields signed only when a spec declares them: adding them did not change any digest made before. */
+export const DIGESTED_WHEN_PRESENT = ["tool_capabilities", "tool_platforms"] as const;
+
 /**
  * The hex sha256 of what a tool *is*, as signed by its publisher together with the archive's
  * digest: the canonical JSON (RFC 8785: keys sorted recursively, no whitespace) of the fields in
  * `DEFINITION_DIGEST_FIELDS`, missing or null ones as the defaults the registry fills in (so a spec and
- * the entry the registry builds from it digest alike), plus `tool_capabilities`
- * when present (normalised as the registry stores it, so a spec's manifest and the served one
- * agree). Registry-owned fields (`version`, hashes, times, `owner`, `status`, `signature`) and
+ * the entry the registry builds from it digest alike), plus `tool_capabilities` and `tool_platforms`
+ * when present (the manifest normalised as the registry stores it, so a spec's manifest and the
+ * served one agree; both are `DIGESTED_WHEN_PRESENT`, so tools without them digest as before). Registry-owned fields (`version`, hashes, times, `owner`, `status`, `signature`) and
  * unknown keys do not count: they are not the publisher's to sign.
  *
  * @example
@@ -51,6 +54,8 @@ export function definitionDigest(entry: Record<string, unknown>): string {
   }
   const capabilities = entry.tool_capabilities;
   if (capabilities !== undefined && capabilities !== null) signed.tool_capabilities = normalisedCapabilities(capabilities);
+  const platforms = entry.tool_platforms;
+  if (platforms !== undefined && platforms !== null) signed.tool_platforms = platforms;
   return createHash("sha256").update(canonicalize(signed), "utf8").digest("hex");
 }
 

@@ -16,7 +16,7 @@ export interface SignedVersion {
 /**
  * The exact bytes an ed25519 signature covers (docs/design/publisher-trust.md, "Signatures"):
  * five lines, each ending in `\n`: the format, the tool id, the version, the archive's hex sha256
- * and the `definitionDigest` of the entry. Signer (`agent-tools publish --sign`), registry and SDK
+ * and the `definitionDigest` of the entry; a sixth for the archives of several platforms. Signer (`agent-tools publish --sign`), registry and SDK
  * all build them here.
  *
  * @example
@@ -25,7 +25,22 @@ export interface SignedVersion {
  */
 export function signaturePayload(entry: SignedVersion): Buffer {
   const lines = [SIGNATURE_FORMAT, entry.tool_id, entry.version, entry.tool_archive_sha256.toLowerCase(), definitionDigest(entry)];
+  const platforms = platformArchivesLine(entry.tool_platform_archives);
+  if (platforms !== undefined) lines.push(platforms);
   return Buffer.from(lines.map((line) => `${line}\n`).join(""), "utf8");
+}
+
+/**
+ * A version built for several platforms has an archive per platform: a sixth line binds each
+ * platform's key to its archive's sha256 (`platforms linux-x64=<hex> linux-arm64=<hex>`), in the
+ * entry's order. Versions without platforms sign the five lines they always did.
+ */
+function platformArchivesLine(archives: unknown): string | undefined {
+  if (!Array.isArray(archives) || archives.length === 0) return undefined;
+  const pairs = archives.map(
+    (archive: { key?: unknown; sha256?: unknown }) => `${String(archive.key)}=${String(archive.sha256).toLowerCase()}`,
+  );
+  return `platforms ${pairs.join(" ")}`;
 }
 
 /**

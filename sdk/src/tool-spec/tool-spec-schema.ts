@@ -1,3 +1,5 @@
+import { TOOL_PLATFORMS_SCHEMA } from "./tool-platforms.js";
+
 /**
  * The JSON Schema of `spec.json`, the one file that describes a tool. The registry validates every
  * uploaded spec with it (after dropping keys whose value is `null`, which mean "use the default")
@@ -96,6 +98,7 @@ export const TOOL_SPEC_SCHEMA = {
     tool_system_function_rpc_id: text("Stored and returned as given."),
     tool_validation_policy_rule_uri: text("Stored and returned as given."),
     tool_validation_mode: text("Stored and returned as given.", { examples: ["none"] }),
+    tool_platforms: TOOL_PLATFORMS_SCHEMA,
   },
 } as const;
 

@@ -19,11 +19,14 @@ export class InputValidator {
 
   /** Undefined when the input is valid; otherwise a message listing every problem. */
   problems(tool: ToolBase<any>, input: unknown): string | undefined {
-    return this.schemaProblems(tool.inputSchema, input, "inputSchema");
+    return this.schemaProblems(tool.inputSchema, input);
   }
 
-  /** The same check against one of a tool's schemas (`schemaName`: `inputSchema`, `outputSchema`). */
-  schemaProblems(schema: Record<string, unknown>, value: unknown, schemaName: string): string | undefined {
+  /**
+   * The same check against a schema object itself (`schemaName`: `inputSchema`, `outputSchema`):
+   * `AgentTools.executeToolById` checks registry tools' inputs with it, as a Toolkit does.
+   */
+  schemaProblems(schema: Record<string, unknown>, value: unknown, schemaName = "inputSchema"): string | undefined {
     let validator = this.compiled.get(schema);
     if (!validator) {
       validator = this.compile(schema);

@@ -4,11 +4,12 @@ import { ERROR_CODES } from "../../../sdk/src/error-codes.js";
 /** Where each area's codes come from: the error classes that carry them. */
 const AREA_CLASSES: Record<keyof typeof ERROR_CODES, string> = {
   sdk: "`AgentToolsError`, `ToolFileError` (`TOOL_FILE_UNSAFE`)",
-  registry: "`RegistryError`, `ToolNotFoundError`, `RegistryUnavailableError`",
-  publish: "`PackError`, `BundleTransferError`",
+  registry:
+    "`RegistryError` (its `code` from the registry's answer: the body's `code`, else its status), `ToolNotFoundError`, `RegistryUnavailableError`, `RegistryUrlError`",
+  publish: "`PackError`, `ToolCheckError` (with `problems`), `BundleTransferError`",
   archive: "`ArchiveError`, `ArchiveIntegrityError`",
   runtimes:
-    "`ToolLoadError`, `ToolExecutionError`, `ToolInputError`, `ToolOutputError`, `ToolTimeoutError`, `ToolCrashedError`, `ToolEnvironmentError`, `ToolClosedError`",
+    "`ToolLoadError`, `ToolExecutionError`, `ToolInputError`, `ToolInputInvalidError`, `ToolPlatformError`, `ToolOutputError`, `ToolTimeoutError`, `ToolCrashedError`, `ToolEnvironmentError`, `ToolClosedError`",
   sandbox: "`SandboxUnavailableError`, `SandboxDeniedError`",
   workspace: "`WorkspaceError` (workspaces: docs/workspaces.md)",
   permission: "`PermissionRuleError`, `PermissionModeError`, `PermissionSettingsError`",
@@ -31,7 +32,7 @@ function storageAnswersSection(): string {
 
 Answered by the registry on any route when its storage, not the request, fails: JSON \`{"error", "detail"}\`
 with \`Retry-After\` (generated from \`functions/http/storage-answers.ts\`). The SDK raises a 503 on reads as
-\`REGISTRY_UNAVAILABLE\` and everything else as \`REGISTRY_ERROR\`, whose \`status\`, \`error\` and \`detail\` hold
+\`REGISTRY_UNAVAILABLE\` and everything else as a \`RegistryError\` (\`REGISTRY_ERROR\` for these), whose \`status\`, \`error\` and \`detail\` hold
 the answer; every other answer of the registry is described in [Registry](registry.md#errors).
 
 | status | \`error\` | \`Retry-After\` | meaning |

@@ -100,7 +100,9 @@ describe("minting, listing and revoking with the CLI", () => {
     const token = await mint("nosy", ["nosy-*"], ["publish"]);
     const created = await cli("token", "create", "--name", "other", "--scope", "x", "--actions", "publish", "--token", token);
     expect(created.status).toBe(EXIT.failed);
-    expect(created.err).toMatch(/Forbidden \(HTTP 403\): Only the registry's admin token may use POST \/tokens/);
+    expect(created.err).toMatch(
+      /^agent-tools: the registry refused the token passed with --token \(or AGENT_TOOLS_TOKEN\): Only the registry's admin token may use POST \/tokens/,
+    );
     for (const [method, path] of [
       ["GET", "/tokens"],
       ["DELETE", "/tokens/nosy"],

@@ -44,9 +44,8 @@ describe("uploads", () => {
     };
     const result = await upload(spec);
     expect(result.status).toBe(422);
-    expect(result.body.detail).toMatch(
-      /does not match the spec\.json schema \(GET \/schemas\/spec\.json\): tool_api_spec\.entrypoints\.execute\.output must be object/,
-    );
+    expect(result.body).toMatchObject({ code: "INVALID_SPEC" });
+    expect(result.body.detail).toMatch(/tool_api_spec\.entrypoints\.execute\.output must be object \(GET \/schemas\/spec\.json\)/);
   });
 
   it("warn when spec.json has no version, and say nothing when it has one", async () => {

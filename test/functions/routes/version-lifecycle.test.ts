@@ -192,7 +192,7 @@ describe("bad lifecycle requests", () => {
 
     const missing = await cli("yank", "steady@9.9.9", "--reason", "x");
     expect(missing.status).toBe(EXIT.failed);
-    expect(missing.err).toMatch(/has no version "9\.9\.9"/);
+    expect(missing.err).toMatch(/has no version 9\.9\.9; `agent-tools versions steady` lists its versions/);
     const noReason = await cli("yank", "steady@1.0.0");
     expect(noReason.status).toBe(EXIT.usage);
     expect(noReason.err).toMatch(/yank needs --reason "<why>"/);

@@ -3,11 +3,15 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostPlatform, platformKey } from "@agent-tools/sdk/tool-spec";
 import { validateBundle } from "../../../functions/validate/validate-bundle.js";
 import { HttpProblem } from "../../../functions/http-problem.js";
 import {
   buildBinaryToolArchive,
   buildBundle,
+  compileIncrement,
+  forOtherCpu,
+  OTHER_CPU,
   buildPythonToolZip,
   FIXTURE_TOOLS_DIR,
   fixtureBundle,
@@ -164,7 +168,7 @@ describe("bad bundles: each gets its own status and detail", () => {
     expectRejected(
       specWith({ tool_tags: "text", tool_parameters: [1], tool_type: 3 }),
       422,
-      /wrong type: tool_type must be a string, but it is the number 3; tool_tags must be a list of strings \(e\.g\. \["text", "nlp"\]\), but it is the string "text"; tool_parameters must be a JSON object/,
+      /^spec\.json has 3 problems: tool_type must be a string, but it is the number 3; tool_tags must be a list of strings \(e\.g\. \["text", "nlp"\]\), but it is the string "text"; tool_parameters must be a JSON object/,
     );
     expectRejected(specWith({ tool_tags: ["ok", 2] }), 422, /tool_tags must be a list of strings, but item 1 is the number 2/);
   });
@@ -300,5 +304,69 @@ describe("bad bundles: each gets its own status and detail", () => {
       "tool.md": new Uint8Array([0xff, 0xfe, 0x00, 0xc3]),
     });
     expectRejected(bundle, 422, /tool\.md is not UTF-8 text/);
+  });
+});
+
+describe("every problem of spec.json at once, with a code", () => {
+  it("lists them all in one 422 INVALID_SPEC", () => {
+    const error = rejection(
+      specWith({ tool_id: "no spaces", tool_tags: [1], tool_metadata: { version: "x" }, tool_platforms: [{ os: "linux", arch: "x64" }] }),
+    );
+    expect({ status: error.status, code: error.code }).toEqual({ status: 422, code: "INVALID_SPEC" });
+    expect(error.detail).toMatch(
+      /^spec\.json has 4 problems: tool_id "no spaces" is invalid: .*; tool_tags must be a list of strings, .*; tool_metadata\.version "x" is not semantic versioning: .*; tool_platforms applies to binary tools/,
+    );
+    expect(error.toJSON()).toMatchObject({ error: PROCESSING_FAILED, code: "INVALID_SPEC" });
+  });
+
+  it("names the code of a bad bundle and of a bad archive", () => {
+    expect(rejection(bundleWith({ extraFiles: { "README.md": "x" } })).code).toBe("INVALID_BUNDLE");
+    expect(rejection(bundleWith({ toolZip: zipFiles({ "code/main.py": "x" }) })).code).toBe("INVALID_ARCHIVE");
+    expect(rejection(bundleWith({ spec: "{" })).code).toBe("INVALID_SPEC");
+  });
+});
+
+describe("platforms of a binary tool: one archive each, checked against its executable", () => {
+  let hostBuild: Uint8Array;
+  let otherBuild: Uint8Array;
+  const host = hostPlatform();
+  const other = { os: "linux", arch: OTHER_CPU };
+  const archiveOf = (binary: Uint8Array) => tarGzFiles({ "code/": { type: "directory" }, "code/increment": { data: binary, mode: 0o755 } });
+  const platformBundle = (platforms: unknown[], toolZip: Uint8Array, extraFiles: Record<string, Uint8Array> = {}) =>
+    buildBundle({ spec: { ...readFixtureSpec("binary-increment"), tool_platforms: platforms }, toolZip, toolMd: "#", extraFiles });
+
+  beforeAll(async () => {
+    const binary = readFileSync(await compileIncrement());
+    hostBuild = archiveOf(binary);
+    otherBuild = archiveOf(forOtherCpu(binary));
+  });
+
+  it("takes tool.zip for the first platform and tool-<key>.zip for each other", () => {
+    const validated = validateBundle(platformBundle([host, other], hostBuild, { [`tool-linux-${OTHER_CPU}.zip`]: otherBuild }));
+    expect(validated.platforms).toEqual([host, other]);
+    expect(validated.archives.map(({ name, platform, bytes }) => ({ name, platform, bytes }))).toEqual([
+      { name: "tool.zip", platform: host, bytes: hostBuild },
+      { name: `tool-linux-${OTHER_CPU}.zip`, platform: other, bytes: otherBuild },
+    ]);
+  });
+
+  it("refuses an executable built for another platform than it is declared for (422 INVALID_ARCHIVE)", () => {
+    const error = rejection(platformBundle([other, host], hostBuild, { [`tool-${platformKey(host)}.zip`]: otherBuild }));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 422, code: "INVALID_ARCHIVE" });
+    expect(error.detail).toMatch(
+      new RegExp(
+        `^tool\\.zip: code/increment is declared for linux-${OTHER_CPU} in tool_platforms, but it is an ELF 64-bit .*, not one for ${OTHER_CPU}`,
+      ),
+    );
+  });
+
+  it("refuses a declared platform without its archive, and an archive nobody declared (400 INVALID_BUNDLE)", () => {
+    const missing = rejection(platformBundle([host, other], hostBuild));
+    expect({ status: missing.status, code: missing.code }).toEqual({ status: 400, code: "INVALID_BUNDLE" });
+    expect(missing.detail).toMatch(new RegExp(`it lacks tool-linux-${OTHER_CPU}\\.zip, which tool_platforms declares`));
+    const extra = rejection(
+      bundleWith({ spec: readFixtureSpec("binary-increment"), toolZip: hostBuild, extraFiles: { "tool-linux-arm.zip": otherBuild } }),
+    );
+    expect(extra.detail).toMatch(/it holds tool-linux-arm\.zip, which tool_platforms does not declare/);
   });
 });

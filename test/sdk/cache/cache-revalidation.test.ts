@@ -25,7 +25,13 @@ afterAll(async () => {
 
 /** A Python tool whose `execute` answers `answer`, published as `toolId@version`. */
 async function publishAnswering(toolId: string, version: string, answer: string): Promise<void> {
-  const spec = { ...readFixtureSpec("text-stats"), tool_id: toolId, tool_metadata: { version } };
+  // It takes no input: the text-stats schema it starts from would require `text`.
+  const spec = {
+    ...readFixtureSpec("text-stats"),
+    tool_id: toolId,
+    tool_metadata: { version },
+    tool_api_spec: { entrypoints: { execute: { input: { type: "object" } } } },
+  };
   const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(answer)}\n`;
   const toolZip = zipFiles({ "code/function.py": code });
   const result = await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip, toolMd: `# ${toolId}` }));

@@ -161,7 +161,9 @@ describe("publish", () => {
   it("reports the registry's error and detail with exit status 1", async () => {
     const result = await cli(...withToken("publish", await toolFolder("text-stats", "1.0.0")));
     expect(result.status).toBe(EXIT.failed);
-    expect(result.err).toMatch(/^agent-tools: Failed to process tool package \(HTTP 409\): Tool text-stats version 1\.0\.0 already exists/);
+    expect(result.err).toBe(
+      'agent-tools: text-stats@1.0.0 is already published, and published versions never change: raise tool_metadata.version in spec.json (e.g. to "1.0.1") and publish again, or replace that version: `agent-tools delete text-stats@1.0.0`, then publish.\n',
+    );
 
     const wrongToken = await cli(...withRegistry("publish", await toolFolder("text-stats", "9.0.0"), "--token", "nope"));
     expect(wrongToken.status).toBe(EXIT.failed);

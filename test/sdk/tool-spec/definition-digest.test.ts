@@ -3,7 +3,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPairSync } from "node:crypto";
-import { DEFINITION_DIGEST_FIELDS, TOOL_SPEC_SCHEMA, definitionDigest, publicKeyId, signaturePayload } from "@agent-tools/sdk/tool-spec";
+import {
+  DEFINITION_DIGEST_FIELDS,
+  DIGESTED_WHEN_PRESENT,
+  TOOL_SPEC_SCHEMA,
+  definitionDigest,
+  publicKeyId,
+  signaturePayload,
+} from "@agent-tools/sdk/tool-spec";
 import { FIXTURE_TOOLS_DIR, fixtureBundle, readFixtureSpec } from "../../support/bundles.js";
 import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
 
@@ -67,9 +74,10 @@ describe("definitionDigest", () => {
       unknown_key: 1,
     };
     expect(definitionDigest({ ...base, ...registryOwned })).toBe(digest);
-    // A spec.json field added later is a deliberate choice: signing it changes every digest.
+    // A spec.json field added later is a deliberate choice: signing it always changes every digest, so later ones count only when present.
     const specFields = Object.keys(TOOL_SPEC_SCHEMA.properties).filter((field) => field !== "tool_source_code_link");
-    expect([...DEFINITION_DIGEST_FIELDS].sort()).toEqual(specFields.sort());
+    const signedWhenPresent = DIGESTED_WHEN_PRESENT.filter((field) => Object.hasOwn(TOOL_SPEC_SCHEMA.properties, field));
+    expect([...DEFINITION_DIGEST_FIELDS, ...signedWhenPresent].sort()).toEqual(specFields.sort());
   });
 
   it("counts tool_capabilities when present, normalised like the registry stores them", () => {
@@ -80,6 +88,30 @@ describe("definitionDigest", () => {
     expect(definitionDigest({ ...spec, tool_capabilities: null })).toBe(definitionDigest(spec));
     // A malformed manifest is digested as given (the SDK refuses to run it anyway), never a crash.
     expect(definitionDigest({ ...spec, tool_capabilities: { network: [42] } })).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("signs a version built for several platforms with a sixth line binding each platform to its archive", () => {
+    const entry = {
+      ...readFixtureSpec("binary-increment"),
+      tool_id: "binary-increment",
+      version: "1.0.0",
+      tool_archive_sha256: "AA".repeat(32),
+    };
+    const five = signaturePayload(entry).toString("utf8").split("\n");
+    expect(five).toHaveLength(6); // five lines, each ending in \n
+    const archives = [
+      { platform: { os: "linux", arch: "x64" }, key: "linux-x64", sha256: "aa".repeat(32), integrity: "sha512-x", size: 1 },
+      { platform: { os: "linux", arch: "arm64" }, key: "linux-arm64", sha256: "BB".repeat(32), integrity: "sha512-y", size: 2 },
+    ];
+    const six = signaturePayload({ ...entry, tool_platform_archives: archives })
+      .toString("utf8")
+      .split("\n");
+    expect(six.slice(0, 5)).toEqual(five.slice(0, 5));
+    expect(six[5]).toBe(`platforms linux-x64=${"aa".repeat(32)} linux-arm64=${"bb".repeat(32)}`);
+    const swapped = [archives[0]!, { ...archives[1]!, sha256: "cc".repeat(32) }];
+    expect(signaturePayload({ ...entry, tool_platform_archives: swapped })).not.toEqual(
+      signaturePayload({ ...entry, tool_platform_archives: archives }),
+    );
   });
 
   describe("against the registry", () => {

@@ -3,7 +3,7 @@ import { chmod, mkdir, readdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { Option, type Command } from "commander";
-import { RESERVED_TOOL_IDS, TOOL_ID_PATTERN } from "../../tool-spec/index.js";
+import { hostPlatform, toolIdSpecProblem } from "../../tool-spec/index.js";
 import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
 import { UsageError } from "../report-error.js";
 import { binaryToolFiles } from "../templates/binary-tool.js";
@@ -64,12 +64,10 @@ export function registerInitCommand(program: Command, { io }: CliContext): void 
   });
 }
 
+/** The registry's own id rule (`toolIdSpecProblem`), so a scaffold never starts with an id it refuses. */
 function checkToolId(toolId: string): void {
-  const reserved = (RESERVED_TOOL_IDS as readonly string[]).includes(toolId);
-  if (!new RegExp(TOOL_ID_PATTERN).test(toolId) || toolId.includes("..") || reserved) {
-    const why = reserved ? `"${toolId}" names a registry route` : `"${toolId}" is not a tool id`;
-    throw new UsageError(`${why}: ids are 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. acme.word-count.`);
-  }
+  const problem = toolIdSpecProblem(toolId);
+  if (problem !== undefined) throw new UsageError(problem.replace("choose another tool_id in spec.json", "choose another id"));
 }
 
 /** Compiles the scaffold with `cc` so the folder runs at once; without a compiler it says how. */
@@ -101,6 +99,8 @@ function specJson(toolId: string, runtime: Runtime): string {
     tool_metadata: { version: "0.1.0", license: "MIT" },
     tool_parameters: runtime === "python" ? { greeting: "Hello" } : {},
     tool_api_spec: { entrypoints: { execute: { input } } },
+    // build.sh compiles for this machine: say so, so agents elsewhere are told, not handed a program they cannot run.
+    ...(runtime === "binary" ? { tool_platforms: [hostPlatform()] } : {}),
   };
   return `${JSON.stringify(spec, null, 2)}\n`;
 }

@@ -1,6 +1,8 @@
 import { Option, type Command } from "commander";
 import { readFile } from "node:fs/promises";
+import { checkBundle } from "../../publish/bundle-checks.js";
 import { packTool } from "../../publish/pack-tool.js";
+import { ToolCheckError } from "../../publish/tool-check-error.js";
 import { uploadBundle, type UploadBundleOptions } from "../../publish/upload-bundle.js";
 import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
 import { progressBar } from "../progress-bar.js";
@@ -26,11 +28,12 @@ export function registerPublishCommand(program: Command, context: CliContext): v
     const token = context.writeToken(options.token);
     const registryUrl = context.registryUrl();
     const source = await existingPath(io, target);
-    const packed = source.isFile ? undefined : await packTool(source.path);
-    const bundle = packed?.bundle ?? new Uint8Array(await readFile(source.path));
+    // A folder is checked as it is packed; a bundle file gets the same checks: nothing the registry would refuse is sent.
+    const packed = source.isFile ? await checkedBundleFile(source.path) : await packTool(source.path);
+    const bundle = packed.bundle;
     const signature =
       options.sign === undefined ? undefined : signBundle(bundle, await readFile((await existingPath(io, options.sign)).path, "utf8"));
-    const bar = progressBar(io, `Uploading ${packed?.toolId ?? target}`);
+    const bar = progressBar(io, `Uploading ${packed.toolId ?? target}`);
     const published = await uploadBundle(bundle, {
       registryUrl,
       token,
@@ -38,7 +41,7 @@ export function registerPublishCommand(program: Command, context: CliContext): v
       onProgress: bar.update,
       ...(signature === undefined ? {} : { signature: signature.header }),
     }).finally(() => bar.finish());
-    const warnings = [...new Set([...(published.warnings ?? []), ...(packed?.warnings ?? [])])];
+    const warnings = [...new Set([...(published.warnings ?? []), ...packed.warnings])];
     if (options.json) {
       printJson(io, {
         tool_id: published.tool_id,
@@ -55,4 +58,12 @@ export function registerPublishCommand(program: Command, context: CliContext): v
     );
     printWarnings(io, warnings);
   });
+}
+
+/** A bundle zip from disk, checked as `pack` checks what it builds (`checkBundle`). */
+async function checkedBundleFile(path: string): Promise<{ bundle: Uint8Array; toolId: string | undefined; warnings: string[] }> {
+  const bundle = new Uint8Array(await readFile(path));
+  const check = await checkBundle(bundle);
+  if (check.problems.length > 0) throw new ToolCheckError(check.toolId, check.problems);
+  return { bundle, toolId: check.toolId, warnings: check.warnings };
 }

@@ -35,13 +35,20 @@ export function registerReadCommands(program: Command, context: CliContext): voi
     );
   });
 
-  withJsonOption(program.command("versions").description("list a tool's versions, newest first").argument("<id>", "tool id")).action(
-    async (toolId: string, options: { json?: boolean }) => {
-      const records = await context.client().listVersions(toolId);
-      if (options.json) printJson(io, records);
-      else for (const record of records) io.out(`${record.version ?? "0.0.0"}\t${record.published_at ?? ""}\n`);
-    },
-  );
+  withJsonOption(
+    program
+      .command("versions")
+      .description("list a tool's versions, newest first, each with its status (active, deprecated, yanked)")
+      .argument("<id>", "tool id"),
+  ).action(async (toolId: string, options: { json?: boolean }) => {
+    // Yanked versions too: whoever asks for a tool's versions wants to see what became of each.
+    const versions = (await context.client().listVersions(toolId, { includeYanked: true })).map(versionSummary);
+    if (options.json) return printJson(io, versions);
+    for (const version of versions)
+      io.out(
+        `${version.version}\t${version.status}\t${version.published_at}${version.status_message === undefined ? "" : `\t${version.status_message}`}\n`,
+      );
+  });
 
   withJsonOption(
     program
@@ -68,4 +75,22 @@ function positiveInteger(value: string): number {
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed) || parsed < 1) throw new InvalidArgumentError("expected a positive integer.");
   return parsed;
+}
+
+/** A version as `versions` prints it: what a reader needs to pick one, not the whole entry (`get id@version` prints that). */
+function versionSummary(record: ToolRecord): {
+  tool_id: string;
+  version: string;
+  status: string;
+  status_message?: string;
+  published_at: string;
+} {
+  const status = typeof record.status === "string" ? record.status : "active";
+  return {
+    tool_id: record.tool_id,
+    version: record.version ?? "0.0.0",
+    status,
+    ...(typeof record.status_message === "string" && status !== "active" ? { status_message: record.status_message } : {}),
+    published_at: record.published_at ?? "",
+  };
 }
