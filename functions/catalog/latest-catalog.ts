@@ -1,6 +1,6 @@
 import type { RecordedCatalogChange } from "../entry/catalog-change.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
-import { decodeListing } from "../listing/listing-snapshot.js";
+import { decodeListing } from "./listing-snapshot.js";
 import type { EntryStore } from "../storage/entry-store.js";
 import type { IndexSnapshot } from "../storage/index-snapshot-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";

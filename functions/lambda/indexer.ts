@@ -1,7 +1,7 @@
 // Lambda entry point of the indexer (scheduled): rebuilds the search index and listing snapshots in S3.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-import { CatalogIndexer, type CatalogIndexerRun } from "../catalog/catalog-indexer.js";
+import { CatalogIndexer, type CatalogIndexerRun } from "../indexing/catalog-indexer.js";
 import { loadConfig } from "../config.js";
 import { checkSearchRuntimeAtStart, searchRuntimeProblem } from "../search/search-runtime.js";
 import { createDynamoDocumentClient } from "../storage/aws-clients.js";

@@ -2,7 +2,7 @@ import { LatestCatalog } from "../catalog/latest-catalog.js";
 import { SnapshotPublisher } from "../catalog/snapshot-publisher.js";
 import type { EntryStore } from "../storage/entry-store.js";
 import type { IndexSnapshotStore } from "../storage/index-snapshot-store.js";
-import { encodeListing } from "./listing-snapshot.js";
+import { encodeListing } from "../catalog/listing-snapshot.js";
 
 export interface ListingRun {
   /** The catalog revision the listing reflects after the run. */

@@ -27,7 +27,7 @@ export interface IndexSnapshot {
  * newest. Written by the indexer only; read by every cold search instance. A pointer that lags
  * (two indexers racing) only means more revisions to apply from the log; a missing file reads as
  * no snapshot, and the reader then builds from the table. The listing (`kind` "listing", every
- * latest entry: functions/listing/listing-snapshot.ts) is kept the same way under `listing/`.
+ * latest entry: functions/catalog/listing-snapshot.ts) is kept the same way under `listing/`.
  */
 export class IndexSnapshotStore {
   private readonly layout: { files: string; pointer: string };

@@ -1,6 +1,6 @@
 import { sep } from "node:path";
 import type { SecretLocations } from "../sandbox/capabilities/granted-paths.js";
-import { hiddenSecrets } from "./bash/hidden-secrets.js";
+import { hiddenSecrets } from "./command-sandbox/hidden-secrets.js";
 import { dangerousPathLists, dangerousPathReason } from "./paths/dangerous-paths.js";
 
 /**

@@ -2,7 +2,7 @@
 export { Bash, DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS, type BashInput, type BashOptions } from "./bash/bash-tool.js";
 export { MAX_OUTPUT_CHARACTERS } from "./bash/bash-output.js";
 export type { BashSandboxOptions, BashSandboxStatus } from "./bash/bash-sandbox.js";
-export { BASH_ENVIRONMENT, type EnvironmentEntry } from "./bash/bash-environment.js";
+export { BASH_ENVIRONMENT, type EnvironmentEntry } from "./command-sandbox/bash-environment.js";
 export { SANDBOX_ESCAPES, type SandboxEscape } from "./bash/sandbox-escape.js";
 export { MAX_LINE_LENGTH, MAX_READ_LINES, Read, type ReadInput } from "./files/read-tool.js";
 export { Write, type WriteInput } from "./files/write-tool.js";

@@ -21,6 +21,7 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "policy explain": [`agent-tools policy explain "git log --oneline | head"`],
   "policy table": ["agent-tools policy table > command-policy.md"],
   "registry doctor": ["agent-tools registry doctor --fix"],
+  "registry smoke": ["agent-tools registry smoke --registry https://tools.example.com --token <admin token>"],
   "token create": ["agent-tools token create --name acme --scope 'acme-*' --actions publish,yank --expires 30d"],
   "token list": ["agent-tools token list"],
   "token revoke": ["agent-tools token revoke acme"],
@@ -30,6 +31,11 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "key revoke": ["agent-tools key revoke acme <key_id from key list>"],
   "trust list": ["agent-tools trust list"],
   "trust forget": ["agent-tools trust forget acme-search", "agent-tools trust forget --publisher acme"],
+  "permissions trust": ["agent-tools permissions trust", "agent-tools permissions trust ~/src/cloned-repo"],
+  "permissions untrust": ["agent-tools permissions untrust ~/src/cloned-repo"],
+  "permissions grants": ["agent-tools permissions grants", "agent-tools permissions grants --folder ~/src/project"],
+  "permissions revoke": [`agent-tools permissions revoke "Bash(npm test:*)" --layer local`],
+  "permissions log": ["agent-tools permissions log --since 1h", "agent-tools permissions log --since 7d --json"],
 };
 
 /** The path `COMMAND_EXAMPLES` keys a command by: its names below the program, e.g. `token create`. */

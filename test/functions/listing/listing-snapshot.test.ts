@@ -6,11 +6,11 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LatestCatalog } from "../../../functions/catalog/latest-catalog.js";
-import { CatalogIndexer } from "../../../functions/catalog/catalog-indexer.js";
+import { CatalogIndexer } from "../../../functions/indexing/catalog-indexer.js";
 import type { PublishedEntry } from "../../../functions/entry/published-entry.js";
 import { createLambdaHandler } from "../../../functions/lambda/create-lambda-handler.js";
 import { CatalogSearch } from "../../../functions/search/catalog-search.js";
-import { decodeListing, encodeListing, LISTING_FORMAT } from "../../../functions/listing/listing-snapshot.js";
+import { decodeListing, encodeListing, LISTING_FORMAT } from "../../../functions/catalog/listing-snapshot.js";
 import { createDynamoDocumentClient, createS3Client } from "../../../functions/storage/aws-clients.js";
 import { IndexSnapshotStore } from "../../../functions/storage/index-snapshot-store.js";
 import { CHANGE_LOG_SLOTS, snapshotAttribute } from "../../../functions/storage/revision-log.js";

@@ -6,6 +6,7 @@ import type { LocalRegistry } from "../../../functions/local/start-local-registr
 import { canonicalJson } from "../../../functions/publish/release-digest.js";
 import { SEARCH_INDEX_PREFIX } from "../../../functions/storage/index-snapshot-store.js";
 import { createDynamoDocumentClient, createS3Client } from "../../../functions/storage/aws-clients.js";
+import { snapshotAttribute } from "../../../functions/storage/revision-log.js";
 import { REVISION_KEY } from "../../../functions/storage/table-schema.js";
 import { TRUST_PARTITIONS } from "../../../functions/storage/trust-keys.js";
 
@@ -32,7 +33,8 @@ export async function storageSnapshot(local: LocalRegistry): Promise<StorageSnap
     const items = scanned.Items ?? [];
     const objects = (listed.Contents ?? []).filter((object) => !(object.Key ?? "").startsWith(SEARCH_INDEX_PREFIX));
     const contents = createHash("sha256");
-    for (const line of items.filter(isState).map(withoutRateCount).map(canonicalJson).sort()) contents.update(`${line}\n`);
+    for (const line of items.filter(isState).map(withoutRateCount).map(withoutSnapshotMarks).filter(hasState).map(canonicalJson).sort())
+      contents.update(`${line}\n`);
     for (const object of objects) contents.update(`${object.Key} ${object.ETag}\n`);
     return {
       objects: objects.map((object) => object.Key ?? "").sort(),
@@ -51,6 +53,22 @@ export async function storageSnapshot(local: LocalRegistry): Promise<StorageSnap
 /** Not the audit log, which records refused writes too. */
 function isState(item: Record<string, unknown>): boolean {
   return item.tool_id !== TRUST_PARTITIONS.audit;
+}
+
+/**
+ * The revision item without the revisions of the stored index snapshots: the background indexer
+ * records them on its own schedule, as it rewrites the search index left out above (creating the
+ * item when no write has yet: `hasState` then leaves it out).
+ */
+function withoutSnapshotMarks(item: Record<string, unknown>): Record<string, unknown> {
+  if (item.tool_id !== REVISION_KEY.tool_id || item.version !== REVISION_KEY.version) return item;
+  const { [snapshotAttribute("search")]: _search, [snapshotAttribute("listing")]: _listing, ...rest } = item;
+  return rest;
+}
+
+/** Not an item that holds nothing but its key. */
+function hasState(item: Record<string, unknown>): boolean {
+  return Object.keys(item).some((key) => key !== "tool_id" && key !== "version");
 }
 
 /** A token item without its write-rate window, which counts refused writes too. */

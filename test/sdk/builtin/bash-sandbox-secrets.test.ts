@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Bash, Toolkit } from "@agent-tools/sdk";
-import { BASH_ENVIRONMENT, sandboxEnvironment } from "../../../sdk/src/builtin/bash/bash-environment.js";
-import { hiddenSecrets } from "../../../sdk/src/builtin/bash/hidden-secrets.js";
+import { BASH_ENVIRONMENT, sandboxEnvironment } from "../../../sdk/src/builtin/command-sandbox/bash-environment.js";
+import { hiddenSecrets } from "../../../sdk/src/builtin/command-sandbox/hidden-secrets.js";
 import { dangerousPathLists } from "../../../sdk/src/builtin/paths/dangerous-paths.js";
 import { SECRET_SYSTEM_PATHS } from "../../../sdk/src/builtin/paths/secret-locations.js";
 import { MAX_TREE_DEPTH } from "../../../sdk/src/builtin/paths/tree-secrets.js";

@@ -4,8 +4,8 @@ import { checkSandboxMode, chooseSandbox, type SandboxMode } from "../../sandbox
 import type { DangerousPathLists } from "../paths/dangerous-paths.js";
 import { SandboxedWorkspaceBackend } from "../workspace/sandboxed-workspace-backend.js";
 import type { WorkspaceBackend } from "../workspace/workspace-backend.js";
-import { checkGrantedNames } from "./bash-environment.js";
-import { commandSandboxProfile, secretWalkLimitWarning, type CommandSandboxSettings } from "./command-sandbox.js";
+import { checkGrantedNames } from "../command-sandbox/bash-environment.js";
+import { commandSandboxProfile, secretWalkLimitWarning, type CommandSandboxSettings } from "../command-sandbox/command-sandbox.js";
 import type { SandboxEscape } from "./sandbox-escape.js";
 
 export interface BashSandboxOptions {

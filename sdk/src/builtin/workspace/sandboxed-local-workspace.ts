@@ -1,7 +1,7 @@
 import type { SandboxPlatform } from "../../sandbox/sandbox-platform.js";
 import { chooseSandbox } from "../../sandbox/sandbox-preflight.js";
-import { checkGrantedNames } from "../bash/bash-environment.js";
-import { commandSandboxProfile, secretWalkLimitWarning } from "../bash/command-sandbox.js";
+import { checkGrantedNames } from "../command-sandbox/bash-environment.js";
+import { commandSandboxProfile, secretWalkLimitWarning } from "../command-sandbox/command-sandbox.js";
 import { dangerousPathLists, type DangerousPathOptions } from "../paths/dangerous-paths.js";
 import { LocalWorkspaceBackend } from "./local-workspace-backend.js";
 import { projectFolder } from "./project-folder.js";

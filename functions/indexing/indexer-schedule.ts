@@ -1,5 +1,5 @@
 import { isStorageFull } from "../storage/storage-errors.js";
-import type { CatalogIndexer } from "../catalog/catalog-indexer.js";
+import type { CatalogIndexer } from "./catalog-indexer.js";
 
 /**
  * The in-process indexer of the local server: a run `delayMs` after the last write (a burst of
