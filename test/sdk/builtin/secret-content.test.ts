@@ -39,11 +39,13 @@ describe("each hint", () => {
     'password = request.form["pw"]',
     "secret_key = settings.SECRET_KEY",
     'api_key = os.environ["API_KEY"]',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a CI file's placeholder, as written in it
     "token: ${{ secrets.GITHUB_TOKEN }}",
     '"integrity": "sha512-abc123def456ghi789"',
     "max_tokens: 4096",
     'tokenizer = AutoTokenizer.from_pretrained("x")',
     "password: changeme",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a configuration file's placeholder, as written in it
     "password: ${DB_PASSWORD}",
     'author = "John Smith 2024"',
     "passwordField.focus()",
