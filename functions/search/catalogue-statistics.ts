@@ -1,0 +1,136 @@
+/**
+ * What ranking needs of every row, kept in step with each write rather than recomputed: each
+ * row's weighted length and category (its `tool_type`), and per category its tools' total length
+ * and count. A write changes one row's entries and its categories' totals (docs/search.md,
+ * "Writes"). Saved with a snapshot (`save`), so that a cold instance reads three values instead
+ * of a row per tool (`load`).
+ */
+import type { SqliteDatabase } from "./sqlite-driver.js";
+
+export const CATALOGUE_STATISTICS_SCHEMA = "CREATE TABLE statistics (name TEXT PRIMARY KEY, data BLOB NOT NULL);";
+
+const NO_CATEGORY = -1;
+
+export class CatalogueStatistics {
+  /** Weighted length by rowid (0 for no row). */
+  private lengths: Float64Array;
+  /** Category index by rowid, `NO_CATEGORY` for no row. */
+  private categories: Int32Array;
+  private readonly categoryIndex = new Map<string, number>();
+  /** By category index: its type, its tools' total length, and how many tools it has. */
+  readonly types: string[] = [];
+  readonly categoryLengths: number[] = [];
+  readonly categoryTools: number[] = [];
+  private total = 0;
+
+  private constructor(lengths: Float64Array, categories: Int32Array, types: readonly string[]) {
+    this.lengths = lengths;
+    this.categories = categories;
+    for (const type of types) this.categoryFor(type);
+    for (let rowid = 0; rowid < categories.length; rowid++) {
+      const category = categories[rowid]!;
+      if (category === NO_CATEGORY) continue;
+      this.categoryLengths[category]! += lengths[rowid]!;
+      this.categoryTools[category]!++;
+      this.total += lengths[rowid]!;
+    }
+  }
+
+  static empty(): CatalogueStatistics {
+    return new CatalogueStatistics(new Float64Array(0), new Int32Array(0), []);
+  }
+
+  /** From the tools table: one row per tool. */
+  static ofRows(rows: Iterable<{ rowid: number; type: string; length: number }>): CatalogueStatistics {
+    const statistics = CatalogueStatistics.empty();
+    for (const row of rows) statistics.set(row.rowid, row.type, row.length);
+    return statistics;
+  }
+
+  /** As `save` left them in `db`, or undefined when it holds none. */
+  static load(db: SqliteDatabase): CatalogueStatistics | undefined {
+    const parts = new Map(
+      db
+        .prepare<{ name: string; data: Uint8Array }>("SELECT name, data FROM statistics")
+        .all()
+        .map((row) => [row.name, row.data]),
+    );
+    const [lengths, categories, types] = [parts.get("lengths"), parts.get("categories"), parts.get("types")];
+    if (lengths === undefined || categories === undefined || types === undefined) return undefined;
+    return new CatalogueStatistics(
+      new Float64Array(aligned(lengths).buffer),
+      new Int32Array(aligned(categories).buffer),
+      JSON.parse(Buffer.from(types).toString("utf8")) as string[],
+    );
+  }
+
+  save(db: SqliteDatabase): void {
+    const put = db.prepare("INSERT OR REPLACE INTO statistics (name, data) VALUES (?, ?)");
+    put.run("lengths", new Uint8Array(this.lengths.buffer, 0, this.lengths.byteLength));
+    put.run("categories", new Uint8Array(this.categories.buffer, 0, this.categories.byteLength));
+    put.run("types", Buffer.from(JSON.stringify(this.types)));
+  }
+
+  /** Sum of every row's weighted length. */
+  get totalLength(): number {
+    return this.total;
+  }
+
+  length(rowid: number): number {
+    return this.lengths[rowid] ?? 0;
+  }
+
+  /** The row's category index, or -1 when there is no such row. */
+  categoryOf(rowid: number): number {
+    return this.categories[rowid] ?? NO_CATEGORY;
+  }
+
+  set(rowid: number, type: string, length: number): void {
+    this.delete(rowid);
+    this.reserve(rowid + 1);
+    const category = this.categoryFor(type);
+    this.lengths[rowid] = length;
+    this.categories[rowid] = category;
+    this.categoryLengths[category]! += length;
+    this.categoryTools[category]!++;
+    this.total += length;
+  }
+
+  delete(rowid: number): void {
+    const category = this.categoryOf(rowid);
+    if (category === NO_CATEGORY) return;
+    const length = this.lengths[rowid]!;
+    this.categoryLengths[category]! -= length;
+    this.categoryTools[category]!--;
+    this.total -= length;
+    this.lengths[rowid] = 0;
+    this.categories[rowid] = NO_CATEGORY;
+  }
+
+  private categoryFor(type: string): number {
+    let category = this.categoryIndex.get(type);
+    if (category === undefined) {
+      category = this.types.push(type) - 1;
+      this.categoryIndex.set(type, category);
+      this.categoryLengths.push(0);
+      this.categoryTools.push(0);
+    }
+    return category;
+  }
+
+  private reserve(size: number): void {
+    if (size <= this.lengths.length) return;
+    const capacity = Math.max(size, 2 * this.lengths.length, 1024);
+    const lengths = new Float64Array(capacity);
+    lengths.set(this.lengths);
+    const categories = new Int32Array(capacity).fill(NO_CATEGORY);
+    categories.set(this.categories);
+    this.lengths = lengths;
+    this.categories = categories;
+  }
+}
+
+/** A copy whose buffer starts at a multiple of 8 bytes, as typed arrays over it need. */
+function aligned(bytes: Uint8Array): Uint8Array {
+  return bytes.slice();
+}
