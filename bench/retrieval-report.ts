@@ -7,7 +7,8 @@
  *
  * Top-1: the first result is one of the query's tools. Recall@5: the share of the query's tools
  * among the first five results (a request that needs three tools and finds two scores 2/3). A
- * result that stands for near-duplicates ("n similar") counts for its own tool only.
+ * result of ours that stands for near-duplicates (`similar_tool_ids`, shown as "n similar")
+ * counts for the tools it names: they are in the answer, one slot for all.
  */
 import { inputSchemaText, type SearchableEntry } from "../functions/search/search-document.js";
 import { ToolSearchIndex } from "../functions/search/tool-search-index.js";
@@ -68,7 +69,8 @@ export function toolText(tool: SearchableEntry): string {
 }
 
 interface Rankers {
-  search: Record<Ranker, (q: string) => string[]>;
+  /** Each of the first five results as the tools it names. */
+  search: Record<Ranker, (q: string) => string[][]>;
   close(): void;
 }
 
@@ -79,9 +81,9 @@ function rankersOf(tools: SearchableEntry[]): Rankers {
   const fts5 = Fts5Porter.build(documents);
   return {
     search: {
-      bm25: (q) => bm25.search(q, 5),
-      fts5: (q) => fts5.search(q, 5),
-      ours: (q) => ours.search({ q, limit: 5 }).map((hit) => hit.tool_id),
+      bm25: (q) => bm25.search(q, 5).map((id) => [id]),
+      fts5: (q) => fts5.search(q, 5).map((id) => [id]),
+      ours: (q) => ours.search({ q, limit: 5 }).map((hit) => [hit.tool_id, ...(hit.similar_tool_ids ?? [])]),
     },
     close() {
       ours.close();
@@ -96,8 +98,8 @@ function outcome(query: RetrievalQuery, rankers: Rankers): Counts {
   const expected = new Set(query.expected);
   for (const ranker of RANKERS) {
     const top5 = rankers.search[ranker](query.q);
-    counts.top1[ranker] = Number(expected.has(top5[0] ?? ""));
-    counts.recall5[ranker] = top5.filter((id) => expected.has(id)).length / expected.size;
+    counts.top1[ranker] = Number((top5[0] ?? []).some((id) => expected.has(id)));
+    counts.recall5[ranker] = top5.flat().filter((id) => expected.has(id)).length / expected.size;
   }
   return counts;
 }

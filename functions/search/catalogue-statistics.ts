@@ -1,7 +1,7 @@
 /**
  * What ranking needs of every row, kept in step with each write rather than recomputed: each
- * row's weighted length and category (its `tool_type`), and per category its tools' total length
- * and count. A write changes one row's entries and its categories' totals (docs/search.md,
+ * row's weighted length, category (its `tool_type`), quality and duplicate group
+ * (search-document.ts), and per category its tools' total length and count. A write changes one row's entries and its categories' totals (docs/search.md,
  * "Writes"). Saved with a snapshot (`save`), so that a cold instance reads three values instead
  * of a row per tool (`load`).
  */
@@ -11,11 +11,21 @@ export const CATALOGUE_STATISTICS_SCHEMA = "CREATE TABLE statistics (name TEXT P
 
 const NO_CATEGORY = -1;
 
+/** What the statistics keep of one row. */
+export interface RowStatistics {
+  type: string;
+  length: number;
+  quality: number;
+  duplicateGroup: number;
+}
+
 export class CatalogueStatistics {
   /** Weighted length by rowid (0 for no row). */
   private lengths: Float64Array;
   /** Category index by rowid, `NO_CATEGORY` for no row. */
   private categories: Int32Array;
+  private qualities: Float64Array;
+  private groups: Uint32Array;
   private readonly categoryIndex = new Map<string, number>();
   /** By category index: its type, its tools' total length, and how many tools it has. */
   readonly types: string[] = [];
@@ -23,9 +33,17 @@ export class CatalogueStatistics {
   readonly categoryTools: number[] = [];
   private total = 0;
 
-  private constructor(lengths: Float64Array, categories: Int32Array, types: readonly string[]) {
+  private constructor(
+    lengths: Float64Array,
+    categories: Int32Array,
+    qualities: Float64Array,
+    groups: Uint32Array,
+    types: readonly string[],
+  ) {
     this.lengths = lengths;
     this.categories = categories;
+    this.qualities = qualities;
+    this.groups = groups;
     for (const type of types) this.categoryFor(type);
     for (let rowid = 0; rowid < categories.length; rowid++) {
       const category = categories[rowid]!;
@@ -37,13 +55,13 @@ export class CatalogueStatistics {
   }
 
   static empty(): CatalogueStatistics {
-    return new CatalogueStatistics(new Float64Array(0), new Int32Array(0), []);
+    return new CatalogueStatistics(new Float64Array(0), new Int32Array(0), new Float64Array(0), new Uint32Array(0), []);
   }
 
   /** From the tools table: one row per tool. */
-  static ofRows(rows: Iterable<{ rowid: number; type: string; length: number }>): CatalogueStatistics {
+  static ofRows(rows: Iterable<RowStatistics & { rowid: number }>): CatalogueStatistics {
     const statistics = CatalogueStatistics.empty();
-    for (const row of rows) statistics.set(row.rowid, row.type, row.length);
+    for (const row of rows) statistics.set(row.rowid, row);
     return statistics;
   }
 
@@ -55,19 +73,31 @@ export class CatalogueStatistics {
         .all()
         .map((row) => [row.name, row.data]),
     );
-    const [lengths, categories, types] = [parts.get("lengths"), parts.get("categories"), parts.get("types")];
-    if (lengths === undefined || categories === undefined || types === undefined) return undefined;
+    const [lengths, categories, qualities, groups, types] = ["lengths", "categories", "qualities", "groups", "types"].map((name) =>
+      parts.get(name),
+    );
+    if (lengths === undefined || categories === undefined || qualities === undefined || groups === undefined || types === undefined) {
+      return undefined;
+    }
     return new CatalogueStatistics(
-      new Float64Array(aligned(lengths).buffer),
-      new Int32Array(aligned(categories).buffer),
+      new Float64Array(copied(lengths).buffer),
+      new Int32Array(copied(categories).buffer),
+      new Float64Array(copied(qualities).buffer),
+      new Uint32Array(copied(groups).buffer),
       JSON.parse(Buffer.from(types).toString("utf8")) as string[],
     );
   }
 
   save(db: SqliteDatabase): void {
     const put = db.prepare("INSERT OR REPLACE INTO statistics (name, data) VALUES (?, ?)");
-    put.run("lengths", new Uint8Array(this.lengths.buffer, 0, this.lengths.byteLength));
-    put.run("categories", new Uint8Array(this.categories.buffer, 0, this.categories.byteLength));
+    for (const [name, array] of [
+      ["lengths", this.lengths],
+      ["categories", this.categories],
+      ["qualities", this.qualities],
+      ["groups", this.groups],
+    ] as const) {
+      put.run(name, new Uint8Array(array.buffer, 0, array.byteLength));
+    }
     put.run("types", Buffer.from(JSON.stringify(this.types)));
   }
 
@@ -85,12 +115,22 @@ export class CatalogueStatistics {
     return this.categories[rowid] ?? NO_CATEGORY;
   }
 
-  set(rowid: number, type: string, length: number): void {
+  quality(rowid: number): number {
+    return this.qualities[rowid] ?? 0;
+  }
+
+  duplicateGroup(rowid: number): number {
+    return this.groups[rowid] ?? 0;
+  }
+
+  set(rowid: number, { type, length, quality, duplicateGroup }: RowStatistics): void {
     this.delete(rowid);
     this.reserve(rowid + 1);
     const category = this.categoryFor(type);
     this.lengths[rowid] = length;
     this.categories[rowid] = category;
+    this.qualities[rowid] = quality;
+    this.groups[rowid] = duplicateGroup;
     this.categoryLengths[category]! += length;
     this.categoryTools[category]!++;
     this.total += length;
@@ -105,6 +145,8 @@ export class CatalogueStatistics {
     this.total -= length;
     this.lengths[rowid] = 0;
     this.categories[rowid] = NO_CATEGORY;
+    this.qualities[rowid] = 0;
+    this.groups[rowid] = 0;
   }
 
   private categoryFor(type: string): number {
@@ -125,12 +167,18 @@ export class CatalogueStatistics {
     lengths.set(this.lengths);
     const categories = new Int32Array(capacity).fill(NO_CATEGORY);
     categories.set(this.categories);
+    const qualities = new Float64Array(capacity);
+    qualities.set(this.qualities);
+    const groups = new Uint32Array(capacity);
+    groups.set(this.groups);
     this.lengths = lengths;
     this.categories = categories;
+    this.qualities = qualities;
+    this.groups = groups;
   }
 }
 
-/** A copy whose buffer starts at a multiple of 8 bytes, as typed arrays over it need. */
-function aligned(bytes: Uint8Array): Uint8Array {
+/** A copy in a buffer of its own (a typed array over it then starts at offset 0, aligned). */
+function copied(bytes: Uint8Array): Uint8Array {
   return bytes.slice();
 }

@@ -1,5 +1,6 @@
 import { fuzzyVariants } from "./fuzzy-terms.js";
 import { queryTermWeight } from "./query-likelihood.js";
+import { requestParts } from "./request-parts.js";
 import { isRequestWord, termForms, tokenize, type TermForms } from "./search-terms.js";
 import type { SynonymTable } from "./synonyms.js";
 import type { QueryTerm, WeightedTerm } from "./term-scores.js";
@@ -13,9 +14,19 @@ export const EXPANSION_WEIGHT = 0.5;
  */
 const MAX_TERMS_FOR_SYNONYMS = 4;
 
-/** What a search looks for: the request's terms with their weights, then their synonyms and typo corrections. */
+/**
+ * A value's words (quoted text, ids, numbers: request-parts.ts) weigh this much of a word about
+ * what the tool should do: "cities" in an address to look up says little about the tool.
+ */
+export const VALUE_WEIGHT = 0.25;
+
+/**
+ * What a search looks for: the request's terms with their weights, then their synonyms and typo
+ * corrections; and, when the request has several asks, each ask's own terms.
+ */
 export interface QueryPlan {
   terms: WeightedTerm[];
+  clauses: WeightedTerm[][];
 }
 
 /**
@@ -25,18 +36,22 @@ export interface QueryPlan {
  * typo away. `known` says which stemmed terms some tool's short fields use.
  */
 export function planQuery(text: string, synonyms: SynonymTable, known: (stemmed: readonly string[]) => Set<string>): QueryPlan {
-  const words = new Map<string, { forms: TermForms; count: number }>();
-  for (const word of tokenize(text)) {
-    if (isRequestWord(word)) continue;
-    const forms = termForms(word);
-    if (forms === null) continue;
-    const id = `${forms.stemmed}\0${forms.light}`;
-    const seen = words.get(id);
-    if (seen === undefined) words.set(id, { forms, count: 1 });
-    else seen.count++;
+  const clauses = new Map<number, Words>();
+  const all: Words = new Map();
+  for (const part of requestParts(text)) {
+    // A value's parts are noise (sZ3MV5CX → s, z, 3, mv…): only the whole word counts.
+    for (const word of part.value && !/\s/u.test(part.text) ? part.text.split(/[^\p{L}\p{N}]+/u) : tokenize(part.text)) {
+      if (word === "" || isRequestWord(word)) continue;
+      const forms = termForms(word);
+      if (forms === null) continue;
+      const weight = part.value ? VALUE_WEIGHT : 1;
+      count(all, forms, weight);
+      if (!clauses.has(part.clause)) clauses.set(part.clause, new Map());
+      count(clauses.get(part.clause)!, forms, weight);
+    }
   }
-  const terms: WeightedTerm[] = [...words.values()].map(({ forms, count }) => [forms, queryTermWeight(count)] as const);
-  const stemmed = [...new Set([...words.values()].map(({ forms }) => forms.stemmed))];
+  const terms = weighted(all);
+  const stemmed = [...new Set([...all.values()].map(({ forms }) => forms.stemmed))];
   const expanded = new Map<string, QueryTerm>();
   if (stemmed.length <= MAX_TERMS_FOR_SYNONYMS) {
     for (const forms of synonyms.ofPhrasesIn(text)) expanded.set(forms.stemmed, forms);
@@ -47,5 +62,26 @@ export function planQuery(text: string, synonyms: SynonymTable, known: (stemmed:
   const variants = stemmed.filter((term) => !knownTerms.has(term)).flatMap((term) => fuzzyVariants(term));
   for (const variant of known(variants)) expanded.set(variant, { stemmed: variant });
   for (const term of stemmed) expanded.delete(term);
-  return { terms: [...terms, ...[...expanded.values()].map((term) => [term, EXPANSION_WEIGHT] as const)] };
+  const asks = [...clauses.values()].filter((words) => words.size > 0).map(weighted);
+  return {
+    terms: [...terms, ...[...expanded.values()].map((term) => [term, EXPANSION_WEIGHT] as const)],
+    clauses: asks.length > 1 ? asks : [],
+  };
+}
+
+/** A request's words: each term's forms, how often it occurs, and the largest weight of an occurrence. */
+type Words = Map<string, { forms: TermForms; count: number; weight: number }>;
+
+function count(words: Words, forms: TermForms, weight: number): void {
+  const id = `${forms.stemmed}\0${forms.light}`;
+  const seen = words.get(id);
+  if (seen === undefined) words.set(id, { forms, count: 1, weight });
+  else {
+    seen.count++;
+    seen.weight = Math.max(seen.weight, weight);
+  }
+}
+
+function weighted(words: Words): WeightedTerm[] {
+  return [...words.values()].map(({ forms, count, weight }) => [forms, weight * queryTermWeight(count)] as const);
 }

@@ -1,13 +1,14 @@
-import { CATALOGUE_STATISTICS_SCHEMA, CatalogueStatistics } from "./catalogue-statistics.js";
+import { CATALOGUE_STATISTICS_SCHEMA, CatalogueStatistics, type RowStatistics } from "./catalogue-statistics.js";
 import { CategoryModel, type CategoryEvidence } from "./category-model.js";
 import { INVERTED_INDEX_SCHEMA, InvertedIndex, type InvertedIndexBuilder } from "./inverted-index.js";
+import { diversify, type Aspect, type Diversified } from "./diversify.js";
 import { lengthPrior } from "./query-likelihood.js";
 import { planQuery } from "./query-plan.js";
 import { indexKey, toSearchDocument, type SearchableEntry, type SearchDocument, type ToolSummary } from "./search-document.js";
 import { MAX_SEARCH_DEPTH } from "./search-query.js";
 import { SqliteDatabase } from "./sqlite-driver.js";
 import { SynonymTable } from "./synonyms.js";
-import { TermScores, type RowKeys, type TermEntry } from "./term-scores.js";
+import { TermScores, type RowKeys, type TermEntry, type WeightedTerm } from "./term-scores.js";
 import { decodeEmbedding } from "./tool-embedding.js";
 import { VectorTable } from "./vector-table.js";
 
@@ -20,15 +21,17 @@ export interface SearchQuery {
   tag?: string;
 }
 
-export type SearchHit = ToolSummary & { score: number };
+export type SearchHit = ToolSummary & {
+  score: number;
+  /** Tools whose descriptions use the same words as this one's (clones, the same model under another name), shown once: "n similar". */
+  similar_tool_ids?: string[];
+};
 
 /** The best this many matches are ranked: a fixed pool, so every page of one query ranks alike. */
 const CANDIDATES = 2 * MAX_SEARCH_DEPTH;
-/**
- * Scores this close (relatively) are ties, broken by quality, then tool id; scores are reported
- * to significant digits, not decimals.
- */
-const TIE_TOLERANCE = 1e-9;
+/** The best this many matches of each ask of a request join the pool (diversify.ts). */
+const ASPECT_CANDIDATES = 20;
+/** Scores are reported to significant digits, not decimals. */
 const SCORE_DIGITS = 6;
 /**
  * Pruning of common terms (see `informative`) starts at this catalogue size: below it, a term's
@@ -88,10 +91,15 @@ export class ToolSearchIndex {
       count: db.prepare<{ count: number }>("SELECT count(*) AS count FROM tools"),
       getMeta: db.prepare<{ value: string }>("SELECT value FROM meta WHERE key = ?"),
       setMeta: db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
-      summaries: db.prepare<{ rowid: number; tool_id: string; quality: number; summary: string }>(
-        "SELECT rowid, tool_id, quality, summary FROM tools WHERE rowid IN (SELECT value FROM json_each(?))",
+      summaries: db.prepare<{ rowid: number; summary: string }>(
+        "SELECT rowid, summary FROM tools WHERE rowid IN (SELECT value FROM json_each(?))",
       ),
-      rowStatistics: db.prepare<{ rowid: number; type: string; length: number }>("SELECT rowid, type, length FROM tools"),
+      rowStatistics: db.prepare<RowStatistics & { rowid: number }>(
+        "SELECT rowid, type, length, quality, duplicate_group AS duplicateGroup FROM tools",
+      ),
+      toolIds: db.prepare<{ rowid: number; tool_id: string }>(
+        "SELECT rowid, tool_id FROM tools WHERE rowid IN (SELECT value FROM json_each(?))",
+      ),
       rowsOfType: db.prepare<{ rowid: number }>("SELECT rowid FROM tools WHERE type = ?"),
       rowsWithTag: db.prepare<{ rowid: number }>("SELECT rowid FROM tool_tags WHERE tag = ?"),
     };
@@ -233,7 +241,7 @@ export class ToolSearchIndex {
     });
     this.tools += Number(after !== undefined) - Number(existing !== undefined);
     if (after === undefined) statistics.delete(rowid);
-    else statistics.set(rowid, after.summary.tool_type, after.length);
+    else statistics.set(rowid, rowStatistics(after));
     this.termScores.rowChanged(
       rowid,
       before,
@@ -280,32 +288,85 @@ export class ToolSearchIndex {
   }
 
   /**
-   * Best matches first (query-likelihood.ts, plus the category model: category-model.ts); equal
-   * scores by quality, then tool id, so results are stable.
+   * Best matches first (query-likelihood.ts, plus the category model: category-model.ts), in the
+   * order that covers the request's asks, near-duplicates shown once (diversify.ts); equal scores
+   * by quality, then tool id, so results are stable.
    */
   search(query: SearchQuery): SearchHit[] {
+    if (query.limit <= 0) return [];
     const plan = planQuery(query.q, this.synonyms, (stemmed) => this.knownTerms(stemmed));
-    const terms = plan.terms.flatMap(([term, weight]) => {
+    const filter = this.filter(query);
+    const whole = this.relevance(plan.terms, filter, CANDIDATES);
+    if (whole === undefined) return [];
+    const asks = plan.clauses.flatMap((terms) => {
+      const relevance = this.relevance(terms, filter, ASPECT_CANDIDATES);
+      return relevance === undefined ? [] : [{ weight: relevance.weight, relevance: relevance.relative }];
+    });
+    const weight = asks.reduce((sum, ask) => sum + ask.weight, 0);
+    const aspects: Aspect[] = asks.length < 2 ? [] : asks.map((ask) => ({ share: ask.weight / weight, relevance: ask.relevance }));
+    const statistics = this.statistics;
+    const ranked = diversify(
+      whole.relative,
+      aspects,
+      {
+        quality: (rowid) => statistics.quality(rowid),
+        duplicateGroup: (rowid) => statistics.duplicateGroup(rowid),
+        toolIds: (rowids) => new Map(this.statements.toolIds.all(JSON.stringify(rowids)).map((row) => [row.rowid, row.tool_id])),
+      },
+      query.limit,
+    );
+    return this.hits(ranked, whole.scores);
+  }
+
+  /**
+   * The best `limit` rows for these terms: each one's reported score (the likelihood ratio per
+   * unit of query weight: positive, comparable across queries) and its relevance relative to the
+   * best row's (1 for it); undefined when no row holds a term worth ranking by.
+   */
+  private relevance(
+    planned: readonly WeightedTerm[],
+    filter: (rowid: number) => boolean,
+    limit: number,
+  ): { weight: number; scores: Map<number, number>; relative: Map<number, number> } | undefined {
+    const terms = planned.flatMap(([term, weight]) => {
       const entry = this.termScores.entry(term);
       return entry.size > 0 && this.informative(entry) ? [{ term, weight, entry }] : [];
     });
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return undefined;
     const statistics = this.statistics;
-    const queryWeight = terms.reduce((sum, { weight }) => sum + weight, 0);
+    const weight = terms.reduce((sum, term) => sum + term.weight, 0);
     const evidence = terms.map(({ weight, entry }): CategoryEvidence => {
       entry.categoryCounts ??= this.categories.countsOf(entry.rowids.subarray(0, entry.size), entry.counts.subarray(0, entry.size));
       return { weight, catalogueShare: this.termScores.share(entry), counts: entry.categoryCounts };
     });
     const categoryScores = this.categories.scores(evidence);
     const adjust = (rowid: number, sum: number) =>
-      sum + lengthPrior(queryWeight, statistics.length(rowid)) + (categoryScores[statistics.categoryOf(rowid)] ?? 0);
-    const scores = new Map<number, number>();
-    // Reported as the likelihood ratio per unit of query weight: positive, and comparable across queries.
-    const weighted = terms.map(({ term, weight }) => [term, weight] as const);
-    for (const row of this.termScores.top(weighted, CANDIDATES, this.filter(query), adjust)) {
-      scores.set(row.rowid, Math.exp(row.score / queryWeight));
-    }
-    return this.rank(scores, query.limit);
+      sum + lengthPrior(weight, statistics.length(rowid)) + (categoryScores[statistics.categoryOf(rowid)] ?? 0);
+    const rows = this.termScores.top(
+      terms.map(({ term, weight }) => [term, weight] as const),
+      limit,
+      filter,
+      adjust,
+    );
+    if (rows.length === 0) return undefined;
+    const best = rows[0]!.score;
+    return {
+      weight,
+      scores: new Map(rows.map((row) => [row.rowid, Math.exp(row.score / weight)])),
+      relative: new Map(rows.map((row) => [row.rowid, Math.exp((row.score - best) / weight)])),
+    };
+  }
+
+  /** The results' summaries, in order; a result an ask alone found has the score of its whole-request match, if any. */
+  private hits(ranked: Diversified[], scores: Map<number, number>): SearchHit[] {
+    const rowids = ranked.flatMap((result) => [result.rowid, ...result.similar]);
+    const summaries = new Map(this.statements.summaries.all(JSON.stringify(rowids)).map((row) => [row.rowid, row.summary]));
+    const toolId = (rowid: number) => (JSON.parse(summaries.get(rowid)!) as ToolSummary).tool_id;
+    return ranked.map(({ rowid, similar }) => ({
+      ...(JSON.parse(summaries.get(rowid)!) as ToolSummary),
+      score: Number((scores.get(rowid) ?? 0).toPrecision(SCORE_DIGITS)),
+      ...(similar.length === 0 ? {} : { similar_tool_ids: similar.map(toolId) }),
+    }));
   }
 
   private get statistics(): CatalogueStatistics {
@@ -335,24 +396,6 @@ export class ToolSearchIndex {
     if (query.type !== undefined) sets.push(new Set(this.statements.rowsOfType.all(query.type).map((row) => row.rowid)));
     if (query.tag !== undefined) sets.push(new Set(this.statements.rowsWithTag.all(query.tag).map((row) => row.rowid)));
     return (rowid) => sets.every((set) => set.has(rowid));
-  }
-
-  private rank(scores: Map<number, number>, limit: number): SearchHit[] {
-    if (scores.size === 0 || limit <= 0) return [];
-    // Only rows that can reach the first `limit` are read: those scoring at least the limit-th best
-    // score, less the tie tolerance (twice: a tie with a tie).
-    const byScore = [...scores.values()].sort((a, b) => b - a);
-    const cut = byScore[Math.min(limit, byScore.length) - 1]! * (1 - 2 * TIE_TOLERANCE);
-    const contenders = [...scores].flatMap(([rowid, score]) => (score >= cut ? [rowid] : []));
-    const rows = this.statements.summaries.all(JSON.stringify(contenders));
-    const ranked = rows.map((row) => ({ ...row, score: scores.get(row.rowid)! }));
-    ranked.sort((a, b) => {
-      const tie = Math.abs(a.score - b.score) <= TIE_TOLERANCE * Math.max(a.score, b.score);
-      return (tie ? 0 : b.score - a.score) || b.quality - a.quality || (a.tool_id < b.tool_id ? -1 : a.tool_id > b.tool_id ? 1 : 0);
-    });
-    return ranked
-      .slice(0, limit)
-      .map((row) => ({ ...(JSON.parse(row.summary) as ToolSummary), score: Number(row.score.toPrecision(SCORE_DIGITS)) }));
   }
 
   /** Caches that must be read again from the database (after a rolled-back batch, or a bulk load). */
@@ -411,7 +454,7 @@ export class ToolSearchIndexBuilder {
         const shortTerms = this.postings.add(rowid, document.shortKeys);
         const manTerms = this.postings.add(rowid, document.manKeys);
         this.index.insertRow(rowid, entry, document, shortTerms, manTerms);
-        this.statistics.set(rowid, document.summary.tool_type, document.length);
+        this.statistics.set(rowid, rowStatistics(document));
       }
     });
   }
@@ -426,4 +469,9 @@ export class ToolSearchIndexBuilder {
     });
     return this.index;
   }
+}
+
+/** What the catalogue's statistics keep of a tool (catalogue-statistics.ts). */
+function rowStatistics(document: SearchDocument): RowStatistics {
+  return { type: document.summary.tool_type, length: document.length, quality: document.quality, duplicateGroup: document.duplicateGroup };
 }
