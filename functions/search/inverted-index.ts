@@ -172,39 +172,55 @@ export class InvertedIndex {
   }
 }
 
-/** Postings of new rows (ascending row ids) gathered in growable arrays, written once. */
+/** Postings of new rows (ascending row ids) gathered in growable typed arrays, written once. */
 export class InvertedIndexBuilder {
-  private readonly ids = new Map<string, number>();
-  private readonly lists: { key: string; rowids: number[]; units: number[] }[] = [];
+  private readonly lists = new Map<string, GrowingPostings>();
   private readonly writer = new VarintWriter();
 
   constructor(
     private readonly firstId: number,
-    private readonly write: (id: number, key: string, rowids: readonly number[], units: readonly number[]) => void,
+    private readonly write: (id: number, key: string, rowids: Int32Array, units: Uint32Array) => void,
   ) {}
 
   /** Adds a row (above every row added before); returns its term list. */
   add(rowid: number, keys: ReadonlyMap<string, number>): Uint8Array {
     const entries: [id: number, units: number][] = [];
     for (const [key, units] of keys) {
-      let id = this.ids.get(key);
-      if (id === undefined) {
-        id = this.firstId + this.lists.length;
-        this.ids.set(key, id);
-        this.lists.push({ key, rowids: [], units: [] });
+      let list = this.lists.get(key);
+      if (list === undefined) {
+        list = new GrowingPostings(this.firstId + this.lists.size);
+        this.lists.set(key, list);
       }
-      const list = this.lists[id - this.firstId]!;
-      list.rowids.push(rowid);
-      list.units.push(units);
-      entries.push([id, units]);
+      list.push(rowid, units);
+      entries.push([list.id, units]);
     }
     return encodeTermList(entries, this.writer);
   }
 
   finish(): void {
-    for (const [offset, list] of this.lists.entries()) this.write(this.firstId + offset, list.key, list.rowids, list.units);
-    this.lists.length = 0;
-    this.ids.clear();
+    for (const [key, list] of this.lists) this.write(list.id, key, list.rowids.subarray(0, list.size), list.units.subarray(0, list.size));
+    this.lists.clear();
+  }
+}
+
+class GrowingPostings {
+  rowids = new Int32Array(4);
+  units = new Uint32Array(4);
+  size = 0;
+
+  constructor(readonly id: number) {}
+
+  push(rowid: number, units: number): void {
+    if (this.size === this.rowids.length) {
+      const rowids = new Int32Array(this.size * 2);
+      rowids.set(this.rowids);
+      const grown = new Uint32Array(this.size * 2);
+      grown.set(this.units);
+      this.rowids = rowids;
+      this.units = grown;
+    }
+    this.rowids[this.size] = rowid;
+    this.units[this.size++] = units;
   }
 }
 

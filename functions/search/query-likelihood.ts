@@ -20,9 +20,10 @@ import type { ShortField } from "./search-document.js";
 
 /**
  * Index key classes: `n` the light form of a name or id word, `s` the stemmed form of a short
- * field's word, `m` the stemmed form of a man page word (search-document.ts).
+ * field's word, `m` the stemmed form of a man page word (search-document.ts); and for filters,
+ * not ranking, `y` a tool's exact type and `t` each of its exact tags.
  */
-export type IndexKeyClass = "n" | "s" | "m";
+export type IndexKeyClass = "n" | "s" | "m" | "y" | "t";
 
 /**
  * How each short field is indexed, as data: the form of its words, their key class, and their

@@ -1,5 +1,5 @@
 import { FIELD_INDEXING, MAN_PAGE_WEIGHT, type IndexKeyClass } from "./query-likelihood.js";
-import { nameTerms, terms } from "./search-terms.js";
+import { formsOf, type TermForms } from "./search-terms.js";
 
 /** The fields of a ToolEntry that search reads; entries come from storage, so types are checked here. */
 export interface SearchableEntry {
@@ -30,8 +30,9 @@ export type ShortField = "name" | "tags" | "description" | "type" | "params";
 /**
  * One indexed tool: its summary; its index keys (a class letter and a term: `n:pass` is the
  * light form of a name word, `s:pass` the stemmed form of a short field's word, `m:pass` of a man
- * page's) with the term's weighted count there in half-units (query-likelihood.ts weighs fields
- * in halves), short fields and man page apart; and what ranking needs besides.
+ * page's, `y:media` its type, `t:image` a tag) with the term's weighted count there in half-units
+ * (query-likelihood.ts weighs fields in halves), short fields and man page apart; and what
+ * ranking needs besides.
  */
 export interface SearchDocument {
   summary: ToolSummary;
@@ -45,9 +46,23 @@ export interface SearchDocument {
   duplicateGroup: number;
 }
 
+/**
+ * Keys made before, by class and term: indexing makes the same keys over and over, and a string
+ * made once is hashed once (terms themselves are memoised: search-terms.ts).
+ */
+const madeKeys: Record<IndexKeyClass, Map<string, string>> = { n: new Map(), s: new Map(), m: new Map(), y: new Map(), t: new Map() };
+const MAX_MADE_KEYS = 100_000;
+
 /** Index keys: a class and a term. */
 export function indexKey(keyClass: IndexKeyClass, term: string): string {
-  return `${keyClass}:${term}`;
+  const made = madeKeys[keyClass];
+  let key = made.get(term);
+  if (key === undefined) {
+    if (made.size >= MAX_MADE_KEYS) made.clear();
+    key = `${keyClass}:${term}`;
+    made.set(term, key);
+  }
+  return key;
 }
 
 /** Descriptions of fewer distinct terms than this are too short to call two tools duplicates ("Gets data"). */
@@ -70,14 +85,23 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
     type: text(entry.tool_type),
     params,
   };
+  const words = new Map<ShortField, TermForms[]>();
+  const wordsOf = (field: ShortField) => {
+    let found = words.get(field);
+    if (found === undefined) words.set(field, (found = formsOf(fields[field])));
+    return found;
+  };
   const shortKeys = new Map<string, number>();
   for (const { field, form, keyClass, weight } of FIELD_INDEXING) {
-    for (const term of form === "light" ? nameTerms(fields[field]) : terms(fields[field]))
-      addUnits(shortKeys, indexKey(keyClass, term), weight);
+    for (const forms of wordsOf(field)) addUnits(shortKeys, indexKey(keyClass, forms[form]), weight);
   }
+  // What `type` and `tag` filter on: the exact values, with no weight (they rank nothing).
+  shortKeys.set(indexKey("y", fields.type), 0);
+  for (const tag of tags) shortKeys.set(indexKey("t", tag), 0);
   const manKeys = new Map<string, number>();
-  for (const term of terms(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS)))
-    addUnits(manKeys, indexKey("m", term), MAN_PAGE_WEIGHT);
+  for (const forms of formsOf(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS))) {
+    addUnits(manKeys, indexKey("m", forms.stemmed), MAN_PAGE_WEIGHT);
+  }
   let halfUnits = 0;
   for (const units of [...shortKeys.values(), ...manKeys.values()]) halfUnits += units;
   return {
@@ -92,7 +116,7 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
     manKeys,
     length: halfUnits / 2,
     quality: quality(description, tags.length, params),
-    duplicateGroup: duplicateGroup(terms(description)),
+    duplicateGroup: duplicateGroup(wordsOf("description").map((forms) => forms.stemmed)),
   };
 }
 

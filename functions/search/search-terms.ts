@@ -11,6 +11,9 @@ import { stemmer } from "stemmer";
 const SEPARATORS = /[^\p{L}\p{N}\p{M}\p{Extended_Pictographic}]+/u;
 /** `textStats` → text|Stats, `XMLParser` → XML|Parser, `pdf2text` → pdf|2|text. */
 const WORD_PART_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+/** The same two rules for ASCII text, which most text is (faster than the Unicode classes). */
+const ASCII_SEPARATORS = /[^A-Za-z0-9]+/;
+const ASCII_WORD_PART_BOUNDARY = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/;
 const COMBINING_MARKS = /\p{M}+/gu;
 const ASCII = /^[\x00-\x7f]*$/;
 const LATIN = /^[a-z]+$/;
@@ -44,10 +47,11 @@ export function isRequestWord(word: string): boolean {
 /** Words of a text; a word made of parts (`textStats`) yields itself and its parts. */
 export function tokenize(text: string): string[] {
   const words: string[] = [];
-  for (const word of text.split(SEPARATORS)) {
+  const ascii = ASCII.test(text);
+  for (const word of text.split(ascii ? ASCII_SEPARATORS : SEPARATORS)) {
     if (word === "") continue;
     // Most words are plain lower-case: only others can have parts.
-    const parts = LATIN.test(word) ? [word] : word.split(WORD_PART_BOUNDARY);
+    const parts = LATIN.test(word) ? [word] : word.split(ascii ? ASCII_WORD_PART_BOUNDARY : WORD_PART_BOUNDARY);
     if (parts.length > 1) words.push(word, ...parts);
     else words.push(word);
   }
@@ -113,7 +117,8 @@ export function nameTerms(text: string): string[] {
   return formsOf(text).map((forms) => forms.light);
 }
 
-function formsOf(text: string): TermForms[] {
+/** Every indexed word of a text with both its forms, in order, repeats kept. */
+export function formsOf(text: string): TermForms[] {
   const found: TermForms[] = [];
   for (const word of tokenize(text)) {
     const forms = termForms(word);

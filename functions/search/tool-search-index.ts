@@ -47,10 +47,6 @@ const SCHEMA = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE tools (rowid INTEGER PRIMARY KEY, tool_id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, quality REAL NOT NULL, length REAL NOT NULL,
     duplicate_group INTEGER NOT NULL, summary TEXT NOT NULL, short_terms BLOB NOT NULL, man_terms BLOB NOT NULL);
-  CREATE INDEX tools_by_type ON tools (type);
-  CREATE TABLE tool_tags (rowid INTEGER NOT NULL, tag TEXT NOT NULL);
-  CREATE INDEX tool_tags_by_tag ON tool_tags (tag, rowid);
-  CREATE INDEX tool_tags_by_rowid ON tool_tags (rowid);
   ${INVERTED_INDEX_SCHEMA}
   ${CATALOGUE_STATISTICS_SCHEMA}
 `;
@@ -85,8 +81,6 @@ export class ToolSearchIndex {
         "INSERT INTO tools (rowid, tool_id, type, quality, length, duplicate_group, summary, short_terms, man_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
       deleteTool: db.prepare("DELETE FROM tools WHERE rowid = ?"),
-      insertTag: db.prepare("INSERT INTO tool_tags (rowid, tag) VALUES (?, ?)"),
-      deleteTags: db.prepare("DELETE FROM tool_tags WHERE rowid = ?"),
       nextRowid: db.prepare<{ next: number }>("SELECT coalesce(max(rowid), 0) + 1 AS next FROM tools"),
       count: db.prepare<{ count: number }>("SELECT count(*) AS count FROM tools"),
       getMeta: db.prepare<{ value: string }>("SELECT value FROM meta WHERE key = ?"),
@@ -100,8 +94,6 @@ export class ToolSearchIndex {
       toolIds: db.prepare<{ rowid: number; tool_id: string }>(
         "SELECT rowid, tool_id FROM tools WHERE rowid IN (SELECT value FROM json_each(?))",
       ),
-      rowsOfType: db.prepare<{ rowid: number }>("SELECT rowid FROM tools WHERE type = ?"),
-      rowsWithTag: db.prepare<{ rowid: number }>("SELECT rowid FROM tool_tags WHERE tag = ?"),
     };
     this.postings = new InvertedIndex(db);
     this.tools = this.statements.count.get()!.count;
@@ -265,7 +257,6 @@ export class ToolSearchIndex {
       shortTerms,
       manTerms,
     );
-    for (const tag of new Set(summary.tool_tags)) this.statements.insertTag.run(rowid, tag);
     const embedding = decodeEmbedding(entry.tool_search_embedding);
     if (embedding !== undefined) this.vectors.put(rowid, embedding.model, embedding.vector);
   }
@@ -390,11 +381,11 @@ export class ToolSearchIndex {
     return this.size < MIN_TOOLS_FOR_PRUNING || entry.shortDocuments <= MAX_SHORT_TERM_SHARE * this.size;
   }
 
-  /** Which rows the query's `type` and `tag` filters keep. */
-  private filter(query: SearchQuery): (rowid: number) => boolean {
+  /** Which rows the query's `type` and `tag` filters keep (their exact values are index keys: search-document.ts). */
+  private filter(query: Omit<SearchQuery, "q">): (rowid: number) => boolean {
     const sets: Set<number>[] = [];
-    if (query.type !== undefined) sets.push(new Set(this.statements.rowsOfType.all(query.type).map((row) => row.rowid)));
-    if (query.tag !== undefined) sets.push(new Set(this.statements.rowsWithTag.all(query.tag).map((row) => row.rowid)));
+    if (query.type !== undefined) sets.push(new Set(this.postings.postings(indexKey("y", query.type)).rowids));
+    if (query.tag !== undefined) sets.push(new Set(this.postings.postings(indexKey("t", query.tag)).rowids));
     return (rowid) => sets.every((set) => set.has(rowid));
   }
 
@@ -407,7 +398,7 @@ export class ToolSearchIndex {
 
   /** The tools whose vectors of `model` are nearest `vector`, best first (score: cosine similarity); `type` and `tag` filter as in `search`. */
   nearest(model: string, vector: Float32Array, query: Omit<SearchQuery, "q">): SearchHit[] {
-    const rows = this.vectors.nearest(model, vector, query.limit, query);
+    const rows = this.vectors.nearest(model, vector, query.limit, this.filter(query));
     if (rows.length === 0) return [];
     const summaries = new Map(
       this.statements.summaries.all(JSON.stringify(rows.map((row) => row.rowid))).map((row) => [row.rowid, row.summary]),
@@ -420,7 +411,6 @@ export class ToolSearchIndex {
 
   private deleteRow(rowid: number): void {
     this.vectors.delete(rowid);
-    this.statements.deleteTags.run(rowid);
     this.statements.deleteTool.run(rowid);
   }
 }
