@@ -1,7 +1,8 @@
 import type { PublishedEntry } from "../entry/published-entry.js";
-import type { IndexSnapshot } from "../storage/index-snapshot-store.js";
+import type { DownloadedSnapshot } from "../storage/index-snapshot-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";
 import type { HybridSearch } from "./hybrid-search.js";
+import { snapshotFile } from "./snapshot-files.js";
 import { ToolSearchIndex, type SearchHit, type SearchQuery } from "./tool-search-index.js";
 
 /** What the search index is kept from: the table (entries and revision log) and, when there is one, the snapshot store. */
@@ -11,7 +12,7 @@ export interface SearchSources {
     getLatest(toolId: string): Promise<PublishedEntry | undefined>;
     listAllLatest(): Promise<PublishedEntry[]>;
   };
-  snapshots?: { latest(): Promise<IndexSnapshot | undefined> };
+  snapshots?: { download(file: string, wanted: (revision: number) => boolean): Promise<DownloadedSnapshot | undefined> };
 }
 
 /** Past this many changed tools, reading them one by one costs more than a snapshot or a scan. */
@@ -79,15 +80,19 @@ export class CatalogSearch {
     return index;
   }
 
-  /** The stored snapshot when it is newer than `after` and not ahead of the table (a reset table). */
+  /**
+   * The stored snapshot when it is newer than `after` and not ahead of the table (a reset table),
+   * downloaded into a file of this process and opened in place.
+   */
   private async fromSnapshot(log: RevisionLog, after = -1): Promise<ToolSearchIndex | undefined> {
-    const snapshot = await this.sources.snapshots?.latest().catch((error: unknown) => {
+    const wanted = (revision: number) => revision > after && revision <= log.revision;
+    const snapshot = await this.sources.snapshots?.download(snapshotFile(), wanted).catch((error: unknown) => {
       console.error("[search] could not read the index snapshot; building from the table:", error);
       return undefined;
     });
-    if (snapshot === undefined || snapshot.revision <= after || snapshot.revision > log.revision) return undefined;
+    if (snapshot === undefined) return undefined;
     try {
-      return ToolSearchIndex.open(snapshot.bytes);
+      return ToolSearchIndex.openFile(snapshot.file);
     } catch (error) {
       console.error("[search] ignoring an unreadable index snapshot:", error);
       return undefined;

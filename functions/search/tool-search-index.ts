@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { CATALOGUE_STATISTICS_SCHEMA, CatalogueStatistics, type RowStatistics } from "./catalogue-statistics.js";
 import { CategoryModel, type CategoryEvidence } from "./category-model.js";
 import { INVERTED_INDEX_SCHEMA, InvertedIndex, type InvertedIndexBuilder } from "./inverted-index.js";
@@ -71,6 +72,8 @@ export class ToolSearchIndex {
   private readonly categories = new CategoryModel(() => this.statistics);
   /** Tools' vectors for hybrid search (absent unless the registry embeds tools: docs/search.md). */
   private readonly vectors: VectorTable;
+  /** The snapshot file this index was opened from, removed on close (`openFile`). */
+  private ownedFile: string | undefined;
 
   private constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -133,15 +136,23 @@ export class ToolSearchIndex {
 
   /**
    * The index in a snapshot file, read from disk as searches need its pages (a cold instance
-   * reads a few postings, not the whole file). The file becomes this index's own: writes go to it.
+   * reads a few postings, not the whole file). The file becomes this index's own: writes go to
+   * it, and it is removed when the index closes (or when it is no snapshot).
    */
   static openFile(path: string): ToolSearchIndex {
-    return ToolSearchIndex.opened(() => {
-      const db = SqliteDatabase.openFile(path);
-      // The file is a private copy of a snapshot: nothing to make durable, and no other reader.
-      db.exec("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE");
-      return db;
-    });
+    try {
+      const index = ToolSearchIndex.opened(() => {
+        const db = SqliteDatabase.openFile(path);
+        // The file is a private copy of a snapshot: nothing to make durable, and no other reader.
+        db.exec("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE");
+        return db;
+      });
+      index.ownedFile = path;
+      return index;
+    } catch (error) {
+      rmSync(path, { force: true });
+      throw error;
+    }
   }
 
   private static createIn(db: SqliteDatabase): ToolSearchIndex {
@@ -172,6 +183,7 @@ export class ToolSearchIndex {
 
   close(): void {
     this.db.close();
+    if (this.ownedFile !== undefined) rmSync(this.ownedFile, { force: true });
   }
 
   /** The catalog revision this index reflects. */

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CatalogSearch } from "../../../functions/search/catalog-search.js";
 import { SearchIndexer, type IndexerRun } from "../../../functions/search/search-indexer.js";
 import { searchSources } from "../../../functions/search/search-sources.js";
+import { snapshotFile } from "../../../functions/search/snapshot-files.js";
 import { ToolSearchIndex, type SearchHit } from "../../../functions/search/tool-search-index.js";
 import { lambdaBuildOptions } from "../../../infra/lambda-bundling.js";
 import { apiGatewayEvent, resultBytes, type ApiGatewayResult } from "../../support/api-gateway-event.js";
@@ -171,9 +172,9 @@ describe("the deployed bundles, cold, on the Lambda runtime's Node", () => {
     expect(answers[0]).toMatchObject({ revision: log.revision, tools: relevanceCatalog().length, stored: true });
     expect(answers[0]!.revision).toBeGreaterThan(before!);
     expect(answers[1]).toMatchObject({ revision: log.revision, stored: false }); // warm, nothing new
-    const snapshot = (await snapshots.latest())!;
+    const snapshot = (await snapshots.download(snapshotFile()))!;
     expect(snapshot.revision).toBe(log.revision);
-    const index = ToolSearchIndex.open(snapshot.bytes);
+    const index = ToolSearchIndex.openFile(snapshot.file);
     expect(index.revision).toBe(log.revision);
     expect(index.search({ q: "quokka", limit: 10 }).map((hit) => hit.tool_id)).toEqual(["quokka-counter"]);
     expect(index.search({ q: "zebra", limit: 10 }).map((hit) => hit.tool_id)).toEqual([edited]);
