@@ -10,7 +10,7 @@ export interface SearchSources {
   entries: {
     readRevisionLog(): Promise<RevisionLog>;
     getLatest(toolId: string): Promise<PublishedEntry | undefined>;
-    listAllLatest(): Promise<PublishedEntry[]>;
+    forEachLatestPage(onPage: (entries: PublishedEntry[]) => void): Promise<void>;
   };
   snapshots?: { download(file: string, wanted: (revision: number) => boolean): Promise<DownloadedSnapshot | undefined> };
 }
@@ -122,10 +122,18 @@ export class CatalogSearch {
     return true;
   }
 
+  /** A new index of every latest entry, each page of the table's read indexed as it arrives (the reads run in parallel). */
   private async scan(): Promise<ToolSearchIndex> {
     // The revision first: anything written during the scan is applied from the log later.
     const { revision } = await this.sources.entries.readRevisionLog();
-    return ToolSearchIndex.build(await this.sources.entries.listAllLatest(), revision);
+    const builder = ToolSearchIndex.builder();
+    try {
+      await this.sources.entries.forEachLatestPage((entries) => builder.add(entries));
+    } catch (error) {
+      builder.abandon();
+      throw error;
+    }
+    return builder.finish(revision);
   }
 
   private replace(index: ToolSearchIndex): void {

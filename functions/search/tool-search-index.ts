@@ -461,6 +461,11 @@ export class ToolSearchIndexBuilder {
     });
   }
 
+  /** Drops what was added (the entries could not all be read). */
+  abandon(): void {
+    this.index.close();
+  }
+
   /** The index, holding every entry added, at `revision`. */
   finish(revision = 0): ToolSearchIndex {
     this.index.transaction(() => {

@@ -27,6 +27,23 @@ import {
 import { isConditionFailure } from "./storage-errors.js";
 import { PARTITION_PROJECTION, summarisePartition, type ToolPartition } from "./tool-partition.js";
 
+/**
+ * The tool id ranges that listing every latest entry reads at once: [from, to), the first open
+ * below and the last open above, so every id is in exactly one. Bounds at initials that split a
+ * catalogue of English names roughly evenly (ids start with a letter or digit: validate/tool-id.ts).
+ */
+const LATEST_RANGES: readonly [from: string | undefined, to: string | undefined][] = [
+  [undefined, "A"],
+  ["A", "a"],
+  ["a", "d"],
+  ["d", "g"],
+  ["g", "l"],
+  ["l", "p"],
+  ["p", "s"],
+  ["s", "v"],
+  ["v", undefined],
+];
+
 /** Thrown by `putVersion` when the `(tool_id, version)` pair is already stored. */
 export class VersionExistsError extends Error {
   constructor(
@@ -339,10 +356,50 @@ export class EntryStore {
     return { entries: pageEntries, more: pageEntries.length > 0 && (entries.length > limit || more) };
   }
 
-  /** Every latest entry (for search indexing and the `query/by-*` filters). */
+  /** Every latest entry, in tool id order (for the `query/by-*` filters and the catalog). */
   async listAllLatest(): Promise<PublishedEntry[]> {
-    const items = await queryAll(this.db, indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG));
-    return items.map((item) => item.entry as PublishedEntry);
+    const byRange: PublishedEntry[][] = LATEST_RANGES.map(() => []);
+    await this.forEachLatestPage((entries, range) => byRange[range]!.push(...entries));
+    return byRange.flat();
+  }
+
+  /**
+   * Every latest entry, page by page as the pages arrive (for building the search index while
+   * the rest is still being read): `LATEST_RANGES` of tool ids are read at once, each in tool id
+   * order, so a catalogue comes in as many round trips as its largest range needs.
+   */
+  async forEachLatestPage(onPage: (entries: PublishedEntry[], range: number) => void): Promise<void> {
+    const base = indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG);
+    await Promise.all(
+      LATEST_RANGES.map(async ([from, to], range) => {
+        const conditions = [
+          base.KeyConditionExpression,
+          from === undefined ? "#sort < :to" : to === undefined ? "#sort >= :from" : "#sort BETWEEN :from AND :to",
+        ];
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await this.db.send(
+            new QueryCommand({
+              ...base,
+              KeyConditionExpression: conditions.join(" AND "),
+              ExpressionAttributeNames: { ...base.ExpressionAttributeNames, "#sort": LATEST_INDEX.sort },
+              ExpressionAttributeValues: {
+                ...base.ExpressionAttributeValues,
+                ...(from === undefined ? {} : { ":from": from }),
+                ...(to === undefined ? {} : { ":to": to }),
+              },
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          // BETWEEN takes its upper end too: that id belongs to the next range.
+          onPage(
+            (page.Items ?? []).filter((item) => item.tool_id !== to).map((item) => item.entry as PublishedEntry),
+            range,
+          );
+          startKey = page.LastEvaluatedKey;
+        } while (startKey);
+      }),
+    );
   }
 
   /**
