@@ -39,8 +39,7 @@ export function planQuery(text: string, synonyms: SynonymTable, known: (stemmed:
   const clauses = new Map<number, Words>();
   const all: Words = new Map();
   for (const part of requestParts(text)) {
-    // A value's parts are noise (sZ3MV5CX → s, z, 3, mv…): only the whole word counts.
-    for (const word of part.value && !/\s/u.test(part.text) ? part.text.split(/[^\p{L}\p{N}]+/u) : tokenize(part.text)) {
+    for (const word of tokenize(part.text)) {
       if (word === "" || isRequestWord(word)) continue;
       const forms = termForms(word);
       if (forms === null) continue;
