@@ -34,13 +34,14 @@ export class CategoryModel {
 
   /** Weighted occurrences of a term per category, from its postings (rowids and weighted counts). */
   countsOf(rowids: Int32Array, weightedCounts: Float32Array): Map<number, number> {
-    const counts = new Map<number, number>();
     const statistics = this.statistics();
+    const sums = new Float64Array(statistics.categoryLengths.length);
     for (let i = 0; i < rowids.length; i++) {
       const category = statistics.categoryOf(rowids[i]!);
-      if (category < 0) continue;
-      counts.set(category, (counts.get(category) ?? 0) + weightedCounts[i]!);
+      if (category >= 0) sums[category]! += weightedCounts[i]!;
     }
+    const counts = new Map<number, number>();
+    for (const [category, sum] of sums.entries()) if (sum !== 0) counts.set(category, sum);
     return counts;
   }
 

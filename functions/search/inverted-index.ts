@@ -99,7 +99,7 @@ export class InvertedIndex {
     const entries: [id: number, units: number][] = [];
     for (const [key, units] of keys) {
       const term = this.statements.term.get(key) ?? { id: this.statements.insertTerm.get(key)!.id, documents: 0, units: 0 };
-      this.editBlock(term.id, rowid, (rows) => rows.set(rowid, units));
+      this.setInBlock(term.id, rowid, units);
       this.statements.updateTerm.run(term.documents + 1, term.units + units, term.id);
       entries.push([term.id, units]);
     }
@@ -114,36 +114,56 @@ export class InvertedIndex {
       if (key === undefined) continue;
       const term = this.statements.term.get(key)!;
       keys.set(key, units);
-      this.editBlock(id, rowid, (rows) => rows.delete(rowid));
+      this.setInBlock(id, rowid, undefined);
       if (term.documents <= 1) this.statements.deleteTerm.run(id);
       else this.statements.updateTerm.run(term.documents - 1, term.units - units, id);
     }
     return keys;
   }
 
-  /** Rewrites the block of `rowid` in term `id`'s postings after `edit`. */
-  private editBlock(id: number, rowid: number, edit: (rows: Map<number, number>) => void): void {
+  /** Rewrites the block of `rowid` in term `id`'s postings with that row's half-units (undefined: without the row). */
+  private setInBlock(id: number, rowid: number, units: number | undefined): void {
     const block = rowid >>> BLOCK_BITS;
-    const rows = new Map<number, number>();
+    const base = block << BLOCK_BITS;
     const data = this.statements.block.get(id, block)?.data;
+    // Each row takes two bytes or more: room for all of them and one more.
+    const rows = new Int32Array(data === undefined ? 1 : data.length + 1);
+    const values = new Uint32Array(rows.length);
+    let size = 0;
     if (data !== undefined) {
       const reader = new VarintReader(data);
-      let at = block << BLOCK_BITS;
+      let at = base;
       while (!reader.done) {
         at += reader.read();
-        rows.set(at, reader.read());
+        rows[size] = at;
+        values[size++] = reader.read();
       }
     }
-    edit(rows);
-    if (rows.size === 0) {
+    let position = 0;
+    while (position < size && rows[position]! < rowid) position++;
+    const present = position < size && rows[position] === rowid;
+    if (units === undefined && present) {
+      rows.copyWithin(position, position + 1, size);
+      values.copyWithin(position, position + 1, size);
+      size--;
+    } else if (units !== undefined) {
+      if (!present) {
+        rows.copyWithin(position + 1, position, size);
+        values.copyWithin(position + 1, position, size);
+        size++;
+      }
+      rows[position] = rowid;
+      values[position] = units;
+    }
+    if (size === 0) {
       this.statements.deleteBlock.run(id, block);
       return;
     }
-    let previous = block << BLOCK_BITS;
-    for (const at of [...rows.keys()].sort((a, b) => a - b)) {
-      this.writer.write(at - previous);
-      this.writer.write(rows.get(at)!);
-      previous = at;
+    let previous = base;
+    for (let i = 0; i < size; i++) {
+      this.writer.write(rows[i]! - previous);
+      this.writer.write(values[i]!);
+      previous = rows[i]!;
     }
     this.statements.putBlock.run(id, block, this.writer.finish());
   }

@@ -99,7 +99,8 @@ export class ToolSearchIndex {
       ),
     };
     this.postings = new InvertedIndex(db);
-    this.tools = this.statements.count.get()!.count;
+    // Kept with a snapshot, so that opening one does not read every row of its tools.
+    this.tools = Number(this.statements.getMeta.get("tools")?.value ?? this.statements.count.get()!.count);
     this.termScores = new TermScores({
       postings: (key) => this.postings.postings(key),
       documents: (key) => this.postings.statistics(key).documents,
@@ -178,6 +179,7 @@ export class ToolSearchIndex {
   /** The whole index as one SQLite database file. */
   serialize(): Uint8Array {
     this.statistics.save(this.db);
+    this.statements.setMeta.run("tools", String(this.tools));
     return this.db.serialize();
   }
 

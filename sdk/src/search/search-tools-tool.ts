@@ -16,18 +16,21 @@ export interface FoundTool {
   description: string;
   tags: string[];
   input_schema: ToolInputSchema;
+  /** Other tools with the same description (near-duplicates), any of which AddTool can add instead. */
+  similar_tool_ids?: string[];
 }
 
 /**
  * `SearchTools`: the registry's ranked search as a tool, so an agent starts with two tools
  * (this one and `AddTool`) instead of the whole catalogue, and loads what a task needs. Read-only
  * and always allowed: it only reads the public catalogue. Returns the best few tools with their
- * input schemas.
+ * input schemas; a query that asks for several things ("validate these emails, then fetch the
+ * order") gets a tool for each among them, and a tool with clones comes once, naming them.
  */
 export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }> {
   readonly name = "SearchTools";
   readonly description =
-    "Search the tool registry for tools that can do a task. Describe the task in a few words; the result lists the best matching tools with their ids, descriptions and input schemas. Call AddTool with a tool_id to make that tool callable, then call it.";
+    "Search the tool registry for tools that can do a task. Describe the task in a few words (several tasks in one query each get a tool, e.g. 'validate email addresses, then fetch an order'); the result lists the best matching tools with their ids, descriptions and input schemas. Call AddTool with a tool_id to make that tool callable, then call it.";
   readonly inputSchema: ToolInputSchema = {
     type: "object",
     properties: {
@@ -62,7 +65,7 @@ export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }>
     const hits = await this.registry.searchTools({ q: input.query.trim(), limit: input.limit ?? DEFAULT_SEARCH_TOOLS_RESULTS });
     // The schemas are in the full entries only; a tool deleted since the search is left out.
     const records = await Promise.all(hits.map((hit) => this.registry.getTool(hit.tool_id).catch(() => undefined)));
-    const found: FoundTool[] = records.flatMap((record) =>
+    const found: FoundTool[] = records.flatMap((record, i) =>
       record === undefined
         ? []
         : [
@@ -71,6 +74,7 @@ export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }>
               description: String(record.tool_search_description ?? ""),
               tags: (record.tool_tags ?? []).map(String),
               input_schema: inputSchemaOf(record),
+              ...(hits[i]!.similar_tool_ids === undefined ? {} : { similar_tool_ids: hits[i]!.similar_tool_ids }),
             },
           ],
     );

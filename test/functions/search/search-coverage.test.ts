@@ -80,7 +80,9 @@ describe("ranking that covers a request", () => {
 
   it("an id is a value too: it and its parts weigh less than the words of the ask", () => {
     const small = ToolSearchIndex.build(ID_CATALOGUE);
-    expect(small.search({ q: "Retrieve the epidemiological data from location sZ3MV5CX", limit: 1 })[0]?.tool_id).toBe("epidemiology-records");
+    expect(small.search({ q: "Retrieve the epidemiological data from location sZ3MV5CX", limit: 1 })[0]?.tool_id).toBe(
+      "epidemiology-records",
+    );
     small.close();
   });
 
