@@ -5,6 +5,7 @@
  * "Writes"). Saved with a snapshot (`save`), so that a cold instance reads three values instead
  * of a row per tool (`load`).
  */
+import { lengthPrior } from "./query-likelihood.js";
 import type { SqliteDatabase } from "./sqlite-driver.js";
 
 export const CATALOGUE_STATISTICS_SCHEMA = "CREATE TABLE statistics (name TEXT PRIMARY KEY, data BLOB NOT NULL);";
@@ -22,6 +23,8 @@ export interface RowStatistics {
 export class CatalogueStatistics {
   /** Weighted length by rowid (0 for no row). */
   private lengths: Float64Array;
+  /** `lengthPrior` of each row's length (query-likelihood.ts). */
+  private priors: Float64Array;
   /** Category index by rowid, `NO_CATEGORY` for no row. */
   private categories: Int32Array;
   private qualities: Float64Array;
@@ -41,6 +44,7 @@ export class CatalogueStatistics {
     types: readonly string[],
   ) {
     this.lengths = lengths;
+    this.priors = lengths.map(lengthPrior);
     this.categories = categories;
     this.qualities = qualities;
     this.groups = groups;
@@ -110,6 +114,11 @@ export class CatalogueStatistics {
     return this.lengths[rowid] ?? 0;
   }
 
+  /** `lengthPrior` of the row's length. */
+  prior(rowid: number): number {
+    return this.priors[rowid] ?? 0;
+  }
+
   /** The row's category index, or -1 when there is no such row. */
   categoryOf(rowid: number): number {
     return this.categories[rowid] ?? NO_CATEGORY;
@@ -128,6 +137,7 @@ export class CatalogueStatistics {
     this.reserve(rowid + 1);
     const category = this.categoryFor(type);
     this.lengths[rowid] = length;
+    this.priors[rowid] = lengthPrior(length);
     this.categories[rowid] = category;
     this.qualities[rowid] = quality;
     this.groups[rowid] = duplicateGroup;
@@ -165,6 +175,9 @@ export class CatalogueStatistics {
     const capacity = Math.max(size, 2 * this.lengths.length, 1024);
     const lengths = new Float64Array(capacity);
     lengths.set(this.lengths);
+    const priors = new Float64Array(capacity);
+    priors.set(this.priors);
+    this.priors = priors;
     const categories = new Int32Array(capacity).fill(NO_CATEGORY);
     categories.set(this.categories);
     const qualities = new Float64Array(capacity);

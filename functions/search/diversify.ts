@@ -66,7 +66,10 @@ export function diversify(
   const byGroup = new Map<number, number[]>();
   for (const { rowid } of order) {
     const group = traits.duplicateGroup(rowid);
-    if (group !== 0) byGroup.set(group, [...(byGroup.get(group) ?? []), rowid]);
+    if (group === 0) continue;
+    const members = byGroup.get(group);
+    if (members === undefined) byGroup.set(group, [rowid]);
+    else members.push(rowid);
   }
   const ids = new Map<number, string>();
   const better = (a: { rowid: number; objective: number }, b: { rowid: number; objective: number }): boolean => {

@@ -63,9 +63,13 @@ export function termEvidence(weightedCount: number, catalogueShare: number): num
   return Math.log(1 + weightedCount / (SMOOTHING * catalogueShare));
 }
 
-/** The part of a tool's score that depends on its (weighted) length, for a query of total term weight `queryWeight`. */
-export function lengthPrior(queryWeight: number, length: number): number {
-  return queryWeight * Math.log(SMOOTHING / (length + SMOOTHING));
+/**
+ * The part of a tool's score that depends on its (weighted) length, per unit of query weight (a
+ * query of total term weight w adds w times this): kept per row (catalogue-statistics.ts), so a
+ * search multiplies instead of taking a logarithm per row.
+ */
+export function lengthPrior(length: number): number {
+  return Math.log(SMOOTHING / (length + SMOOTHING));
 }
 
 /** How much a term used `count` times in the query weighs: more for a repeated word, sublinearly. */

@@ -3,7 +3,6 @@ import { CATALOGUE_STATISTICS_SCHEMA, CatalogueStatistics, type RowStatistics } 
 import { CategoryModel, type CategoryEvidence } from "./category-model.js";
 import { INVERTED_INDEX_SCHEMA, InvertedIndex, type InvertedIndexBuilder } from "./inverted-index.js";
 import { diversify, type Aspect, type Diversified } from "./diversify.js";
-import { lengthPrior } from "./query-likelihood.js";
 import { planQuery } from "./query-plan.js";
 import { indexKey, toSearchDocument, type SearchableEntry, type SearchDocument, type ToolSummary } from "./search-document.js";
 import { MAX_SEARCH_DEPTH } from "./search-query.js";
@@ -32,6 +31,8 @@ export type SearchHit = ToolSummary & {
 const CANDIDATES = 2 * MAX_SEARCH_DEPTH;
 /** The best this many matches of each ask of a request join the pool (diversify.ts). */
 const ASPECT_CANDIDATES = 20;
+/** Tool ids kept in memory for naming results' clones (about 100 bytes each). */
+const MAX_KEPT_TOOL_IDS = 50_000;
 /** Scores are reported to significant digits, not decimals. */
 const SCORE_DIGITS = 6;
 /**
@@ -74,6 +75,8 @@ export class ToolSearchIndex {
   private readonly vectors: VectorTable;
   /** The snapshot file this index was opened from, removed on close (`openFile`). */
   private ownedFile: string | undefined;
+  /** Tool ids by rowid, of rows results named lately (a rowid's tool changes only when it is removed). */
+  private readonly knownIds = new Map<number, string>();
 
   private constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -246,8 +249,11 @@ export class ToolSearchIndex {
       after = write(rowid);
     });
     this.tools += Number(after !== undefined) - Number(existing !== undefined);
-    if (after === undefined) statistics.delete(rowid);
-    else statistics.set(rowid, rowStatistics(after));
+    if (after === undefined) {
+      statistics.delete(rowid);
+      // Its rowid may be given to the next new tool.
+      this.knownIds.delete(rowid);
+    } else statistics.set(rowid, rowStatistics(after));
     this.termScores.rowChanged(
       rowid,
       before,
@@ -278,6 +284,7 @@ export class ToolSearchIndex {
   /** A builder's rows are in, with these statistics. */
   builtRows(statistics: CatalogueStatistics): void {
     this.termScores.clear();
+    this.knownIds.clear();
     this.loadedStatistics = statistics;
     this.tools = this.statements.count.get()!.count;
   }
@@ -316,7 +323,7 @@ export class ToolSearchIndex {
       {
         quality: (rowid) => statistics.quality(rowid),
         duplicateGroup: (rowid) => statistics.duplicateGroup(rowid),
-        toolIds: (rowids) => new Map(this.statements.toolIds.all(JSON.stringify(rowids)).map((row) => [row.rowid, row.tool_id])),
+        toolIds: (rowids) => this.toolIds(rowids),
       },
       query.limit,
     );
@@ -346,7 +353,7 @@ export class ToolSearchIndex {
     });
     const categoryScores = this.categories.scores(evidence);
     const adjust = (rowid: number, sum: number) =>
-      sum + lengthPrior(weight, statistics.length(rowid)) + (categoryScores[statistics.categoryOf(rowid)] ?? 0);
+      sum + weight * statistics.prior(rowid) + (categoryScores[statistics.categoryOf(rowid)] ?? 0);
     const rows = this.termScores.top(
       terms.map(({ term, weight }) => [term, weight] as const),
       limit,
@@ -364,14 +371,27 @@ export class ToolSearchIndex {
 
   /** The results' summaries, in order; a result an ask alone found has the score of its whole-request match, if any. */
   private hits(ranked: Diversified[], scores: Map<number, number>): SearchHit[] {
-    const rowids = ranked.flatMap((result) => [result.rowid, ...result.similar]);
-    const summaries = new Map(this.statements.summaries.all(JSON.stringify(rowids)).map((row) => [row.rowid, row.summary]));
-    const toolId = (rowid: number) => (JSON.parse(summaries.get(rowid)!) as ToolSummary).tool_id;
+    const summaries = new Map(
+      this.statements.summaries
+        .all(JSON.stringify(ranked.map((result) => result.rowid)))
+        .map((row) => [row.rowid, JSON.parse(row.summary) as ToolSummary]),
+    );
+    const similarIds = this.toolIds(ranked.flatMap((result) => result.similar));
     return ranked.map(({ rowid, similar }) => ({
-      ...(JSON.parse(summaries.get(rowid)!) as ToolSummary),
+      ...summaries.get(rowid)!,
       score: Number((scores.get(rowid) ?? 0).toPrecision(SCORE_DIGITS)),
-      ...(similar.length === 0 ? {} : { similar_tool_ids: similar.map(toolId) }),
+      ...(similar.length === 0 ? {} : { similar_tool_ids: similar.map((other) => similarIds.get(other)!) }),
     }));
+  }
+
+  /** The tool ids of rows, from the ones kept (rows named by recent results: a clone's group is named with every search that finds it) or the table. */
+  private toolIds(rowids: readonly number[]): Map<number, string> {
+    const missing = rowids.filter((rowid) => !this.knownIds.has(rowid));
+    if (missing.length > 0) {
+      if (this.knownIds.size + missing.length > MAX_KEPT_TOOL_IDS) this.knownIds.clear();
+      for (const row of this.statements.toolIds.all(JSON.stringify(missing))) this.knownIds.set(row.rowid, row.tool_id);
+    }
+    return new Map(rowids.map((rowid) => [rowid, this.knownIds.get(rowid)!]));
   }
 
   private get statistics(): CatalogueStatistics {
@@ -400,12 +420,14 @@ export class ToolSearchIndex {
     const sets: Set<number>[] = [];
     if (query.type !== undefined) sets.push(new Set(this.postings.postings(indexKey("y", query.type)).rowids));
     if (query.tag !== undefined) sets.push(new Set(this.postings.postings(indexKey("t", query.tag)).rowids));
+    if (sets.length === 0) return () => true;
     return (rowid) => sets.every((set) => set.has(rowid));
   }
 
   /** Caches that must be read again from the database (after a rolled-back batch, or a bulk load). */
   private forgetCaches(): void {
     this.loadedStatistics = undefined;
+    this.knownIds.clear();
     this.termScores.clear();
     this.tools = this.statements.count.get()!.count;
   }
