@@ -8,14 +8,10 @@
  * through `git show`).
  */
 import type { SearchableEntry } from "../functions/search/search-document.js";
-import { MAX_QUERY_CHARS } from "../functions/search/search-query.js";
 import { readCheckoutFile } from "./checkout-file.js";
+import { asQuery, jsonLines, retrievalTool, type RetrievalSet } from "./retrieval-set.js";
 
-export interface RetrievalSet {
-  name: string;
-  tools: SearchableEntry[];
-  queries: { q: string; expected: string }[];
-}
+const SOURCE = "ShishirPatil/gorilla (Apache-2.0): data/api/*_api.jsonl, data/apibench/*_eval.json";
 
 const SETS = [
   { name: "TorchHub", api: "data/api/torchhub_api.jsonl", eval: "data/apibench/torchhub_eval.json" },
@@ -46,18 +42,20 @@ export function apibenchSets(checkout: string): RetrievalSet[] {
       tools.set(id, toTool(id, api));
       byCall.set(normaliseCall(api.api_call), id);
     }
-    const queries = jsonLines(readCheckoutFile(checkout, set.eval)).flatMap((row) => {
+    const instructions = jsonLines(readCheckoutFile(checkout, set.eval)).flatMap((row) => {
       const { code, api_data: apiData } = row as { code?: string; api_data?: Api };
       const instruction = /###Instruction:\s*([\s\S]*?)(?:\n###|$)/.exec(code ?? "")?.[1]?.trim();
       const expected = apiData?.api_call ? byCall.get(normaliseCall(apiData.api_call)) : undefined;
-      return instruction && expected ? [{ q: [...instruction].slice(0, MAX_QUERY_CHARS).join(""), expected }] : [];
+      return instruction && expected ? [{ instruction, expected }] : [];
     });
-    return { name: set.name, tools: [...tools.values()], queries };
+    // The even half (by position in its set) is where the ranking's constants were chosen.
+    const queries = instructions.map(({ instruction, expected }, position) => ({
+      q: asQuery(instruction),
+      expected: [expected],
+      tuned: position % 2 === 0,
+    }));
+    return { name: set.name, source: SOURCE, tools: [...tools.values()], queries };
   });
-}
-
-function jsonLines(text: string): unknown[] {
-  return text.split("\n").flatMap((line) => (line.trim() === "" ? [] : [JSON.parse(line) as unknown]));
 }
 
 function toTool(id: string, api: Api): SearchableEntry {
@@ -68,18 +66,16 @@ function toTool(id: string, api: Api): SearchableEntry {
       : typeof api.api_arguments === "string"
         ? api.api_arguments.split(/[,\s]+/)
         : [];
-  const properties = Object.fromEntries(argumentNames.filter((name) => name !== "").map((name) => [name, { type: "string" }]));
-  return {
-    tool_id: id,
-    version: "1.0.0",
-    tool_search_description: api.description ?? "",
-    tool_tags: [api.domain, api.functionality, api.framework].filter((tag): tag is string => typeof tag === "string"),
-    tool_type: api.domain ?? "",
-    tool_man_page_doc: [api.api_call, ...(Array.isArray(api.example_code) ? api.example_code : [api.example_code])]
+  return retrievalTool({
+    id,
+    description: api.description ?? "",
+    tags: [api.domain, api.functionality, api.framework].filter((tag): tag is string => typeof tag === "string"),
+    type: api.domain ?? "",
+    manPage: [api.api_call, ...(Array.isArray(api.example_code) ? api.example_code : [api.example_code])]
       .filter((part) => typeof part === "string")
       .join("\n"),
-    tool_api_spec: { entrypoints: { execute: { input: { type: "object", properties } } } },
-  };
+    properties: Object.fromEntries(argumentNames.filter((name) => name !== "").map((name) => [name, undefined])),
+  });
 }
 
 function uniqueId(name: string, taken: Map<string, unknown>): string {

@@ -1,7 +1,8 @@
 import type { PublishedEntry } from "../entry/published-entry.js";
-import type { IndexSnapshot } from "../storage/index-snapshot-store.js";
+import type { DownloadedSnapshot } from "../storage/index-snapshot-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";
 import type { HybridSearch } from "./hybrid-search.js";
+import { snapshotFile } from "./snapshot-files.js";
 import { ToolSearchIndex, type SearchHit, type SearchQuery } from "./tool-search-index.js";
 
 /** What the search index is kept from: the table (entries and revision log) and, when there is one, the snapshot store. */
@@ -9,10 +10,10 @@ export interface SearchSources {
   entries: {
     readRevisionLog(): Promise<RevisionLog>;
     getLatest(toolId: string): Promise<PublishedEntry | undefined>;
-    listAllLatest(): Promise<PublishedEntry[]>;
+    forEachLatestPage(onPage: (entries: PublishedEntry[]) => void): Promise<void>;
   };
   /** The stored snapshots, by the revision the revision item names (`RevisionLog.snapshotRevision`). */
-  snapshots?: { get(revision: number): Promise<IndexSnapshot | undefined> };
+  snapshots?: { download(revision: number, file: string): Promise<DownloadedSnapshot | undefined> };
 }
 
 /** Past this many changed tools, reading them one by one costs more than a snapshot or a scan. */
@@ -89,18 +90,19 @@ export class CatalogSearch {
 
   /**
    * The snapshot the revision item names, when it is newer than `after` and not ahead of the table
-   * (a reset table). None named, none asked for: S3 is not asked before the indexer's first store.
+   * (a reset table), downloaded into a file of this process and opened in place. None named, none
+   * asked for: S3 is not asked before the indexer's first store.
    */
   private async fromSnapshot(log: RevisionLog, after = -1): Promise<ToolSearchIndex | undefined> {
     const revision = log.snapshotRevision("search");
     if (revision === undefined || revision <= after || revision > log.revision) return undefined;
-    const snapshot = await this.sources.snapshots?.get(revision).catch((error: unknown) => {
+    const snapshot = await this.sources.snapshots?.download(revision, snapshotFile()).catch((error: unknown) => {
       console.error("[search] could not read the index snapshot; building from the table:", error);
       return undefined;
     });
     if (snapshot === undefined) return undefined;
     try {
-      const index = ToolSearchIndex.open(snapshot.bytes);
+      const index = ToolSearchIndex.openFile(snapshot.file);
       this.loadedSnapshot = snapshot.revision;
       return index;
     } catch (error) {
@@ -132,10 +134,18 @@ export class CatalogSearch {
     return true;
   }
 
+  /** A new index of every latest entry, each page of the table's read indexed as it arrives (the reads run in parallel). */
   private async scan(): Promise<ToolSearchIndex> {
     // The revision first: anything written during the scan is applied from the log later.
     const { revision } = await this.sources.entries.readRevisionLog();
-    return ToolSearchIndex.build(await this.sources.entries.listAllLatest(), revision);
+    const builder = ToolSearchIndex.builder();
+    try {
+      await this.sources.entries.forEachLatestPage((entries) => builder.add(entries));
+    } catch (error) {
+      builder.abandon();
+      throw error;
+    }
+    return builder.finish(revision);
   }
 
   private replace(index: ToolSearchIndex): void {

@@ -7,6 +7,7 @@
  * type wins over one of another type that happens to share a rare word with the request. With one
  * type (or none) in the catalogue the posterior is 1 for all and nothing changes.
  */
+import type { CatalogueStatistics } from "./catalogue-statistics.js";
 
 /** How much the log posterior of a tool's type adds to its score (query-likelihood units). */
 export const CATEGORY_WEIGHT = 1;
@@ -28,51 +29,45 @@ export interface CategoryEvidence {
 }
 
 export class CategoryModel {
-  /**
-   * `categoryOf[rowid]` is the category index of a row; `lengths[category]` the weighted length of
-   * all its tools' text.
-   */
-  private readonly smoothing: number;
-
-  constructor(
-    readonly categoryOf: Int32Array,
-    private readonly lengths: Float64Array,
-  ) {
-    const total = lengths.reduce((sum, length) => sum + length, 0);
-    this.smoothing = CATEGORY_SMOOTHING * Math.max(1, total / Math.max(1, lengths.length));
-  }
+  /** `statistics` gives the catalogue as it is now (it changes with every write). */
+  constructor(private readonly statistics: () => Pick<CatalogueStatistics, "categoryOf" | "categoryLengths" | "categoryTools">) {}
 
   /** Weighted occurrences of a term per category, from its postings (rowids and weighted counts). */
   countsOf(rowids: Int32Array, weightedCounts: Float32Array): Map<number, number> {
-    const counts = new Map<number, number>();
+    const statistics = this.statistics();
+    const sums = new Float64Array(statistics.categoryLengths.length);
     for (let i = 0; i < rowids.length; i++) {
-      const category = this.categoryOf[rowids[i]!];
-      if (category === undefined || category < 0) continue;
-      counts.set(category, (counts.get(category) ?? 0) + weightedCounts[i]!);
+      const category = statistics.categoryOf(rowids[i]!);
+      if (category >= 0) sums[category]! += weightedCounts[i]!;
     }
+    const counts = new Map<number, number>();
+    for (const [category, sum] of sums.entries()) if (sum !== 0) counts.set(category, sum);
     return counts;
   }
 
-  /** `CATEGORY_WEIGHT` × log P(category | query) for every category index. */
+  /** `CATEGORY_WEIGHT` × log P(category | query) for every category index (categories without tools left at 0: no row has them). */
   scores(terms: readonly CategoryEvidence[]): Float64Array {
-    const categories = this.lengths.length;
-    const scores = new Float64Array(categories);
-    if (categories < 2 || terms.length === 0) return scores;
+    const { categoryLengths: lengths, categoryTools: tools } = this.statistics();
+    const scores = new Float64Array(lengths.length);
+    const live = [...lengths.keys()].filter((category) => tools[category]! > 0);
+    if (live.length < 2 || terms.length === 0) return scores;
+    const total = live.reduce((sum, category) => sum + lengths[category]!, 0);
+    const smoothing = CATEGORY_SMOOTHING * Math.max(1, total / live.length);
     // log P(query | category) up to a term that is the same for every category (a softmax ignores it).
     const totalWeight = terms.reduce((sum, term) => sum + term.weight, 0);
-    for (let category = 0; category < categories; category++) {
-      scores[category] = -totalWeight * Math.log(this.lengths[category]! + this.smoothing);
-    }
+    for (const category of live) scores[category] = -totalWeight * Math.log(lengths[category]! + smoothing);
     for (const term of terms) {
-      const prior = this.smoothing * term.catalogueShare;
-      for (const [category, count] of term.counts) scores[category]! += term.weight * Math.log(1 + count / prior);
+      const prior = smoothing * term.catalogueShare;
+      for (const [category, count] of term.counts) {
+        if (tools[category]! > 0) scores[category]! += term.weight * Math.log(1 + count / prior);
+      }
     }
     let best = Number.NEGATIVE_INFINITY;
-    for (const score of scores) best = Math.max(best, score);
-    let total = 0;
-    for (const score of scores) total += Math.exp(score - best);
-    const logTotal = best + Math.log(total);
-    for (let category = 0; category < categories; category++) {
+    for (const category of live) best = Math.max(best, scores[category]!);
+    let sum = 0;
+    for (const category of live) sum += Math.exp(scores[category]! - best);
+    const logTotal = best + Math.log(sum);
+    for (const category of live) {
       scores[category] = CATEGORY_WEIGHT * Math.log(Math.max(MIN_POSTERIOR, Math.exp(scores[category]! - logTotal)));
     }
     return scores;

@@ -1,3 +1,5 @@
+import type { ShortField } from "./search-document.js";
+
 /**
  * How well a tool matches a query: Dirichlet-smoothed query likelihood (Zhai and Lafferty, "A
  * study of smoothing methods for language models applied to ad hoc information retrieval", 2001)
@@ -16,8 +18,34 @@
  * request uses. Measured on two public sets in docs/search.md ("Relevance").
  */
 
-/** Weights of the short fields (`SHORT_FIELDS` order): a word in the id or name says most about a tool. */
-export const FIELD_WEIGHTS = { name: 3, tags: 2.5, description: 2, type: 1, params: 1 } as const;
+/**
+ * Index key classes: `n` the light form of a name or id word, `s` the stemmed form of a short
+ * field's word, `m` the stemmed form of a man page word (search-document.ts); and for filters,
+ * not ranking, `y` a tool's exact type and `t` each of its exact tags.
+ */
+export type IndexKeyClass = "n" | "s" | "m" | "y" | "t";
+
+/**
+ * How each short field is indexed, as data: the form of its words, their key class, and their
+ * weight (in halves: inverted-index.ts counts half-units). A word of the id or name says most
+ * about a tool, 3 in all when the request uses the same word (2 for its light form, 1 for its
+ * stemmed form); a request word that only stems like it ("passing" and `list-passes`) counts 1,
+ * as a stemmed match in prose would: names and ids are not prose. Then tags 2.5, the description
+ * 2, the type and input properties (names and descriptions) once.
+ */
+export const FIELD_INDEXING: readonly {
+  field: ShortField;
+  form: "light" | "stemmed";
+  keyClass: IndexKeyClass;
+  weight: number;
+}[] = [
+  { field: "name", form: "light", keyClass: "n", weight: 2 },
+  { field: "name", form: "stemmed", keyClass: "s", weight: 1 },
+  { field: "tags", form: "stemmed", keyClass: "s", weight: 2.5 },
+  { field: "description", form: "stemmed", keyClass: "s", weight: 2 },
+  { field: "type", form: "stemmed", keyClass: "s", weight: 1 },
+  { field: "params", form: "stemmed", keyClass: "s", weight: 1 },
+];
 /**
  * A man page word counts as much as one of the type or input properties: a man page is long, so
  * each of its words is a small share of the tool's language, and the short fields still decide.
@@ -35,9 +63,13 @@ export function termEvidence(weightedCount: number, catalogueShare: number): num
   return Math.log(1 + weightedCount / (SMOOTHING * catalogueShare));
 }
 
-/** The part of a tool's score that depends on its (weighted) length, for a query of total term weight `queryWeight`. */
-export function lengthPrior(queryWeight: number, length: number): number {
-  return queryWeight * Math.log(SMOOTHING / (length + SMOOTHING));
+/**
+ * The part of a tool's score that depends on its (weighted) length, per unit of query weight (a
+ * query of total term weight w adds w times this): kept per row (catalogue-statistics.ts), so a
+ * search multiplies instead of taking a logarithm per row.
+ */
+export function lengthPrior(length: number): number {
+  return Math.log(SMOOTHING / (length + SMOOTHING));
 }
 
 /** How much a term used `count` times in the query weighs: more for a repeated word, sublinearly. */

@@ -1,4 +1,5 @@
-import { terms } from "./search-terms.js";
+import { FIELD_INDEXING, MAN_PAGE_WEIGHT, type IndexKeyClass } from "./query-likelihood.js";
+import { formsOf, type TermForms } from "./search-terms.js";
 
 /** The fields of a ToolEntry that search reads; entries come from storage, so types are checked here. */
 export interface SearchableEntry {
@@ -23,18 +24,49 @@ export interface ToolSummary {
   tool_type: string;
 }
 
-/** The indexed fields, in the order of the full-text table's columns. */
-export const SHORT_FIELDS = ["name", "tags", "description", "type", "params"] as const;
-export type ShortField = (typeof SHORT_FIELDS)[number];
+/** The short fields of a tool (its man page is the long one). */
+export type ShortField = "name" | "tags" | "description" | "type" | "params";
 
-/** One indexed tool: normalised terms per field (space-separated), its summary, and its quality. */
+/**
+ * One indexed tool: its summary; its index keys (a class letter and a term: `n:pass` is the
+ * light form of a name word, `s:pass` the stemmed form of a short field's word, `m:pass` of a man
+ * page's, `y:media` its type, `t:image` a tag) with the term's weighted count there in half-units
+ * (query-likelihood.ts weighs fields in halves), short fields and man page apart; and what
+ * ranking needs besides.
+ */
 export interface SearchDocument {
   summary: ToolSummary;
-  fields: Record<ShortField, string>;
-  manPage: string;
+  shortKeys: Map<string, number>;
+  manKeys: Map<string, number>;
+  /** Its terms, each counted at its field's weight (the length of its language model). */
+  length: number;
   /** 0..1: how concise and complete the tool's description is (the tie-break between equal scores). */
   quality: number;
+  /** Equal for tools whose descriptions use the same words (near-duplicates, shown as one result); 0 for a description too short to tell. */
+  duplicateGroup: number;
 }
+
+/**
+ * Keys made before, by class and term: indexing makes the same keys over and over, and a string
+ * made once is hashed once (terms themselves are memoised: search-terms.ts).
+ */
+const madeKeys: Record<IndexKeyClass, Map<string, string>> = { n: new Map(), s: new Map(), m: new Map(), y: new Map(), t: new Map() };
+const MAX_MADE_KEYS = 100_000;
+
+/** Index keys: a class and a term. */
+export function indexKey(keyClass: IndexKeyClass, term: string): string {
+  const made = madeKeys[keyClass];
+  let key = made.get(term);
+  if (key === undefined) {
+    if (made.size >= MAX_MADE_KEYS) made.clear();
+    key = `${keyClass}:${term}`;
+    made.set(term, key);
+  }
+  return key;
+}
+
+/** Descriptions of fewer distinct terms than this are too short to call two tools duplicates ("Gets data"). */
+const MIN_DUPLICATE_TERMS = 4;
 
 /** A man page is indexed up to this length: enough to describe a tool, bounded so snapshots stay small. */
 const MAX_INDEXED_MAN_PAGE_CHARS = 20_000;
@@ -46,6 +78,32 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
   const description = text(entry.tool_search_description);
   const metadataName = text((entry.tool_metadata as { name?: unknown } | undefined)?.name);
   const params = inputSchemaText(entry.tool_api_spec).slice(0, MAX_INDEXED_PARAMS_CHARS);
+  const fields: Record<ShortField, string> = {
+    name: `${entry.tool_id} ${metadataName}`,
+    tags: tags.join(" "),
+    description,
+    type: text(entry.tool_type),
+    params,
+  };
+  const words = new Map<ShortField, TermForms[]>();
+  const wordsOf = (field: ShortField) => {
+    let found = words.get(field);
+    if (found === undefined) words.set(field, (found = formsOf(fields[field])));
+    return found;
+  };
+  const shortKeys = new Map<string, number>();
+  for (const { field, form, keyClass, weight } of FIELD_INDEXING) {
+    for (const forms of wordsOf(field)) addUnits(shortKeys, indexKey(keyClass, forms[form]), weight);
+  }
+  // What `type` and `tag` filter on: the exact values, with no weight (they rank nothing).
+  shortKeys.set(indexKey("y", fields.type), 0);
+  for (const tag of tags) shortKeys.set(indexKey("t", tag), 0);
+  const manKeys = new Map<string, number>();
+  for (const forms of formsOf(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS))) {
+    addUnits(manKeys, indexKey("m", forms.stemmed), MAN_PAGE_WEIGHT);
+  }
+  let halfUnits = 0;
+  for (const units of [...shortKeys.values(), ...manKeys.values()]) halfUnits += units;
   return {
     summary: {
       tool_id: entry.tool_id,
@@ -54,16 +112,25 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
       tool_tags: tags,
       tool_type: text(entry.tool_type),
     },
-    fields: {
-      name: joined(`${entry.tool_id} ${metadataName}`),
-      tags: joined(tags.join(" ")),
-      description: joined(description),
-      type: joined(text(entry.tool_type)),
-      params: joined(params),
-    },
-    manPage: joined(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS)),
+    shortKeys,
+    manKeys,
+    length: halfUnits / 2,
     quality: quality(description, tags.length, params),
+    duplicateGroup: duplicateGroup(wordsOf("description").map((forms) => forms.stemmed)),
   };
+}
+
+function addUnits(keys: Map<string, number>, key: string, weight: number): void {
+  keys.set(key, (keys.get(key) ?? 0) + 2 * weight);
+}
+
+/** A hash of the description's distinct terms (FNV-1a, 32 bits), or 0 when they are too few. */
+function duplicateGroup(descriptionTerms: string[]): number {
+  const distinct = [...new Set(descriptionTerms)].sort();
+  if (distinct.length < MIN_DUPLICATE_TERMS) return 0;
+  let hash = 0x811c9dc5;
+  for (const char of distinct.join(" ")) hash = Math.imul(hash ^ char.codePointAt(0)!, 0x01000193);
+  return hash >>> 0 || 1;
 }
 
 /**
@@ -96,10 +163,6 @@ function collectProperties(schema: unknown, parts: string[], depth: number): voi
     parts.push(name);
     collectProperties(property, parts, depth + 1);
   }
-}
-
-function joined(value: string): string {
-  return terms(value).join(" ");
 }
 
 function text(value: unknown): string {

@@ -136,6 +136,12 @@ export class SqliteDatabase {
     }
   }
 
+  /** The database in the file at `path` (created when there is none), read from disk as queries need its pages. */
+  static openFile(path: string): SqliteDatabase {
+    const loaded = loadDriver();
+    return new SqliteDatabase(loaded.name === "node:sqlite" ? new loaded.module.DatabaseSync(path) : new loaded.module(path));
+  }
+
   prepare<Row>(sql: string): SqliteStatement<Row> {
     return this.handle.prepare(sql) as unknown as SqliteStatement<Row>;
   }

@@ -1,4 +1,4 @@
-import { normaliseTerm } from "./search-terms.js";
+import { termForms, type TermForms } from "./search-terms.js";
 
 /**
  * Words that name the same need in a tool search. A query term in a group (or a phrase of several
@@ -44,40 +44,43 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ["fix", "repair", "correct"],
 ];
 
-/** Each normalised term's alternatives (normalised the same way as the index). */
+/** Each stemmed term's alternatives (their forms as the index makes them). */
 export class SynonymTable {
-  private readonly alternatives = new Map<string, string[]>();
-  private readonly phrases: { words: RegExp; terms: string[] }[] = [];
+  private readonly alternatives = new Map<string, TermForms[]>();
+  private readonly phrases: { words: RegExp; terms: TermForms[] }[] = [];
 
   constructor(groups: readonly (readonly string[])[] = SYNONYM_GROUPS) {
     for (const group of groups) {
-      const single = group.filter((word) => !word.includes(" "));
-      const normalised = [...new Set(single.flatMap((word) => normaliseWords(word)))];
-      for (const term of normalised) {
-        const others = normalised.filter((other) => other !== term);
-        this.alternatives.set(term, [...new Set([...(this.alternatives.get(term) ?? []), ...others])]);
+      const single = uniqueForms(group.filter((word) => !word.includes(" ")).flatMap((word) => formsOf(word)));
+      for (const forms of single) {
+        const others = single.filter((other) => other.stemmed !== forms.stemmed);
+        this.alternatives.set(forms.stemmed, uniqueForms([...(this.alternatives.get(forms.stemmed) ?? []), ...others]));
       }
       for (const phrase of group.filter((word) => word.includes(" "))) {
         this.phrases.push({
           words: new RegExp(`(?<![\\p{L}\\p{N}])${phrase.split(" ").join("\\s+")}(?![\\p{L}\\p{N}])`, "iu"),
-          terms: normalised,
+          terms: single,
         });
       }
     }
   }
 
-  /** The other words of a normalised term's groups. */
-  of(term: string): readonly string[] {
-    return this.alternatives.get(term) ?? [];
+  /** The other words of a stemmed term's groups. */
+  of(stemmed: string): readonly TermForms[] {
+    return this.alternatives.get(stemmed) ?? [];
   }
 
   /** The words of the groups whose phrases occur in the query's text. */
-  ofPhrasesIn(text: string): string[] {
+  ofPhrasesIn(text: string): TermForms[] {
     return this.phrases.filter((phrase) => phrase.words.test(text)).flatMap((phrase) => phrase.terms);
   }
 }
 
-function normaliseWords(word: string): string[] {
-  const term = normaliseTerm(word.replace(/[^\p{L}\p{N}]/gu, ""));
-  return term === null ? [] : [term];
+function formsOf(word: string): TermForms[] {
+  const forms = termForms(word.replace(/[^\p{L}\p{N}]/gu, ""));
+  return forms === null ? [] : [forms];
+}
+
+function uniqueForms(list: TermForms[]): TermForms[] {
+  return [...new Map(list.map((forms) => [forms.stemmed, forms])).values()];
 }

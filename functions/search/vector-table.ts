@@ -17,8 +17,6 @@ export class VectorTable {
       put: db.prepare("INSERT OR REPLACE INTO tool_vectors (rowid, model, vector) VALUES (?, ?, ?)"),
       delete: db.prepare("DELETE FROM tool_vectors WHERE rowid = ?"),
       ofModel: db.prepare<{ rowid: number; vector: Uint8Array }>("SELECT rowid, vector FROM tool_vectors WHERE model = ?"),
-      ofType: db.prepare<{ rowid: number }>("SELECT rowid FROM tools WHERE type = ?"),
-      withTag: db.prepare<{ rowid: number }>("SELECT rowid FROM tool_tags WHERE tag = ?"),
     };
   }
 
@@ -33,18 +31,9 @@ export class VectorTable {
     this.statements.delete.run(rowid);
   }
 
-  /** The `limit` rows most similar (cosine above 0) to `vector` among those of `model` (of this exact `type` and with this `tag`, when given), best first. */
-  nearest(
-    model: string,
-    vector: Float32Array,
-    limit: number,
-    filters: { type?: string; tag?: string },
-  ): { rowid: number; similarity: number }[] {
+  /** The `limit` rows most similar (cosine above 0) to `vector` among those of `model` that `accept` keeps, best first. */
+  nearest(model: string, vector: Float32Array, limit: number, accept: (rowid: number) => boolean): { rowid: number; similarity: number }[] {
     const { rowids, vectors } = this.ofModel(model);
-    const kept: Set<number>[] = [];
-    if (filters.type !== undefined) kept.push(new Set(this.statements.ofType.all(filters.type).map((row) => row.rowid)));
-    if (filters.tag !== undefined) kept.push(new Set(this.statements.withTag.all(filters.tag).map((row) => row.rowid)));
-    const accept = (rowid: number) => kept.every((set) => set.has(rowid));
     const query = normalised(vector);
     const scored: { rowid: number; similarity: number }[] = [];
     for (let index = 0; index < rowids.length; index++) {

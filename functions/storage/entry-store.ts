@@ -4,6 +4,7 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
   ScanCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
@@ -31,6 +32,23 @@ import { PARTITION_PROJECTION, summarisePartition, type ToolPartition } from "./
 
 /** Parallel segments of the doctor's key scan: eight requests in flight, well within on-demand read capacity. */
 const SCAN_SEGMENTS = 8;
+
+/**
+ * The tool id ranges that listing every latest entry reads at once: [from, to), the first open
+ * below and the last open above, so every id is in exactly one. Bounds at initials that split a
+ * catalogue of English names roughly evenly (ids start with a letter or digit: validate/tool-id.ts).
+ */
+const LATEST_RANGES: readonly [from: string | undefined, to: string | undefined][] = [
+  [undefined, "A"],
+  ["A", "a"],
+  ["a", "d"],
+  ["d", "g"],
+  ["g", "l"],
+  ["l", "p"],
+  ["p", "s"],
+  ["s", "v"],
+  ["v", undefined],
+];
 
 /** Thrown by `putVersion` when the `(tool_id, version)` pair is already stored. */
 export class VersionExistsError extends Error {
@@ -323,12 +341,52 @@ export class EntryStore {
   }
 
   /**
-   * Every latest entry: one read of the listing index's whole partition. Only the indexer makes it
-   * regularly (readers start from the listing it stores: catalog/latest-catalog.ts).
+   * Every latest entry, in tool id order. Only the indexer makes it regularly (readers start from
+   * the listing it stores: catalog/latest-catalog.ts).
    */
   async listAllLatest(): Promise<PublishedEntry[]> {
-    const items = await queryAll(this.db, indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG));
-    return items.filter(isListed).map((item) => item.entry as PublishedEntry);
+    const byRange: PublishedEntry[][] = LATEST_RANGES.map(() => []);
+    await this.forEachLatestPage((entries, range) => byRange[range]!.push(...entries));
+    return byRange.flat();
+  }
+
+  /**
+   * Every latest entry, page by page as the pages arrive (for building the search index while
+   * the rest is still being read): `LATEST_RANGES` of tool ids are read at once, each in tool id
+   * order, so a catalogue comes in as many round trips as its largest range needs.
+   */
+  async forEachLatestPage(onPage: (entries: PublishedEntry[], range: number) => void): Promise<void> {
+    const base = indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG);
+    await Promise.all(
+      LATEST_RANGES.map(async ([from, to], range) => {
+        const conditions = [
+          base.KeyConditionExpression,
+          from === undefined ? "#sort < :to" : to === undefined ? "#sort >= :from" : "#sort BETWEEN :from AND :to",
+        ];
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await this.db.send(
+            new QueryCommand({
+              ...base,
+              KeyConditionExpression: conditions.join(" AND "),
+              ExpressionAttributeNames: { ...base.ExpressionAttributeNames, "#sort": LATEST_INDEX.sort },
+              ExpressionAttributeValues: {
+                ...base.ExpressionAttributeValues,
+                ...(from === undefined ? {} : { ":from": from }),
+                ...(to === undefined ? {} : { ":to": to }),
+              },
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          // BETWEEN takes its upper end too: that id belongs to the next range.
+          onPage(
+            (page.Items ?? []).filter((item) => item.tool_id !== to && isListed(item)).map((item) => item.entry as PublishedEntry),
+            range,
+          );
+          startKey = page.LastEvaluatedKey;
+        } while (startKey);
+      }),
+    );
   }
 
   /**

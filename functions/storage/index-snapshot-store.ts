@@ -1,13 +1,43 @@
+import { createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import type { SnapshotKind } from "./revision-log.js";
 
 export const SEARCH_INDEX_PREFIX = "search-index/";
-/** Where each kind's files and pointer live (the search index's keys are as they always were). */
-const LAYOUTS: Record<SnapshotKind, { files: string; pointer: string }> = {
-  search: { files: `${SEARCH_INDEX_PREFIX}snapshots/`, pointer: `${SEARCH_INDEX_PREFIX}latest.json` },
-  listing: { files: `${SEARCH_INDEX_PREFIX}listing/`, pointer: `${SEARCH_INDEX_PREFIX}listing.json` },
+
+interface SnapshotLayout {
+  files: string;
+  pointer: string;
+  /** The file name's ending, and whether the bytes are gzipped at rest. */
+  extension: string;
+  gzipped: boolean;
+  contentType: string;
+}
+
+/**
+ * Where each kind's files and pointer live. The search index is its SQLite file itself, so a reader
+ * opens what it downloaded in place (docs/search.md#the-index-as-an-artifact); the listing (every
+ * latest entry: functions/catalog/listing-snapshot.ts) is JSON, gzipped.
+ */
+const LAYOUTS: Record<SnapshotKind, SnapshotLayout> = {
+  search: {
+    files: `${SEARCH_INDEX_PREFIX}snapshots/`,
+    pointer: `${SEARCH_INDEX_PREFIX}latest.json`,
+    extension: "sqlite",
+    gzipped: false,
+    contentType: "application/vnd.sqlite3",
+  },
+  listing: {
+    files: `${SEARCH_INDEX_PREFIX}listing/`,
+    pointer: `${SEARCH_INDEX_PREFIX}listing.json`,
+    extension: "gz",
+    gzipped: true,
+    contentType: "application/gzip",
+  },
 };
 /** The newest snapshots kept: a reader that has just read the previous pointer still finds its file. */
 const KEPT_SNAPSHOTS = 2;
@@ -21,16 +51,21 @@ export interface IndexSnapshot {
   bytes: Uint8Array;
 }
 
+/** A snapshot downloaded into a file of its own. */
+export interface DownloadedSnapshot {
+  revision: number;
+  file: string;
+}
+
 /**
- * Search index snapshots in S3 (beside the archives, under `search-index/`): one gzipped file per
- * catalog revision (`snapshots/<revision>.gz`, write-once) and a pointer (`latest.json`) to the
- * newest. Written by the indexer only; read by every cold search instance. A pointer that lags
- * (two indexers racing) only means more revisions to apply from the log; a missing file reads as
- * no snapshot, and the reader then builds from the table. The listing (`kind` "listing", every
- * latest entry: functions/catalog/listing-snapshot.ts) is kept the same way under `listing/`.
+ * Index snapshots in S3 (beside the archives, under `search-index/`): one file per catalog revision
+ * (write-once) and a pointer to the newest, per kind. Written by the indexer only, which records
+ * each stored revision in the table's revision item; readers ask only for the revision that item
+ * names, so S3 is not asked before the first store. A missing file reads as no snapshot, and the
+ * reader then builds from the table.
  */
 export class IndexSnapshotStore {
-  private readonly layout: { files: string; pointer: string };
+  private readonly layout: SnapshotLayout;
 
   constructor(
     private readonly s3: S3Client,
@@ -42,28 +77,41 @@ export class IndexSnapshotStore {
 
   /** The revision the pointer names, without downloading the snapshot. */
   async latestRevision(): Promise<number | undefined> {
-    const pointer = await this.getText(this.layout.pointer);
-    if (pointer === undefined) return undefined;
-    const revision = (JSON.parse(pointer) as { revision?: unknown }).revision;
+    const body = await this.getStream(this.layout.pointer);
+    if (body === undefined) return undefined;
+    const revision = (JSON.parse((await readAll(body)).toString("utf8")) as { revision?: unknown }).revision;
     return typeof revision === "number" && Number.isSafeInteger(revision) ? revision : undefined;
-  }
-
-  async latest(): Promise<IndexSnapshot | undefined> {
-    const revision = await this.latestRevision();
-    return revision === undefined ? undefined : this.get(revision);
   }
 
   /** The snapshot of that revision (as the table's revision item names it), if it is still stored. */
   async get(revision: number): Promise<IndexSnapshot | undefined> {
-    const compressed = await this.getBytes(this.key(revision));
-    return compressed === undefined ? undefined : { revision, bytes: await gunzipBytes(compressed) };
+    const body = await this.getStream(this.key(revision));
+    if (body === undefined) return undefined;
+    const stored = await readAll(body);
+    return { revision, bytes: this.layout.gzipped ? await gunzipBytes(stored) : stored };
   }
 
-  /** Stores the snapshot, points `latest.json` at it, and drops all but the newest few. */
+  /**
+   * The snapshot of that revision streamed into `file` as stored, for an index that opens its file
+   * in place; undefined when it went meanwhile.
+   */
+  async download(revision: number, file: string): Promise<DownloadedSnapshot | undefined> {
+    const body = await this.getStream(this.key(revision));
+    if (body === undefined) return undefined;
+    try {
+      await pipeline(body, createWriteStream(file));
+    } catch (error) {
+      await rm(file, { force: true });
+      throw error;
+    }
+    return { revision, file };
+  }
+
+  /** Stores the snapshot, points the pointer at it, and drops all but the newest few. */
   async put(snapshot: IndexSnapshot): Promise<void> {
-    const body = await gzipBytes(snapshot.bytes);
+    const body = this.layout.gzipped ? await gzipBytes(snapshot.bytes) : snapshot.bytes;
     await this.s3.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: this.key(snapshot.revision), Body: body, ContentType: "application/gzip" }),
+      new PutObjectCommand({ Bucket: this.bucket, Key: this.key(snapshot.revision), Body: body, ContentType: this.layout.contentType }),
     );
     await this.s3.send(
       new PutObjectCommand({
@@ -86,15 +134,11 @@ export class IndexSnapshotStore {
     for (const key of keys.slice(kept)) await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  private async getText(key: string): Promise<string | undefined> {
-    const bytes = await this.getBytes(key);
-    return bytes === undefined ? undefined : Buffer.from(bytes).toString("utf8");
-  }
-
-  private async getBytes(key: string): Promise<Uint8Array | undefined> {
+  /** The object's body as it arrives, or undefined when there is no such object. */
+  private async getStream(key: string): Promise<Readable | undefined> {
     try {
       const result = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return result.Body ? await result.Body.transformToByteArray() : new Uint8Array();
+      return result.Body as Readable | undefined;
     } catch (error) {
       const name = (error as { name?: string }).name;
       if (name === "NoSuchKey" || name === "NotFound") return undefined;
@@ -104,6 +148,12 @@ export class IndexSnapshotStore {
 
   /** Zero-padded, so listing order is revision order. */
   private key(revision: number): string {
-    return `${this.layout.files}${String(revision).padStart(16, "0")}.gz`;
+    return `${this.layout.files}${String(revision).padStart(16, "0")}.${this.layout.extension}`;
   }
+}
+
+async function readAll(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

@@ -6,9 +6,10 @@ export class CountingEntryStore extends EntryStore {
   scans = 0;
   latestReads = 0;
 
-  override listAllLatest(): Promise<PublishedEntry[]> {
+  /** Every full read of the latest entries goes through here (`listAllLatest` too). */
+  override forEachLatestPage(onPage: (entries: PublishedEntry[], range: number) => void): Promise<void> {
     this.scans++;
-    return super.listAllLatest();
+    return super.forEachLatestPage(onPage);
   }
 
   override getLatest(toolId: string): Promise<PublishedEntry | undefined> {

@@ -42,6 +42,8 @@ export interface ToolSearchResult {
   tool_search_description: string;
   tool_tags: string[];
   tool_type: string;
+  /** Tools with the same description, shown as this one result ("n similar"); absent when none. */
+  similar_tool_ids?: string[];
 }
 
 /** An entry with the validator the registry sent for it (`ETag`), for a later conditional GET. */

@@ -15,23 +15,26 @@ const MAX_QUERY_CHARS = 512;
 /**
  * One entry found by `SearchTools`: what an agent needs to decide, and for a tool the schema it would
  * call with. A skill (`kind: "skill"`) is instructions, not a function: `AddTool` loads it and
- * returns them, so it has no input schema.
+ * returns them, so it has no input schema. `similar_tool_ids` names near-duplicates (the same
+ * description), any of which AddTool can add instead.
  */
-export type FoundTool =
+export type FoundTool = (
   | { tool_id: string; kind: "tool"; description: string; tags: string[]; input_schema: ToolInputSchema }
-  | { tool_id: string; kind: "skill"; description: string; tags: string[] };
+  | { tool_id: string; kind: "skill"; description: string; tags: string[] }
+) & { similar_tool_ids?: string[] };
 
 /**
  * `SearchTools`: the registry's ranked search as a tool, so an agent starts with two tools
  * (this one and `AddTool`) instead of the whole catalogue, and loads what a task needs. Read-only
  * and always allowed: it only reads the public catalogue. Returns the best few tools with their
- * input schemas.
+ * input schemas; a query that asks for several things ("validate these emails, then fetch the
+ * order") gets a tool for each among them, and a tool with clones comes once, naming them.
  */
 export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }> {
   readonly name = "SearchTools";
   override readonly origin = BUILTIN_ORIGIN;
   readonly description =
-    'Search the tool registry for tools and skills that can do a task. Describe the task in a few words; the result lists the best matches with their ids, descriptions and, for tools, input schemas. Call AddTool with a tool_id: a tool (kind "tool") becomes callable, then call it; a skill (kind "skill") is loaded and AddTool returns its instructions.';
+    'Search the tool registry for tools and skills that can do a task. Describe the task in a few words (several tasks in one query each get a tool, e.g. "validate email addresses, then fetch an order"); the result lists the best matches with their ids, descriptions and, for tools, input schemas. Call AddTool with a tool_id: a tool (kind "tool") becomes callable, then call it; a skill (kind "skill") is loaded and AddTool returns its instructions.';
   readonly inputSchema: ToolInputSchema = {
     type: "object",
     properties: {
@@ -66,7 +69,7 @@ export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }>
     const hits = await this.registry.searchTools({ q: input.query.trim(), limit: input.limit ?? DEFAULT_SEARCH_TOOLS_RESULTS });
     // The schemas are in the full entries only; a tool deleted since the search is left out.
     const records = await Promise.all(hits.map((hit) => this.registry.getTool(hit.tool_id).catch(() => undefined)));
-    const found = records.flatMap((record) => (record === undefined ? [] : [foundTool(record)]));
+    const found = records.flatMap((record, i) => (record === undefined ? [] : [foundTool(record, hits[i]!.similar_tool_ids)]));
     const text =
       found.length === 0
         ? `No registry tool matches "${input.query}". Try other words: what the tool does, or the kind of input it takes.`
@@ -78,11 +81,12 @@ export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }>
   }
 }
 
-function foundTool(record: ToolRecord): FoundTool {
+function foundTool(record: ToolRecord, similar: string[] | undefined): FoundTool {
   const about = {
     tool_id: record.tool_id,
     description: String(record.tool_search_description ?? ""),
     tags: (record.tool_tags ?? []).map(String),
+    ...(similar === undefined ? {} : { similar_tool_ids: similar }),
   };
   return isSkillRecord(record) ? { ...about, kind: "skill" } : { ...about, kind: "tool", input_schema: inputSchemaOf(record) };
 }

@@ -87,6 +87,10 @@ describe("a cold reader", () => {
         asked.push(revision);
         return stored.get(revision);
       },
+      download: (revision: number, file: string) => {
+        asked.push(revision);
+        return stored.download(revision, file);
+      },
     };
     const catalog = new LatestCatalog({ store, listings: recording }, { revalidateMs: 0, onGap: "snapshot" });
     expect(await ids(catalog)).toEqual(["alpha-tool", "beta-tool", "gamma-tool"]);

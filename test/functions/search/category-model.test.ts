@@ -3,8 +3,18 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORY_WEIGHT, CategoryModel } from "../../../functions/search/category-model.js";
 
+/** A catalogue whose row `rowid` is of category `categoryOf[rowid]` (-1: no row), with these lengths per category. */
+const catalogue = (categoryOf: number[], categoryLengths: number[]) => {
+  const statistics = {
+    categoryOf: (rowid: number) => categoryOf[rowid] ?? -1,
+    categoryLengths,
+    categoryTools: categoryLengths.map((_, category) => categoryOf.filter((of) => of === category).length),
+  };
+  return new CategoryModel(() => statistics);
+};
+
 // Rows 1 and 2 are of category 0, row 3 of category 1; each category has 20 weighted terms.
-const model = new CategoryModel(Int32Array.from([-1, 0, 0, 1]), Float64Array.from([20, 20]));
+const model = catalogue([-1, 0, 0, 1], [20, 20]);
 const posteriors = (scores: Float64Array) => [...scores].map((score) => Math.exp(score / CATEGORY_WEIGHT));
 
 describe("CategoryModel", () => {
@@ -37,8 +47,13 @@ describe("CategoryModel", () => {
   });
 
   it("changes nothing with a single category or no terms", () => {
-    const single = new CategoryModel(Int32Array.from([-1, 0, 0]), Float64Array.from([20]));
+    const single = catalogue([-1, 0, 0], [20]);
     expect([...single.scores([{ weight: 1, catalogueShare: 0.1, counts: new Map([[0, 3]]) }])]).toEqual([0]);
     expect([...model.scores([])]).toEqual([0, 0]);
+  });
+
+  it("leaves out a category whose tools are all gone, as a fresh build never had it", () => {
+    const emptied = catalogue([-1, 0, 0, -1], [20, 0]);
+    expect([...emptied.scores([{ weight: 1, catalogueShare: 0.1, counts: new Map([[0, 3]]) }])]).toEqual([0, 0]);
   });
 });

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CatalogSearch } from "../../../functions/search/catalog-search.js";
 import { SearchIndexer, type IndexerRun } from "../../../functions/search/search-indexer.js";
 import { searchSources } from "../../../functions/search/search-sources.js";
+import { snapshotFile } from "../../../functions/search/snapshot-files.js";
 import { ToolSearchIndex, type SearchHit } from "../../../functions/search/tool-search-index.js";
 import { lambdaBuildOptions } from "../../../infra/lambda-bundling.js";
 import { apiGatewayEvent, resultBytes, type ApiGatewayResult } from "../../support/api-gateway-event.js";
@@ -174,7 +175,7 @@ describe.each(RUNTIMES)(
       expect(walruses!.html).not.toContain(relevanceCatalog()[2]!.tool_id);
     });
 
-    it("indexer: stores a snapshot (node:sqlite's) that opens in this process's driver and ranks as the readers did", async () => {
+    it("indexer: stores a snapshot (node:sqlite's file) that opens in this process's driver and ranks as the readers did", async () => {
       const { snapshots } = searchSources(registry.local.deps);
       const before = await snapshots.latestRevision();
       // Something new for this runtime's indexer to store.
@@ -191,9 +192,10 @@ describe.each(RUNTIMES)(
       expect(answers[0]).toMatchObject({ revision: log.revision, tools: relevanceCatalog().length, stored: true });
       expect(answers[0]!.revision).toBeGreaterThan(before!);
       expect(answers[1]).toMatchObject({ revision: log.revision, stored: false }); // warm, nothing new
-      const snapshot = (await snapshots.latest())!;
+      expect(await snapshots.latestRevision()).toBe(log.revision);
+      const snapshot = (await snapshots.download(log.revision, snapshotFile()))!;
       expect(snapshot.revision).toBe(log.revision);
-      const index = ToolSearchIndex.open(snapshot.bytes);
+      const index = ToolSearchIndex.openFile(snapshot.file);
       expect(index.revision).toBe(log.revision);
       expect(index.search({ q: "quokka", limit: 10 }).map((hit) => hit.tool_id)).toEqual(["quokka-counter"]);
       expect(index.search({ q: "zebra", limit: 10 }).map((hit) => hit.tool_id)).toEqual([edited]);

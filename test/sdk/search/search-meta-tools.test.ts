@@ -134,3 +134,39 @@ it("answers an unknown tool id and an empty search as tool errors the model can 
   expect(results[2]).toMatch(/query/);
   expect(toolkit.getTool("no-such-tool")).toBeUndefined();
 });
+
+it("gets a tool for each ask of one query, and names a tool's clones in its result", async () => {
+  const upload = (tool_id: string, tool_search_description: string) =>
+    uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id, tool_search_description }));
+  // Validators that the whole query matches better than the one tool for its second ask.
+  for (const [id, description] of [
+    ["email-checker", "Validates the syntax, domain and mailbox of email addresses"],
+    ["email-syntax-checker", "Validates the syntax of email addresses"],
+    ["email-mailbox-checker", "Validates the domain and mailbox of email addresses"],
+    ["email-typo-checker", "Validates the syntax of email addresses and fixes their typos"],
+    ["email-bulk-checker", "Validates the mailboxes of many email addresses"],
+    ["email-bulk-checker-copy", "Validates the mailboxes of many email addresses"],
+    ["order-fetcher", "Fetches an order of a shop by its number"],
+  ]) {
+    await upload(id!, description!);
+  }
+  const { results } = await runAgent(
+    "Check these addresses and get order 67890",
+    [
+      {
+        toolCall: {
+          name: "SearchTools",
+          arguments: { query: "validate these email addresses, checking their syntax, domains and mailboxes, then fetch order 67890" },
+        },
+      },
+      { text: "Found them." },
+    ],
+    () => true,
+  );
+  const { tools } = JSON.parse(results[0]!) as { tools: { tool_id: string; similar_tool_ids?: string[] }[] };
+  expect(tools).toHaveLength(5);
+  expect(tools[0]!.tool_id).toBe("email-checker");
+  expect(tools.map((tool) => tool.tool_id)).toContain("order-fetcher");
+  const bulk = tools.find((tool) => tool.tool_id.startsWith("email-bulk-checker"));
+  expect([bulk?.tool_id, ...(bulk?.similar_tool_ids ?? [])].sort()).toEqual(["email-bulk-checker", "email-bulk-checker-copy"]);
+});
