@@ -289,12 +289,20 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
   // A whole-tool allow rule (`Bash`) covers everything: the engine applies it.
   if (allowContents.length > 0 && allowContents.length === allowRules.length) {
     const coverage = allowCoverage(allowContents, analysis);
-    if (coverage.complete)
+    // Only a rule that covered a command grants anything: a line of read-only commands with a
+    // redirect or a credential variable is judged as if there were no rules.
+    const granted = coverage.used.length > 0;
+    if (granted && coverage.complete && coverage.riders.length === 0)
       return {
         behavior: PermissionBehavior.ALLOW,
         message: `Permission granted for ${options.toolName}: every command matches an allow rule`,
         reason: `Rule: ${coverage.used.join(", ")}`,
       };
+    if (coverage.riders.length > 0 && (granted || allowContents.some((content) => ruleMatchesAnyCommand(content, analysis))))
+      return immuneAsk(
+        `an allow rule does not cover ${coverage.riders[0]}`,
+        `rule.rider: an allow rule covers the command it matches and nothing that rides with it (${coverage.riders.join("; ")})`,
+      );
     if (allowContents.some((content) => ruleMatchesAnyCommand(content, analysis))) {
       const first = coverage.uncovered[0]?.resolved.command.text ?? analysis.command;
       return immuneAsk(
