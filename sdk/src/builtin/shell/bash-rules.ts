@@ -13,6 +13,7 @@ import { GIT_SUBCOMMANDS } from "./policy/git-subcommands.js";
 import { STRICT_PARSE_CONTEXT } from "./policy/argument-parser.js";
 import { readOnlyVerdict } from "./policy/read-only-verdict.js";
 import { riderProblem } from "./policy/rule-riders.js";
+import { equivalentProgram } from "./policy/nested-commands.js";
 import { SECRET_VARIABLE_NAME } from "./secret-variables.js";
 import type { ShellWord } from "./shell-word.js";
 
@@ -101,8 +102,30 @@ function layerForms(words: readonly ShellWord[], open: boolean): CommandForm[] {
     if (name === ANY) continue;
     forms.push(...aliasForms(name, rest, open));
     if (name === "git") forms.push(...gitForms(words, open));
+    // `kubectl -n x delete`, `terraform -chdir=x apply -destroy`: the subcommand after global options.
+    for (const later of afterLeadingOptions(rest)) forms.push({ tokens: [name, ...later], open }, ...aliasForms(name, later, open));
+    // `doas`, `run0`, `pkexec`… are `sudo`; `tofu` is `terraform` (policy/nested-commands.ts).
+    const same = equivalentProgram(name);
+    if (same !== undefined) forms.push(...layerForms([{ ...first, value: same, text: same }, ...words.slice(1)], open));
   }
   return forms;
+}
+
+/** How many leading words may be options (and their values) before a subcommand. */
+const MAX_LEADING_OPTION_WORDS = 6;
+
+/**
+ * The words from each place a subcommand may start after leading options: every word before it
+ * is an option or an option's value (which value options take is not known here, so both).
+ */
+function afterLeadingOptions(rest: readonly FormToken[]): FormToken[][] {
+  const isOption = (index: number) => typeof rest[index] === "string" && (rest[index] as string).startsWith("-");
+  const found: FormToken[][] = [];
+  for (let index = 1; index < Math.min(rest.length, MAX_LEADING_OPTION_WORDS + 1); index += 1) {
+    if (!isOption(index - 1) && !isOption(index - 2)) break;
+    if (!isOption(index)) found.push(rest.slice(index));
+  }
+  return isOption(0) ? found : [];
 }
 
 /** `npm i` is `npm install`; `docker container rm` is `docker rm`; `terraform apply -destroy` is `terraform destroy`. */
