@@ -166,8 +166,8 @@ export const CREDENTIAL_NAME_RULES: readonly CredentialNameRule[] = [
     example: "SMTPPASS",
   },
   {
-    pattern: word("TOKEN|TOKENS|KEY|KEYS|AUTH|CREDS|JWT|BEARER|COOKIE|COOKIES|SESSION|SID|PAT|OTP|TOTP|CERT|PEM"),
-    reason: "tokens, keys, auth values, session cookies and certificates (GITHUB_TOKEN, STRIPE_KEY, NPM_AUTH, GH_PAT)",
+    pattern: word("TOKEN|TOKENS|KEY|KEYS|AUTH|CREDS|JWT|BEARER|COOKIE|COOKIES|SESSION|SID|PAT|OTP|TOTP"),
+    reason: "tokens, keys, auth values, session cookies and one-time codes (GITHUB_TOKEN, STRIPE_KEY, NPM_AUTH, GH_PAT)",
     example: "NPM_AUTH_VALUE",
   },
   {
