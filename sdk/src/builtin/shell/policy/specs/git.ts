@@ -337,8 +337,9 @@ export const GIT = programSpecs([
         options: [
           flag("-l", "--list"),
           ...flags("-a --all -r --remotes -v --verbose -i --ignore-case --show-current --omit-empty --no-abbrev --no-column --no-color"),
-          ...valuedEach("--contains --no-contains --merged --no-merged --points-at --sort --format --abbrev"),
-          ...optionalEach("--color --column"),
+          ...valuedEach("--points-at --sort --format --abbrev"),
+          // Their commit defaults to HEAD (`git branch --merged`), and they imply --list (git help branch).
+          ...optionalEach("--color --column --contains --no-contains --merged --no-merged"),
         ],
         forbidden: [
           ...GIT_FORBIDDEN,
@@ -348,7 +349,10 @@ export const GIT = programSpecs([
           ),
         ],
         operands: { role: "text" },
-        check: listOnly("branch"),
+        check: (parsed) =>
+          ["--contains", "--no-contains", "--merged", "--no-merged", "--points-at"].some((option) => parsed.has(option))
+            ? undefined
+            : listOnly("branch")(parsed),
       },
       {
         name: "tag",
@@ -404,10 +408,25 @@ export const GIT = programSpecs([
         ],
       },
       {
+        name: "clean",
+        summary: "git clean -n (a dry run lists what would be deleted)",
+        options: [flag("-n", "--dry-run"), ...flags("-d -x -X -q --quiet"), valued("-e", "--exclude")],
+        forbidden: [...GIT_FORBIDDEN, ...forbid("-f --force -i --interactive", "deletes untracked files")],
+        operands: { role: "path" },
+        check: (parsed) => (parsed.has("-n") ? undefined : "git clean deletes untracked files unless -n"),
+      },
+      {
         name: "reflog",
         summary: "git reflog show",
         bareIsReadOnly: true,
-        options: [],
+        // Bare `git reflog` is `git reflog show`, with log's options (`git reflog -10`).
+        options: LOG_LIKE,
+        numericOption: true,
+        forbidden: GIT_FORBIDDEN,
+        operands: {
+          role: "text",
+          check: (value) => (/^(expire|delete|drop|write)$/.test(value) ? `git reflog ${value} changes the reflog` : undefined),
+        },
         subcommands: [sub("show", "git reflog show", LOG_LIKE, { operands: { role: "text" } })],
       },
       {
