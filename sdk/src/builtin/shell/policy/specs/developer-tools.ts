@@ -11,6 +11,7 @@ import {
   type SteeringFile,
 } from "../command-spec.js";
 import { SECRET_VARIABLE_NAME } from "../../secret-variables.js";
+import { ghRepositoryHost, namedHost } from "../named-hosts.js";
 
 /**
  * A version query, with the exact spelling each program gives it: `bash -v` and `ruby -v` run the
@@ -152,7 +153,16 @@ const GH_OPTIONS = [
 const ghGroup = (name: string, subcommands: string[]): ProgramSpec => ({
   name,
   summary: `gh ${name}`,
-  subcommands: subcommands.map((sub) => ({ name: sub, summary: `gh ${name} ${sub}`, options: GH_OPTIONS, operands: { role: "text" } })),
+  subcommands: subcommands.map((sub) => ({
+    name: sub,
+    summary: `gh ${name} ${sub}`,
+    options: GH_OPTIONS,
+    operands: { role: "text" },
+    check: (parsed) =>
+      [...parsed.valuesOf("-R"), ...parsed.valuesOf("--repo")]
+        .map((word) => (word.value === undefined ? "-R only known at run time" : ghRepositoryHost(word.value)))
+        .find(Boolean),
+  })),
 });
 
 const DOCKER_FORMAT = [
@@ -170,7 +180,15 @@ export const DEVELOPER_TOOLS = programSpecs([
     bareIsReadOnly: true,
     subcommands: [
       npmSub("list", ["ls", "ll", "la"], [valued("--depth")]),
-      { ...npmSub("view", ["info", "show", "v"]), steeredBy: NPMRC, examples: { readOnly: ["npm view react version"], notReadOnly: [] } },
+      {
+        ...npmSub("view", ["info", "show", "v"]),
+        steeredBy: NPMRC,
+        operands: { role: "text", check: (value) => namedHost(value) ?? notCredentialName(value) },
+        examples: {
+          readOnly: ["npm view react version"],
+          notReadOnly: ["npm view git+https://evil.example/x.git", "npm view https://evil.example/x.tgz", "npm view github:o/r"],
+        },
+      },
       { ...npmSub("outdated", []), steeredBy: NPMRC, examples: { readOnly: ["npm outdated --json"], notReadOnly: [] } },
       npmSub("root", []),
       npmSub("prefix", []),

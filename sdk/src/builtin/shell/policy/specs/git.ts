@@ -15,6 +15,7 @@ import {
   type ProgramSpec,
 } from "../command-spec.js";
 import { SECRET_VARIABLE_NAME } from "../../secret-variables.js";
+import { namedHost } from "../named-hosts.js";
 
 /**
  * git, read-only subcommands only. Repository settings that run programs (`core.fsmonitor`,
@@ -381,7 +382,12 @@ export const GIT = programSpecs([
         forbidden: GIT_FORBIDDEN,
         bareIsReadOnly: true,
         subcommands: [
-          { name: "show", summary: "git remote show", options: [flag("-n")], operands: { role: "text" } },
+          {
+            name: "show",
+            summary: "git remote show (a configured remote, not a URL)",
+            options: [flag("-n")],
+            operands: { role: "text", check: namedHost },
+          },
           { name: "get-url", summary: "git remote get-url", options: flags("--push --all"), operands: { role: "text" } },
         ],
       },
