@@ -300,7 +300,7 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
       };
     if (coverage.riders.length > 0 && (granted || allowContents.some((content) => ruleMatchesAnyCommand(content, analysis))))
       return immuneAsk(
-        `an allow rule does not cover ${coverage.riders[0]}`,
+        `an allow rule covers only what it names: ${coverage.riders[0]}`,
         `rule.rider: an allow rule covers the command it matches and nothing that rides with it (${coverage.riders.join("; ")})`,
       );
     if (allowContents.some((content) => ruleMatchesAnyCommand(content, analysis))) {

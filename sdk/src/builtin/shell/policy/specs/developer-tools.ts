@@ -244,6 +244,8 @@ export const DEVELOPER_TOOLS = programSpecs([
       {
         name: "metadata",
         summary: "cargo metadata --no-deps",
+        // A subcommand's steering files are its own: the toolchain file names the cargo that runs.
+        steeredBy: STEERING.cargo,
         options: [...flags("--no-deps --frozen --locked --offline -q --quiet"), valued("--format-version")],
         operands: { max: 0 },
         check: (parsed) => (parsed.has("--no-deps") ? undefined : "cargo metadata without --no-deps resolves (and downloads) dependencies"),
