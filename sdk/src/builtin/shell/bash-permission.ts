@@ -17,6 +17,7 @@ import type { BashAnalysis } from "./bash-analysis.js";
 import { allowCoverage, ruleMatchesAnyCommand } from "./bash-rules.js";
 import { editsStayInside } from "./contained-edits.js";
 import { editTargets, type EditTargets } from "./edit-targets.js";
+import { pathRuleVerdict } from "./path-rule-verdict.js";
 import type { ShellWord } from "./shell-word.js";
 
 export interface BashPermissionOptions {
@@ -211,6 +212,16 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
       analysis.unanalysable,
       "fact.unanalysable: command contains dynamic expansion or syntax that cannot be statically analyzed",
     );
+  // `Read(path)` and `Edit(path)` deny and ask rules govern the paths the line reads and writes.
+  const pathRule = pathRuleVerdict(analysis, context, options.cwd);
+  if (pathRule?.behavior === "deny")
+    return {
+      behavior: PermissionBehavior.DENY,
+      message: `Permission to use ${options.toolName} has been denied: the command touches ${pathRule.path}, which ${pathRule.rule} denies`,
+      reason: `Rule: ${pathRule.rule}`,
+    };
+  if (pathRule?.behavior === "ask")
+    return immuneAsk(`the command touches ${pathRule.path}, which ${pathRule.rule} asks for`, `Rule: ${pathRule.rule}`);
   if (isReadOnlyBash(analysis, options))
     return {
       behavior: PermissionBehavior.ALLOW,
