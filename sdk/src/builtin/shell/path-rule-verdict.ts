@@ -23,6 +23,10 @@ export interface PathRuleVerdict {
  * Words only known at run time and globs are left to the other checks.
  */
 export function pathRuleVerdict(analysis: BashAnalysis, context: PermissionContext, cwd: string): PathRuleVerdict | undefined {
+  const named = (tools: readonly string[]) =>
+    tools.some((tool) => [context.denyRules, context.askRules].some((rules) => rulesOfTool(rules, tool).some((rule) => rule.ruleContent)));
+  // Most contexts have no path rules: then nothing is resolved.
+  if (!named(READ_RULE_TOOLS) && !named(EDIT_RULE_TOOLS)) return undefined;
   const base = ruleBaseDirectory(context, cwd);
   const read = new Set<string>();
   for (const directory of analysis.directories) {
