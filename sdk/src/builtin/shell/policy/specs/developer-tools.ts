@@ -249,6 +249,7 @@ export const DEVELOPER_TOOLS = programSpecs([
         options: [...flags("--no-deps --frozen --locked --offline -q --quiet"), valued("--format-version")],
         operands: { max: 0 },
         check: (parsed) => (parsed.has("--no-deps") ? undefined : "cargo metadata without --no-deps resolves (and downloads) dependencies"),
+        examples: { readOnly: ["cargo metadata --no-deps --format-version 1"], notReadOnly: ["cargo metadata"] },
       },
     ],
     check: (parsed) => (parsed.options.length === 1 ? undefined : "only cargo --version or --list is read-only"),
