@@ -10,6 +10,7 @@ import { BUILTIN_ORIGIN, ToolBase, type ToolBaseOptions, type ToolCallContext, t
 import { ToolChunk } from "../../tool/tool-chunk.js";
 import { dangerousPathLists, type DangerousPathLists } from "../paths/dangerous-paths.js";
 import { matchesPathRule } from "../paths/path-rules.js";
+import { pathRuleVerdict } from "../shell/path-rule-verdict.js";
 import { analyseBash, type BashAnalysis } from "../shell/bash-analysis.js";
 import { decideBash, isReadOnlyBash, sensitivePaths, type BashPermissionOptions } from "../shell/bash-permission.js";
 import { ruleMatchesAnyCommand, suggestedRuleContents } from "../shell/bash-rules.js";
@@ -188,7 +189,10 @@ export class Bash extends ToolBase<BashInput> {
   override async checkReadOnly(input: BashInput, context?: PermissionContext): Promise<boolean> {
     if (context) this.permissionContext = context;
     if (typeof input.command !== "string" || input.command.trim() === "" || this.escapeOf(input)) return false;
-    return isReadOnlyBash(await this.analyse(input.command), this.permissionOptions);
+    const analysis = await this.analyse(input.command);
+    // A `Read(path)`/`Edit(path)` deny or ask rule naming a path the line touches is decided by checkPermissions.
+    if (context && pathRuleVerdict(analysis, context, this.cwd) !== undefined) return false;
+    return isReadOnlyBash(analysis, this.permissionOptions);
   }
 
   /**

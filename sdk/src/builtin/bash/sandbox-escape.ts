@@ -6,7 +6,7 @@ import {
   type RulesByTool,
 } from "../../permission/types.js";
 import type { BashAnalysis } from "../shell/bash-analysis.js";
-import { allowCoverage, allowForms, matchesRuleContent } from "../shell/bash-rules.js";
+import { allowCoverage, allowRuleCovers } from "../shell/bash-rules.js";
 
 /**
  * What a Bash call may ask to leave the sandbox for, for that one command
@@ -59,9 +59,13 @@ export function escapeGranted(analysis: BashAnalysis, context: PermissionContext
     const parsed = rule.ruleContent === undefined ? undefined : escapeRule(rule.ruleContent);
     return parsed?.escape === requested ? [parsed.command] : [];
   });
-  const named = (command: BashAnalysis["commands"][number]) =>
-    allowForms(command).some((form) => contents.some((content) => matchesRuleContent(content, form)));
-  return contents.length > 0 && analysis.commands.every(named) && allowCoverage(contents, analysis).complete;
+  const coverage = allowCoverage(contents, analysis);
+  return (
+    contents.length > 0 &&
+    analysis.commands.every((command) => allowRuleCovers(contents, command)) &&
+    coverage.complete &&
+    coverage.riders.length === 0
+  );
 }
 
 /**

@@ -4,6 +4,8 @@ import { optionName, operands } from "./command-arguments.js";
 import { resolveCommand, type ResolvedCommand } from "./command-wrappers.js";
 import { dangerousCommandProblem, dangerousScriptProblem } from "./dangerous-commands.js";
 import { readOnlyVerdict } from "./policy/read-only-verdict.js";
+import { hiddenCommands } from "./policy/nested-commands.js";
+import { withoutGitGlobalOptions } from "./git-global-options.js";
 import type { ParseContext } from "./policy/argument-parser.js";
 import type { ParsedArguments } from "./policy/command-spec.js";
 import { recursiveRoots, treeReading, xargsSource } from "./read-sources.js";
@@ -169,6 +171,13 @@ function analyseCommand(resolved: ResolvedCommand, cwd: string, context: ParseCo
 /** The scripts a command runs in a shell: `bash -c 'x'`, `sh -ec 'x'`, `eval x y`; undefined when only known at run time. */
 function shellScripts(resolved: ResolvedCommand): (string | undefined)[] {
   const { name, args } = resolved;
+  const final = resolved.layers[resolved.layers.length - 1]!;
+  // `git rebase -x CMD`, `watch CMD`, `su -c CMD`, `run0 CMD…`: commands hidden in arguments (policy/nested-commands.ts).
+  const hidden = hiddenCommands(
+    name,
+    (name === "git" ? withoutGitGlobalOptions(final) : final).map((word) => word.value),
+  );
+  if (hidden.length > 0) return hidden;
   if (name === "eval") return [args.some((word) => word.value === undefined) ? undefined : args.map((word) => word.value).join(" ")];
   if (name === undefined || !SHELLS.has(name)) return [];
   const flag = args.findIndex((word) => /^-[A-Za-z]*c[A-Za-z]*$/.test(word.value ?? "") && !(word.value ?? "").startsWith("--"));

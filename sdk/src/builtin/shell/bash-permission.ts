@@ -17,6 +17,7 @@ import type { BashAnalysis } from "./bash-analysis.js";
 import { allowCoverage, ruleMatchesAnyCommand } from "./bash-rules.js";
 import { editsStayInside } from "./contained-edits.js";
 import { editTargets, type EditTargets } from "./edit-targets.js";
+import { pathRuleVerdict } from "./path-rule-verdict.js";
 import type { ShellWord } from "./shell-word.js";
 
 export interface BashPermissionOptions {
@@ -211,6 +212,16 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
       analysis.unanalysable,
       "fact.unanalysable: command contains dynamic expansion or syntax that cannot be statically analyzed",
     );
+  // `Read(path)` and `Edit(path)` deny and ask rules govern the paths the line reads and writes.
+  const pathRule = pathRuleVerdict(analysis, context, options.cwd);
+  if (pathRule?.behavior === "deny")
+    return {
+      behavior: PermissionBehavior.DENY,
+      message: `Permission to use ${options.toolName} has been denied: the command touches ${pathRule.path}, which ${pathRule.rule} denies`,
+      reason: `Rule: ${pathRule.rule}`,
+    };
+  if (pathRule?.behavior === "ask")
+    return immuneAsk(`the command touches ${pathRule.path}, which ${pathRule.rule} asks for`, `Rule: ${pathRule.rule}`);
   if (isReadOnlyBash(analysis, options))
     return {
       behavior: PermissionBehavior.ALLOW,
@@ -289,12 +300,20 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
   // A whole-tool allow rule (`Bash`) covers everything: the engine applies it.
   if (allowContents.length > 0 && allowContents.length === allowRules.length) {
     const coverage = allowCoverage(allowContents, analysis);
-    if (coverage.complete)
+    // Only a rule that covered a command grants anything: a line of read-only commands with a
+    // redirect or a credential variable is judged as if there were no rules.
+    const granted = coverage.used.length > 0;
+    if (granted && coverage.complete && coverage.riders.length === 0)
       return {
         behavior: PermissionBehavior.ALLOW,
         message: `Permission granted for ${options.toolName}: every command matches an allow rule`,
         reason: `Rule: ${coverage.used.join(", ")}`,
       };
+    if (coverage.riders.length > 0 && (granted || allowContents.some((content) => ruleMatchesAnyCommand(content, analysis))))
+      return immuneAsk(
+        `an allow rule covers only what it names: ${coverage.riders[0]}`,
+        `rule.rider: an allow rule covers the command it matches and nothing that rides with it (${coverage.riders.join("; ")})`,
+      );
     if (allowContents.some((content) => ruleMatchesAnyCommand(content, analysis))) {
       const first = coverage.uncovered[0]?.resolved.command.text ?? analysis.command;
       return immuneAsk(

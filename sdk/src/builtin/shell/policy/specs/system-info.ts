@@ -128,6 +128,52 @@ export const SYSTEM_INFO = programSpecs([
   { name: "tty", summary: "prints the terminal name", options: flags("-s --silent --quiet"), operands: { max: 0 } },
   { name: "uptime", summary: "prints the uptime", options: flags("-p -s --pretty --since"), operands: { max: 0 } },
   {
+    name: "top",
+    summary: "top -b (batch mode: no interactive keys, which kill and renice processes)",
+    options: [...flags("-b -c -H -i -S -1 -E -e"), ...valuedEach("-n -d -p -u -U -o -w")],
+    operands: { max: 0 },
+    check: (parsed) => (parsed.has("-b") ? undefined : "interactive top can kill and renice processes"),
+    examples: { readOnly: ["top -b -n 1"], notReadOnly: ["top"] },
+  },
+  {
+    name: "ulimit",
+    summary: "ulimit -a (prints the limits; a value sets one)",
+    options: flags("-a -H -S"),
+    operands: { max: 0 },
+    check: (parsed) => (parsed.has("-a") ? undefined : "only ulimit -a is read-only"),
+    examples: { readOnly: ["ulimit -a", "ulimit -Ha"], notReadOnly: ["ulimit -n 10", "ulimit -c unlimited"] },
+  },
+  {
+    name: "ip",
+    summary: "ip addr/link/route/neigh show (iproute2)",
+    options: [
+      ...flags("-4 -6 -s -d -j -p -o -br -c --brief --json --pretty --oneline --details --stats --color"),
+      valued("-f", "--family"),
+    ],
+    subcommands: (
+      [
+        ["addr", ["address", "a"]],
+        ["link", ["l"]],
+        ["route", ["r"]],
+        ["neigh", ["neighbour", "n"]],
+        ["rule", []],
+      ] as const
+    ).map(([name, aliases]) => ({
+      name,
+      aliases: [...aliases],
+      summary: `ip ${name} (show only)`,
+      bareIsReadOnly: true,
+      options: [],
+      subcommands: [
+        { name: "show", aliases: ["list", "ls", "lst"], summary: `ip ${name} show`, options: [], operands: { role: "text" as const } },
+      ],
+    })),
+    examples: {
+      readOnly: ["ip addr", "ip -4 a", "ip route show"],
+      notReadOnly: ["ip addr add 10.0.0.1/24 dev eth0", "ip link set eth0 down"],
+    },
+  },
+  {
     name: "free",
     summary: "prints memory use",
     options: [
