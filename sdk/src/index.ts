@@ -10,9 +10,17 @@ export { AgentState } from "./tool/agent-state.js";
 export { ToolError } from "./tool/errors.js";
 export { ExternalTool, type ExternalToolOptions } from "./tool/external-tool.js";
 export { FunctionTool, type FunctionToolOptions, type ToolFunction } from "./tool/function-tool.js";
-export { ToolBase, type ToolBaseOptions, type ToolCallContext, type ToolCallResult, type ToolInputSchema } from "./tool/tool-base.js";
+export {
+  ToolBase,
+  type ToolBaseOptions,
+  type ToolCallContext,
+  type ToolCallResult,
+  type ToolInputSchema,
+  ToolMiddlewareBase,
+  type ToolMiddleware,
+  type ToolNextHandler,
+} from "./tool/tool-base.js";
 export { ToolChunk, ToolResultState, type ToolContentBlock } from "./tool/tool-chunk.js";
-export { ToolMiddlewareBase, type ToolMiddleware, type ToolNextHandler } from "./tool/tool-middleware.js";
 export { ToolResponse } from "./tool/tool-response.js";
 
 export { ToolCallError, ToolkitError } from "./toolkit/errors.js";

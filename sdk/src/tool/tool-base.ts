@@ -10,9 +10,26 @@ import {
 import type { AgentState } from "./agent-state.js";
 import { ToolError } from "./errors.js";
 import { isToolChunk, type ToolChunk } from "./tool-chunk.js";
-import { ToolMiddlewareBase, type ToolMiddleware, type ToolNextHandler } from "./tool-middleware.js";
 
 export type Awaitable<T> = T | Promise<T>;
+
+/** The next layer of the onion; always yields chunks, whether the tool streams or not. */
+export type ToolNextHandler = (input: Record<string, unknown>) => AsyncGenerator<ToolChunk, void, undefined>;
+
+/**
+ * A hook around one tool's execution, declared beside ToolBase because each holds the other. The
+ * first middleware registered is the outermost layer. A middleware may rewrite the input it
+ * passes to `next`, transform or drop chunks, answer without calling `next` (short-circuit) or
+ * call `next` again (retry).
+ */
+export abstract class ToolMiddlewareBase {
+  abstract onToolCall(tool: ToolBase<any>, input: Record<string, unknown>, next: ToolNextHandler): AsyncIterable<ToolChunk>;
+}
+
+/** The same hook as a plain async generator function. */
+export type ToolMiddlewareFunction = ToolMiddlewareBase["onToolCall"];
+
+export type ToolMiddleware = ToolMiddlewareBase | ToolMiddlewareFunction;
 
 /** A tool's parameters: a JSON Schema whose root is an object. */
 export interface ToolInputSchema {

@@ -10,6 +10,10 @@ export {
   type ToolCallContext,
   type ToolCallResult,
   type ToolInputSchema,
+  ToolMiddlewareBase,
+  type ToolMiddleware,
+  type ToolMiddlewareFunction,
+  type ToolNextHandler,
 } from "../tool/tool-base.js";
 export {
   isToolChunk,
@@ -21,7 +25,6 @@ export {
   type ToolContentBlock,
   type UrlSource,
 } from "../tool/tool-chunk.js";
-export { ToolMiddlewareBase, type ToolMiddleware, type ToolMiddlewareFunction, type ToolNextHandler } from "../tool/tool-middleware.js";
 export { ToolResponse } from "../tool/tool-response.js";
 export { ToolCallError, ToolkitError } from "./errors.js";
 export { toolCallsFromOpenAI, toolMessagesForOpenAI, type OpenAIToolCall, type OpenAIToolMessage } from "./openai-messages.js";
