@@ -3,7 +3,8 @@ import type { DownloadedSnapshot } from "../storage/index-snapshot-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";
 import type { HybridSearch } from "./hybrid-search.js";
 import { snapshotFile } from "./snapshot-files.js";
-import { ToolSearchIndex, type SearchHit, type SearchQuery } from "./tool-search-index.js";
+import type { SearchQuery } from "./search-query.js";
+import { ToolSearchIndex, type SearchHit } from "./tool-search-index.js";
 
 /** What the search index is kept from: the table (entries and revision log) and, when there is one, the snapshot store. */
 export interface SearchSources {

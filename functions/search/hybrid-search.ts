@@ -1,7 +1,8 @@
 import type { Embedder } from "./embedder.js";
 import { reciprocalRankFusion } from "./rank-fusion.js";
 import { MAX_SEARCH_DEPTH } from "./search-query.js";
-import type { SearchHit, SearchQuery, ToolSearchIndex } from "./tool-search-index.js";
+import type { SearchQuery } from "./search-query.js";
+import type { SearchHit, ToolSearchIndex } from "./tool-search-index.js";
 
 /** Query vectors kept (the pages of one query, repeated queries): one embedding call each otherwise. */
 const MAX_CACHED_QUERY_VECTORS = 256;

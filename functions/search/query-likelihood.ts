@@ -1,4 +1,5 @@
-import type { ShortField } from "./search-document.js";
+/** The short fields of a tool (its man page is the long one). */
+export type ShortField = "name" | "tags" | "description" | "type" | "params";
 
 /**
  * How well a tool matches a query: Dirichlet-smoothed query likelihood (Zhai and Lafferty, "A

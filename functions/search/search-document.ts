@@ -1,4 +1,4 @@
-import { FIELD_INDEXING, MAN_PAGE_WEIGHT, type IndexKeyClass } from "./query-likelihood.js";
+import { FIELD_INDEXING, MAN_PAGE_WEIGHT, type IndexKeyClass, type ShortField } from "./query-likelihood.js";
 import { formsOf, type TermForms } from "./search-terms.js";
 
 /** The fields of a ToolEntry that search reads; entries come from storage, so types are checked here. */
@@ -23,9 +23,6 @@ export interface ToolSummary {
   tool_tags: string[];
   tool_type: string;
 }
-
-/** The short fields of a tool (its man page is the long one). */
-export type ShortField = "name" | "tags" | "description" | "type" | "params";
 
 /**
  * One indexed tool: its summary; its index keys (a class letter and a term: `n:pass` is the

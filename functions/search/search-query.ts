@@ -1,11 +1,20 @@
 import { HttpProblem } from "../http-problem.js";
-import type { SearchQuery } from "./tool-search-index.js";
 
 export const MAX_QUERY_CHARS = 512;
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 100;
 /** Ranked results are paged (`cursor`) down to this rank; past it, refine the query instead. */
 export const MAX_SEARCH_DEPTH = 100;
+
+/** What a search asks for: the words, how many results, and exact filters. */
+export interface SearchQuery {
+  q: string;
+  limit: number;
+  /** Exact `tool_type`. */
+  type?: string;
+  /** Exact member of `tool_tags`. */
+  tag?: string;
+}
 
 const INVALID = "Invalid search query";
 

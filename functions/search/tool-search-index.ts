@@ -5,21 +5,12 @@ import { INVERTED_INDEX_SCHEMA, InvertedIndex, type InvertedIndexBuilder } from 
 import { diversify, type Aspect, type Diversified } from "./diversify.js";
 import { planQuery } from "./query-plan.js";
 import { indexKey, toSearchDocument, type SearchableEntry, type SearchDocument, type ToolSummary } from "./search-document.js";
-import { MAX_SEARCH_DEPTH } from "./search-query.js";
+import { MAX_SEARCH_DEPTH, type SearchQuery } from "./search-query.js";
 import { SqliteDatabase } from "./sqlite-driver.js";
 import { SynonymTable } from "./synonyms.js";
 import { TermScores, type RowKeys, type TermEntry, type WeightedTerm } from "./term-scores.js";
 import { decodeEmbedding } from "./tool-embedding.js";
 import { VectorTable } from "./vector-table.js";
-
-export interface SearchQuery {
-  q: string;
-  limit: number;
-  /** Exact `tool_type`. */
-  type?: string;
-  /** Exact member of `tool_tags`. */
-  tag?: string;
-}
 
 export type SearchHit = ToolSummary & {
   score: number;

@@ -1,5 +1,8 @@
-import type { AuditOutcome, AuditStore } from "../storage/audit-store.js";
-import type { AuditSubject } from "./writer.js";
+import type { AuditEvent, AuditOutcome, AuditStore } from "../storage/audit-store.js";
+import type { AuditAction } from "./audit-actions.js";
+
+/** What a write route adds to its audit event as it learns it (the tool of an upload is in the bundle). */
+export type AuditSubject = Pick<AuditEvent, "tool_id" | "version" | "publisher"> & { action?: AuditAction };
 
 /**
  * The audit event of one write request (docs/design/publisher-trust.md): stored as pending before

@@ -1,14 +1,9 @@
 import type { Context } from "hono";
 import type { TokenRecord } from "../storage/token-store.js";
-import type { AuditEvent } from "../storage/audit-store.js";
-import type { AuditAction } from "./audit-actions.js";
-import type { AuditTrail } from "./audit-trail.js";
+import type { AuditSubject, AuditTrail } from "./audit-trail.js";
 
 /** Who sent a write request, once its token checked out. */
 export type Writer = { publisher: string; admin: true } | { publisher: string; admin: false; token: TokenRecord };
-
-/** What a write route adds to its audit event as it learns it (the tool of an upload is in the bundle). */
-export type AuditSubject = Pick<AuditEvent, "tool_id" | "version" | "publisher"> & { action?: AuditAction };
 
 declare module "hono" {
   interface ContextVariableMap {

@@ -1,6 +1,5 @@
 import { HttpProblem } from "../http-problem.js";
-import { MAX_SEARCH_DEPTH, parseSearchQuery } from "../search/search-query.js";
-import type { SearchQuery } from "../search/tool-search-index.js";
+import { MAX_SEARCH_DEPTH, parseSearchQuery, type SearchQuery } from "../search/search-query.js";
 import type { CatalogueParams } from "./web-paths.js";
 
 /** Results per catalogue page. */
