@@ -4,31 +4,22 @@
  * `AgentTools` warns, skips or refuses accordingly. No proxy: what the registry stores is what the
  * SDK reads.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AgentTools, ToolNotFoundError, type ToolWarning } from "@agent-tools/sdk";
-import { startTestRegistry, type TestRegistry } from "../support/registry.js";
-import { TempDirs } from "./support/temp-dirs.js";
+import { registryForFile } from "../support/registry-for-file.js";
 import { publishVersionAnswering } from "./support/version-answering-tool.js";
 
-let registry: TestRegistry;
-const tempDirs = new TempDirs();
-
-beforeAll(async () => {
-  registry = await startTestRegistry();
-});
-afterAll(async () => {
-  await registry?.close();
-  await tempDirs.removeAll();
-});
+const suite = registryForFile();
+const { tempDirs } = suite;
 
 async function publish(toolId: string, version: string): Promise<void> {
-  await publishVersionAnswering(registry, toolId, version);
+  await publishVersionAnswering(suite.registry, toolId, version);
 }
 
 async function setStatus(toolId: string, version: string, body: Record<string, string>): Promise<void> {
-  const response = await fetch(`${registry.url}/tools/${toolId}/versions/${version}`, {
+  const response = await fetch(`${suite.registry.url}/tools/${toolId}/versions/${version}`, {
     method: "PATCH",
-    headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${suite.registry.token}`, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
   expect(response.status, await response.clone().text()).toBe(200);
@@ -37,7 +28,7 @@ async function setStatus(toolId: string, version: string, body: Record<string, s
 async function agent(options: ConstructorParameters<typeof AgentTools>[0] = {}) {
   const warnings: ToolWarning[] = [];
   const tools = new AgentTools({
-    toolsDbUrl: registry.url,
+    toolsDbUrl: suite.registry.url,
     cacheDir: await tempDirs.make("agent-tools-e2e-"),
     sandbox: "off",
     onWarning: (warning) => warnings.push(warning),

@@ -4,24 +4,15 @@
  * stored and presents, pins the key, and asks when the publisher signs with a new one. No proxy.
  */
 import { createHash, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AgentTools, type TrustRequest } from "@agent-tools/sdk";
 import { publicKeyId, signaturePayload } from "@agent-tools/sdk/tool-spec";
 import { buildBundle, readFixtureSpec, zipFiles } from "../support/bundles.js";
-import { startTestRegistry, type TestRegistry } from "../support/registry.js";
-import { TempDirs } from "./support/temp-dirs.js";
+import { registryForFile } from "../support/registry-for-file.js";
 import { ANY_INPUT } from "./support/version-answering-tool.js";
 
-let registry: TestRegistry;
-const tempDirs = new TempDirs();
-
-beforeAll(async () => {
-  registry = await startTestRegistry();
-});
-afterAll(async () => {
-  await registry?.close();
-  await tempDirs.removeAll();
-});
+const suite = registryForFile();
+const { tempDirs } = suite;
 
 function newKey(): { pem: string; keyId: string; privateKey: KeyObject } {
   const { publicKey, privateKey } = generateKeyPairSync("ed25519");
@@ -29,9 +20,9 @@ function newKey(): { pem: string; keyId: string; privateKey: KeyObject } {
 }
 
 async function registerKey(pem: string): Promise<void> {
-  const response = await fetch(`${registry.url}/publishers/admin/keys`, {
+  const response = await fetch(`${suite.registry.url}/publishers/admin/keys`, {
     method: "PUT",
-    headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${suite.registry.token}`, "content-type": "application/json" },
     body: JSON.stringify({ public_key: pem }),
   });
   expect(response.status, await response.clone().text()).toBeLessThan(300);
@@ -53,10 +44,10 @@ async function publishSigned(toolId: string, version: string, key: ReturnType<ty
     new Blob([buildBundle({ spec, toolZip, toolMd }) as Uint8Array<ArrayBuffer>], { type: "application/zip" }),
     "bundle.zip",
   );
-  const response = await fetch(`${registry.url}/tools/upload`, {
+  const response = await fetch(`${suite.registry.url}/tools/upload`, {
     method: "POST",
     body: form,
-    headers: { authorization: `Bearer ${registry.token}`, "x-agent-tools-signature": `${key.keyId}:${value}` },
+    headers: { authorization: `Bearer ${suite.registry.token}`, "x-agent-tools-signature": `${key.keyId}:${value}` },
   });
   expect(response.status, await response.clone().text()).toBe(200);
 }
@@ -67,7 +58,7 @@ describe("signatures through the registry's routes", () => {
     await registerKey(first.pem);
     await publishSigned("signed-e2e", "1.0.0", first);
     const cacheDir = await tempDirs.make("agent-tools-signed-e2e-");
-    const strict = new AgentTools({ toolsDbUrl: registry.url, cacheDir, sandbox: "off", requireSignatures: true });
+    const strict = new AgentTools({ toolsDbUrl: suite.registry.url, cacheDir, sandbox: "off", requireSignatures: true });
     expect(await strict.executeToolById("signed-e2e", {})).toBe("1.0.0");
     await strict.close();
 
@@ -76,7 +67,7 @@ describe("signatures through the registry's routes", () => {
     await publishSigned("signed-e2e", "1.1.0", second);
     const asked: TrustRequest[] = [];
     const refusing = new AgentTools({
-      toolsDbUrl: registry.url,
+      toolsDbUrl: suite.registry.url,
       cacheDir,
       sandbox: "off",
       onTrustRequest: (request) => {
@@ -87,7 +78,7 @@ describe("signatures through the registry's routes", () => {
     await expect(refusing.add("signed-e2e")).rejects.toMatchObject({ code: "PUBLISHER_KEY_CHANGE_REFUSED" });
     expect(asked).toMatchObject([{ kind: "publisher-key", owner: "admin", keyId: second.keyId, pinnedKeyIds: [first.keyId] }]);
     await refusing.close();
-    const pinned = new AgentTools({ toolsDbUrl: registry.url, cacheDir, sandbox: "off", trustedKeys: { admin: first.pem } });
+    const pinned = new AgentTools({ toolsDbUrl: suite.registry.url, cacheDir, sandbox: "off", trustedKeys: { admin: first.pem } });
     await expect(pinned.add("signed-e2e")).rejects.toMatchObject({ code: "SIGNATURE_KEY_UNTRUSTED" });
     expect(await pinned.executeToolById("signed-e2e@1.0.0", {})).toBe("1.0.0");
     await pinned.close();

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { DeleteObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runDoctor } from "../../../functions/doctor/run-doctor.js";
 import { pointerOrder } from "../../../functions/entry/version-rank.js";
 import { ArchiveStore } from "../../../functions/storage/archive-store.js";
@@ -18,11 +18,12 @@ import { createDynamoDocumentClient, createS3Client } from "../../../functions/s
 import { LATEST_SORT_KEY } from "../../../functions/storage/table-schema.js";
 import { runCli } from "../../../sdk/src/cli/run-cli.js";
 import { buildBundle, FIXTURE_TOOLS_DIR, readFixtureSpec, zipFiles } from "../../support/bundles.js";
-import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
+import { startTestRegistry, uploadBundle } from "../../support/registry.js";
+import { registryForFile } from "../../support/registry-for-file.js";
 import { withIndexFaults, type StoredItem } from "../storage/dynalite-index-faults.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-let registry: TestRegistry;
+const suite = registryForFile();
 
 /** A bundle with its own archive bytes. */
 function bundle(toolId: string, version = "1.0.0"): { bundle: Uint8Array; toolZip: Uint8Array } {
@@ -36,13 +37,13 @@ function bundle(toolId: string, version = "1.0.0"): { bundle: Uint8Array; toolZi
 
 async function publish(toolId: string, version = "1.0.0"): Promise<Uint8Array> {
   const built = bundle(toolId, version);
-  expect((await uploadBundle(registry.url, registry.token, built.bundle)).status).toBe(200);
+  expect((await uploadBundle(suite.registry.url, suite.registry.token, built.bundle)).status).toBe(200);
   return built.toolZip;
 }
 
 /** Damage of every kind, made with raw storage calls as a crash would leave it. */
 async function damage(): Promise<void> {
-  const { config } = registry.local;
+  const { config } = suite.registry.local;
   const db = createDynamoDocumentClient(config);
   const s3 = createS3Client(config);
   try {
@@ -60,7 +61,7 @@ async function damage(): Promise<void> {
       }),
     );
     await publish("half-deleted");
-    await registry.local.deps.entries.beginDeletion("half-deleted", ["1.0.0"], "crashed");
+    await suite.registry.local.deps.entries.beginDeletion("half-deleted", ["1.0.0"], "crashed");
     const lost = await publish("lost-archive");
     await s3.send(
       new DeleteObjectCommand({ Bucket: config.bucketName, Key: ArchiveStore.key(createHash("sha256").update(lost).digest("hex")) }),
@@ -78,21 +79,13 @@ async function damage(): Promise<void> {
     db.destroy();
     s3.destroy();
   }
-  registry.local.deps.reader.invalidate();
+  suite.registry.local.deps.reader.invalidate();
 }
-
-beforeAll(async () => {
-  registry = await startTestRegistry();
-});
-
-afterAll(async () => {
-  await registry?.close();
-});
 
 describe("registry doctor", () => {
   it("finds every kind of damage, repairs what storage can, and is clean afterwards", async () => {
     await damage();
-    const found = await runDoctor(registry.local.deps, { graceSeconds: 0 });
+    const found = await runDoctor(suite.registry.local.deps, { graceSeconds: 0 });
     expect(found.findings.map((finding) => `${finding.kind} ${finding.toolId ?? ""}`).sort()).toEqual(
       expect.arrayContaining(
         [
@@ -106,47 +99,50 @@ describe("registry doctor", () => {
     );
     expect(found.findings.every((finding) => !finding.fixed)).toBe(true);
 
-    const fixed = await runDoctor(registry.local.deps, { fix: true, graceSeconds: 0 });
+    const fixed = await runDoctor(suite.registry.local.deps, { fix: true, graceSeconds: 0 });
     expect(fixed.findings.filter((finding) => !finding.fixed).map((finding) => finding.kind)).toEqual(["missing-archive"]);
-    const again = await runDoctor(registry.local.deps, { graceSeconds: 0 });
+    const again = await runDoctor(suite.registry.local.deps, { graceSeconds: 0 });
     expect(again.findings.map((finding) => finding.kind)).toEqual(["missing-archive"]);
 
-    expect((await (await fetch(`${registry.url}/tools/pointerless`)).json()) as object).toMatchObject({ version: "1.0.0" });
-    expect((await registry.local.deps.entries.getStoredVersion("half-published", "1.0.0"))?.pending).toBe(false);
-    expect((await fetch(`${registry.url}/tools/half-deleted`)).status).toBe(404);
+    expect((await (await fetch(`${suite.registry.url}/tools/pointerless`)).json()) as object).toMatchObject({ version: "1.0.0" });
+    expect((await suite.registry.local.deps.entries.getStoredVersion("half-published", "1.0.0"))?.pending).toBe(false);
+    expect((await fetch(`${suite.registry.url}/tools/half-deleted`)).status).toBe(404);
     // The missing archive comes back with the same bundle.
-    expect((await uploadBundle(registry.url, registry.token, bundle("lost-archive").bundle)).status).toBe(200);
-    expect((await runDoctor(registry.local.deps, { graceSeconds: 0, verifyArchives: true })).findings).toEqual([]);
+    expect((await uploadBundle(suite.registry.url, suite.registry.token, bundle("lost-archive").bundle)).status).toBe(200);
+    expect((await runDoctor(suite.registry.local.deps, { graceSeconds: 0, verifyArchives: true })).findings).toEqual([]);
   });
 
   it("leaves young orphans alone (an upload may be in flight)", async () => {
     const young = new TextEncoder().encode("just written by an upload in flight");
-    const s3 = createS3Client(registry.local.config);
+    const s3 = createS3Client(suite.registry.local.config);
     await s3.send(
       new PutObjectCommand({
-        Bucket: registry.local.config.bucketName,
+        Bucket: suite.registry.local.config.bucketName,
         Key: ArchiveStore.key(createHash("sha256").update(young).digest("hex")),
         Body: young,
         ContentLength: young.byteLength,
       }),
     );
     s3.destroy();
-    expect((await runDoctor(registry.local.deps, { fix: true })).findings).toEqual([]);
-    expect((await runDoctor(registry.local.deps, { fix: true, graceSeconds: 0 })).findings.map((finding) => finding.kind)).toEqual([
+    expect((await runDoctor(suite.registry.local.deps, { fix: true })).findings).toEqual([]);
+    expect((await runDoctor(suite.registry.local.deps, { fix: true, graceSeconds: 0 })).findings.map((finding) => finding.kind)).toEqual([
       "orphaned-archive",
     ]);
   });
 
   it("runs as `agent-tools registry doctor [--fix]` against the running registry", async () => {
     await publish("cli-pointerless");
-    const db = createDynamoDocumentClient(registry.local.config);
+    const db = createDynamoDocumentClient(suite.registry.local.config);
     await db.send(
-      new DeleteCommand({ TableName: registry.local.config.tableName, Key: { tool_id: "cli-pointerless", version: LATEST_SORT_KEY } }),
+      new DeleteCommand({
+        TableName: suite.registry.local.config.tableName,
+        Key: { tool_id: "cli-pointerless", version: LATEST_SORT_KEY },
+      }),
     );
     db.destroy();
     const out: string[] = [];
     const io = { out: (text: string) => void out.push(text), err: (text: string) => void out.push(text), cwd: ROOT };
-    const args = ["--registry", registry.url, "registry", "doctor", "--token", registry.token, "--grace", "0"];
+    const args = ["--registry", suite.registry.url, "registry", "doctor", "--token", suite.registry.token, "--grace", "0"];
     expect(await runCli(args, io)).toBe(1);
     expect(out.join("")).toMatch(/found\s+missing-pointer cli-pointerless/);
     expect(out.join("")).toMatch(/run again with --fix/);
@@ -156,18 +152,20 @@ describe("registry doctor", () => {
     out.length = 0;
     expect(await runCli(args, io)).toBe(0);
     expect(out.join("")).toMatch(/nothing to repair/);
-    expect(await runCli(["--registry", registry.url, "registry", "doctor", "--token", "wrong"], io)).toBe(1);
+    expect(await runCli(["--registry", suite.registry.url, "registry", "doctor", "--token", "wrong"], io)).toBe(1);
     out.length = 0;
     // A usage mistake goes through the CLI's own exit handling (status 2, the message on its error stream), like every command's.
-    expect(await runCli(["--registry", registry.url, "registry", "doctor", "--token", registry.token, "--grace", "soon"], io)).toBe(2);
+    expect(
+      await runCli(["--registry", suite.registry.url, "registry", "doctor", "--token", suite.registry.token, "--grace", "soon"], io),
+    ).toBe(2);
     expect(out.join("")).toMatch(/option '--grace <seconds>' argument 'soon' is invalid\. expected a whole number of seconds/);
   });
 
   it("refuses bad doctor requests with 400", async () => {
     for (const body of ['{"fix":"yes"}', '{"graceSeconds":-1}', '{"other":1}', "[1]"]) {
-      const response = await fetch(`${registry.url}/registry/doctor`, {
+      const response = await fetch(`${suite.registry.url}/registry/doctor`, {
         method: "POST",
-        headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${suite.registry.token}`, "content-type": "application/json" },
         body,
       });
       expect(response.status, body).toBe(400);
