@@ -103,7 +103,8 @@ export const DEFAULT_SETTINGS: RegistrySettings = {
  * `allowedOrigins` (array, or comma-separated on the command line), `maxBundleBytes`,
  * `uploadReservedConcurrency` (a number, or `none`), `noncurrentVersionDays`, `cdn`, `domainName`,
  * `certificateArn`, `webAclArn`, `waf`, `wafRateLimit`, `monitoring`, `alarmEmail`, `alarmTopicArn`,
- * `requireAlarmDestination`, `auditRetentionDays`, `publisherWritesPerMinute`, `searchEmbeddings` (`off` or `bedrock`), `searchEmbeddingModel`,
+ * `requireAlarmDestination`, `auditRetentionDays`, `publisherWritesPerMinute`, `searchEmbeddings` (`off` or
+ * `bedrock`), `searchEmbeddingModel`,
  * `searchEmbeddingDimensions`. */
 export function settingsFromContext(lookup: (key: string) => unknown): RegistrySettings {
   const text = (key: string) => {

@@ -68,7 +68,10 @@ function repairWrite(write: Promise<boolean>): Promise<boolean | undefined> {
   });
 }
 
-/** The pointer names a higher version than the best candidate: one that was yanked or deleted (a newer edit of the same version is not "ahead"). */
+/**
+ * The pointer names a higher version than the best candidate: one that was yanked or deleted (a newer edit of
+ * the same version is not "ahead").
+ */
 function pointerAhead(pointerVersion: string, best: VersionSummary): boolean {
   return pointerVersion !== best.version && versionRank(pointerVersion) > best.rank;
 }

@@ -64,7 +64,10 @@ export interface LocalRegistry {
   /** The emulators' endpoints and the stores, for tests and benchmarks. */
   config: RegistryConfig;
   deps: RegistryDeps;
-  /** Resolves once the in-process search indexer is not running (its first run starts with the server): for tests that count storage calls. */
+  /**
+   * Resolves once the in-process search indexer is not running (its first run starts with the server): for
+   * tests that count storage calls.
+   */
   searchIndexIdle(): Promise<void>;
   close(): Promise<void>;
 }

@@ -14,7 +14,8 @@ import type { RouteModule } from "../route-module.js";
 
 /**
  * `GET /tools?limit=&cursor=&type=&tag=&updated_since=`: latest entries sorted by tool id, as a bare
- * array (as the Python registry answered, docs/design/compatibility.md#wire); the next page is in `Link: <…>; rel="next"`. A page holds at most
+ * array (as the Python registry answered, docs/design/compatibility.md#wire); the next page is in `Link: <…>;
+ * rel="next"`. A page holds at most
  * `limit` entries (default and maximum 1,000) and stays within Lambda's response limit by bytes.
  * Served from the process's catalogue (`allLatest`, loaded from the stored listing), never from a
  * query of the listing index's one partition per request.

@@ -1,7 +1,8 @@
 /**
  * What ranking needs of every row, kept in step with each write rather than recomputed: each
  * row's weighted length, category (its `tool_type`), quality and duplicate group
- * (search-document.ts), and per category its tools' total length and count. A write changes one row's entries and its categories' totals (docs/search.md,
+ * (search-document.ts), and per category its tools' total length and count. A write changes one row's entries
+ * and its categories' totals (docs/search.md,
  * "Writes"). Saved with a snapshot (`save`), so that a cold instance reads three values instead
  * of a row per tool (`load`).
  */

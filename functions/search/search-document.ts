@@ -39,7 +39,10 @@ export interface SearchDocument {
   length: number;
   /** 0..1: how concise and complete the tool's description is (the tie-break between equal scores). */
   quality: number;
-  /** Equal for tools whose descriptions use the same words (near-duplicates, shown as one result); 0 for a description too short to tell. */
+  /**
+   * Equal for tools whose descriptions use the same words (near-duplicates, shown as one result); 0 for a
+   * description too short to tell.
+   */
   duplicateGroup: number;
 }
 

@@ -2,7 +2,8 @@ import { termForms, type TermForms } from "./search-terms.js";
 
 /**
  * Words that name the same need in a tool search. A query term in a group (or a phrase of several
- * words, such as "how many", whose words alone are stop words) also looks for the group's other words (at a lower weight than the word itself, see tool-search-index.ts). Groups
+ * words, such as "how many", whose words alone are stop words) also looks for the group's other words (at a
+ * lower weight than the word itself, see tool-search-index.ts). Groups
  * are general English usage in tool descriptions, never tuned to one benchmark: a word belongs
  * here only when a user could type either word for the same tool. `search-ranking.test.ts` runs
  * examples for them.

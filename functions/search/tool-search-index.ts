@@ -375,7 +375,10 @@ export class ToolSearchIndex {
     }));
   }
 
-  /** The tool ids of rows, from the ones kept (rows named by recent results: a clone's group is named with every search that finds it) or the table. */
+  /**
+   * The tool ids of rows, from the ones kept (rows named by recent results: a clone's group is named with
+   * every search that finds it) or the table.
+   */
   private toolIds(rowids: readonly number[]): Map<number, string> {
     const missing = rowids.filter((rowid) => !this.knownIds.has(rowid));
     if (missing.length > 0) {
@@ -423,7 +426,10 @@ export class ToolSearchIndex {
     this.tools = this.statements.count.get()!.count;
   }
 
-  /** The tools whose vectors of `model` are nearest `vector`, best first (score: cosine similarity); `type` and `tag` filter as in `search`. */
+  /**
+   * The tools whose vectors of `model` are nearest `vector`, best first (score: cosine similarity); `type`
+   * and `tag` filter as in `search`.
+   */
   nearest(model: string, vector: Float32Array, query: Omit<SearchQuery, "q">): SearchHit[] {
     const rows = this.vectors.nearest(model, vector, query.limit, this.filter(query));
     if (rows.length === 0) return [];

@@ -8,12 +8,18 @@ export interface BundleFiles {
   spec: Uint8Array;
   toolZip: Uint8Array;
   toolMd: Uint8Array;
-  /** `tool-<os>-<arch>[-<libc>].zip` beside tool.zip: the archives of a binary tool's further platforms (docs/authoring.md#platforms), by file name. */
+  /**
+   * `tool-<os>-<arch>[-<libc>].zip` beside tool.zip: the archives of a binary tool's further platforms
+   * (docs/authoring.md#platforms), by file name.
+   */
   platformArchives: Map<string, Uint8Array>;
 }
 
 const REQUIRED = ["spec.json", "tool.zip", "tool.md"] as const;
-/** A further platform's archive: `tool-` + a platform key (`platformArchiveName`) + `.zip`; spec.json's `tool_platforms` decides which must be there. */
+/**
+ * A further platform's archive: `tool-` + a platform key (`platformArchiveName`) + `.zip`; spec.json's
+ * `tool_platforms` decides which must be there.
+ */
 const PLATFORM_ARCHIVE = /^tool-[a-z0-9]+-[a-z0-9]+(-[a-z]+)?\.zip$/;
 const HOW_TO_BUILD = "Build it with: zip bundle.zip spec.json tool.zip tool.md";
 

@@ -5,7 +5,10 @@ import { toolFacts } from "./tool-facts.js";
 
 /** One catalogue result: the search summary, with who makes and publishes the tool and its latest version's status. */
 export interface CatalogueResult extends ToolSummary {
-  /** As pages name it (`publisherLabel`); undefined when the search index names a tool the catalogue no longer has (it catches up within seconds). */
+  /**
+   * As pages name it (`publisherLabel`); undefined when the search index names a tool the catalogue no longer
+   * has (it catches up within seconds).
+   */
   publisher: string | undefined;
   /** `tool_metadata.author`, when stated. */
   author: string | undefined;

@@ -100,7 +100,10 @@ export interface AgentToolsOptions extends OpenAISearchOptions, TrustOptions {
   onCapabilityRequest?: CapabilityAsker;
   /** What `{ "path": "workspace" }` in a filesystem capability means. Default: the process's cwd. */
   workingDirectories?: string[];
-  /** Stop a Python worker, or a binary tool's warm sandbox, after this long without calls; the next call starts it again. Default 5 min; 0 = never. */
+  /**
+   * Stop a Python worker, or a binary tool's warm sandbox, after this long without calls; the next call
+   * starts it again. Default 5 min; 0 = never.
+   */
   workerIdleTimeoutMs?: number;
   /** `on-first-call` (default): a Python tool's worker starts when it is first called; `on-add`: at `add`, so load errors surface there. */
   workerStart?: "on-first-call" | "on-add";
@@ -152,7 +155,8 @@ const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 /**
  * Adds registry (or local) tools and runs them on this host: Python tools in a persistent worker
- * per tool, binary tools per the binary contract (docs/design/compatibility.md#binary-contract). Every failure is a typed `AgentToolsError` naming
+ * per tool, binary tools per the binary contract (docs/design/compatibility.md#binary-contract). Every
+ * failure is a typed `AgentToolsError` naming
  * the tool, and the instance stays usable afterwards.
  */
 export class AgentTools implements SkillSource {

@@ -1,4 +1,5 @@
-// `@agent-tools/sdk/registry`: talking to a registry: read, publish, delete, cache, and registry tools in a Toolkit (docs/sdk.md, docs/cli.md).
+// `@agent-tools/sdk/registry`: talking to a registry: read, publish, delete, cache, and registry tools in a
+// Toolkit (docs/sdk.md, docs/cli.md).
 export {
   RegistryClient,
   type EntryWithTag,

@@ -98,7 +98,8 @@ describe(PAGE, () => {
         registry = await startRegistry(step, { ...terminal, PORT: String(port) });
         continue;
       }
-      // Each block sees the variables the blocks before it set, as in one terminal (bash's own read-only ones cannot be restored, and need not be).
+      // Each block sees the variables the blocks before it set, as in one terminal (bash's own read-only ones
+      // cannot be restored, and need not be).
       const restore = `source '${state}' 2>/dev/null; set -euo pipefail;`;
       const save = `declare -p > '${state}'`;
       const finished =

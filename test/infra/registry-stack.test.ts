@@ -712,7 +712,8 @@ describe("CloudFront in front of the API (on by default)", () => {
   const distribution = () => onlyOne("AWS::CloudFront::Distribution")[1].Properties.DistributionConfig;
   const behavior = (pattern: string) =>
     (distribution().CacheBehaviors as { PathPattern: string }[]).find((entry) => entry.PathPattern === pattern) as Record<string, any>;
-  // Managed policies (ids are AWS's, fixed): https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/using-managed-cache-policies.html
+  // Managed policies (ids are AWS's, fixed):
+  // https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/using-managed-cache-policies.html
   const CACHING_OPTIMIZED = "658327ea-f89d-4fab-a63d-7e88639e58f6";
   const cachePolicy = (reference: { Ref: string }) => resources[reference.Ref]!.Properties.CachePolicyConfig as Record<string, any>;
   const originRequestPolicy = (reference: { Ref: string }) =>

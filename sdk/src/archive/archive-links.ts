@@ -94,7 +94,10 @@ function resolveLink(link: TreeNode, walk: Walk): { node: TreeNode; follows: num
   return link.resolution;
 }
 
-/** Where an absolute target leads, or undefined for a relative one (a drive letter or backslash is absolute or a separator to some extractor). */
+/**
+ * Where an absolute target leads, or undefined for a relative one (a drive letter or backslash is absolute or
+ * a separator to some extractor).
+ */
 function absoluteTarget(target: string): string | undefined {
   if (target.startsWith("/")) return `to the absolute path ${target}`;
   if (/^[A-Za-z]:/.test(target) || target.includes("\\")) return `to the Windows path ${target}`;

@@ -13,7 +13,10 @@ export function checkServerName(server: string): void {
   );
 }
 
-/** The name an MCP tool has in a Toolkit: `mcp__{server}__{tool}`, other characters than [A-Za-z0-9_-] becoming "x" (docs/design/builtin-tools.md#mcp-names). */
+/**
+ * The name an MCP tool has in a Toolkit: `mcp__{server}__{tool}`, other characters than [A-Za-z0-9_-]
+ * becoming "x" (docs/design/builtin-tools.md#mcp-names).
+ */
 export function mcpToolName(server: string, tool: string): string {
   return `mcp__${server}__${tool.replace(/[^A-Za-z0-9_-]/g, "x")}`;
 }

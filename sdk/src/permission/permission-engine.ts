@@ -321,7 +321,10 @@ export class PermissionEngine {
   }
 }
 
-/** The tool's origin as a rule names it (`builtin:Read`, `registry:text-stats`, `mcp:files/read_file`); undefined for the application's own tools. */
+/**
+ * The tool's origin as a rule names it (`builtin:Read`, `registry:text-stats`, `mcp:files/read_file`);
+ * undefined for the application's own tools.
+ */
 function originName(tool: AnyTool): string | undefined {
   const origin = tool.origin;
   if (origin === undefined || origin.kind === "custom") return undefined;

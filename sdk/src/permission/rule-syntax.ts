@@ -1,7 +1,10 @@
 import { PermissionRuleError } from "./errors.js";
 import type { PermissionBehavior, PermissionRule } from "./types.js";
 
-/** Tool names as tools and MCP servers spell them (`Bash`, `mcp__github__create_issue`, `text-stats`), with a source prefix (`mcp:github/create_issue`). */
+/**
+ * Tool names as tools and MCP servers spell them (`Bash`, `mcp__github__create_issue`, `text-stats`), with a
+ * source prefix (`mcp:github/create_issue`).
+ */
 const TOOL_NAME = /^[A-Za-z0-9_.:*/-]+$/;
 
 /** Why `name` cannot be a rule's tool name, or undefined when it can. */

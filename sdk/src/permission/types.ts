@@ -1,5 +1,6 @@
 /**
- * The permission system's data types (docs/design/permission-model.md, "Data") in TypeScript idiom: string-valued const objects double as enums and as types.
+ * The permission system's data types (docs/design/permission-model.md, "Data") in TypeScript idiom:
+ * string-valued const objects double as enums and as types.
  */
 
 /** How the engine treats calls that no rule and no tool check settles (docs/design/permission-model.md#steps, step 6). */

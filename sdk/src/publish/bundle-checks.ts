@@ -20,7 +20,10 @@ import type { ToolProblem } from "./tool-check-error.js";
 export interface BundleCheckOptions {
   /** The Python that compiles Python sources. Default `python3`. */
   pythonPath?: string;
-  /** How a file inside an archive is named in problems: `pack` names the folder it came from. Default: `code/…` for tool.zip, `<archive> code/…` for the others. */
+  /**
+   * How a file inside an archive is named in problems: `pack` names the folder it came from. Default:
+   * `code/…` for tool.zip, `<archive> code/…` for the others.
+   */
   fileName?: (archive: string, entryPath: string) => string;
 }
 
@@ -134,7 +137,10 @@ function declaredArchives(
   return archives;
 }
 
-/** The executable against its declared platform; without one, a native program is published but agents elsewhere get a clear refusal only if it is declared. */
+/**
+ * The executable against its declared platform; without one, a native program is published but agents
+ * elsewhere get a clear refusal only if it is declared.
+ */
 function checkExecutable(
   executable: ArchiveEntry,
   platform: ToolPlatform | undefined,

@@ -25,7 +25,10 @@ export interface UploadBundleOptions extends RegistryWriteOptions {
   via?: UploadPath | "auto";
   /** File name sent with the multipart upload. */
   fileName?: string;
-  /** Bytes of the bundle sent so far (measured for the presigned path, which large bundles take; the direct path reports once, when sent). */
+  /**
+   * Bytes of the bundle sent so far (measured for the presigned path, which large bundles take; the direct
+   * path reports once, when sent).
+   */
   onProgress?: (sent: number, total: number) => void;
   /**
    * The publisher's signature (`signBundle(...).header`), sent as `X-Agent-Tools-Signature` with

@@ -6,7 +6,8 @@ import { Readable } from "node:stream";
 /**
  * Ports the Fetch standard calls "bad" (https://fetch.spec.whatwg.org/#bad-port): Node's fetch refuses
  * them with "bad port" before connecting. 6000 (X11) is among them, and it is the registry's default
- * port (`npm start`, the documented `http://<tools-registry>:6000`, docs/design/compatibility.md#ports), so requests to those ports go through
+ * port (`npm start`, the documented `http://<tools-registry>:6000`, docs/design/compatibility.md#ports), so
+ * requests to those ports go through
  * node:http instead.
  */
 const BAD_PORTS = new Set([

@@ -16,7 +16,10 @@ export interface ToolSearchHost {
 
 export type ToolSearchOptions = SearchCandidates;
 
-/** `searchTool` and `searchAndExecuteTool` (the Python SDK's `search_tool` / `search_and_execute_tool`, docs/design/compatibility.md#search-request). */
+/**
+ * `searchTool` and `searchAndExecuteTool` (the Python SDK's `search_tool` / `search_and_execute_tool`,
+ * docs/design/compatibility.md#search-request).
+ */
 export class ToolSearch {
   constructor(
     private readonly host: ToolSearchHost,

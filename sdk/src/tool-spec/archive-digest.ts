@@ -8,7 +8,10 @@ export interface ArchiveDigest {
   size: number;
 }
 
-/** The digests the registry records for an archive (`tool_archive_sha256`, `tool_archive_integrity`, `tool_archive_size`) and a signer signs. */
+/**
+ * The digests the registry records for an archive (`tool_archive_sha256`, `tool_archive_integrity`,
+ * `tool_archive_size`) and a signer signs.
+ */
 export function archiveDigest(bytes: Uint8Array): ArchiveDigest {
   return {
     sha256: createHash("sha256").update(bytes).digest("hex"),

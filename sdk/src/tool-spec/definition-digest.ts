@@ -39,7 +39,8 @@ export const DIGESTED_WHEN_PRESENT = ["tool_capabilities", "tool_platforms"] as 
  * `DEFINITION_DIGEST_FIELDS`, missing or null ones as the defaults the registry fills in (so a spec and
  * the entry the registry builds from it digest alike), plus `tool_capabilities` and `tool_platforms`
  * when present (the manifest normalised as the registry stores it, so a spec's manifest and the
- * served one agree; both are `DIGESTED_WHEN_PRESENT`, so tools without them digest as before). Registry-owned fields (`version`, hashes, times, `owner`, `status`, `signature`) and
+ * served one agree; both are `DIGESTED_WHEN_PRESENT`, so tools without them digest as before). Registry-owned
+ * fields (`version`, hashes, times, `owner`, `status`, `signature`) and
  * unknown keys do not count: they are not the publisher's to sign.
  *
  * @example

@@ -16,7 +16,8 @@ export interface SignedVersion {
 /**
  * The exact bytes an ed25519 signature covers (docs/design/publisher-trust.md, "Signatures"):
  * five lines, each ending in `\n`: the format, the tool id, the version, the archive's hex sha256
- * and the `definitionDigest` of the entry; a sixth for the archives of several platforms. Signer (`agent-tools publish --sign`), registry and SDK
+ * and the `definitionDigest` of the entry; a sixth for the archives of several platforms. Signer
+ * (`agent-tools publish --sign`), registry and SDK
  * all build them here.
  *
  * @example

@@ -60,7 +60,10 @@ export function specProblems(spec: Record<string, unknown>): SpecProblem[] {
   return problems;
 }
 
-/** `spec.json has 3 problems: …; …; ….`, or the one problem's own sentence: the detail of the registry's 422, the message of `pack`'s refusal. */
+/**
+ * `spec.json has 3 problems: …; …; ….`, or the one problem's own sentence: the detail of the registry's 422,
+ * the message of `pack`'s refusal.
+ */
 export function describeSpecProblems(problems: readonly SpecProblem[]): string {
   const sentence = (problem: SpecProblem) => problem.message.trimEnd().replace(/[.]+$/, "");
   if (problems.length === 1) return `${sentence(problems[0]!)}.`;

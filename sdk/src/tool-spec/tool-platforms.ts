@@ -102,7 +102,10 @@ export function platformKey(platform: ToolPlatform): string {
   return `${platform.os}-${platform.arch}${platform.libc === undefined ? "" : `-${platform.libc}`}`;
 }
 
-/** The bundle file holding the archive of `tool_platforms[index]`: `tool.zip` for the first (what every client reads), then per platform. */
+/**
+ * The bundle file holding the archive of `tool_platforms[index]`: `tool.zip` for the first (what every client
+ * reads), then per platform.
+ */
 export function platformArchiveName(platform: ToolPlatform, index: number): string {
   return index === 0 ? "tool.zip" : `tool-${platformKey(platform)}.zip`;
 }

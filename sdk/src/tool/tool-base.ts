@@ -150,7 +150,10 @@ export abstract class ToolBase<Input = Record<string, unknown>> implements Permi
     return chain(input as Record<string, unknown>);
   }
 
-  /** Inside a configured working directory (docs/design/permission-model.md, "Working directories and paths") (the host cwd when none is). */
+  /**
+   * Inside a configured working directory (docs/design/permission-model.md, "Working directories and paths")
+   * (the host cwd when none is).
+   */
   protected isInWorkingDirectory(path: string, context: PermissionContext): boolean {
     return isPathInWorkingDirectories(path, effectiveWorkingDirectories(context));
   }

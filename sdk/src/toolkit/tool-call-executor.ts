@@ -22,7 +22,10 @@ import type { ToolCallErrorCode } from "../error-codes.js";
 
 /** How `runToCompletion` gets the answers an agent loop would otherwise collect itself. */
 export interface ExecutionHandlers {
-  /** Ask the user about these calls; answer each (unanswered calls are refused). Without it, every call that needs a confirmation is refused. */
+  /**
+   * Ask the user about these calls; answer each (unanswered calls are refused). Without it, every call that
+   * needs a confirmation is refused.
+   */
   confirm?(requests: ConfirmationRequest[]): Promise<ConfirmResult[]>;
   /** Execute these calls elsewhere; without it, external calls end with an error result. */
   executeExternally?(requests: ExternalExecutionRequest[]): Promise<ExternalExecutionResult[]>;

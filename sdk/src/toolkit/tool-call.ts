@@ -12,7 +12,10 @@ export interface ToolCall {
   input: string | Record<string, unknown>;
 }
 
-/** A call's state (docs/design/permission-model.md#call-states): pending → asking | allowed | finished; allowed → submitted (external) | finished. */
+/**
+ * A call's state (docs/design/permission-model.md#call-states): pending → asking | allowed | finished;
+ * allowed → submitted (external) | finished.
+ */
 export const ToolCallState = {
   PENDING: "pending",
   ASKING: "asking",

@@ -18,7 +18,8 @@ export interface StorageSnapshot {
   /**
    * sha256 over every item's content (the revision counter and its change log included) and every
    * object's ETag, so an edit in place shows too. The audit log and a publisher token's write-rate
-   * count are left out: they record every attempt, refused ones too (docs/design/publisher-trust.md). The search index is left out here and above: the
+   * count are left out: they record every attempt, refused ones too (docs/design/publisher-trust.md). The
+   * search index is left out here and above: the
    * background indexer rewrites it on its own schedule, after whichever earlier write it follows.
    */
   contents: string;

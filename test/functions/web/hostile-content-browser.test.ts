@@ -1,6 +1,7 @@
 /**
  * Hostile text in every field a page shows — tool.md, description, tags, type, input schema,
- * capabilities, the publisher, its key id, a deprecation message and a yank reason — and in the URL (ids, versions, query and filters), checked in a real browser's
+ * capabilities, the publisher, its key id, a deprecation message and a yank reason — and in the URL (ids,
+ * versions, query and filters), checked in a real browser's
  * DOM: no script but the page's own, no event handler attribute, no link or image outside the URL
  * policy, no frame, form, base or meta refresh; the payloads shown as text. Once with the CSP on
  * (and no violation), once with it bypassed, so rendering alone is shown to be inert.

@@ -40,7 +40,10 @@ export async function runTool(toolkit: Toolkit, name: string, input: Record<stri
   }
 }
 
-/** A TCP listener on the agent's 127.0.0.1 that answers `reached` to every connection: what a sandboxed command must not reach without network. */
+/**
+ * A TCP listener on the agent's 127.0.0.1 that answers `reached` to every connection: what a sandboxed
+ * command must not reach without network.
+ */
 export async function loopbackListener(): Promise<{ port: number; close: () => void }> {
   const listener = createServer((socket) => socket.end("reached\n"));
   await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));

@@ -4,7 +4,8 @@ import { kubeconfig } from "./kubeconfig.js";
 /**
  * Programs a repository can plant so that a later command runs them: each entry says where it
  * lives, which command runs it, and plants itself with a beacon (beacon-programs.ts: a program
- * that, if it ever runs, leaves `<project>/.beacons/<id>`, prints a token and probes the sandbox). The project's own repository stays clean,
+ * that, if it ever runs, leaves `<project>/.beacons/<id>`, prints a token and probes the sandbox). The
+ * project's own repository stays clean,
  * so that ordinary git commands there are judged on their own; every git hazard lives in a
  * repository of its own under `vendor/` (a checkout or an archive can ship nested repositories).
  */

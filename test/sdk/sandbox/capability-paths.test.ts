@@ -110,7 +110,8 @@ function expectGrantsJudgedOnRealPaths({ folder, result }: { folder: string; res
   expect(refusal("grants-shm")).toContain("(it resolves to /dev/shm) is the kernel's view of processes, devices or shared memory");
   expect(refusal("grants-home")).toMatch(/\(it resolves to [^)]+\) is (the agent's home folder|a user's home folder)/);
   expect(refusal("grants-cache")).toContain("the SDK's cache (archives, trees, pins, state). No tool is granted it. Grant another folder.");
-  // The link is bound at its real path, the secret in it is masked (a device node nobody may open), and the link itself leads nowhere inside.
+  // The link is bound at its real path, the secret in it is masked (a device node nobody may open), and the
+  // link itself leads nowhere inside.
   const data = result.results["grants-data"] as { read: Record<string, string> };
   expect(data.read).toEqual({
     [join(result.realData, "notes.txt")]: "visible",

@@ -21,7 +21,10 @@ afterAll(async () => {
   await temp.removeAll();
 });
 
-/** Python workers of tools cached under `cacheDir`, found from outside by their state folder (the sandbox's own processes are not Python). */
+/**
+ * Python workers of tools cached under `cacheDir`, found from outside by their state folder (the sandbox's
+ * own processes are not Python).
+ */
 const workersUnder = (cacheDir: string) =>
   processesMatching(`AGENT_TOOLS_STATE_DIR=${cacheDir}/state/`, "environ").filter((pid) => {
     try {

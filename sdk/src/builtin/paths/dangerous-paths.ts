@@ -145,7 +145,10 @@ export function hardLinkCount(path: string): number {
   }
 }
 
-/** Dangerous to write but harmless to read: start-up files, editor settings, the git internals (except `.git/config`, which may hold tokens). */
+/**
+ * Dangerous to write but harmless to read: start-up files, editor settings, the git internals (except
+ * `.git/config`, which may hold tokens).
+ */
 const READABLE_ENTRIES = new Set([
   ".gitconfig",
   ".gitmodules",

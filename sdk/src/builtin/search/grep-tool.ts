@@ -54,7 +54,10 @@ export class Grep extends SearchToolBase<GrepInput> {
     required: ["pattern"],
   };
 
-  /** The root (a file, or a tree as ripgrep walks it: hidden files read, `.gitignore` honoured unless a glob overrides it, links not followed). */
+  /**
+   * The root (a file, or a tree as ripgrep walks it: hidden files read, `.gitignore` honoured unless a glob
+   * overrides it, links not followed).
+   */
   protected readProblem(input: GrepInput, context: PermissionContext | undefined): ReadProblem | undefined {
     const { reading, reads } = this.contentReading(input);
     return treeReadProblem(this.searchRoot(input), this.scope.readScope(context), reading, reads);

@@ -56,7 +56,10 @@ interface SensitivePaths {
 const SENSITIVE_PATHS_TTL_MS = 1000;
 const sensitivePathsCache = new WeakMap<BashAnalysis, { at: number; options: BashPermissionOptions; paths: SensitivePaths }>();
 
-/** Sensitive paths a command reads or writes (by written and by real path) and repository settings that run programs, for the ASK message. */
+/**
+ * Sensitive paths a command reads or writes (by written and by real path) and repository settings that run
+ * programs, for the ASK message.
+ */
 export function sensitivePaths(analysis: BashAnalysis, options: BashPermissionOptions): SensitivePaths {
   const cached = sensitivePathsCache.get(analysis);
   if (cached && cached.options === options && performance.now() - cached.at < SENSITIVE_PATHS_TTL_MS) return cached.paths;
@@ -329,7 +332,10 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
   };
 }
 
-/** `check` applied to every path an edit writes, as written and as the kernel resolves it (`x/../hooks` where x links into `.git/hooks`). */
+/**
+ * `check` applied to every path an edit writes, as written and as the kernel resolves it (`x/../hooks` where
+ * x links into `.git/hooks`).
+ */
 function resolvedProblems(everyTargets: EditTargets[], check: (path: string, cwd: string) => string | undefined): string[] {
   return everyTargets
     .flatMap((targets) => targets.written)

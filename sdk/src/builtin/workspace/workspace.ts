@@ -19,7 +19,10 @@ import { WorkspaceError } from "./workspace-error.js";
 export interface Workspace {
   /** Prepares it (a sandbox checked, a container started). Idempotent; concurrent calls share one start. */
   initialize(): Promise<void>;
-  /** The backend the built-in tools take as `backend`. Throws `WORKSPACE_NOT_INITIALIZED` before `initialize`, `WORKSPACE_CLOSED` after `close`. */
+  /**
+   * The backend the built-in tools take as `backend`. Throws `WORKSPACE_NOT_INITIALIZED` before `initialize`,
+   * `WORKSPACE_CLOSED` after `close`.
+   */
   getBackend(): WorkspaceBackend;
   /** Releases what it holds (the container is removed). Idempotent; the workspace cannot be initialized again. */
   close(): Promise<void>;

@@ -12,7 +12,10 @@ import { serverIdentity, type McpDefinitionChange, type McpPins } from "./mcp-pi
 import { McpTool, type McpToolCaller } from "./mcp-tool.js";
 import { isStdioConfig, type McpServerConfig } from "./server-config.js";
 
-/** connecting → connected → disconnected (died; its tools stay listed, the next call reconnects) or failed (no tools until a reconnect works). */
+/**
+ * connecting → connected → disconnected (died; its tools stay listed, the next call reconnects) or failed (no
+ * tools until a reconnect works).
+ */
 export type McpServerState = "connecting" | "connected" | "disconnected" | "failed" | "closed";
 
 const DEFAULT_TIMEOUT_MS = 60_000;

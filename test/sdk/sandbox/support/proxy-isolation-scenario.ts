@@ -4,7 +4,8 @@
  * and as an unprivileged user. The tool `net-owner` is granted `127.0.0.1:<port>` and so gets a
  * filtering proxy; the tool `snoop` is granted read access to the folder holding the cache folder
  * (where the proxies' sockets live: the cache itself is never granted, docs/sandbox.md#capability-paths)
- * and looks for that proxy's socket, then connects to it and asks for the granted host. Prints one JSON document: what the owner fetched, and what `snoop` saw sandboxed
+ * and looks for that proxy's socket, then connects to it and asks for the granted host. Prints one JSON
+ * document: what the owner fetched, and what `snoop` saw sandboxed
  * and unsandboxed (the control, which has the agent's authority).
  */
 import { readdir } from "node:fs/promises";

@@ -20,7 +20,10 @@ const FILE_TIMEOUT_MS = 120_000;
 /** What `stat` prints: size, mtime in seconds, and the kind (`regular file`, `regular empty file`, `directory`, …). */
 const STAT_SCRIPT = '[ -e "$1" ] || exit 44; stat -L -c "%s %Y %F" -- "$1"';
 const MISSING = 44;
-/** Moves a staged upload onto the target through the container user's own rights: `cat >` keeps the target's mode and owner, and follows links, as a local write does. */
+/**
+ * Moves a staged upload onto the target through the container user's own rights: `cat >` keeps the target's
+ * mode and owner, and follows links, as a local write does.
+ */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: ${2%/*} is the shell's parameter expansion (the target's folder), not a template.
 const PLACE_SCRIPT = 'dir=${2%/*}; [ -z "$dir" ] || mkdir -p -- "$dir" && cat -- "$1" > "$2"; status=$?; rm -f -- "$1"; exit $status';
 

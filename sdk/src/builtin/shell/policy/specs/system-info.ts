@@ -27,7 +27,10 @@ const PRINTERS: ProgramSpec[] = [
   { name: "expr", summary: "evaluates an expression", anyArguments: true },
 ];
 
-/** `printf -v NAME` assigns a variable (PATH, or an array element whose subscript runs code); the builtin reads options only before the format. */
+/**
+ * `printf -v NAME` assigns a variable (PATH, or an array element whose subscript runs code); the builtin
+ * reads options only before the format.
+ */
 const PRINTF: ProgramSpec = {
   name: "printf",
   summary: "prints formatted text",
