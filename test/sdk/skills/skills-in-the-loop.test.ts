@@ -14,6 +14,7 @@ import {
   addSearchMetaTools,
   AgentTools,
   Edit,
+  FunctionTool,
   Glob,
   Grep,
   PermissionEngine,
@@ -139,10 +140,17 @@ describe("a loaded skill's folder", () => {
 });
 
 describe("skills on a tool group", () => {
-  const reviewGroup = () => ({
+  const reviewGroup = (toolName = "review_diff") => ({
     name: "review",
     description: "Review changes.",
-    tools: [new Grep({ cwd: project })],
+    // A tool of the group's own: the Toolkits below hold the built-ins already, and one name is one tool.
+    tools: [
+      new FunctionTool(() => "no changes", {
+        name: toolName,
+        description: "Shows the changes under review.",
+        inputSchema: { type: "object", properties: {} },
+      }),
+    ],
     skills: [join(skills, "commit-style")],
   });
 
@@ -167,7 +175,7 @@ describe("skills on a tool group", () => {
     const toolkit = new Toolkit({ groups: [{ ...reviewGroup(), active: false }] });
     expect(toolkit.getTool("Skill")).toBeUndefined();
     toolkit.setActiveGroups(["review"]);
-    expect(toolkit.getTools().map((tool) => tool.name)).toEqual(["Skill", "reset_tools", "Grep"]);
+    expect(toolkit.getTools().map((tool) => tool.name)).toEqual(["Skill", "reset_tools", "review_diff"]);
   });
 
   it("load their folders with the group, so a bad SKILL.md or a clash of names fails there", async () => {
@@ -183,7 +191,7 @@ describe("skills on a tool group", () => {
     expect(
       () =>
         new Toolkit({
-          groups: [reviewGroup(), { ...reviewGroup(), name: "second" }],
+          groups: [reviewGroup(), { ...reviewGroup("second_diff"), name: "second" }],
         }),
     ).toThrow(/skill names must be unique across the Toolkit and its groups/);
   });
