@@ -58,7 +58,16 @@ describe("AgentTools against the local registry", () => {
   });
 
   it("adds a pinned version with id@version and reports what was added", async () => {
-    const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await temp.make() });
+    // 1.1.0 changes the configuration 1.0.0 was approved with (top_n), so its first call asks.
+    const asked: string[] = [];
+    const tools = new AgentTools({
+      toolsDbUrl: registry.url,
+      cacheDir: await temp.make(),
+      onTrustRequest: (request) => {
+        asked.push(`${request.kind} ${request.toolId}`);
+        return true;
+      },
+    });
     try {
       const old = await tools.add("text-stats@1.0.0");
       expect(old).toMatchObject({ toolId: "text-stats", version: "1.0.0", runtime: "python", source: "registry" });
@@ -68,6 +77,7 @@ describe("AgentTools against the local registry", () => {
       const latest = await tools.add("text-stats");
       expect(latest.version).toBe("1.1.0");
       expect(await tools.executeToolById("text-stats", text)).toMatchObject({ top_words: ["a"] });
+      expect(asked).toEqual(["tool-definition text-stats"]);
       expect(tools.list().map((tool) => [tool.toolId, tool.version])).toEqual([["text-stats", "1.1.0"]]);
       expect(await tools.executeToolById("text-stats@1.0.0", text)).toMatchObject({ top_words: ["a", "b", "c"] });
       expect(tools.getTool("text-stats")?.version).toBe("1.0.0");
