@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { PermissionContext } from "./types.js";
@@ -47,6 +47,19 @@ const MAX_LINK_HOPS = 40;
 export function linkStat(path: string): Stats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * stat (links followed) without exceptions: undefined for any path the kernel refuses to look up:
+ * missing, a component that is a file (`.git/HEAD` in a worktree, whose `.git` is a file), no
+ * permission, a loop.
+ */
+export function fileStat(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Bash, PermissionEngine, PermissionMode } from "@agent-tools/sdk";
@@ -76,6 +76,16 @@ describe("files no list names", () => {
     writeFileSync(join(project, "config", "app.yml"), "name: app\n");
     expect((await decide("grep -r adapter config")).behavior).toBe("ask");
     expect((await decide("grep -r name config/app.yml")).behavior).toBe("allow");
+  });
+
+  it("a path the kernel cannot look up is no secret and no crash: a file as a folder (a worktree's .git), a loop", async () => {
+    writeFileSync(join(project, ".git"), "gitdir: /elsewhere/.git/worktrees/x\n");
+    expect(credentialContentReason(join(project, ".git", "HEAD"))).toBeUndefined();
+    symlinkSync("loop-b", join(project, "loop-a"));
+    symlinkSync("loop-a", join(project, "loop-b"));
+    expect(credentialContentReason(join(project, "loop-a"))).toBeUndefined();
+    expect((await decide("cat .git/HEAD")).behavior).not.toBe("deny");
+    rmSync(join(project, ".git"));
   });
 
   it("is judged again when the file changes", () => {

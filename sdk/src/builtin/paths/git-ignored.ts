@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { fileStat } from "../../permission/working-directories.js";
 import { dirname, join, relative, sep } from "node:path";
 import { findGitRepository } from "./git-repository.js";
 import { directoryIgnores, isIgnored, readIgnoreFile, type IgnoreRule } from "./gitignore-rules.js";
@@ -26,7 +26,7 @@ export function isGitIgnored(path: string): boolean {
     rules.push(...ignores.rules);
     const current = join(folder, name);
     if (name === ".git") return false;
-    if (isIgnored(current, statSync(current, { throwIfNoEntry: false })?.isDirectory() ?? false, rules)) return true;
+    if (isIgnored(current, fileStat(current)?.isDirectory() ?? false, rules)) return true;
     folder = current;
   }
   return false;

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { fileStat } from "../../permission/working-directories.js";
 
 /**
  * Small text files read at decision time (git config, ignore files) are parsed once per version:
@@ -14,7 +15,7 @@ export class ParsedFileCache<T> {
   ) {}
 
   get(path: string): T {
-    const stat = statSync(path, { throwIfNoEntry: false });
+    const stat = fileStat(path);
     if (!stat?.isFile()) return this.missing;
     const cached = this.entries.get(path);
     if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.parsed;

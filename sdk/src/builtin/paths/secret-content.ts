@@ -1,4 +1,5 @@
-import { closeSync, constants, openSync, readSync, statSync } from "node:fs";
+import { closeSync, constants, openSync, readSync } from "node:fs";
+import { fileStat } from "../../permission/working-directories.js";
 
 /**
  * Secrets by kind, not by name (docs/command-policy.md#secrets-by-content): a file whose opening
@@ -71,7 +72,7 @@ const verdicts = new Map<string, { mtimeMs: number; size: number; reason: string
  * is not a regular file, or cannot be read. Judged once per version of the file (mtime and size).
  */
 export function credentialContentReason(path: string): string | undefined {
-  const stat = statSync(path, { throwIfNoEntry: false });
+  const stat = fileStat(path);
   if (!stat?.isFile() || stat.size === 0) return undefined;
   const cached = verdicts.get(path);
   if (cached?.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.reason;

@@ -1,4 +1,5 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { fileStat } from "../../permission/working-directories.js";
 import { dirname, join } from "node:path";
 import { holdsCredential, readGitConfig } from "./git-config-file.js";
 import { findGitRepository } from "./git-repository.js";
@@ -213,7 +214,7 @@ function followedLink(
 }
 
 function listing(directory: string, lists: DangerousPathLists): Listing {
-  const mtimeMs = statSync(directory, { throwIfNoEntry: false })?.mtimeMs;
+  const mtimeMs = fileStat(directory)?.mtimeMs;
   if (mtimeMs === undefined) return { mtimeMs: 0, entries: [], hasIgnoreFile: false };
   let cache = listings.get(lists);
   if (cache === undefined) listings.set(lists, (cache = new Map()));
