@@ -89,6 +89,10 @@ export function outerWall(pass: HarnessPass, throwaway: string, directory: strin
   wall.push("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent");
   wall.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   for (const { path } of HIDDEN) wall.push("--tmpfs", path);
+  // A checkout under a hidden folder (a CI clone in /tmp) is bound back read-only, and left out of
+  // that folder's snapshots: the harness runs from it.
+  const checkoutHidden = HIDDEN.some(({ path }) => isWithin(directory, path));
+  if (checkoutHidden) wall.push("--ro-bind", directory, directory);
   for (const { path, staged } of toolchains) wall.push("--ro-bind", staged, path);
   wall.push("--bind", throwaway, throwaway, "--chdir", directory, "--clearenv");
   for (const [name, value] of Object.entries(agentEnvironment(throwaway))) wall.push("--setenv", name, value);
@@ -124,6 +128,11 @@ export function outerWall(pass: HarnessPass, throwaway: string, directory: strin
       { path: "/home" },
       { path: "/run" },
       { path: "/dev/shm" },
-    ],
+    ].map((root) => (isWithin(directory, root.path) ? { ...root, exclude: [...(root.exclude ?? []), directory] } : root)),
   };
+}
+
+/** `path` is `folder` or inside it. */
+function isWithin(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(`${folder}/`);
 }
