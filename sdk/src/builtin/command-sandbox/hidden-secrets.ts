@@ -1,4 +1,5 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { fileStat } from "../../permission/working-directories.js";
 import { homedir, userInfo } from "node:os";
 import { join } from "node:path";
 import type { HiddenPath } from "../../sandbox/sandbox-profile.js";
@@ -86,10 +87,6 @@ function listing(directory: string): string[] {
 
 /** Directory or not (links followed); undefined when nothing is there. */
 function kindOf(path: string): HiddenPath["kind"] | undefined {
-  try {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    return stat === undefined ? undefined : stat.isDirectory() ? "directory" : "file";
-  } catch {
-    return undefined;
-  }
+  const stat = fileStat(path);
+  return stat === undefined ? undefined : stat.isDirectory() ? "directory" : "file";
 }

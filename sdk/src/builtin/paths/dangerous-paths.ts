@@ -1,8 +1,8 @@
 import { credentialContentReason } from "./secret-content.js";
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve, sep } from "node:path";
-import { expandHome, resolveRealPath } from "../../permission/working-directories.js";
+import { expandHome, fileStat, resolveRealPath } from "../../permission/working-directories.js";
 import { shellGlobToRegExp } from "./shell-glob.js";
 import { SECRET_LOCATIONS, SECRET_NAME_EXCEPTIONS, SECRET_NAME_PATTERNS, SECRET_SYSTEM_PATHS } from "./secret-locations.js";
 
@@ -137,12 +137,8 @@ export function dangerousPathReason(path: string, lists: DangerousPathLists, cwd
 
 /** The link count of a regular file (0 when it is missing or not a regular file). */
 export function hardLinkCount(path: string): number {
-  try {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    return stat?.isFile() ? stat.nlink : 0;
-  } catch {
-    return 0;
-  }
+  const stat = fileStat(path);
+  return stat?.isFile() ? stat.nlink : 0;
 }
 
 /**

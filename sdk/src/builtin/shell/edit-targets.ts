@@ -1,6 +1,5 @@
-import { statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { expandHome } from "../../permission/working-directories.js";
+import { expandHome, fileStat } from "../../permission/working-directories.js";
 import { entriesBelow } from "../paths/bounded-walk.js";
 import { existingMatches } from "../paths/dangerous-paths.js";
 import { resolveAsKernel } from "../paths/kernel-path.js";
@@ -135,9 +134,5 @@ function wordPaths(word: ShellWord, cwd: string): EditPath[] | string {
 }
 
 function isDirectory(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  } catch {
-    return false;
-  }
+  return fileStat(path)?.isDirectory() ?? false;
 }
