@@ -68,7 +68,7 @@ printTable(rows);
 
 async function measure(tools: number): Promise<Row> {
   const scanStart = performance.now();
-  const entries = await local.deps.entries.listAllLatest();
+  const entries = await local.deps.entries.reads.listAllLatest();
   const scanMs = performance.now() - scanStart;
   if (entries.length !== tools) throw new Error(`expected ${tools} tools in storage, found ${entries.length}`);
   // A cold index of this process with no snapshot: its first answer needs the whole table.

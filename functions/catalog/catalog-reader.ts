@@ -46,12 +46,12 @@ export class CatalogReader {
   }
 
   version(toolId: string, version: string): Promise<PublishedEntry | undefined> {
-    return this.cache.remember(`version\0${toolId}\0${version}`, () => this.entries.getVersion(toolId, version));
+    return this.cache.remember(`version\0${toolId}\0${version}`, () => this.entries.reads.getVersion(toolId, version));
   }
 
   /** Newest first; yanked versions only with `includeYanked`. */
   versions(toolId: string, includeYanked = false): Promise<PublishedEntry[]> {
-    return this.cache.remember(`versions\0${toolId}\0${includeYanked}`, () => this.entries.listVersions(toolId, { includeYanked }));
+    return this.cache.remember(`versions\0${toolId}\0${includeYanked}`, () => this.entries.reads.listVersions(toolId, { includeYanked }));
   }
 
   /** Sorted by tool id; the same array until the catalog changes. */

@@ -1,6 +1,7 @@
 import type { RecordedCatalogChange } from "../entry/catalog-change.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { decodeListing } from "./listing-snapshot.js";
+import type { EntryReads } from "../storage/entry-reads.js";
 import type { EntryStore } from "../storage/entry-store.js";
 import type { IndexSnapshot } from "../storage/index-snapshot-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";
@@ -10,7 +11,7 @@ const MAX_TOOLS_READ_ONE_BY_ONE = 100;
 
 /** Where the catalogue comes from: the table (revision log, single tools, the listing index) and the stored listings. */
 export interface ListingSources {
-  store: Pick<EntryStore, "readRevisionLog" | "getLatest" | "listAllLatest">;
+  store: Pick<EntryStore, "readRevisionLog"> & { reads: Pick<EntryReads, "getLatest" | "listAllLatest"> };
   /** The listing snapshots the indexer stores (absent: every load reads the listing index). */
   listings?: { get(revision: number): Promise<IndexSnapshot | undefined> };
 }
@@ -192,7 +193,7 @@ export class LatestCatalog {
 
   private async scan(log: RevisionLog): Promise<readonly PublishedEntry[]> {
     // The revision first: anything written during the scan is caught up on a later read.
-    const entries = await this.sources.store.listAllLatest();
+    const entries = await this.sources.store.reads.listAllLatest();
     this.entries = entries;
     this.behind = false;
     this.advanceTo(log.revision);
@@ -207,7 +208,7 @@ export class LatestCatalog {
   }
 
   private readTools(tools: Iterable<string>): Promise<(readonly [string, PublishedEntry | undefined])[]> {
-    return Promise.all([...tools].map(async (toolId) => [toolId, await this.sources.store.getLatest(toolId)] as const));
+    return Promise.all([...tools].map(async (toolId) => [toolId, await this.sources.store.reads.getLatest(toolId)] as const));
   }
 
   private advanceTo(revision: number): void {

@@ -29,12 +29,12 @@ export async function resolveLatest(entries: EntryStore, toolId: string): Promis
   if (!isToolId(toolId)) return { repaired: false };
   let repaired = false;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const [partition, pointerEntry] = await Promise.all([entries.readPartition(toolId), entries.getLatest(toolId)]);
+    const [partition, pointerEntry] = await Promise.all([entries.reads.readPartition(toolId), entries.reads.getLatest(toolId)]);
     const best = highestVersion(latestCandidates(partition));
     const pointer = partition.pointer;
     if (pointer?.kind === "tombstone") {
       // A delete is under way: it owns the key; show what it does not remove, repair nothing.
-      return { ...(best === undefined ? {} : { entry: await entries.getVersion(toolId, best.version) }), repaired };
+      return { ...(best === undefined ? {} : { entry: await entries.reads.getVersion(toolId, best.version) }), repaired };
     }
     if (best === undefined) {
       if (pointer === undefined) return { repaired };
@@ -44,7 +44,7 @@ export async function resolveLatest(entries: EntryStore, toolId: string): Promis
       continue;
     }
     if (pointerEntry?.version === best.version && pointerEntry.updated_at === best.updatedAt) return { entry: pointerEntry, repaired };
-    const entry = await entries.getVersion(toolId, best.version);
+    const entry = await entries.reads.getVersion(toolId, best.version);
     if (entry === undefined || entry.status === "yanked") continue; // deleted or yanked between the two reads
     if (pointer !== undefined && pointerAhead(pointer.version, best)) {
       const moved = await repairWrite(entries.retreatPointer(toolId, pointer, entry));
@@ -57,7 +57,7 @@ export async function resolveLatest(entries: EntryStore, toolId: string): Promis
     if (advanced) return { entry, repaired: true };
     // Lost to a concurrent write: the next round sees it.
   }
-  return { entry: await fromVersions(entries, await entries.readPartition(toolId)), repaired };
+  return { entry: await fromVersions(entries, await entries.reads.readPartition(toolId)), repaired };
 }
 
 /** A repair write's answer, or undefined when the disk is full: the read answers without it. */
@@ -78,5 +78,5 @@ function pointerAhead(pointerVersion: string, best: VersionSummary): boolean {
 
 async function fromVersions(entries: EntryStore, partition: ToolPartition): Promise<PublishedEntry | undefined> {
   const best = highestVersion(latestCandidates(partition));
-  return best === undefined ? undefined : entries.getVersion(partition.toolId, best.version);
+  return best === undefined ? undefined : entries.reads.getVersion(partition.toolId, best.version);
 }

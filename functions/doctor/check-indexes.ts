@@ -32,7 +32,7 @@ export async function checkIndexes(
   for (const toolId of new Set([...listed.keys(), ...pointed])) {
     if (listingProblem(listed.get(toolId), partitions.get(toolId)) === undefined) continue;
     const [entry] = await deps.entries.latestIndexEntries(toolId);
-    const problem = listingProblem(entry, await deps.entries.readPartition(toolId));
+    const problem = listingProblem(entry, await deps.entries.reads.readPartition(toolId));
     if (problem === undefined) continue;
     const fixed =
       fix && (problem.kind === "phantom" ? await deps.entries.clearPhantomPointer(toolId) : await deps.entries.rewritePointer(toolId));

@@ -49,8 +49,8 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): 
   // Tools are independent (each repair touches its own partition), so several are checked at once.
   const checked = await mapBounded(toolIds, PARALLEL_TOOLS, async (toolId) => {
     const toolFindings: DoctorFinding[] = [];
-    let partition = await deps.entries.readPartition(toolId);
-    if (await checkTool(deps, partition, fix, isOld, toolFindings)) partition = await deps.entries.readPartition(toolId);
+    let partition = await deps.entries.reads.readPartition(toolId);
+    if (await checkTool(deps, partition, fix, isOld, toolFindings)) partition = await deps.entries.reads.readPartition(toolId);
     return { partition, toolFindings };
   });
   for (const { partition, toolFindings } of checked) {
@@ -166,7 +166,7 @@ async function checkTool(
     repaired ||= fix;
   }
   // Finishing a publish moves the pointer too: judge the pointer as it is now.
-  const partition = repaired ? await deps.entries.readPartition(toolId) : found;
+  const partition = repaired ? await deps.entries.reads.readPartition(toolId) : found;
   const best = highestVersion(latestCandidates(partition));
   const pointer = partition.pointer?.kind === "pointer" ? partition.pointer : undefined;
   const problem =
@@ -196,7 +196,7 @@ async function checkTool(
 
 /** The steps a publish runs after its version item, for a version whose publisher is gone. */
 async function finishPublish(deps: DoctorDeps, toolId: string, version: VersionSummary): Promise<void> {
-  const stored = await deps.entries.getStoredVersion(toolId, version.version);
+  const stored = await deps.entries.reads.getStoredVersion(toolId, version.version);
   if (stored === undefined) return;
   await deps.entries.advancePointer(stored.entry);
   await recordCatalogChange(deps, { toolId, kind: "published" }, () => deps.entries.markPublished(toolId, version.version));

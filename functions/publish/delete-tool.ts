@@ -27,7 +27,7 @@ export const MAX_CLAIMED_VERSIONS = 1_000;
  * to delete.
  */
 export async function deleteTool(toolId: string, deps: DeleteDeps, maxClaimed = MAX_CLAIMED_VERSIONS): Promise<boolean> {
-  let partition = await deps.entries.readPartition(toolId);
+  let partition = await deps.entries.reads.readPartition(toolId);
   if (partition.versions.length === 0 && partition.pointer === undefined) return false;
   if (partition.versions.length > maxClaimed) partition = await pruneLowestVersions(deps, partition, maxClaimed);
   const claimed = partition.versions.map((version) => version.version);

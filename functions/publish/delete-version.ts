@@ -17,7 +17,7 @@ import { publishInFlight } from "./publish-in-flight.js";
  * when there is no such version.
  */
 export async function deleteVersion(toolId: string, version: string, deps: DeleteDeps): Promise<boolean> {
-  const stored = await deps.entries.getStoredVersion(toolId, version);
+  const stored = await deps.entries.reads.getStoredVersion(toolId, version);
   if (stored === undefined) return false;
   if (publishInFlight(stored)) throw publishing(toolId, version);
   if (!stored.deleting && !(await deps.entries.markDeleting(toolId, version))) return false;

@@ -132,13 +132,13 @@ async function publishAgain(
   release: string,
   archives: ReleaseArchives,
 ): Promise<PublishedEntry | "retry"> {
-  const partition = await deps.entries.readPartition(entry.tool_id);
+  const partition = await deps.entries.reads.readPartition(entry.tool_id);
   if (partition.versions.some((version) => version.version === entry.version && version.doomed)) {
     // A delete claimed the old version: finish it, then publish afresh.
     await finishDeletion(deps, partition);
     return "retry";
   }
-  const stored = await deps.entries.getStoredVersion(entry.tool_id, entry.version);
+  const stored = await deps.entries.reads.getStoredVersion(entry.tool_id, entry.version);
   if (stored === undefined) return "retry"; // deleted between the two reads
   if (stored.deleting) {
     // A delete of just this version is under way: finish it, then publish afresh.
@@ -190,7 +190,7 @@ async function completePublish(deps: PublishDeps, entry: PublishedEntry, archive
     ...archives.further.filter(({ write }) => write !== "written").map(({ sha256, bytes }) => deps.archives.putOnce(sha256, bytes)),
   ]);
   if (!advanced) {
-    const partition = await deps.entries.readPartition(entry.tool_id);
+    const partition = await deps.entries.reads.readPartition(entry.tool_id);
     if (partition.pointer?.kind === "tombstone") {
       await finishDeletion(deps, partition);
       return false;

@@ -1,4 +1,4 @@
-import type { StoredVersion } from "../storage/entry-store.js";
+import type { StoredVersion } from "../storage/entry-reads.js";
 
 /**
  * How long a pending version may still be finishing in the request that uploaded it (the upload

@@ -24,7 +24,7 @@ export async function setVersionStatus(
   change: StatusChange,
 ): Promise<PublishedEntry | undefined> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const stored = await deps.entries.getStoredVersion(toolId, version);
+    const stored = await deps.entries.reads.getStoredVersion(toolId, version);
     if (stored === undefined || stored.deleting) return undefined;
     if (publishInFlight(stored)) throw publishing(toolId, version);
     const updated = withStatus(stored.entry, change, laterTimestamp(stored.entry.updated_at));

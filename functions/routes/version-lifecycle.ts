@@ -24,7 +24,7 @@ export const versionLifecycleRoute: RouteModule = (app, deps) => {
     const toolId = toolIdParam(c);
     const version = versionParam(c);
     const change = parseStatusChange(await readJsonBody(c));
-    const stored = await deps.entries.getStoredVersion(toolId, version);
+    const stored = await deps.entries.reads.getStoredVersion(toolId, version);
     const current: VersionStatus = stored?.entry.status ?? "active";
     auditSubject(c, { action: change.status === "active" ? "activate" : ACTION_SETTING[change.status] });
     await authorizeTool(c, deps, toolId, actionFor(change.status, current), version);

@@ -10,8 +10,10 @@ import { ToolSearchIndex, type SearchHit } from "./tool-search-index.js";
 export interface SearchSources {
   entries: {
     readRevisionLog(): Promise<RevisionLog>;
-    getLatest(toolId: string): Promise<PublishedEntry | undefined>;
-    forEachLatestPage(onPage: (entries: PublishedEntry[]) => void): Promise<void>;
+    reads: {
+      getLatest(toolId: string): Promise<PublishedEntry | undefined>;
+      forEachLatestPage(onPage: (entries: PublishedEntry[]) => void): Promise<void>;
+    };
   };
   /** The stored snapshots, by the revision the revision item names (`RevisionLog.snapshotRevision`). */
   snapshots?: { download(revision: number, file: string): Promise<DownloadedSnapshot | undefined> };
@@ -124,7 +126,9 @@ export class CatalogSearch {
     if (changed.size > MAX_TOOLS_READ_ONE_BY_ONE) return false;
     // Read after the log: a tool changed again meanwhile is read in its newer state, which the
     // next revision re-applies harmlessly.
-    const latest = await Promise.all([...changed].map(async (toolId) => [toolId, await this.sources.entries.getLatest(toolId)] as const));
+    const latest = await Promise.all(
+      [...changed].map(async (toolId) => [toolId, await this.sources.entries.reads.getLatest(toolId)] as const),
+    );
     index.batch(() => {
       for (const [toolId, entry] of latest) {
         if (entry === undefined) index.remove(toolId);
@@ -141,7 +145,7 @@ export class CatalogSearch {
     const { revision } = await this.sources.entries.readRevisionLog();
     const builder = ToolSearchIndex.builder();
     try {
-      await this.sources.entries.forEachLatestPage((entries) => builder.add(entries));
+      await this.sources.entries.reads.forEachLatestPage((entries) => builder.add(entries));
     } catch (error) {
       builder.abandon();
       throw error;

@@ -4,7 +4,6 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   ScanCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
@@ -28,27 +27,12 @@ import {
 } from "./table-schema.js";
 import { referencedVersion, versionListsArchive, writeReferences } from "./platform-archive-references.js";
 import { isConditionFailure } from "./storage-errors.js";
-import { PARTITION_PROJECTION, summarisePartition, type ToolPartition } from "./tool-partition.js";
+import { EntryReads } from "./entry-reads.js";
+import { assertToolId, setIf } from "./entry-table.js";
+import { isListed, pointerItem } from "./latest-pointer-item.js";
 
 /** Parallel segments of the doctor's key scan: eight requests in flight, well within on-demand read capacity. */
 const SCAN_SEGMENTS = 8;
-
-/**
- * The tool id ranges that listing every latest entry reads at once: [from, to), the first open
- * below and the last open above, so every id is in exactly one. Bounds at initials that split a
- * catalogue of English names roughly evenly (ids start with a letter or digit: validate/tool-id.ts).
- */
-const LATEST_RANGES: readonly [from: string | undefined, to: string | undefined][] = [
-  [undefined, "A"],
-  ["A", "a"],
-  ["a", "d"],
-  ["d", "g"],
-  ["g", "l"],
-  ["l", "p"],
-  ["p", "s"],
-  ["s", "v"],
-  ["v", undefined],
-];
 
 /** Thrown by `putVersion` when the `(tool_id, version)` pair is already stored. */
 export class VersionExistsError extends Error {
@@ -59,17 +43,6 @@ export class VersionExistsError extends Error {
     super(`${toolId}@${version} already exists`);
     this.name = "VersionExistsError";
   }
-}
-
-/** A version item as stored: the entry plus the publish bookkeeping beside it. */
-export interface StoredVersion {
-  entry: PublishedEntry;
-  /** Its publish has not finished (see `markPublished`). */
-  pending: boolean;
-  /** A delete of this version has started (see `markDeleting`): readers no longer see it. */
-  deleting: boolean;
-  /** Identifies the uploaded release (see `release-digest.ts`); absent on items older than it. */
-  releaseDigest?: string;
 }
 
 /** A listing-index entry as the doctor compares it with the table: which pointer, at which order. */
@@ -109,46 +82,9 @@ export class EntryStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    /** Reads of versions, partitions and latest entries. */
+    readonly reads = new EntryReads(db, table),
   ) {}
-
-  /** The latest pointer's copy of the entry, as listed; readers use `CatalogReader.latest`, which repairs. */
-  async getLatest(toolId: string): Promise<PublishedEntry | undefined> {
-    if (!isToolId(toolId)) return undefined;
-    return this.getEntry(toolId, LATEST_SORT_KEY);
-  }
-
-  /** A version as readers see it: none while a delete of it runs. */
-  async getVersion(toolId: string, version: string): Promise<PublishedEntry | undefined> {
-    const stored = await this.getStoredVersion(toolId, version);
-    return stored === undefined || stored.deleting ? undefined : stored.entry;
-  }
-
-  async getStoredVersion(toolId: string, version: string): Promise<StoredVersion | undefined> {
-    if (!isToolId(toolId) || version.startsWith("#")) return undefined;
-    const result = await this.db.send(new GetCommand({ TableName: this.table, Key: { tool_id: toolId, version }, ConsistentRead: true }));
-    const item = result.Item;
-    if (item === undefined || item.entry === undefined) return undefined;
-    return {
-      entry: item.entry as PublishedEntry,
-      pending: item.state === PENDING_STATE,
-      deleting: item.state === DELETING_STATE,
-      ...(typeof item.release_digest === "string" ? { releaseDigest: item.release_digest } : {}),
-    };
-  }
-
-  /** Everything under one tool id in one consistent Query, entries left out. */
-  async readPartition(toolId: string): Promise<ToolPartition> {
-    assertToolId(toolId);
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: "tool_id = :id",
-      ExpressionAttributeValues: { ":id": toolId },
-      ProjectionExpression: PARTITION_PROJECTION.expression,
-      ExpressionAttributeNames: { ...PARTITION_PROJECTION.names },
-      ConsistentRead: true,
-    });
-    return summarisePartition(toolId, items);
-  }
 
   /**
    * Stores a new version as pending; exactly one of many concurrent puts of the same pair
@@ -269,7 +205,7 @@ export class EntryStore {
 
   /** The first step of deleting one version: readers stop seeing it (false when it is not stored). */
   async markDeleting(toolId: string, version: string): Promise<boolean> {
-    return this.setIf(toolId, version, "state", DELETING_STATE, "attribute_exists(tool_id)");
+    return setIf(this.db, this.table, { toolId, version }, "state", DELETING_STATE, "attribute_exists(tool_id)");
   }
 
   /** Removes a version item that `markDeleting` marked (one published again since stays). */
@@ -315,78 +251,8 @@ export class EntryStore {
 
   /** `updateVersionEntry` against whatever is stored (bulk edits in tests and tools). */
   async replaceVersion(entry: PublishedEntry): Promise<boolean> {
-    const stored = await this.getStoredVersion(entry.tool_id, entry.version);
+    const stored = await this.reads.getStoredVersion(entry.tool_id, entry.version);
     return stored !== undefined && this.updateVersionEntry(entry, stored.entry.updated_at);
-  }
-
-  /**
-   * Every version a reader may see (none a delete has claimed), newest (highest semver) first;
-   * yanked ones only with `includeYanked`.
-   */
-  async listVersions(toolId: string, options: { includeYanked?: boolean } = {}): Promise<PublishedEntry[]> {
-    if (!isToolId(toolId)) return [];
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: "tool_id = :id",
-      ExpressionAttributeValues: { ":id": toolId },
-      ConsistentRead: true,
-    });
-    const pointer = items.find((item) => item.version === LATEST_SORT_KEY);
-    const doomed = new Set(Array.isArray(pointer?.deleting) ? pointer.deleting.map(String) : []);
-    return items
-      .filter((item) => item.version !== LATEST_SORT_KEY && !doomed.has(String(item.version)) && item.state !== DELETING_STATE)
-      .map((item) => item.entry as PublishedEntry)
-      .filter((entry) => options.includeYanked === true || entry.status !== "yanked")
-      .sort((a, b) => (versionRank(a.version) < versionRank(b.version) ? 1 : versionRank(a.version) > versionRank(b.version) ? -1 : 0));
-  }
-
-  /**
-   * Every latest entry, in tool id order. Only the indexer makes it regularly (readers start from
-   * the listing it stores: catalog/latest-catalog.ts).
-   */
-  async listAllLatest(): Promise<PublishedEntry[]> {
-    const byRange: PublishedEntry[][] = LATEST_RANGES.map(() => []);
-    await this.forEachLatestPage((entries, range) => byRange[range]!.push(...entries));
-    return byRange.flat();
-  }
-
-  /**
-   * Every latest entry, page by page as the pages arrive (for building the search index while
-   * the rest is still being read): `LATEST_RANGES` of tool ids are read at once, each in tool id
-   * order, so a catalogue comes in as many round trips as its largest range needs.
-   */
-  async forEachLatestPage(onPage: (entries: PublishedEntry[], range: number) => void): Promise<void> {
-    const base = indexQueryInput(this.table, LATEST_INDEX, LATEST_CATALOG);
-    await Promise.all(
-      LATEST_RANGES.map(async ([from, to], range) => {
-        const conditions = [
-          base.KeyConditionExpression,
-          from === undefined ? "#sort < :to" : to === undefined ? "#sort >= :from" : "#sort BETWEEN :from AND :to",
-        ];
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const page = await this.db.send(
-            new QueryCommand({
-              ...base,
-              KeyConditionExpression: conditions.join(" AND "),
-              ExpressionAttributeNames: { ...base.ExpressionAttributeNames, "#sort": LATEST_INDEX.sort },
-              ExpressionAttributeValues: {
-                ...base.ExpressionAttributeValues,
-                ...(from === undefined ? {} : { ":from": from }),
-                ...(to === undefined ? {} : { ":to": to }),
-              },
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          // BETWEEN takes its upper end too: that id belongs to the next range.
-          onPage(
-            (page.Items ?? []).filter((item) => item.tool_id !== to && isListed(item)).map((item) => item.entry as PublishedEntry),
-            range,
-          );
-          startKey = page.LastEvaluatedKey;
-        } while (startKey);
-      }),
-    );
   }
 
   /**
@@ -599,24 +465,7 @@ export class EntryStore {
 
   /** Writes a version item's archive reference again (unchanged), so an archive index that lost its entry holds it again. */
   async rewriteArchiveReference(toolId: string, version: string, sha256: string): Promise<boolean> {
-    return this.setIf(toolId, version, ARCHIVE_INDEX.partition, sha256, "#attribute = :value");
-  }
-
-  /** Sets one attribute of a version item if `condition` holds (it may name `#attribute` and `:value`); false when it does not. */
-  private setIf(toolId: string, version: string, attribute: string, value: string, condition: string): Promise<boolean> {
-    assertToolId(toolId);
-    return conditionalWrite(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { tool_id: toolId, version },
-          UpdateExpression: "SET #attribute = :value",
-          ConditionExpression: condition,
-          ExpressionAttributeNames: { "#attribute": attribute },
-          ExpressionAttributeValues: { ":value": value },
-        }),
-      ),
-    );
+    return setIf(this.db, this.table, { toolId, version }, ARCHIVE_INDEX.partition, sha256, "#attribute = :value");
   }
 
   /** Marks a catalog change; every process sees a new `catalogRevision()` afterwards. */
@@ -727,33 +576,4 @@ export class EntryStore {
     this.knownRevision = log.revision;
     return log;
   }
-
-  private async getEntry(toolId: string, sortKey: string): Promise<PublishedEntry | undefined> {
-    const result = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: { tool_id: toolId, version: sortKey }, ConsistentRead: true }),
-    );
-    return result.Item?.entry as PublishedEntry | undefined;
-  }
-}
-
-/** The latest pointer naming `entry`: a copy of it, in the listing index, ordered by `pointerOrder`. */
-function pointerItem(entry: PublishedEntry): Record<string, unknown> {
-  return {
-    tool_id: entry.tool_id,
-    version: LATEST_SORT_KEY,
-    catalog: LATEST_CATALOG,
-    latest_version: entry.version,
-    latest_order: pointerOrder(entry.version, entry.updated_at),
-    entry,
-  };
-}
-
-/** A listing-index item that is a pointer with its entry (not the doctor's index-repair placeholder). */
-function isListed(item: Record<string, unknown>): boolean {
-  return item.entry !== undefined && item[INDEX_REPAIR_ATTRIBUTE] === undefined;
-}
-
-/** Storage keys of tools must be tool ids: internal items (`#…`) are never reachable through them. */
-function assertToolId(toolId: string): void {
-  if (!isToolId(toolId)) throw new RangeError(`not a tool id: ${JSON.stringify(toolId.slice(0, 140))}`);
 }

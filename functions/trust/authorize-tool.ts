@@ -52,7 +52,7 @@ function checkToken(writer: Extract<Writer, { admin: false }>, toolId: string, a
 async function ownerOf(deps: AuthorizeDeps, toolId: string, writer: Writer): Promise<string | undefined> {
   const owner = await deps.trust.owners.get(toolId);
   if (owner !== undefined || writer.admin) return owner;
-  const partition = await deps.entries.readPartition(toolId);
+  const partition = await deps.entries.reads.readPartition(toolId);
   return partition.versions.length > 0 ? ADMIN_PUBLISHER : undefined;
 }
 

@@ -1,8 +1,10 @@
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { PublishedEntry } from "../../functions/entry/published-entry.js";
+import { EntryReads } from "../../functions/storage/entry-reads.js";
 import { EntryStore } from "../../functions/storage/entry-store.js";
 
-/** The real store, counting the calls that say whether a reader scanned or re-read single tools. */
-export class CountingEntryStore extends EntryStore {
+/** The real reads, counting the calls that say whether a reader scanned or re-read single tools. */
+class CountingEntryReads extends EntryReads {
   scans = 0;
   latestReads = 0;
 
@@ -15,5 +17,30 @@ export class CountingEntryStore extends EntryStore {
   override getLatest(toolId: string): Promise<PublishedEntry | undefined> {
     this.latestReads++;
     return super.getLatest(toolId);
+  }
+}
+
+/** The real store, its reads counted. */
+export class CountingEntryStore extends EntryStore {
+  declare readonly reads: CountingEntryReads;
+
+  constructor(db: DynamoDBDocumentClient, table: string) {
+    super(db, table, new CountingEntryReads(db, table));
+  }
+
+  get scans(): number {
+    return this.reads.scans;
+  }
+
+  set scans(count: number) {
+    this.reads.scans = count;
+  }
+
+  get latestReads(): number {
+    return this.reads.latestReads;
+  }
+
+  set latestReads(count: number) {
+    this.reads.latestReads = count;
   }
 }

@@ -105,7 +105,7 @@ describe("registry doctor", () => {
     expect(again.findings.map((finding) => finding.kind)).toEqual(["missing-archive"]);
 
     expect((await (await fetch(`${suite.registry.url}/tools/pointerless`)).json()) as object).toMatchObject({ version: "1.0.0" });
-    expect((await suite.registry.local.deps.entries.getStoredVersion("half-published", "1.0.0"))?.pending).toBe(false);
+    expect((await suite.registry.local.deps.entries.reads.getStoredVersion("half-published", "1.0.0"))?.pending).toBe(false);
     expect((await fetch(`${suite.registry.url}/tools/half-deleted`)).status).toBe(404);
     // The missing archive comes back with the same bundle.
     expect((await uploadBundle(suite.registry.url, suite.registry.token, bundle("lost-archive").bundle)).status).toBe(200);

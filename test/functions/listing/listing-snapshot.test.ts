@@ -152,7 +152,7 @@ describe("the fetch Lambda", () => {
     await edit("delta-tool", "Edited after the listing");
     // A listing-index read would see this: the pointer's entry changed without a logged revision.
     const { entries } = registry.local.deps;
-    const latest = (await entries.getLatest("alpha-tool"))!;
+    const latest = (await entries.reads.getLatest("alpha-tool"))!;
     await entries.replaceVersion({
       ...latest,
       tool_type: "unannounced",

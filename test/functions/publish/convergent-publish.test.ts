@@ -81,11 +81,11 @@ describe("a publish cut short", () => {
     expect((await uploadBundle(suite.registry.url, suite.registry.token, fixture.bundle)).status).toBe(200);
     await rewind("resumed", "1.0.0");
     const { entries } = suite.registry.local.deps;
-    expect((await entries.getStoredVersion("resumed", "1.0.0"))?.pending).toBe(true);
+    expect((await entries.reads.getStoredVersion("resumed", "1.0.0"))?.pending).toBe(true);
     const again = await uploadBundle(suite.registry.url, suite.registry.token, fixture.bundle);
     expect(again).toMatchObject({ status: 200, body: { message: "Tool uploaded successfully", version: "1.0.0" } });
-    expect((await entries.getStoredVersion("resumed", "1.0.0"))?.pending).toBe(false);
-    expect((await entries.getLatest("resumed"))?.version).toBe("1.0.0");
+    expect((await entries.reads.getStoredVersion("resumed", "1.0.0"))?.pending).toBe(false);
+    expect((await entries.reads.getLatest("resumed"))?.version).toBe("1.0.0");
     const third = await uploadBundle(suite.registry.url, suite.registry.token, fixture.bundle);
     expect(third.status).toBe(409);
     expect(third.body.error).toBe("Failed to process tool package");
@@ -101,7 +101,7 @@ describe("a publish cut short", () => {
     );
     expect(other.status).toBe(409);
     expect(other.body.error).toBe("Failed to process tool package");
-    expect((await suite.registry.local.deps.entries.getStoredVersion("contested", "1.0.0"))?.entry.tool_search_description).toBe(
+    expect((await suite.registry.local.deps.entries.reads.getStoredVersion("contested", "1.0.0"))?.entry.tool_search_description).toBe(
       "counts words",
     );
   });
@@ -110,14 +110,14 @@ describe("a publish cut short", () => {
     const v1 = await bundleOf("stale-pointer", "1.0.0");
     expect((await uploadBundle(suite.registry.url, suite.registry.token, v1.bundle)).status).toBe(200);
     const { entries } = suite.registry.local.deps;
-    const first = (await entries.getLatest("stale-pointer"))!;
+    const first = (await entries.reads.getLatest("stale-pointer"))!;
     expect((await uploadBundle(suite.registry.url, suite.registry.token, (await bundleOf("stale-pointer", "2.0.0")).bundle)).status).toBe(
       200,
     );
     await rewind("stale-pointer", "2.0.0", first);
-    expect((await entries.getLatest("stale-pointer"))?.version).toBe("1.0.0");
+    expect((await entries.reads.getLatest("stale-pointer"))?.version).toBe("1.0.0");
     expect((await getJson("/tools/stale-pointer")).body.version).toBe("2.0.0");
-    expect((await entries.getLatest("stale-pointer"))?.version).toBe("2.0.0"); // repaired in storage
+    expect((await entries.reads.getLatest("stale-pointer"))?.version).toBe("2.0.0"); // repaired in storage
     const listed = await getJson("/tools?limit=200");
     expect(listed.body.find((e: PublishedEntry) => e.tool_id === "stale-pointer")?.version).toBe("2.0.0");
 
@@ -126,7 +126,7 @@ describe("a publish cut short", () => {
     await rewind("no-pointer", "0.1.0");
     expect((await getJson("/tools?limit=200")).body.map((e: PublishedEntry) => e.tool_id)).not.toContain("no-pointer");
     expect((await getJson("/tools/no-pointer")).status).toBe(200);
-    expect((await entries.getLatest("no-pointer"))?.version).toBe("0.1.0");
+    expect((await entries.reads.getLatest("no-pointer"))?.version).toBe("0.1.0");
     expect((await getJson("/tools?limit=200")).body.map((e: PublishedEntry) => e.tool_id)).toContain("no-pointer");
   });
 });
@@ -175,7 +175,7 @@ describe("concurrency", () => {
     expect(results.map((result) => result.status)).toEqual(versions.map(() => 200));
     expect((await getJson("/tools/swarm")).body.version).toBe("1.19.0");
     expect((await getJson("/tools/swarm/versions")).body).toHaveLength(20);
-    expect((await suite.registry.local.deps.entries.getLatest("swarm"))?.version).toBe("1.19.0");
+    expect((await suite.registry.local.deps.entries.reads.getLatest("swarm"))?.version).toBe("1.19.0");
   });
 });
 
@@ -190,8 +190,8 @@ describe("a delete cut short", () => {
     expect((await getJson("/tools/half-deleted")).status).toBe(404);
     expect((await getJson("/tools/half-deleted/versions")).status).toBe(404);
     expect((await del("half-deleted")).status).toBe(200);
-    expect(await entries.getStoredVersion("half-deleted", "1.0.0")).toBeUndefined();
-    expect((await entries.readPartition("half-deleted")).pointer).toBeUndefined();
+    expect(await entries.reads.getStoredVersion("half-deleted", "1.0.0")).toBeUndefined();
+    expect((await entries.reads.readPartition("half-deleted")).pointer).toBeUndefined();
     expect((await del("half-deleted")).status).toBe(404);
   });
 
@@ -203,6 +203,6 @@ describe("a delete cut short", () => {
     expect(again.status).toBe(200);
     suite.registry.local.deps.reader.invalidate();
     expect((await getJson("/tools/reborn")).body.version).toBe("1.0.0");
-    expect((await suite.registry.local.deps.entries.readPartition("reborn")).pointer?.kind).toBe("pointer");
+    expect((await suite.registry.local.deps.entries.reads.readPartition("reborn")).pointer?.kind).toBe("pointer");
   });
 });

@@ -234,7 +234,7 @@ describe("crash safety and concurrency", () => {
     expect((await read("/tools/cut/versions/3.0.0")).status).toBe(404);
     await expectLatestEverywhere("cut", "2.0.0");
     expect((await call("DELETE", "/tools/cut/versions/3.0.0")).status).toBe(200);
-    expect(await entries.getStoredVersion("cut", "3.0.0")).toBeUndefined();
+    expect(await entries.reads.getStoredVersion("cut", "3.0.0")).toBeUndefined();
 
     expect(await entries.markDeleting("cut", "2.0.0")).toBe(true);
     const doctor = await call("POST", "/registry/doctor", { fix: true, graceSeconds: 0 });
@@ -254,7 +254,7 @@ describe("crash safety and concurrency", () => {
   it("a yank cut short before the pointer moved is repaired by the next read and by the doctor", async () => {
     await publish("half-yank", "1.0.0", "2.0.0");
     const { entries } = registry.local.deps;
-    const stored = (await entries.getStoredVersion("half-yank", "2.0.0"))!;
+    const stored = (await entries.reads.getStoredVersion("half-yank", "2.0.0"))!;
     const yanked = withStatus(
       stored.entry,
       { status: "yanked", message: "cut short" },
@@ -271,7 +271,7 @@ describe("crash safety and concurrency", () => {
   it("refuses a status change while the version's publish is still running", async () => {
     await publish("inflight", "1.0.0");
     const { entries } = registry.local.deps;
-    const stored = (await entries.getStoredVersion("inflight", "1.0.0"))!;
+    const stored = (await entries.reads.getStoredVersion("inflight", "1.0.0"))!;
     await entries.putVersion({ ...stored.entry, version: "1.1.0", updated_at: new Date().toISOString() }, "release");
     const answer = await call("PATCH", "/tools/inflight/versions/1.1.0", { status: "yanked", reason: "x" });
     expect(answer.status).toBe(409);

@@ -45,7 +45,7 @@ async function search(query: string): Promise<{ status: number; ids: string[] }>
 }
 
 it("stores each published tool's vector with its entry but never serves it", async () => {
-  const stored = await registry.local.deps.entries.getLatest("dog-breeds");
+  const stored = await registry.local.deps.entries.reads.getLatest("dog-breeds");
   expect(stored?.tool_search_embedding).toMatchObject({ model: "fake-embed", dimensions: 64 });
   const served = (await (await fetch(`${registry.url}/tools/dog-breeds`)).json()) as Record<string, unknown>;
   expect(served.tool_id).toBe("dog-breeds");
@@ -80,7 +80,7 @@ it("publishes without a vector when the embedder fails, and the tool is still fo
     registry.token,
     echoToolBundle({ tool_id: "weather-now", tool_search_description: "Current weather for a city" }),
   );
-  expect((await registry.local.deps.entries.getLatest("weather-now"))?.tool_search_embedding).toBeUndefined();
+  expect((await registry.local.deps.entries.reads.getLatest("weather-now"))?.tool_search_embedding).toBeUndefined();
   expect((await search("q=weather+city")).ids[0]).toBe("weather-now");
 });
 

@@ -123,7 +123,7 @@ describe("the search Lambda", () => {
     expect(run.stored).toBe(true);
     // A change the revision does not announce is invisible to a snapshot-loaded instance: proof it did not scan.
     const { entries } = registry.local.deps;
-    const latest = (await entries.getLatest("barcode-decoder"))!;
+    const latest = (await entries.reads.getLatest("barcode-decoder"))!;
     // A newer edit (updated_at moves), as a PUT makes it, so the latest pointer follows it.
     await entries.replaceVersion({
       ...latest,

@@ -95,7 +95,7 @@ beforeAll(async () => {
   // After the snapshot: an edit that the revision does not announce (a loaded snapshot cannot see
   // it, a scan would), and three that it does (an upload, a PUT, a DELETE: applied from the log).
   const { entries } = registry.local.deps;
-  const unannounced = (await entries.getLatest(relevanceCatalog()[2]!.tool_id))!;
+  const unannounced = (await entries.reads.getLatest(relevanceCatalog()[2]!.tool_id))!;
   await entries.replaceVersion({
     ...unannounced,
     tool_search_description: "Unannounced edit about walruses",

@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LatestCatalog } from "../../../functions/catalog/latest-catalog.js";
 import { createDynamoDocumentClient } from "../../../functions/storage/aws-clients.js";
-import { EntryStore } from "../../../functions/storage/entry-store.js";
+import { EntryReads } from "../../../functions/storage/entry-reads.js";
+import type { EntryStore } from "../../../functions/storage/entry-store.js";
 import { CHANGE_LOG_SLOTS } from "../../../functions/storage/revision-log.js";
 import { CountingEntryStore } from "../../support/counting-entry-store.js";
 import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
@@ -13,9 +14,10 @@ import { echoToolBundle, uploadOrThrow } from "./search-bundles.js";
 
 /** Counts full scans made through the server's own store (`listAllLatest` reads through `forEachLatestPage`). */
 function countScans(store: EntryStore): { readonly count: number; restore(): void } {
-  const original = store.forEachLatestPage;
-  const counter = { count: 0, restore: () => void (store.forEachLatestPage = original) };
-  store.forEachLatestPage = function (this: EntryStore, onPage) {
+  const reads = store.reads;
+  const original = reads.forEachLatestPage;
+  const counter = { count: 0, restore: () => void (reads.forEachLatestPage = original) };
+  reads.forEachLatestPage = function (this: EntryReads, onPage) {
     counter.count++;
     return original.call(this, onPage);
   };
@@ -26,7 +28,7 @@ const tool = (tool_id: string, tool_search_description: string) => echoToolBundl
 
 /** Every latest entry read by a store of its own (not counted as the server's scan). */
 const freshScan = (registry: TestRegistry) =>
-  new EntryStore(createDynamoDocumentClient(registry.local.config), registry.local.config.tableName).listAllLatest();
+  new EntryReads(createDynamoDocumentClient(registry.local.config), registry.local.config.tableName).listAllLatest();
 
 async function searchIds(registry: TestRegistry, q: string): Promise<string[]> {
   const response = await fetch(`${registry.url}/tools/search?q=${encodeURIComponent(q)}&limit=100`);

@@ -39,7 +39,7 @@ it("sees an upload made through another process on its next invocation", async (
 
 it("keeps its index while the revision stands still, and refreshes when it moves", async () => {
   const { entries } = registry.local.deps;
-  const latest = (await entries.getLatest("barcode-reader"))!;
+  const latest = (await entries.reads.getLatest("barcode-reader"))!;
   // A write that does not bump the revision is invisible to a warm index: it is not rebuilt per request.
   await entries.replaceVersion({ ...latest, tool_search_description: "Decodes QR codes", updated_at: new Date().toISOString() });
   expect(await searchIds("qr")).toEqual([]);

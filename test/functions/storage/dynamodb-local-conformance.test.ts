@@ -136,7 +136,7 @@ describe("publishing and deleting on DynamoDB Local", { timeout: 90_000 }, () =>
     const table = registry.local.config.tableName;
     try {
       // Crashed after the version item: pending and no pointer.
-      const stored = await entries.getStoredVersion("conform-crash", "1.0.0");
+      const stored = await entries.reads.getStoredVersion("conform-crash", "1.0.0");
       await db.send(
         new PutCommand({
           TableName: table,
@@ -160,14 +160,14 @@ describe("publishing and deleting on DynamoDB Local", { timeout: 90_000 }, () =>
     await runDoctor(registry.local.deps, { fix: true, graceSeconds: 0 });
     expect((await runDoctor(registry.local.deps, { graceSeconds: 0 })).findings).toEqual([]);
     expect((await request("GET", "/tools/conform-crash")).body.version).toBe("1.0.1");
-    expect((await entries.readPartition("conform-gone")).pointer).toBeUndefined();
+    expect((await entries.reads.readPartition("conform-gone")).pointer).toBeUndefined();
   });
 });
 
 describe("limits on DynamoDB Local", { timeout: 60_000 }, () => {
   it("deletes a tool with more versions than one tombstone item can list (DynamoDB refuses such a tombstone)", async () => {
     expect((await upload(specBundle("conform-many", "0.0.1"))).status).toBe(200);
-    const stored = (await registry.local.deps.entries.getStoredVersion("conform-many", "0.0.1"))!.entry;
+    const stored = (await registry.local.deps.entries.reads.getStoredVersion("conform-many", "0.0.1"))!.entry;
     // 3,300 versions of 128 characters: their names alone are over 400 KB.
     const versions = Array.from({ length: 3_300 }, (_, i) => `0.0.${i + 2}-${"x".repeat(128 - `0.0.${i + 2}-`.length)}`);
     const db = createDynamoDocumentClient(registry.local.config);
@@ -194,7 +194,7 @@ describe("limits on DynamoDB Local", { timeout: 60_000 }, () => {
     await expect(registry.local.deps.entries.beginDeletion("conform-probe", versions, "probe")).rejects.toThrow(/size/);
     expect((await request("DELETE", "/tools/conform-many")).status).toBe(200);
     expect((await request("GET", "/tools/conform-many")).status).toBe(404);
-    expect((await registry.local.deps.entries.readPartition("conform-many")).versions).toEqual([]);
+    expect((await registry.local.deps.entries.reads.readPartition("conform-many")).versions).toEqual([]);
   });
 
   it("stores a field nested as deep as the registry allows, and DynamoDB itself refuses one level more", async () => {
@@ -205,7 +205,7 @@ describe("limits on DynamoDB Local", { timeout: 60_000 }, () => {
     const refused = await upload(specBundle("conform-deep", "1.0.1", { tool_parameters: nested(MAX_FIELD_DEPTH + 1) }));
     expect(refused.status).toBe(422);
     // The limit is DynamoDB's, not a guess: the same item one level deeper is refused by it.
-    const stored = await registry.local.deps.entries.getStoredVersion("conform-deep", "1.0.0");
+    const stored = await registry.local.deps.entries.reads.getStoredVersion("conform-deep", "1.0.0");
     const deeper = { ...stored!.entry, tool_parameters: JSON.parse(nested(MAX_FIELD_DEPTH + 1)) };
     await expect(rawPut({ tool_id: "conform-deep", version: "9.9.9", entry: deeper })).rejects.toThrow(/[Nn]esting/);
   });

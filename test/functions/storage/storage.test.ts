@@ -85,7 +85,7 @@ describe("EntryStore", () => {
   it("refuses a second put of the same (tool_id, version)", async () => {
     await publish(entry("dup", "1.0.0"));
     await expect(entries.putVersion(entry("dup", "1.0.0", { tool_type: "other" }), "other")).rejects.toBeInstanceOf(VersionExistsError);
-    expect((await entries.getVersion("dup", "1.0.0"))?.tool_type).toBe("demo");
+    expect((await entries.reads.getVersion("dup", "1.0.0"))?.tool_type).toBe("demo");
   });
 
   it("lets exactly one of many concurrent puts of a new pair succeed", async () => {
@@ -98,14 +98,14 @@ describe("EntryStore", () => {
 
   it("keeps the highest semver as latest whatever the upload order, and lists versions newest first", async () => {
     for (const version of ["1.0.0", "1.10.0", "1.9.0", "0.5.0"]) await publish(entry("semver", version));
-    expect((await entries.getLatest("semver"))?.version).toBe("1.10.0");
-    expect((await entries.listVersions("semver")).map((e) => e.version)).toEqual(["1.10.0", "1.9.0", "1.0.0", "0.5.0"]);
+    expect((await entries.reads.getLatest("semver"))?.version).toBe("1.10.0");
+    expect((await entries.reads.listVersions("semver")).map((e) => e.version)).toEqual(["1.10.0", "1.9.0", "1.0.0", "0.5.0"]);
   });
 
   it("promotes concurrently published versions to the highest one", async () => {
     const versions = ["2.0.1", "2.0.3", "2.0.0", "2.0.2"];
     await Promise.all(versions.map((version) => publish(entry("parallel", version))));
-    expect((await entries.getLatest("parallel"))?.version).toBe("2.0.3");
+    expect((await entries.reads.getLatest("parallel"))?.version).toBe("2.0.3");
   });
 
   it("changes the catalog revision on every bump", async () => {
@@ -160,13 +160,13 @@ describe("EntryStore", () => {
     await publish(entry("gone", "1.1.0", { tool_archive_sha256: sha }));
     expect(await entries.archiveReferenced(sha)).toBe(true);
     await entries.beginDeletion("gone", ["1.0.0", "1.1.0"], "deletion-1");
-    expect(await entries.listVersions("gone")).toEqual([]); // claimed versions are hidden at once
+    expect(await entries.reads.listVersions("gone")).toEqual([]); // claimed versions are hidden at once
     await entries.deleteVersions("gone", ["1.0.0", "1.1.0"]);
     await entries.endDeletion("gone", "deletion-1");
-    expect(await entries.getLatest("gone")).toBeUndefined();
-    expect(await entries.listVersions("gone")).toEqual([]);
+    expect(await entries.reads.getLatest("gone")).toBeUndefined();
+    expect(await entries.reads.listVersions("gone")).toEqual([]);
     expect(await entries.archiveReferenced(sha)).toBe(false);
-    expect((await entries.listAllLatest()).map((e) => e.tool_id)).not.toContain("gone");
+    expect((await entries.reads.listAllLatest()).map((e) => e.tool_id)).not.toContain("gone");
   });
 
   it("lists every tool id once by a scan in parallel segments, whatever the number of segments", async () => {
@@ -182,7 +182,7 @@ describe("EntryStore", () => {
     await publish(entry("edit", "1.0.0"));
     const edited = entry("edit", "1.0.0", { tool_search_description: "new", updated_at: "2026-02-01T00:00:00.000Z" });
     expect(await entries.replaceVersion(edited)).toBe(true);
-    expect((await entries.getLatest("edit"))?.tool_search_description).toBe("new");
+    expect((await entries.reads.getLatest("edit"))?.tool_search_description).toBe("new");
     expect(await entries.replaceVersion(entry("edit", "9.9.9"))).toBe(false);
   });
 });
@@ -260,32 +260,32 @@ describe("convergent pointer", () => {
     expect(await entries.advancePointer(entry("forward", "2.0.0", { updated_at: "2025-01-01T00:00:00.000Z" }))).toBe(false);
     expect(await entries.advancePointer(entry("forward", "2.0.0", { updated_at: "2027-01-01T00:00:00.000Z" }))).toBe(true);
     expect(await entries.advancePointer(entry("forward", "10.0.0"))).toBe(true);
-    expect((await entries.getLatest("forward"))?.version).toBe("10.0.0");
+    expect((await entries.reads.getLatest("forward"))?.version).toBe("10.0.0");
   });
 
   it("ends on the highest of 20 versions advanced concurrently in any order", async () => {
     const versions = Array.from({ length: 20 }, (_, i) => `3.${i % 7}.${i}`);
     await Promise.all(versions.map((version) => entries.advancePointer(entry("swarm", version))));
-    expect((await entries.getLatest("swarm"))?.version).toBe("3.6.13");
+    expect((await entries.reads.getLatest("swarm"))?.version).toBe("3.6.13");
   });
 
   it("does not recreate a pointer over a tombstone, and summarises the partition", async () => {
     await publish(entry("doomed", "1.0.0"));
     await entries.beginDeletion("doomed", ["1.0.0"], "d-1");
     expect(await entries.advancePointer(entry("doomed", "5.0.0"))).toBe(false);
-    const partition = await entries.readPartition("doomed");
+    const partition = await entries.reads.readPartition("doomed");
     expect(partition.pointer).toEqual({ kind: "tombstone", deleting: ["1.0.0"], deletionId: "d-1" });
     expect(partition.versions).toEqual([expect.objectContaining({ version: "1.0.0", doomed: true, pending: false })]);
     await entries.endDeletion("doomed", "other-deletion"); // someone else's tombstone stays
-    expect((await entries.readPartition("doomed")).pointer?.kind).toBe("tombstone");
+    expect((await entries.reads.readPartition("doomed")).pointer?.kind).toBe("tombstone");
     await entries.endDeletion("doomed", "d-1");
-    expect((await entries.readPartition("doomed")).pointer).toBeUndefined();
+    expect((await entries.reads.readPartition("doomed")).pointer).toBeUndefined();
   });
 
   it("never reaches internal items through a tool id", async () => {
-    await expect(entries.readPartition("#catalog")).rejects.toBeInstanceOf(RangeError);
-    expect(await entries.listVersions("#catalog")).toEqual([]);
-    expect(await entries.getLatest("#catalog")).toBeUndefined();
+    await expect(entries.reads.readPartition("#catalog")).rejects.toBeInstanceOf(RangeError);
+    expect(await entries.reads.listVersions("#catalog")).toEqual([]);
+    expect(await entries.reads.getLatest("#catalog")).toBeUndefined();
     await expect(entries.beginDeletion("#catalog", [], "x")).rejects.toBeInstanceOf(RangeError);
   });
 

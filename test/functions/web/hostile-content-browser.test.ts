@@ -148,7 +148,7 @@ async function plantHostileRelease(): Promise<void> {
     await uploadOrThrow(registry.url, registry.token, echoToolBundle({ tool_id: "hostile-release", version }));
   // No upload can set these (names and key ids are validated): what a tampered store would serve.
   const { entries } = registry.local.deps;
-  const stored = (await entries.getStoredVersion("hostile-release", "1.1.0"))!;
+  const stored = (await entries.reads.getStoredVersion("hostile-release", "1.1.0"))!;
   const planted = {
     ...stored.entry,
     owner: HOSTILE_RELEASE.owner,
