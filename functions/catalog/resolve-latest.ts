@@ -38,7 +38,7 @@ export async function resolveLatest(entries: EntryStore, toolId: string): Promis
     }
     if (best === undefined) {
       if (pointer === undefined) return { repaired };
-      const moved = await repairWrite(entries.retreatPointer(toolId, pointer));
+      const moved = await repairWrite(entries.pointer.retreatPointer(toolId, pointer));
       if (moved === undefined) return { repaired };
       repaired = moved || repaired;
       continue;
@@ -47,12 +47,12 @@ export async function resolveLatest(entries: EntryStore, toolId: string): Promis
     const entry = await entries.reads.getVersion(toolId, best.version);
     if (entry === undefined || entry.status === "yanked") continue; // deleted or yanked between the two reads
     if (pointer !== undefined && pointerAhead(pointer.version, best)) {
-      const moved = await repairWrite(entries.retreatPointer(toolId, pointer, entry));
+      const moved = await repairWrite(entries.pointer.retreatPointer(toolId, pointer, entry));
       if (moved === undefined) return { entry, repaired };
       repaired = moved || repaired;
       continue;
     }
-    const advanced = await repairWrite(entries.advancePointer(entry));
+    const advanced = await repairWrite(entries.pointer.advancePointer(entry));
     if (advanced === undefined) return { entry, repaired };
     if (advanced) return { entry, repaired: true };
     // Lost to a concurrent write: the next round sees it.

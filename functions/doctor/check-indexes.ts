@@ -35,7 +35,10 @@ export async function checkIndexes(
     const problem = listingProblem(entry, await deps.entries.reads.readPartition(toolId));
     if (problem === undefined) continue;
     const fixed =
-      fix && (problem.kind === "phantom" ? await deps.entries.clearPhantomPointer(toolId) : await deps.entries.rewritePointer(toolId));
+      fix &&
+      (problem.kind === "phantom"
+        ? await deps.entries.pointer.clearPhantomPointer(toolId)
+        : await deps.entries.pointer.rewritePointer(toolId));
     if (fixed) await recordCatalogChange(deps, { toolId, kind: "updated" });
     findings.push({
       kind: problem.kind === "missing" ? "missing-index-entry" : "phantom-index-entry",

@@ -198,6 +198,6 @@ async function checkTool(
 async function finishPublish(deps: DoctorDeps, toolId: string, version: VersionSummary): Promise<void> {
   const stored = await deps.entries.reads.getStoredVersion(toolId, version.version);
   if (stored === undefined) return;
-  await deps.entries.advancePointer(stored.entry);
+  await deps.entries.pointer.advancePointer(stored.entry);
   await recordCatalogChange(deps, { toolId, kind: "published" }, () => deps.entries.markPublished(toolId, version.version));
 }

@@ -184,7 +184,7 @@ async function undoRefusedWrites(
  */
 async function completePublish(deps: PublishDeps, entry: PublishedEntry, archives: ReleaseArchives): Promise<boolean> {
   const [advanced] = await Promise.all([
-    deps.entries.advancePointer(entry),
+    deps.entries.pointer.advancePointer(entry),
     // A reused object may have been removed by a delete that checked references just before ours.
     archives.primary === "written" ? undefined : deps.archives.putOnce(entry.tool_archive_sha256, archives.toolZip),
     ...archives.further.filter(({ write }) => write !== "written").map(({ sha256, bytes }) => deps.archives.putOnce(sha256, bytes)),

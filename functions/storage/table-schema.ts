@@ -26,7 +26,7 @@ export const ARCHIVE_INDEX = { name: "by-archive-sha256", partition: "tool_archi
 
 /**
  * Marks a placeholder pointer item that the doctor writes and deletes at once to clear a listing-index
- * entry naming a pointer the table does not hold (`EntryStore.clearPhantomPointer`); readers take
+ * entry naming a pointer the table does not hold (`LatestPointer.clearPhantomPointer`); readers take
  * such an item for no pointer at all.
  */
 export const INDEX_REPAIR_ATTRIBUTE = "index_repair";

@@ -49,7 +49,7 @@ function entry(toolId: string, version: string, fields: Partial<PublishedEntry> 
 
 async function publish(value: PublishedEntry): Promise<void> {
   await entries.putVersion(value, `digest-of-${value.tool_id}@${value.version}`);
-  await entries.advancePointer(value);
+  await entries.pointer.advancePointer(value);
   await entries.markPublished(value.tool_id, value.version);
 }
 
@@ -255,24 +255,24 @@ describe.each([
 describe("convergent pointer", () => {
   it("moves forward only: a lower version or an older edit never replaces a higher one", async () => {
     await publish(entry("forward", "2.0.0"));
-    expect(await entries.advancePointer(entry("forward", "1.9.9"))).toBe(false);
-    expect(await entries.advancePointer(entry("forward", "2.0.0-rc.1"))).toBe(false);
-    expect(await entries.advancePointer(entry("forward", "2.0.0", { updated_at: "2025-01-01T00:00:00.000Z" }))).toBe(false);
-    expect(await entries.advancePointer(entry("forward", "2.0.0", { updated_at: "2027-01-01T00:00:00.000Z" }))).toBe(true);
-    expect(await entries.advancePointer(entry("forward", "10.0.0"))).toBe(true);
+    expect(await entries.pointer.advancePointer(entry("forward", "1.9.9"))).toBe(false);
+    expect(await entries.pointer.advancePointer(entry("forward", "2.0.0-rc.1"))).toBe(false);
+    expect(await entries.pointer.advancePointer(entry("forward", "2.0.0", { updated_at: "2025-01-01T00:00:00.000Z" }))).toBe(false);
+    expect(await entries.pointer.advancePointer(entry("forward", "2.0.0", { updated_at: "2027-01-01T00:00:00.000Z" }))).toBe(true);
+    expect(await entries.pointer.advancePointer(entry("forward", "10.0.0"))).toBe(true);
     expect((await entries.reads.getLatest("forward"))?.version).toBe("10.0.0");
   });
 
   it("ends on the highest of 20 versions advanced concurrently in any order", async () => {
     const versions = Array.from({ length: 20 }, (_, i) => `3.${i % 7}.${i}`);
-    await Promise.all(versions.map((version) => entries.advancePointer(entry("swarm", version))));
+    await Promise.all(versions.map((version) => entries.pointer.advancePointer(entry("swarm", version))));
     expect((await entries.reads.getLatest("swarm"))?.version).toBe("3.6.13");
   });
 
   it("does not recreate a pointer over a tombstone, and summarises the partition", async () => {
     await publish(entry("doomed", "1.0.0"));
     await entries.beginDeletion("doomed", ["1.0.0"], "d-1");
-    expect(await entries.advancePointer(entry("doomed", "5.0.0"))).toBe(false);
+    expect(await entries.pointer.advancePointer(entry("doomed", "5.0.0"))).toBe(false);
     const partition = await entries.reads.readPartition("doomed");
     expect(partition.pointer).toEqual({ kind: "tombstone", deleting: ["1.0.0"], deletionId: "d-1" });
     expect(partition.versions).toEqual([expect.objectContaining({ version: "1.0.0", doomed: true, pending: false })]);
