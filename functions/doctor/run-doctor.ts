@@ -199,5 +199,5 @@ async function finishPublish(deps: DoctorDeps, toolId: string, version: VersionS
   const stored = await deps.entries.reads.getStoredVersion(toolId, version.version);
   if (stored === undefined) return;
   await deps.entries.pointer.advancePointer(stored.entry);
-  await recordCatalogChange(deps, { toolId, kind: "published" }, () => deps.entries.markPublished(toolId, version.version));
+  await recordCatalogChange(deps, { toolId, kind: "published" }, () => deps.entries.versions.markPublished(toolId, version.version));
 }

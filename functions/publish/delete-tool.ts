@@ -57,7 +57,7 @@ async function removeVersions(
 ): Promise<void> {
   for (const version of versions) {
     const further = version.furtherArchives.map((archive) => archive.sha256);
-    if (further.length > 0) await deps.entries.deleteArchiveReferences(toolId, version.version, further);
+    if (further.length > 0) await deps.entries.versions.deleteArchiveReferences(toolId, version.version, further);
   }
   await deps.entries.deleteVersions(toolId, names);
   const archives = versions.flatMap((version) => [version.archiveSha256, ...version.furtherArchives.map((archive) => archive.sha256)]);

@@ -38,7 +38,7 @@ export async function finishVersionDeletion(
   further: readonly string[] = [],
 ): Promise<void> {
   await resolveLatest(deps.entries, toolId);
-  await deps.entries.deleteArchiveReferences(toolId, version, further);
+  await deps.entries.versions.deleteArchiveReferences(toolId, version, further);
   await deps.entries.removeDeletingVersion(toolId, version);
   for (const sha256 of new Set([archiveSha256, ...further])) if (sha256 !== "") await removeArchiveIfUnreferenced(deps, sha256);
   await recordCatalogChange(deps, { toolId, kind: "updated" });

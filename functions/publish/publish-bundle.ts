@@ -6,7 +6,7 @@ import { removeArchiveIfUnreferenced } from "../catalog/remove-unreferenced-arch
 import { HttpProblem } from "../http-problem.js";
 import type { RegistryDeps } from "../registry-deps.js";
 import type { ArchiveWrite } from "../storage/archive-store.js";
-import { VersionExistsError } from "../storage/entry-store.js";
+import { VersionExistsError } from "../storage/version-writes.js";
 import { archiveDigest, platformArchives } from "@agent-tools/sdk/tool-spec";
 import { finishDeletion } from "./delete-tool.js";
 import { finishVersionDeletion } from "./delete-version.js";
@@ -96,14 +96,14 @@ export async function publishBundle(bundleBytes: Uint8Array, deps: PublishDeps):
       collision === 0 ? firstArchiveWrite : deps.archives.putOnce(digest.sha256, bundle.toolZip),
       ...further.map((sha256) => deps.archives.putOnce(sha256, bytesBySha.get(sha256)!)),
     ]);
-    await deps.entries.putArchiveReferences(entry.tool_id, entry.version, further);
+    await deps.entries.versions.putArchiveReferences(entry.tool_id, entry.version, further);
     const archives: ReleaseArchives = {
       primary,
       toolZip: bundle.toolZip,
       further: further.map((sha256, index) => ({ sha256, bytes: bytesBySha.get(sha256)!, write: furtherWrites[index]! })),
     };
     try {
-      await deps.entries.putVersion(entry, release);
+      await deps.entries.versions.putVersion(entry, release);
     } catch (error) {
       if (!(error instanceof VersionExistsError)) throw error;
       const outcome = await publishAgain(deps, entry, release, archives);
@@ -165,7 +165,7 @@ async function undoRefusedWrites(
 ): Promise<void> {
   const kept = new Set([stored.tool_archive_sha256, ...furtherArchives(stored)]);
   const ours = archives.further.filter(({ sha256 }) => !kept.has(sha256));
-  await deps.entries.deleteArchiveReferences(
+  await deps.entries.versions.deleteArchiveReferences(
     entry.tool_id,
     entry.version,
     ours.map(({ sha256 }) => sha256),
@@ -198,7 +198,7 @@ async function completePublish(deps: PublishDeps, entry: PublishedEntry, archive
   }
   // Recorded last: a process that sees the new revision re-reads and finds the new pointer.
   await recordCatalogChange(deps, { toolId: entry.tool_id, kind: "published" }, async () => {
-    await Promise.all([deps.entries.markPublished(entry.tool_id, entry.version), deps.besideLastWrite?.()]);
+    await Promise.all([deps.entries.versions.markPublished(entry.tool_id, entry.version), deps.besideLastWrite?.()]);
   });
   return true;
 }

@@ -28,7 +28,7 @@ export async function setVersionStatus(
     if (stored === undefined || stored.deleting) return undefined;
     if (publishInFlight(stored)) throw publishing(toolId, version);
     const updated = withStatus(stored.entry, change, laterTimestamp(stored.entry.updated_at));
-    if (await deps.entries.updateVersionEntry(updated, stored.entry.updated_at)) {
+    if (await deps.entries.versions.updateVersionEntry(updated, stored.entry.updated_at)) {
       await resolveLatest(deps.entries, toolId);
       await recordCatalogChange(deps, { toolId, kind: "updated" });
       return updated;

@@ -65,7 +65,7 @@ export const updateToolRoute: RouteModule = (app, deps) => {
       const tooLarge = entrySizeProblem(updated);
       if (tooLarge !== undefined) throw new HttpProblem(413, "Invalid update payload", `${tooLarge}. Shorten the fields you send.`);
       // false: edited or deleted meanwhile; re-read (404 when the whole tool is gone).
-      if (await deps.entries.updateVersionEntry(updated, latest.updated_at)) {
+      if (await deps.entries.versions.updateVersionEntry(updated, latest.updated_at)) {
         await recordCatalogChange(deps, { toolId, kind: "updated" });
         return c.json({ message: "Tool updated successfully" });
       }

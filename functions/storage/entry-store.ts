@@ -8,40 +8,21 @@ import {
   type DynamoDBDocumentClient,
 } from "@aws-sdk/lib-dynamodb";
 import type { CatalogChange } from "../entry/catalog-change.js";
-import type { PublishedEntry } from "../entry/published-entry.js";
-import { TOMBSTONE_ORDER, versionRank } from "../entry/version-rank.js";
+import { TOMBSTONE_ORDER } from "../entry/version-rank.js";
 import { isToolId } from "../validate/tool-id.js";
 import { indexQueryInput } from "./index-query.js";
 import { conditionalWrite, queryAll } from "./query-all.js";
 import { changeSlot, RevisionLog, snapshotAttribute, type SnapshotKind } from "./revision-log.js";
-import {
-  ARCHIVE_INDEX,
-  DELETING_STATE,
-  LATEST_CATALOG,
-  LATEST_INDEX,
-  LATEST_SORT_KEY,
-  PENDING_STATE,
-  REVISION_KEY,
-} from "./table-schema.js";
-import { referencedVersion, versionListsArchive, writeReferences } from "./platform-archive-references.js";
+import { ARCHIVE_INDEX, DELETING_STATE, LATEST_CATALOG, LATEST_INDEX, LATEST_SORT_KEY, REVISION_KEY } from "./table-schema.js";
+import { referencedVersion, versionListsArchive } from "./platform-archive-references.js";
 import { isConditionFailure } from "./storage-errors.js";
 import { EntryReads } from "./entry-reads.js";
 import { LatestPointer } from "./latest-pointer.js";
+import { VersionWrites } from "./version-writes.js";
 import { assertToolId, setIf } from "./entry-table.js";
 
 /** Parallel segments of the doctor's key scan: eight requests in flight, well within on-demand read capacity. */
 const SCAN_SEGMENTS = 8;
-
-/** Thrown by `putVersion` when the `(tool_id, version)` pair is already stored. */
-export class VersionExistsError extends Error {
-  constructor(
-    readonly toolId: string,
-    readonly version: string,
-  ) {
-    super(`${toolId}@${version} already exists`);
-    this.name = "VersionExistsError";
-  }
-}
 
 /** A listing-index entry as the doctor compares it with the table: which pointer, at which order. */
 export interface LatestIndexEntry {
@@ -74,6 +55,8 @@ export class EntryStore {
   readonly reads: EntryReads;
   /** Moves of each tool's latest pointer. */
   readonly pointer: LatestPointer;
+  /** Writes of version items: publishing, editing. */
+  readonly versions: VersionWrites;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -82,68 +65,7 @@ export class EntryStore {
   ) {
     this.reads = reads;
     this.pointer = new LatestPointer(db, table);
-  }
-
-  /**
-   * Stores a new version as pending; exactly one of many concurrent puts of the same pair
-   * succeeds, the others get VersionExistsError.
-   */
-  async putVersion(entry: PublishedEntry, releaseDigest: string): Promise<void> {
-    assertToolId(entry.tool_id);
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: {
-            tool_id: entry.tool_id,
-            version: entry.version,
-            entry,
-            tool_archive_sha256: entry.tool_archive_sha256,
-            version_rank: versionRank(entry.version),
-            release_digest: releaseDigest,
-            state: PENDING_STATE,
-          },
-          ConditionExpression: "attribute_not_exists(tool_id)",
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new VersionExistsError(entry.tool_id, entry.version);
-      throw error;
-    }
-  }
-
-  /**
-   * Writes the reference items of a version's further platform archives (`platform-archive-references.ts`)
-   * before its version item, as the archive itself is written before it: no moment exists where a
-   * stored version names an archive that a delete could take for unreferenced.
-   */
-  async putArchiveReferences(toolId: string, version: string, sha256s: readonly string[]): Promise<void> {
-    assertToolId(toolId);
-    await writeReferences(this.db, this.table, "put", toolId, version, sha256s);
-  }
-
-  /** Removes them again: when the version goes, or when an upload that wrote them was refused. */
-  async deleteArchiveReferences(toolId: string, version: string, sha256s: readonly string[]): Promise<void> {
-    assertToolId(toolId);
-    await writeReferences(this.db, this.table, "delete", toolId, version, sha256s);
-  }
-
-  /** The last step of a publish: the version is no longer pending. */
-  async markPublished(toolId: string, version: string): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { tool_id: toolId, version },
-          UpdateExpression: "REMOVE #state",
-          ConditionExpression: "attribute_exists(tool_id)",
-          ExpressionAttributeNames: { "#state": "state" },
-        }),
-      );
-    } catch (error) {
-      // Deleted meanwhile: nothing left to mark.
-      if (!isConditionFailure(error)) throw error;
-    }
+    this.versions = new VersionWrites(db, table, this.reads, this.pointer);
   }
 
   /** The first step of deleting one version: readers stop seeing it (false when it is not stored). */
@@ -165,37 +87,6 @@ export class EntryStore {
         }),
       ),
     );
-  }
-
-  /**
-   * Replaces the entry of a stored version if it still was last edited at `expectedUpdatedAt`
-   * (compare-and-set: a concurrent edit makes this false), then moves the pointer if it names it.
-   */
-  async updateVersionEntry(entry: PublishedEntry, expectedUpdatedAt: string): Promise<boolean> {
-    assertToolId(entry.tool_id);
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { tool_id: entry.tool_id, version: entry.version },
-          UpdateExpression: "SET #entry = :entry",
-          ConditionExpression: "#entry.#updated = :expected",
-          ExpressionAttributeNames: { "#entry": "entry", "#updated": "updated_at" },
-          ExpressionAttributeValues: { ":entry": entry, ":expected": expectedUpdatedAt },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-    await this.pointer.advancePointer(entry);
-    return true;
-  }
-
-  /** `updateVersionEntry` against whatever is stored (bulk edits in tests and tools). */
-  async replaceVersion(entry: PublishedEntry): Promise<boolean> {
-    const stored = await this.reads.getStoredVersion(entry.tool_id, entry.version);
-    return stored !== undefined && this.updateVersionEntry(entry, stored.entry.updated_at);
   }
 
   /**

@@ -153,7 +153,7 @@ describe("the fetch Lambda", () => {
     // A listing-index read would see this: the pointer's entry changed without a logged revision.
     const { entries } = registry.local.deps;
     const latest = (await entries.reads.getLatest("alpha-tool"))!;
-    await entries.replaceVersion({
+    await entries.versions.replaceVersion({
       ...latest,
       tool_type: "unannounced",
       updated_at: new Date(Date.parse(latest.updated_at) + 1000).toISOString(),

@@ -260,7 +260,7 @@ describe("crash safety and concurrency", () => {
       { status: "yanked", message: "cut short" },
       new Date(Date.parse(stored.entry.updated_at) + 5).toISOString(),
     );
-    expect(await entries.updateVersionEntry(yanked, stored.entry.updated_at)).toBe(true);
+    expect(await entries.versions.updateVersionEntry(yanked, stored.entry.updated_at)).toBe(true);
     // The pointer still names 2.0.0 (only the version item changed); the doctor sees it, a read repairs it.
     const doctor = await call("POST", "/registry/doctor", { fix: false, graceSeconds: 0 });
     expect(doctor.body.findings).toContainEqual(expect.objectContaining({ kind: "stale-pointer", toolId: "half-yank" }));
@@ -272,7 +272,7 @@ describe("crash safety and concurrency", () => {
     await publish("inflight", "1.0.0");
     const { entries } = registry.local.deps;
     const stored = (await entries.reads.getStoredVersion("inflight", "1.0.0"))!;
-    await entries.putVersion({ ...stored.entry, version: "1.1.0", updated_at: new Date().toISOString() }, "release");
+    await entries.versions.putVersion({ ...stored.entry, version: "1.1.0", updated_at: new Date().toISOString() }, "release");
     const answer = await call("PATCH", "/tools/inflight/versions/1.1.0", { status: "yanked", reason: "x" });
     expect(answer.status).toBe(409);
     expect(answer.headers.get("retry-after")).toBe("5");

@@ -125,7 +125,7 @@ describe("the search Lambda", () => {
     const { entries } = registry.local.deps;
     const latest = (await entries.reads.getLatest("barcode-decoder"))!;
     // A newer edit (updated_at moves), as a PUT makes it, so the latest pointer follows it.
-    await entries.replaceVersion({
+    await entries.versions.replaceVersion({
       ...latest,
       tool_search_description: "Unannounced edit about walruses",
       updated_at: new Date(Date.parse(latest.updated_at) + 1000).toISOString(),

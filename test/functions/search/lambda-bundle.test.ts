@@ -96,7 +96,7 @@ beforeAll(async () => {
   // it, a scan would), and three that it does (an upload, a PUT, a DELETE: applied from the log).
   const { entries } = registry.local.deps;
   const unannounced = (await entries.reads.getLatest(relevanceCatalog()[2]!.tool_id))!;
-  await entries.replaceVersion({
+  await entries.versions.replaceVersion({
     ...unannounced,
     tool_search_description: "Unannounced edit about walruses",
     updated_at: new Date(Date.parse(unannounced.updated_at) + 1000).toISOString(),

@@ -41,7 +41,7 @@ it("keeps its index while the revision stands still, and refreshes when it moves
   const { entries } = registry.local.deps;
   const latest = (await entries.reads.getLatest("barcode-reader"))!;
   // A write that does not bump the revision is invisible to a warm index: it is not rebuilt per request.
-  await entries.replaceVersion({ ...latest, tool_search_description: "Decodes QR codes", updated_at: new Date().toISOString() });
+  await entries.versions.replaceVersion({ ...latest, tool_search_description: "Decodes QR codes", updated_at: new Date().toISOString() });
   expect(await searchIds("qr")).toEqual([]);
   expect(await searchIds("barcode")).toEqual(["barcode-reader"]);
 

@@ -12,7 +12,8 @@ import { S3_FOLDER, startEmulators, type Emulators } from "../../../functions/lo
 import { provisionStorage } from "../../../functions/local/provision-storage.js";
 import { ArchiveStore } from "../../../functions/storage/archive-store.js";
 import { createDynamoDocumentClient, createS3Client } from "../../../functions/storage/aws-clients.js";
-import { EntryStore, VersionExistsError } from "../../../functions/storage/entry-store.js";
+import { EntryStore } from "../../../functions/storage/entry-store.js";
+import { VersionExistsError } from "../../../functions/storage/version-writes.js";
 import { highestVersion, summarisePartition } from "../../../functions/storage/tool-partition.js";
 import { OwnerStore } from "../../../functions/storage/owner-store.js";
 
@@ -48,9 +49,9 @@ function entry(toolId: string, version: string, fields: Partial<PublishedEntry> 
 }
 
 async function publish(value: PublishedEntry): Promise<void> {
-  await entries.putVersion(value, `digest-of-${value.tool_id}@${value.version}`);
+  await entries.versions.putVersion(value, `digest-of-${value.tool_id}@${value.version}`);
   await entries.pointer.advancePointer(value);
-  await entries.markPublished(value.tool_id, value.version);
+  await entries.versions.markPublished(value.tool_id, value.version);
 }
 
 beforeAll(async () => {
@@ -84,13 +85,15 @@ afterAll(async () => {
 describe("EntryStore", () => {
   it("refuses a second put of the same (tool_id, version)", async () => {
     await publish(entry("dup", "1.0.0"));
-    await expect(entries.putVersion(entry("dup", "1.0.0", { tool_type: "other" }), "other")).rejects.toBeInstanceOf(VersionExistsError);
+    await expect(entries.versions.putVersion(entry("dup", "1.0.0", { tool_type: "other" }), "other")).rejects.toBeInstanceOf(
+      VersionExistsError,
+    );
     expect((await entries.reads.getVersion("dup", "1.0.0"))?.tool_type).toBe("demo");
   });
 
   it("lets exactly one of many concurrent puts of a new pair succeed", async () => {
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, i) => entries.putVersion(entry("race", "1.0.0", { tool_type: `t${i}` }), `d${i}`)),
+      Array.from({ length: 8 }, (_, i) => entries.versions.putVersion(entry("race", "1.0.0", { tool_type: `t${i}` }), `d${i}`)),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.filter((r) => r.status === "rejected" && r.reason instanceof VersionExistsError)).toHaveLength(7);
@@ -181,9 +184,9 @@ describe("EntryStore", () => {
   it("replaces a version's entry and the latest pointer that names it", async () => {
     await publish(entry("edit", "1.0.0"));
     const edited = entry("edit", "1.0.0", { tool_search_description: "new", updated_at: "2026-02-01T00:00:00.000Z" });
-    expect(await entries.replaceVersion(edited)).toBe(true);
+    expect(await entries.versions.replaceVersion(edited)).toBe(true);
     expect((await entries.reads.getLatest("edit"))?.tool_search_description).toBe("new");
-    expect(await entries.replaceVersion(entry("edit", "9.9.9"))).toBe(false);
+    expect(await entries.versions.replaceVersion(entry("edit", "9.9.9"))).toBe(false);
   });
 });
 

@@ -155,7 +155,7 @@ async function plantHostileRelease(): Promise<void> {
     signature: { key_id: HOSTILE_RELEASE.keyId, value: "AAAA" },
     updated_at: new Date(Date.parse(stored.entry.updated_at) + 5).toISOString(),
   };
-  expect(await entries.updateVersionEntry(planted, stored.entry.updated_at)).toBe(true);
+  expect(await entries.versions.updateVersionEntry(planted, stored.entry.updated_at)).toBe(true);
   // The status changes rewrite the latest pointer from the version item, planted fields included.
   for (const [version, body] of [
     ["1.1.0", { status: "deprecated", message: HOSTILE_RELEASE.message }],
