@@ -32,7 +32,7 @@ export async function deleteTool(toolId: string, deps: DeleteDeps, maxClaimed = 
   if (partition.versions.length > maxClaimed) partition = await pruneLowestVersions(deps, partition, maxClaimed);
   const claimed = partition.versions.map((version) => version.version);
   const tombstone = { deleting: claimed, deletionId: randomUUID() };
-  await deps.entries.beginDeletion(toolId, tombstone.deleting, tombstone.deletionId);
+  await deps.entries.deletion.beginDeletion(toolId, tombstone.deleting, tombstone.deletionId);
   await finishClaimedDeletion(deps, { ...partition, versions: partition.versions.map((v) => ({ ...v, doomed: true })) }, tombstone);
   return claimed.length > 0 || partition.pointer?.kind === "tombstone";
 }
@@ -59,7 +59,7 @@ async function removeVersions(
     const further = version.furtherArchives.map((archive) => archive.sha256);
     if (further.length > 0) await deps.entries.versions.deleteArchiveReferences(toolId, version.version, further);
   }
-  await deps.entries.deleteVersions(toolId, names);
+  await deps.entries.deletion.deleteVersions(toolId, names);
   const archives = versions.flatMap((version) => [version.archiveSha256, ...version.furtherArchives.map((archive) => archive.sha256)]);
   for (const sha256 of new Set(archives)) if (sha256 !== "") await removeArchiveIfUnreferenced(deps, sha256);
 }
@@ -84,7 +84,7 @@ async function finishClaimedDeletion(
     partition.versions.filter((version) => claimed.has(version.version)),
     tombstone.deleting,
   );
-  await deps.entries.endDeletion(toolId, tombstone.deletionId);
+  await deps.entries.deletion.endDeletion(toolId, tombstone.deletionId);
   await recordCatalogChange(deps, { toolId, kind: "deleted" });
   // Versions published while the delete ran were not claimed: they get their pointer back.
   const survivors = await resolveLatest(deps.entries, toolId);

@@ -20,7 +20,7 @@ export async function deleteVersion(toolId: string, version: string, deps: Delet
   const stored = await deps.entries.reads.getStoredVersion(toolId, version);
   if (stored === undefined) return false;
   if (publishInFlight(stored)) throw publishing(toolId, version);
-  if (!stored.deleting && !(await deps.entries.markDeleting(toolId, version))) return false;
+  if (!stored.deleting && !(await deps.entries.deletion.markDeleting(toolId, version))) return false;
   await finishVersionDeletion(deps, toolId, version, stored.entry.tool_archive_sha256, furtherArchives(stored.entry));
   return true;
 }
@@ -39,7 +39,7 @@ export async function finishVersionDeletion(
 ): Promise<void> {
   await resolveLatest(deps.entries, toolId);
   await deps.entries.versions.deleteArchiveReferences(toolId, version, further);
-  await deps.entries.removeDeletingVersion(toolId, version);
+  await deps.entries.deletion.removeDeletingVersion(toolId, version);
   for (const sha256 of new Set([archiveSha256, ...further])) if (sha256 !== "") await removeArchiveIfUnreferenced(deps, sha256);
   await recordCatalogChange(deps, { toolId, kind: "updated" });
 }

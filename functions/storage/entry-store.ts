@@ -1,25 +1,17 @@
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from "@aws-sdk/lib-dynamodb";
+import { GetCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { CatalogChange } from "../entry/catalog-change.js";
-import { TOMBSTONE_ORDER } from "../entry/version-rank.js";
 import { isToolId } from "../validate/tool-id.js";
 import { indexQueryInput } from "./index-query.js";
 import { conditionalWrite, queryAll } from "./query-all.js";
 import { changeSlot, RevisionLog, snapshotAttribute, type SnapshotKind } from "./revision-log.js";
-import { ARCHIVE_INDEX, DELETING_STATE, LATEST_CATALOG, LATEST_INDEX, LATEST_SORT_KEY, REVISION_KEY } from "./table-schema.js";
+import { ARCHIVE_INDEX, LATEST_CATALOG, LATEST_INDEX, REVISION_KEY } from "./table-schema.js";
 import { referencedVersion, versionListsArchive } from "./platform-archive-references.js";
 import { isConditionFailure } from "./storage-errors.js";
 import { EntryReads } from "./entry-reads.js";
 import { LatestPointer } from "./latest-pointer.js";
 import { VersionWrites } from "./version-writes.js";
-import { assertToolId, setIf } from "./entry-table.js";
+import { VersionDeletion } from "./version-deletion.js";
+import { setIf } from "./entry-table.js";
 
 /** Parallel segments of the doctor's key scan: eight requests in flight, well within on-demand read capacity. */
 const SCAN_SEGMENTS = 8;
@@ -57,6 +49,8 @@ export class EntryStore {
   readonly pointer: LatestPointer;
   /** Writes of version items: publishing, editing. */
   readonly versions: VersionWrites;
+  /** Deleting versions and whole tools. */
+  readonly deletion: VersionDeletion;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -66,76 +60,7 @@ export class EntryStore {
     this.reads = reads;
     this.pointer = new LatestPointer(db, table);
     this.versions = new VersionWrites(db, table, this.reads, this.pointer);
-  }
-
-  /** The first step of deleting one version: readers stop seeing it (false when it is not stored). */
-  async markDeleting(toolId: string, version: string): Promise<boolean> {
-    return setIf(this.db, this.table, { toolId, version }, "state", DELETING_STATE, "attribute_exists(tool_id)");
-  }
-
-  /** Removes a version item that `markDeleting` marked (one published again since stays). */
-  async removeDeletingVersion(toolId: string, version: string): Promise<void> {
-    assertToolId(toolId);
-    await conditionalWrite(
-      this.db.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: { tool_id: toolId, version },
-          ConditionExpression: "#state = :deleting",
-          ExpressionAttributeNames: { "#state": "state" },
-          ExpressionAttributeValues: { ":deleting": DELETING_STATE },
-        }),
-      ),
-    );
-  }
-
-  /**
-   * Claims versions for deletion: the pointer key then holds a tombstone listing them, which
-   * hides them from readers and keeps the pointer from being recreated until `endDeletion`.
-   */
-  async beginDeletion(toolId: string, versions: readonly string[], deletionId: string): Promise<void> {
-    assertToolId(toolId);
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: {
-          tool_id: toolId,
-          version: LATEST_SORT_KEY,
-          deleting: [...versions],
-          deletion_id: deletionId,
-          latest_order: TOMBSTONE_ORDER,
-        },
-      }),
-    );
-  }
-
-  /** Deletes these version items (absent ones are fine). */
-  async deleteVersions(toolId: string, versions: readonly string[]): Promise<void> {
-    assertToolId(toolId);
-    for (let start = 0; start < versions.length; start += 25) {
-      let requests = versions.slice(start, start + 25).map((version) => ({ DeleteRequest: { Key: { tool_id: toolId, version } } }));
-      while (requests.length > 0) {
-        const result = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.table]: requests } }));
-        requests = (result.UnprocessedItems?.[this.table] ?? []) as typeof requests;
-      }
-    }
-  }
-
-  /** Removes the tombstone of deletion `deletionId` (a later deletion's tombstone stays). */
-  async endDeletion(toolId: string, deletionId: string): Promise<void> {
-    try {
-      await this.db.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: { tool_id: toolId, version: LATEST_SORT_KEY },
-          ConditionExpression: "#deletion = :id",
-          ExpressionAttributeNames: { "#deletion": "deletion_id" },
-          ExpressionAttributeValues: { ":id": deletionId },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+    this.deletion = new VersionDeletion(db, table);
   }
 
   /**

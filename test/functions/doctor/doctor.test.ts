@@ -61,7 +61,7 @@ async function damage(): Promise<void> {
       }),
     );
     await publish("half-deleted");
-    await suite.registry.local.deps.entries.beginDeletion("half-deleted", ["1.0.0"], "crashed");
+    await suite.registry.local.deps.entries.deletion.beginDeletion("half-deleted", ["1.0.0"], "crashed");
     const lost = await publish("lost-archive");
     await s3.send(
       new DeleteObjectCommand({ Bucket: config.bucketName, Key: ArchiveStore.key(createHash("sha256").update(lost).digest("hex")) }),

@@ -125,7 +125,7 @@ describe("version pages", () => {
     const first = await fetch(`${registry.url}/tools/yanked-versions/versions?limit=3&include_yanked=true`);
     const page = (await first.json()) as { version: string }[];
     const last = page.at(-1)!.version;
-    await registry.local.deps.entries.deleteVersions("yanked-versions", [last]);
+    await registry.local.deps.entries.deletion.deleteVersions("yanked-versions", [last]);
     await announceBulkWrite(registry.local);
     const next = await fetch(nextLink(first)!);
     expect(next.status).toBe(200);

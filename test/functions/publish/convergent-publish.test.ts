@@ -185,7 +185,7 @@ describe("a delete cut short", () => {
     expect((await uploadBundle(suite.registry.url, suite.registry.token, fixture.bundle)).status).toBe(200);
     const { entries } = suite.registry.local.deps;
     // A crash right after the tombstone: every version still stored.
-    await entries.beginDeletion("half-deleted", ["1.0.0"], "crashed-delete");
+    await entries.deletion.beginDeletion("half-deleted", ["1.0.0"], "crashed-delete");
     suite.registry.local.deps.reader.invalidate();
     expect((await getJson("/tools/half-deleted")).status).toBe(404);
     expect((await getJson("/tools/half-deleted/versions")).status).toBe(404);
@@ -198,7 +198,7 @@ describe("a delete cut short", () => {
   it("is finished by an upload of the same id, which then publishes afresh", async () => {
     const fixture = await bundleOf("reborn", "1.0.0", " (reborn)");
     expect((await uploadBundle(suite.registry.url, suite.registry.token, fixture.bundle)).status).toBe(200);
-    await suite.registry.local.deps.entries.beginDeletion("reborn", ["1.0.0"], "crashed-delete");
+    await suite.registry.local.deps.entries.deletion.beginDeletion("reborn", ["1.0.0"], "crashed-delete");
     const again = await uploadBundle(suite.registry.url, suite.registry.token, fixture.bundle);
     expect(again.status).toBe(200);
     suite.registry.local.deps.reader.invalidate();

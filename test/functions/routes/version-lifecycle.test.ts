@@ -229,14 +229,14 @@ describe("crash safety and concurrency", () => {
   it("a delete cut short after its first step is hidden at once and finished by a retry or the doctor", async () => {
     await publish("cut", "1.0.0", "2.0.0", "3.0.0");
     const { entries } = registry.local.deps;
-    expect(await entries.markDeleting("cut", "3.0.0")).toBe(true);
+    expect(await entries.deletion.markDeleting("cut", "3.0.0")).toBe(true);
     // A crash here: readers no longer see 3.0.0, and their read repairs the pointer.
     expect((await read("/tools/cut/versions/3.0.0")).status).toBe(404);
     await expectLatestEverywhere("cut", "2.0.0");
     expect((await call("DELETE", "/tools/cut/versions/3.0.0")).status).toBe(200);
     expect(await entries.reads.getStoredVersion("cut", "3.0.0")).toBeUndefined();
 
-    expect(await entries.markDeleting("cut", "2.0.0")).toBe(true);
+    expect(await entries.deletion.markDeleting("cut", "2.0.0")).toBe(true);
     const doctor = await call("POST", "/registry/doctor", { fix: true, graceSeconds: 0 });
     const findings = (doctor.body.findings as { kind: string; toolId?: string; version?: string; fixed: boolean }[]).filter(
       (finding) => finding.toolId === "cut",
@@ -246,7 +246,7 @@ describe("crash safety and concurrency", () => {
     const again = await call("POST", "/registry/doctor", { fix: false, graceSeconds: 0 });
     expect((again.body.findings as { toolId?: string }[]).filter((finding) => finding.toolId === "cut")).toEqual([]);
     // Publishing a version whose delete was cut short finishes the delete, then publishes afresh.
-    expect(await entries.markDeleting("cut", "1.0.0")).toBe(true);
+    expect(await entries.deletion.markDeleting("cut", "1.0.0")).toBe(true);
     await publish("cut", "1.0.0");
     await expectLatestEverywhere("cut", "1.0.0");
   });

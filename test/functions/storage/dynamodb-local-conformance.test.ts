@@ -150,7 +150,7 @@ describe("publishing and deleting on DynamoDB Local", { timeout: 90_000 }, () =>
           },
         }),
       );
-      await entries.beginDeletion("conform-gone", [], "crashed");
+      await entries.deletion.beginDeletion("conform-gone", [], "crashed");
     } finally {
       db.destroy();
     }
@@ -191,7 +191,7 @@ describe("limits on DynamoDB Local", { timeout: 60_000 }, () => {
     } finally {
       db.destroy();
     }
-    await expect(registry.local.deps.entries.beginDeletion("conform-probe", versions, "probe")).rejects.toThrow(/size/);
+    await expect(registry.local.deps.entries.deletion.beginDeletion("conform-probe", versions, "probe")).rejects.toThrow(/size/);
     expect((await request("DELETE", "/tools/conform-many")).status).toBe(200);
     expect((await request("GET", "/tools/conform-many")).status).toBe(404);
     expect((await registry.local.deps.entries.reads.readPartition("conform-many")).versions).toEqual([]);

@@ -162,10 +162,10 @@ describe("EntryStore", () => {
     await publish(entry("gone", "1.0.0", { tool_archive_sha256: sha }));
     await publish(entry("gone", "1.1.0", { tool_archive_sha256: sha }));
     expect(await entries.archiveReferenced(sha)).toBe(true);
-    await entries.beginDeletion("gone", ["1.0.0", "1.1.0"], "deletion-1");
+    await entries.deletion.beginDeletion("gone", ["1.0.0", "1.1.0"], "deletion-1");
     expect(await entries.reads.listVersions("gone")).toEqual([]); // claimed versions are hidden at once
-    await entries.deleteVersions("gone", ["1.0.0", "1.1.0"]);
-    await entries.endDeletion("gone", "deletion-1");
+    await entries.deletion.deleteVersions("gone", ["1.0.0", "1.1.0"]);
+    await entries.deletion.endDeletion("gone", "deletion-1");
     expect(await entries.reads.getLatest("gone")).toBeUndefined();
     expect(await entries.reads.listVersions("gone")).toEqual([]);
     expect(await entries.archiveReferenced(sha)).toBe(false);
@@ -274,14 +274,14 @@ describe("convergent pointer", () => {
 
   it("does not recreate a pointer over a tombstone, and summarises the partition", async () => {
     await publish(entry("doomed", "1.0.0"));
-    await entries.beginDeletion("doomed", ["1.0.0"], "d-1");
+    await entries.deletion.beginDeletion("doomed", ["1.0.0"], "d-1");
     expect(await entries.pointer.advancePointer(entry("doomed", "5.0.0"))).toBe(false);
     const partition = await entries.reads.readPartition("doomed");
     expect(partition.pointer).toEqual({ kind: "tombstone", deleting: ["1.0.0"], deletionId: "d-1" });
     expect(partition.versions).toEqual([expect.objectContaining({ version: "1.0.0", doomed: true, pending: false })]);
-    await entries.endDeletion("doomed", "other-deletion"); // someone else's tombstone stays
+    await entries.deletion.endDeletion("doomed", "other-deletion"); // someone else's tombstone stays
     expect((await entries.reads.readPartition("doomed")).pointer?.kind).toBe("tombstone");
-    await entries.endDeletion("doomed", "d-1");
+    await entries.deletion.endDeletion("doomed", "d-1");
     expect((await entries.reads.readPartition("doomed")).pointer).toBeUndefined();
   });
 
@@ -289,7 +289,7 @@ describe("convergent pointer", () => {
     await expect(entries.reads.readPartition("#catalog")).rejects.toBeInstanceOf(RangeError);
     expect(await entries.reads.listVersions("#catalog")).toEqual([]);
     expect(await entries.reads.getLatest("#catalog")).toBeUndefined();
-    await expect(entries.beginDeletion("#catalog", [], "x")).rejects.toBeInstanceOf(RangeError);
+    await expect(entries.deletion.beginDeletion("#catalog", [], "x")).rejects.toBeInstanceOf(RangeError);
   });
 
   it("picks the highest version from a partition summary", () => {
