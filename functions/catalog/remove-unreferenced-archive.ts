@@ -12,10 +12,10 @@ export async function removeArchiveIfUnreferenced(
   stores: { entries: EntryStore; archives: ArchiveStore },
   sha256: string,
 ): Promise<boolean> {
-  if (await stores.entries.archiveReferenced(sha256)) return false;
+  if (await stores.entries.indexes.archiveReferenced(sha256)) return false;
   const bytes = await stores.archives.get(sha256);
   await stores.archives.delete(sha256);
-  if (bytes !== undefined && (await stores.entries.archiveReferenced(sha256))) {
+  if (bytes !== undefined && (await stores.entries.indexes.archiveReferenced(sha256))) {
     await stores.archives.putOnce(sha256, bytes);
     return false;
   }

@@ -1,5 +1,5 @@
 import { recordCatalogChange } from "../catalog/record-catalog-change.js";
-import type { ArchiveIndexEntry, LatestIndexEntry } from "../storage/entry-store.js";
+import type { ArchiveIndexEntry, LatestIndexEntry } from "../storage/index-queries.js";
 import { ARCHIVE_INDEX, LATEST_INDEX } from "../storage/table-schema.js";
 import type { ToolPartition } from "../storage/tool-partition.js";
 import type { DoctorFinding } from "./doctor-report.js";
@@ -14,7 +14,7 @@ import type { DoctorDeps } from "./doctor-deps.js";
  *   lists a tool that is gone (or an edit that never landed), a missing entry hides a tool. Both
  *   are found and repaired (the pointer written again, or a phantom cleared).
  * - The archive index (`by-archive-sha256`) is only ever a hint: every reference it names is
- *   confirmed by its item before an archive is kept (`EntryStore.archiveReferenced`), so its
+ *   confirmed by its item before an archive is kept (`IndexQueries.archiveReferenced`), so its
  *   phantoms are harmless and ignored. An item it lacks is found and repaired, so no delete can
  *   take a referenced archive for unreferenced.
  * Each difference is read again before it is reported, so a write in flight on AWS is not taken for damage.
@@ -25,13 +25,13 @@ export async function checkIndexes(
   fix: boolean,
 ): Promise<DoctorFinding[]> {
   const findings: DoctorFinding[] = [];
-  const listed = new Map((await deps.entries.latestIndexEntries()).map((entry) => [entry.toolId, entry]));
+  const listed = new Map((await deps.entries.indexes.latestIndexEntries()).map((entry) => [entry.toolId, entry]));
   const pointed = [...partitions.values()]
     .filter((partition) => partition.pointer?.kind === "pointer")
     .map((partition) => partition.toolId);
   for (const toolId of new Set([...listed.keys(), ...pointed])) {
     if (listingProblem(listed.get(toolId), partitions.get(toolId)) === undefined) continue;
-    const [entry] = await deps.entries.latestIndexEntries(toolId);
+    const [entry] = await deps.entries.indexes.latestIndexEntries(toolId);
     const problem = listingProblem(entry, await deps.entries.reads.readPartition(toolId));
     if (problem === undefined) continue;
     const fixed =
@@ -48,19 +48,20 @@ export async function checkIndexes(
     });
   }
 
-  const indexed = new Set((await deps.entries.archiveIndexEntries()).map(archiveKey));
+  const indexed = new Set((await deps.entries.indexes.archiveIndexEntries()).map(archiveKey));
   for (const partition of partitions.values()) {
     for (const version of partition.versions) {
       const reference = { toolId: partition.toolId, version: version.version, sha256: version.archiveSha256 };
       if (reference.sha256 === "" || indexed.has(archiveKey(reference))) continue;
-      if ((await deps.entries.archiveIndexEntries(reference.sha256)).some((entry) => archiveKey(entry) === archiveKey(reference))) continue;
+      if ((await deps.entries.indexes.archiveIndexEntries(reference.sha256)).some((entry) => archiveKey(entry) === archiveKey(reference)))
+        continue;
       findings.push({
         kind: "missing-index-entry",
         toolId: reference.toolId,
         version: reference.version,
         sha256: reference.sha256,
         detail: `${reference.toolId}@${reference.version} references archives/${reference.sha256}, but the archive index (${ARCHIVE_INDEX.name}) lacks it, so a delete could take that archive for unreferenced`,
-        fixed: fix && (await deps.entries.rewriteArchiveReference(reference.toolId, reference.version, reference.sha256)),
+        fixed: fix && (await deps.entries.indexes.rewriteArchiveReference(reference.toolId, reference.version, reference.sha256)),
       });
     }
   }

@@ -45,7 +45,7 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): 
   const referenced = new Map<string, { size: number; by: string }>();
   const partitions = new Map<string, ToolPartition>();
 
-  const toolIds = await deps.entries.listToolIds();
+  const toolIds = await deps.entries.indexes.listToolIds();
   // Tools are independent (each repair touches its own partition), so several are checked at once.
   const checked = await mapBounded(toolIds, PARALLEL_TOOLS, async (toolId) => {
     const toolFindings: DoctorFinding[] = [];

@@ -161,24 +161,24 @@ describe("EntryStore", () => {
     const sha = "a".repeat(64);
     await publish(entry("gone", "1.0.0", { tool_archive_sha256: sha }));
     await publish(entry("gone", "1.1.0", { tool_archive_sha256: sha }));
-    expect(await entries.archiveReferenced(sha)).toBe(true);
+    expect(await entries.indexes.archiveReferenced(sha)).toBe(true);
     await entries.deletion.beginDeletion("gone", ["1.0.0", "1.1.0"], "deletion-1");
     expect(await entries.reads.listVersions("gone")).toEqual([]); // claimed versions are hidden at once
     await entries.deletion.deleteVersions("gone", ["1.0.0", "1.1.0"]);
     await entries.deletion.endDeletion("gone", "deletion-1");
     expect(await entries.reads.getLatest("gone")).toBeUndefined();
     expect(await entries.reads.listVersions("gone")).toEqual([]);
-    expect(await entries.archiveReferenced(sha)).toBe(false);
+    expect(await entries.indexes.archiveReferenced(sha)).toBe(false);
     expect((await entries.reads.listAllLatest()).map((e) => e.tool_id)).not.toContain("gone");
   });
 
   it("lists every tool id once by a scan in parallel segments, whatever the number of segments", async () => {
     for (const id of ["segment-a", "segment-b", "segment-c"]) await publish(entry(id, "1.0.0"));
     await publish(entry("segment-a", "1.1.0"));
-    const one = await entries.listToolIds(1);
+    const one = await entries.indexes.listToolIds(1);
     expect(one).toEqual(expect.arrayContaining(["segment-a", "segment-b", "segment-c"]));
     expect(new Set(one).size).toBe(one.length);
-    for (const segments of [3, 8, 32]) expect(await entries.listToolIds(segments), String(segments)).toEqual(one);
+    for (const segments of [3, 8, 32]) expect(await entries.indexes.listToolIds(segments), String(segments)).toEqual(one);
   });
 
   it("replaces a version's entry and the latest pointer that names it", async () => {
