@@ -26,7 +26,7 @@ export interface FunctionPermissions {
   /** Issues or checks page cursors: reads the generated cursor secret (and gets `CURSOR_SECRET_ARN`). */
   readonly readsCursorSecret: boolean;
   /**
-   * Names the snapshots it stores in the catalog revision item (`EntryStore.recordSnapshot`):
+   * Names the snapshots it stores in the catalog revision item (`CatalogRevision.recordSnapshot`):
    * `dynamodb:UpdateItem` on that one item's partition only (`dynamodb:LeadingKeys`).
    */
   readonly recordsSnapshots?: true;

@@ -28,7 +28,7 @@ export class CatalogReader {
     revalidateMs: number,
     private readonly options: CatalogReaderOptions = {},
   ) {
-    this.cache = new RevisionCache(() => entries.catalogRevision(), revalidateMs);
+    this.cache = new RevisionCache(() => entries.revision.catalogRevision(), revalidateMs);
     this.latestCatalog = new LatestCatalog({ store: entries, listings: options.listings }, { revalidateMs, onGap: "snapshot" });
   }
 

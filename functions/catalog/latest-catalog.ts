@@ -2,7 +2,7 @@ import type { RecordedCatalogChange } from "../entry/catalog-change.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { decodeListing } from "./listing-snapshot.js";
 import type { EntryReads } from "../storage/entry-reads.js";
-import type { EntryStore } from "../storage/entry-store.js";
+import type { CatalogRevision } from "../storage/catalog-revision.js";
 import type { IndexSnapshot } from "../storage/index-snapshot-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";
 
@@ -11,7 +11,7 @@ const MAX_TOOLS_READ_ONE_BY_ONE = 100;
 
 /** Where the catalogue comes from: the table (revision log, single tools, the listing index) and the stored listings. */
 export interface ListingSources {
-  store: Pick<EntryStore, "readRevisionLog"> & { reads: Pick<EntryReads, "getLatest" | "listAllLatest"> };
+  store: { reads: Pick<EntryReads, "getLatest" | "listAllLatest">; revision: Pick<CatalogRevision, "readRevisionLog"> };
   /** The listing snapshots the indexer stores (absent: every load reads the listing index). */
   listings?: { get(revision: number): Promise<IndexSnapshot | undefined> };
 }
@@ -202,7 +202,7 @@ export class LatestCatalog {
 
   private async readLog(): Promise<RevisionLog> {
     this.storageCheckDue = false;
-    const log = await this.sources.store.readRevisionLog();
+    const log = await this.sources.store.revision.readRevisionLog();
     this.checkedAt = performance.now();
     return log;
   }

@@ -17,6 +17,6 @@ export async function recordCatalogChange(
   change: CatalogChange,
   alongside?: () => Promise<void>,
 ): Promise<void> {
-  const revision = await deps.entries.recordChange(change, alongside);
+  const revision = await deps.entries.revision.recordChange(change, alongside);
   await deps.onCatalogChange?.({ ...change, revision });
 }

@@ -105,8 +105,8 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): 
     }
   }
 
-  if (toolIds.length > 0 && (await deps.entries.readRevisionLog()).revision === 0) {
-    if (fix) await deps.entries.bumpRevision();
+  if (toolIds.length > 0 && (await deps.entries.revision.readRevisionLog()).revision === 0) {
+    if (fix) await deps.entries.revision.bumpRevision();
     findings.push({
       kind: "revision-drift",
       detail: "the catalog revision counter is missing although tools are stored, so other instances cannot tell that anything changed",

@@ -27,7 +27,7 @@ export class ListingIndexer {
 
   constructor(sources: { entries: EntryStore; listings: IndexSnapshotStore }) {
     this.follower = new LatestCatalog({ store: sources.entries, listings: sources.listings }, { revalidateMs: 0, onGap: "scan" });
-    this.publisher = new SnapshotPublisher("listing", sources.listings, sources.entries);
+    this.publisher = new SnapshotPublisher("listing", sources.listings, sources.entries.revision);
   }
 
   async run(): Promise<ListingRun> {

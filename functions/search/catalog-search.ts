@@ -9,7 +9,7 @@ import { ToolSearchIndex, type SearchHit } from "./tool-search-index.js";
 /** What the search index is kept from: the table (entries and revision log) and, when there is one, the snapshot store. */
 export interface SearchSources {
   entries: {
-    readRevisionLog(): Promise<RevisionLog>;
+    revision: { readRevisionLog(): Promise<RevisionLog> };
     reads: {
       getLatest(toolId: string): Promise<PublishedEntry | undefined>;
       forEachLatestPage(onPage: (entries: PublishedEntry[]) => void): Promise<void>;
@@ -78,7 +78,7 @@ export class CatalogSearch {
 
   private async catchUp(): Promise<ToolSearchIndex> {
     this.checkDue = false;
-    const log = await this.sources.entries.readRevisionLog();
+    const log = await this.sources.entries.revision.readRevisionLog();
     this.checkedAt = performance.now();
     let index = this.index ?? (await this.fromSnapshot(log));
     if (index !== undefined && !(await this.applyLog(index, log))) {
@@ -142,7 +142,7 @@ export class CatalogSearch {
   /** A new index of every latest entry, each page of the table's read indexed as it arrives (the reads run in parallel). */
   private async scan(): Promise<ToolSearchIndex> {
     // The revision first: anything written during the scan is applied from the log later.
-    const { revision } = await this.sources.entries.readRevisionLog();
+    const { revision } = await this.sources.entries.revision.readRevisionLog();
     const builder = ToolSearchIndex.builder();
     try {
       await this.sources.entries.reads.forEachLatestPage((entries) => builder.add(entries));

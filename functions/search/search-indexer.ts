@@ -1,5 +1,5 @@
 import { SnapshotPublisher } from "../catalog/snapshot-publisher.js";
-import type { EntryStore } from "../storage/entry-store.js";
+import type { CatalogRevision } from "../storage/catalog-revision.js";
 import type { IndexSnapshotStore } from "../storage/index-snapshot-store.js";
 import { CatalogSearch, type SearchSources } from "./catalog-search.js";
 
@@ -24,9 +24,9 @@ export class SearchIndexer {
   private readonly follower: CatalogSearch;
   private readonly publisher: SnapshotPublisher;
 
-  constructor(sources: SearchSources & { entries: Pick<EntryStore, "recordSnapshot">; snapshots: IndexSnapshotStore }) {
+  constructor(sources: SearchSources & { entries: { revision: Pick<CatalogRevision, "recordSnapshot"> }; snapshots: IndexSnapshotStore }) {
     this.follower = new CatalogSearch(sources, 0);
-    this.publisher = new SnapshotPublisher("search", sources.snapshots, sources.entries);
+    this.publisher = new SnapshotPublisher("search", sources.snapshots, sources.entries.revision);
   }
 
   async run(): Promise<IndexerRun> {

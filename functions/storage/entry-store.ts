@@ -1,28 +1,18 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { CatalogChange } from "../entry/catalog-change.js";
-import { conditionalWrite } from "./query-all.js";
-import { changeSlot, RevisionLog, snapshotAttribute, type SnapshotKind } from "./revision-log.js";
-import { REVISION_KEY } from "./table-schema.js";
-import { isConditionFailure } from "./storage-errors.js";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { CatalogRevision } from "./catalog-revision.js";
 import { EntryReads } from "./entry-reads.js";
-import { LatestPointer } from "./latest-pointer.js";
-import { VersionWrites } from "./version-writes.js";
-import { VersionDeletion } from "./version-deletion.js";
 import { IndexQueries } from "./index-queries.js";
+import { LatestPointer } from "./latest-pointer.js";
+import { VersionDeletion } from "./version-deletion.js";
+import { VersionWrites } from "./version-writes.js";
 
 /**
- * ToolEntries in DynamoDB (layout in `table-schema.ts`). No transactions (dynalite has none):
- * every write is a single-item conditional write, and the publish and delete pipelines built on
- * them converge under retries, crashes and concurrency (docs/storage.md).
+ * ToolEntries in DynamoDB (layout in `table-schema.ts`), one store per concern over one table. No
+ * transactions (dynalite has none): every write is a single-item conditional write, and the
+ * publish and delete pipelines built on them converge under retries, crashes and concurrency
+ * (docs/storage.md). The stores read and write; the stage that owns a step decides.
  */
 export class EntryStore {
-  /**
-   * The catalog revision as this store last wrote or read it: a hint that lets `recordChange` bump
-   * and log in one conditional write. Never ahead of storage (only stored values are kept), so a
-   * stale hint only costs a failed condition.
-   */
-  private knownRevision: number | undefined;
-
   /** Reads of versions, partitions and latest entries. */
   readonly reads: EntryReads;
   /** Moves of each tool's latest pointer. */
@@ -33,125 +23,16 @@ export class EntryStore {
   readonly deletion: VersionDeletion;
   /** What the doctor compares with the indexes. */
   readonly indexes: IndexQueries;
+  /** The catalog revision item: bumps, the change log, the snapshots it names. */
+  readonly revision: CatalogRevision;
 
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-    reads = new EntryReads(db, table),
-  ) {
+  /** `reads` may be given (a test's counting reads); every other store is built on the table. */
+  constructor(db: DynamoDBDocumentClient, table: string, reads = new EntryReads(db, table)) {
     this.reads = reads;
     this.pointer = new LatestPointer(db, table);
-    this.versions = new VersionWrites(db, table, this.reads, this.pointer);
+    this.versions = new VersionWrites(db, table, reads, this.pointer);
     this.deletion = new VersionDeletion(db, table);
     this.indexes = new IndexQueries(db, table);
-  }
-
-  /** Marks a catalog change; every process sees a new `catalogRevision()` afterwards. */
-  async bumpRevision(): Promise<string> {
-    const result = await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: REVISION_KEY,
-        UpdateExpression: "ADD revision :one",
-        ExpressionAttributeValues: { ":one": 1 },
-        ReturnValues: "UPDATED_NEW",
-      }),
-    );
-    const revision = Number(result.Attributes?.revision ?? 0);
-    this.knownRevision = revision;
-    return String(revision);
-  }
-
-  /**
-   * Bumps the revision and logs which tool it changed (see revision-log.ts); returns the new
-   * revision. `alongside` runs once the bump is stored (with the log write when that is separate).
-   */
-  async recordChange(change: CatalogChange, alongside?: () => Promise<void>): Promise<number> {
-    const logged = await this.bumpAndLog(change);
-    if (logged !== undefined) {
-      await alongside?.();
-      return logged;
-    }
-    const revision = Number(await this.bumpRevision());
-    await Promise.all([this.logChange(revision, change), alongside?.()]);
-    return revision;
-  }
-
-  /**
-   * The common case of `recordChange` in one write: when this store knows the current revision,
-   * the bump and the next revision's change-log slot go in one update conditional on it (so the
-   * slot is exact, and atomic with the bump). Undefined when the revision is unknown here or another
-   * writer moved it first; the caller then bumps and logs in two writes.
-   */
-  private async bumpAndLog(change: CatalogChange): Promise<number | undefined> {
-    const expected = this.knownRevision;
-    if (expected === undefined) return undefined;
-    const next = expected + 1;
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: REVISION_KEY,
-          UpdateExpression: "SET #slot = :change ADD #revision :one",
-          ConditionExpression: expected === 0 ? "attribute_not_exists(#revision)" : "#revision = :expected",
-          ExpressionAttributeNames: { "#slot": changeSlot(next), "#revision": "revision" },
-          ExpressionAttributeValues: {
-            ":change": { revision: next, tool_id: change.toolId },
-            ":one": 1,
-            ...(expected === 0 ? {} : { ":expected": expected }),
-          },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      if (this.knownRevision === expected) this.knownRevision = undefined;
-      return undefined;
-    }
-    this.knownRevision = next;
-    return next;
-  }
-
-  private async logChange(revision: number, change: CatalogChange): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: REVISION_KEY,
-        UpdateExpression: "SET #slot = :change",
-        ExpressionAttributeNames: { "#slot": changeSlot(revision) },
-        ExpressionAttributeValues: { ":change": { revision, tool_id: change.toolId } },
-      }),
-    );
-  }
-
-  /**
-   * After the indexer stored a snapshot of that kind at `revision`: the revision item names it
-   * (forward only, so an indexer that lost a race never points readers back). False when a newer one is named.
-   */
-  async recordSnapshot(kind: SnapshotKind, revision: number): Promise<boolean> {
-    return conditionalWrite(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: REVISION_KEY,
-          UpdateExpression: "SET #snapshot = :revision",
-          ConditionExpression: "attribute_not_exists(#snapshot) OR #snapshot < :revision",
-          ExpressionAttributeNames: { "#snapshot": snapshotAttribute(kind) },
-          ExpressionAttributeValues: { ":revision": revision },
-        }),
-      ),
-    );
-  }
-
-  /** A string that changes on every catalog write (publish, update, delete). */
-  async catalogRevision(): Promise<string> {
-    return String((await this.readRevisionLog()).revision);
-  }
-
-  /** The revision and the log of the tools its last revisions changed. */
-  async readRevisionLog(): Promise<RevisionLog> {
-    const result = await this.db.send(new GetCommand({ TableName: this.table, Key: REVISION_KEY, ConsistentRead: true }));
-    const log = new RevisionLog(result.Item);
-    this.knownRevision = log.revision;
-    return log;
+    this.revision = new CatalogRevision(db, table);
   }
 }

@@ -10,7 +10,7 @@ import { IndexSnapshotStore } from "../../functions/storage/index-snapshot-store
  * functions/catalog/latest-catalog.ts), and the server's reader checks storage on its next read.
  */
 export async function announceBulkWrite(local: LocalRegistry): Promise<void> {
-  await local.deps.entries.bumpRevision();
+  await local.deps.entries.revision.bumpRevision();
   const s3 = createS3Client(local.config);
   try {
     await new ListingIndexer({

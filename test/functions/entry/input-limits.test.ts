@@ -27,7 +27,7 @@ function nested(depth: number): string {
 }
 
 async function revision(): Promise<number> {
-  return (await registry.local.deps.entries.readRevisionLog()).revision;
+  return (await registry.local.deps.entries.revision.readRevisionLog()).revision;
 }
 
 beforeAll(async () => {

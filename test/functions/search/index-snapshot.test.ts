@@ -107,7 +107,7 @@ describe("a cold search instance", () => {
 
   it("ignores an unreadable snapshot", async () => {
     const { sources } = coldSearch();
-    const log = await registry.local.deps.entries.readRevisionLog();
+    const log = await registry.local.deps.entries.revision.readRevisionLog();
     await sources.snapshots.put({ revision: log.revision, bytes: new TextEncoder().encode("garbage") });
     const { entries, search } = coldSearch();
     expect(await ids(search, "quokka")).toEqual(["barcode-decoder"]);
@@ -142,7 +142,7 @@ describe("the search Lambda", () => {
     expect(await answer("walruses")).toEqual([]);
 
     // Once the revision moves, the instance re-reads the tool it names.
-    await entries.recordChange({ toolId: "barcode-decoder", kind: "updated" });
+    await entries.revision.recordChange({ toolId: "barcode-decoder", kind: "updated" });
     expect(await answer("walruses")).toEqual(["barcode-decoder"]);
   });
 

@@ -188,7 +188,7 @@ describe.each(RUNTIMES)(
       expect(edit.status).toBe(200);
       const { node: version, answers } = await coldLambda<IndexerRun>(runtime, "indexer", [SCHEDULED_EVENT, SCHEDULED_EVENT]);
       expect(version).toMatch(runtimeVersion);
-      const log = await registry.local.deps.entries.readRevisionLog();
+      const log = await registry.local.deps.entries.revision.readRevisionLog();
       expect(answers[0]).toMatchObject({ revision: log.revision, tools: relevanceCatalog().length, stored: true });
       expect(answers[0]!.revision).toBeGreaterThan(before!);
       expect(answers[1]).toMatchObject({ revision: log.revision, stored: false }); // warm, nothing new

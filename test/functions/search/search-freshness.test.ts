@@ -162,7 +162,7 @@ describe("another process (a warm Lambda) following the revision log", () => {
 
   it("scans when a revision names no tool (a bulk import)", async () => {
     store.scans = 0;
-    await registry.local.deps.entries.bumpRevision();
+    await registry.local.deps.entries.revision.bumpRevision();
     await catalog.all();
     expect(store.scans).toBe(1);
   });
@@ -170,7 +170,7 @@ describe("another process (a warm Lambda) following the revision log", () => {
   it("scans when more changes happened than the log keeps", async () => {
     store.scans = 0;
     for (let change = 0; change <= CHANGE_LOG_SLOTS; change++) {
-      await registry.local.deps.entries.recordChange({ toolId: "base-tool", kind: "updated" });
+      await registry.local.deps.entries.revision.recordChange({ toolId: "base-tool", kind: "updated" });
     }
     await catalog.all();
     expect(store.scans).toBe(1);

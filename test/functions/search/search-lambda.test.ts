@@ -45,7 +45,7 @@ it("keeps its index while the revision stands still, and refreshes when it moves
   expect(await searchIds("qr")).toEqual([]);
   expect(await searchIds("barcode")).toEqual(["barcode-reader"]);
 
-  await entries.bumpRevision();
+  await entries.revision.bumpRevision();
   expect(await searchIds("qr")).toEqual(["barcode-reader"]);
 });
 

@@ -112,10 +112,10 @@ describe("EntryStore", () => {
   });
 
   it("changes the catalog revision on every bump", async () => {
-    const before = await entries.catalogRevision();
-    const bumped = await entries.bumpRevision();
+    const before = await entries.revision.catalogRevision();
+    const bumped = await entries.revision.bumpRevision();
     expect(bumped).not.toBe(before);
-    expect(await entries.catalogRevision()).toBe(bumped);
+    expect(await entries.revision.catalogRevision()).toBe(bumped);
   });
 
   it("records a change in one write when it knows the revision, in two when another writer moved it, and logs it exactly either way", async () => {
@@ -131,17 +131,17 @@ describe("EntryStore", () => {
     const store = new EntryStore(db, config.tableName);
     const other = new EntryStore(createDynamoDocumentClient(config), config.tableName);
     try {
-      const start = (await store.readRevisionLog()).revision;
+      const start = (await store.revision.readRevisionLog()).revision;
       writes.length = 0;
-      expect(await store.recordChange({ toolId: "first", kind: "published" })).toBe(start + 1);
-      expect(await store.recordChange({ toolId: "second", kind: "published" })).toBe(start + 2);
+      expect(await store.revision.recordChange({ toolId: "first", kind: "published" })).toBe(start + 1);
+      expect(await store.revision.recordChange({ toolId: "second", kind: "published" })).toBe(start + 2);
       expect(writes).toEqual(["UpdateItemCommand", "UpdateItemCommand"]);
-      await other.recordChange({ toolId: "elsewhere", kind: "published" });
+      await other.revision.recordChange({ toolId: "elsewhere", kind: "published" });
       writes.length = 0;
-      expect(await store.recordChange({ toolId: "third", kind: "published" })).toBe(start + 4);
+      expect(await store.revision.recordChange({ toolId: "third", kind: "published" })).toBe(start + 4);
       // The failed conditional write, then the bump and the log write.
       expect(writes).toEqual(["UpdateItemCommand", "UpdateItemCommand", "UpdateItemCommand"]);
-      const log = await store.readRevisionLog();
+      const log = await store.revision.readRevisionLog();
       expect([1, 2, 3, 4].map((step) => log.toolChangedAt(start + step))).toEqual(["first", "second", "elsewhere", "third"]);
     } finally {
       db.destroy();
@@ -149,11 +149,11 @@ describe("EntryStore", () => {
   });
 
   it("records concurrent changes under distinct revisions, each logged", async () => {
-    const start = (await entries.readRevisionLog()).revision;
+    const start = (await entries.revision.readRevisionLog()).revision;
     const tools = Array.from({ length: 8 }, (_, i) => `concurrent-${i}`);
-    const revisions = await Promise.all(tools.map((toolId) => entries.recordChange({ toolId, kind: "published" })));
+    const revisions = await Promise.all(tools.map((toolId) => entries.revision.recordChange({ toolId, kind: "published" })));
     expect([...revisions].sort((a, b) => a - b)).toEqual(tools.map((_, i) => start + i + 1));
-    const log = await entries.readRevisionLog();
+    const log = await entries.revision.readRevisionLog();
     expect(revisions.map((revision) => log.toolChangedAt(revision))).toEqual(tools);
   });
 
