@@ -9,7 +9,7 @@ import type { EntryStore } from "../storage/entry-store.js";
  * "Archives"). Returns whether the object was removed.
  */
 export async function removeArchiveIfUnreferenced(
-  stores: { entries: EntryStore; archives: ArchiveStore },
+  stores: { entries: Pick<EntryStore, "indexes">; archives: ArchiveStore },
   sha256: string,
 ): Promise<boolean> {
   if (await stores.entries.indexes.archiveReferenced(sha256)) return false;

@@ -24,7 +24,7 @@ const MAX_ROUNDS = 4;
  * so a healthy tool costs one round trip. On a full disk (the local server) a read still answers,
  * from the versions, and leaves the repair to a later read.
  */
-export async function resolveLatest(entries: EntryStore, toolId: string): Promise<ResolvedLatest> {
+export async function resolveLatest(entries: Pick<EntryStore, "reads" | "pointer">, toolId: string): Promise<ResolvedLatest> {
   // No tool can have an id outside the rule (routes answer 400 before; other callers get "none").
   if (!isToolId(toolId)) return { repaired: false };
   let repaired = false;
@@ -76,7 +76,7 @@ function pointerAhead(pointerVersion: string, best: VersionSummary): boolean {
   return pointerVersion !== best.version && versionRank(pointerVersion) > best.rank;
 }
 
-async function fromVersions(entries: EntryStore, partition: ToolPartition): Promise<PublishedEntry | undefined> {
+async function fromVersions(entries: Pick<EntryStore, "reads">, partition: ToolPartition): Promise<PublishedEntry | undefined> {
   const best = highestVersion(latestCandidates(partition));
   return best === undefined ? undefined : entries.reads.getVersion(partition.toolId, best.version);
 }

@@ -7,7 +7,7 @@ import { scopeAllows } from "./token-scope.js";
 import type { WriteAction } from "../auth/write-action.js";
 import { auditSubject, writerOf, type Writer } from "./writer.js";
 
-export type AuthorizeDeps = { entries: EntryStore; trust: TrustStores };
+export type AuthorizeDeps = { entries: Pick<EntryStore, "reads">; trust: TrustStores };
 
 /**
  * Whether the request's writer may perform `action` on `toolId` (docs/design/publisher-trust.md):
