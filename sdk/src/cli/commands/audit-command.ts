@@ -1,21 +1,20 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { readAuditLog, type AuditEvent } from "../../publish/audit-log.js";
-import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
-import { tokenOption } from "./token-option.js";
+import { printJson, type CliContext } from "../cli-context.js";
+import { withWriteOptions, writeRequest, type WriteOptions } from "./token-option.js";
 
 /** `agent-tools audit`: the registry's audit log of writes, newest first (admin token). */
 export function registerAuditCommand(program: Command, context: CliContext): void {
   const { io } = context;
-  withJsonOption(
+  withWriteOptions(
     program
       .command("audit")
       .description("print the registry's audit log of writes, newest first (admin token)")
       .option("--limit <n>", "events per page, 1-100 (default 50)", pageSize)
       .option("--cursor <cursor>", "continue from a previous page's next_cursor")
-      .option("--all", "follow next_cursor to the oldest event")
-      .addOption(tokenOption()),
-  ).action(async (options: { limit?: number; cursor?: string; all?: boolean; token?: string; json?: boolean }) => {
-    const request = { registryUrl: context.registryUrl(), token: context.writeToken(options.token) };
+      .option("--all", "follow next_cursor to the oldest event"),
+  ).action(async (options: WriteOptions & { limit?: number; cursor?: string; all?: boolean }) => {
+    const request = writeRequest(context, options);
     const events: AuditEvent[] = [];
     let cursor = options.cursor;
     let next: string | undefined;

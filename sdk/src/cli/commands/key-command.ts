@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { listPublisherKeys, registerPublisherKey, revokePublisherKey } from "../../publish/publisher-keys.js";
 import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
 import { existingPath } from "./local-path.js";
-import { tokenOption } from "./token-option.js";
+import { withWriteOptions, writeRequest, type WriteOptions } from "./token-option.js";
 
 /**
  * `agent-tools key add|list|revoke`: a publisher's ed25519 signing keys (docs/registry.md,
@@ -13,19 +13,15 @@ export function registerKeyCommand(program: Command, context: CliContext): void 
   const { io } = context;
   const key = program.command("key").description("publisher signing keys (ed25519): register, list, revoke");
 
-  withJsonOption(
+  withWriteOptions(
     key
       .command("add")
       .description("register a public key (PEM) for a publisher")
       .argument("<publisher>", "publisher name")
-      .argument("<public-key.pem>", "the ed25519 public key")
-      .addOption(tokenOption()),
-  ).action(async (publisher: string, file: string, options: { token?: string; json?: boolean }) => {
+      .argument("<public-key.pem>", "the ed25519 public key"),
+  ).action(async (publisher: string, file: string, options: WriteOptions) => {
     const pem = await readFile((await existingPath(io, file)).path, "utf8");
-    const registered = await registerPublisherKey(publisher, pem, {
-      registryUrl: context.registryUrl(),
-      token: context.writeToken(options.token),
-    });
+    const registered = await registerPublisherKey(publisher, pem, writeRequest(context, options));
     if (options.json) printJson(io, registered);
     else io.out(`Registered ${registered.key_id} for ${publisher}\n`);
   });
@@ -41,18 +37,14 @@ export function registerKeyCommand(program: Command, context: CliContext): void 
     },
   );
 
-  withJsonOption(
+  withWriteOptions(
     key
       .command("revoke")
       .description("revoke a publisher's key")
       .argument("<publisher>", "publisher name")
-      .argument("<key-id>", "sha256:…")
-      .addOption(tokenOption()),
-  ).action(async (publisher: string, keyId: string, options: { token?: string; json?: boolean }) => {
-    const revoked = await revokePublisherKey(publisher, keyId, {
-      registryUrl: context.registryUrl(),
-      token: context.writeToken(options.token),
-    });
+      .argument("<key-id>", "sha256:…"),
+  ).action(async (publisher: string, keyId: string, options: WriteOptions) => {
+    const revoked = await revokePublisherKey(publisher, keyId, writeRequest(context, options));
     if (options.json) printJson(io, revoked);
     else io.out(`Revoked ${revoked.key_id} of ${publisher} (${String(revoked.revoked_at)})\n`);
   });

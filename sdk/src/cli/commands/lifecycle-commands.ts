@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { setVersionStatus, type VersionStatusChange } from "../../publish/version-lifecycle.js";
-import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
+import { printJson, type CliContext } from "../cli-context.js";
 import { UsageError } from "../report-error.js";
-import { tokenOption } from "./token-option.js";
+import { withWriteOptions, writeRequest, type WriteOptions } from "./token-option.js";
 import { parseVersionReference } from "./tool-reference.js";
 
 /**
@@ -14,15 +14,14 @@ export function registerLifecycleCommands(program: Command, context: CliContext)
     { name: "yank", status: "yanked", field: "reason", help: "hide a version from latest, listings and search (exact pins keep working)" },
     { name: "deprecate", status: "deprecated", field: "message", help: "mark a version deprecated: agents are warned when they add it" },
   ] as const) {
-    withJsonOption(
+    withWriteOptions(
       program
         .command(kind.name)
         .description(kind.help)
         .argument("<id@version>", "the version, e.g. text-stats@1.2.0")
         .option(`--${kind.field} <text>`, `why (required): shown to everyone who resolves this version`)
-        .option("--undo", "make the version active again")
-        .addOption(tokenOption()),
-    ).action(async (reference: string, options: { reason?: string; message?: string; undo?: boolean; token?: string; json?: boolean }) => {
+        .option("--undo", "make the version active again"),
+    ).action(async (reference: string, options: WriteOptions & { reason?: string; message?: string; undo?: boolean }) => {
       const { toolId, version } = parseVersionReference(reference);
       const text = options[kind.field];
       if (!options.undo && (text === undefined || text.trim() === ""))
@@ -34,10 +33,7 @@ export function registerLifecycleCommands(program: Command, context: CliContext)
         : kind.status === "yanked"
           ? { status: "yanked", reason: text! }
           : { status: "deprecated", message: text! };
-      const entry = await setVersionStatus(toolId, version, change, {
-        registryUrl: context.registryUrl(),
-        token: context.writeToken(options.token),
-      });
+      const entry = await setVersionStatus(toolId, version, change, writeRequest(context, options));
       if (options.json) printJson(context.io, entry);
       else
         context.io.out(

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { createPublisherToken, listPublisherTokens, revokePublisherToken, type PublisherAction } from "../../publish/publisher-tokens.js";
-import { printJson, withJsonOption, type CliContext } from "../cli-context.js";
-import { tokenOption } from "./token-option.js";
+import { printJson, type CliContext } from "../cli-context.js";
+import { withWriteOptions, writeRequest, type WriteOptions } from "./token-option.js";
 
 const ACTIONS: readonly PublisherAction[] = ["publish", "update", "deprecate", "yank", "delete"];
 
@@ -14,37 +14,34 @@ export function registerTokenCommand(program: Command, context: CliContext): voi
   // program.command() (not new Command()) so the subcommands inherit exitOverride and the output streams.
   const token = program.command("token").description("publisher tokens: scoped, expiring write tokens minted with the admin token");
 
-  withJsonOption(
+  withWriteOptions(
     token
       .command("create")
       .description("mint a token for a publisher (prints its secret once)")
       .requiredOption("--name <publisher>", "publisher name (lowercase letters, digits, -)")
       .requiredOption("--scope <patterns>", "tool ids or prefixes ending in * (comma-separated, or repeat the option)", collectList, [])
       .requiredOption("--actions <actions>", `comma-separated: ${ACTIONS.join(", ")}`, actionList)
-      .option("--expires <duration>", "lifetime: 12h, 30d or hours (default 30d)", hours)
-      .addOption(tokenOption()),
-  ).action(
-    async (options: { name: string; scope: string[]; actions: PublisherAction[]; expires?: number; token?: string; json?: boolean }) => {
-      const minted = await createPublisherToken(
-        {
-          name: options.name,
-          scope: options.scope,
-          actions: options.actions,
-          ...(options.expires === undefined ? {} : { expiresInHours: options.expires }),
-        },
-        { registryUrl: context.registryUrl(), token: context.writeToken(options.token) },
-      );
-      if (options.json) return printJson(io, minted);
-      io.out(`${minted.token}\n`);
-      io.err(
-        `Token for publisher ${minted.name} (${minted.actions.join(", ")} on ${minted.scope.join(", ")}), expires ${minted.expires_at}. It is shown only now: store it safely.\n`,
-      );
-    },
-  );
+      .option("--expires <duration>", "lifetime: 12h, 30d or hours (default 30d)", hours),
+  ).action(async (options: WriteOptions & { name: string; scope: string[]; actions: PublisherAction[]; expires?: number }) => {
+    const minted = await createPublisherToken(
+      {
+        name: options.name,
+        scope: options.scope,
+        actions: options.actions,
+        ...(options.expires === undefined ? {} : { expiresInHours: options.expires }),
+      },
+      writeRequest(context, options),
+    );
+    if (options.json) return printJson(io, minted);
+    io.out(`${minted.token}\n`);
+    io.err(
+      `Token for publisher ${minted.name} (${minted.actions.join(", ")} on ${minted.scope.join(", ")}), expires ${minted.expires_at}. It is shown only now: store it safely.\n`,
+    );
+  });
 
-  withJsonOption(token.command("list").description("list publisher tokens (never their secrets)").addOption(tokenOption())).action(
-    async (options: { token?: string; json?: boolean }) => {
-      const tokens = await listPublisherTokens({ registryUrl: context.registryUrl(), token: context.writeToken(options.token) });
+  withWriteOptions(token.command("list").description("list publisher tokens (never their secrets)")).action(
+    async (options: WriteOptions) => {
+      const tokens = await listPublisherTokens(writeRequest(context, options));
       if (options.json) return printJson(io, tokens);
       if (tokens.length === 0)
         io.out("No publisher tokens yet: `agent-tools token create --name <publisher> --scope '<prefix>*' --actions publish` mints one.\n");
@@ -61,13 +58,13 @@ export function registerTokenCommand(program: Command, context: CliContext): voi
     },
   );
 
-  withJsonOption(
-    token.command("revoke").description("revoke a publisher's token at once").argument("<name>", "publisher name").addOption(tokenOption()),
-  ).action(async (name: string, options: { token?: string; json?: boolean }) => {
-    const revoked = await revokePublisherToken(name, { registryUrl: context.registryUrl(), token: context.writeToken(options.token) });
-    if (options.json) printJson(io, revoked);
-    else io.out(`Revoked the token of ${revoked.name} (${revoked.revoked_at})\n`);
-  });
+  withWriteOptions(token.command("revoke").description("revoke a publisher's token at once").argument("<name>", "publisher name")).action(
+    async (name: string, options: WriteOptions) => {
+      const revoked = await revokePublisherToken(name, writeRequest(context, options));
+      if (options.json) printJson(io, revoked);
+      else io.out(`Revoked the token of ${revoked.name} (${revoked.revoked_at})\n`);
+    },
+  );
 }
 
 function collectList(value: string, previous: string[]): string[] {
