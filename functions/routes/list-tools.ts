@@ -1,15 +1,11 @@
-import { presentEntryJson } from "../catalog/present-entry.js";
+import { latestEntriesPage } from "./latest-entries-page.js";
 import { publicReadCacheControl } from "../http/edge-cache.js";
 import { jsonText } from "../http/json-text.js";
 import { HttpProblem } from "../http-problem.js";
-import { requestOrigin } from "../http/request-origin.js";
-import { boundedPage, MAX_PAGE_BYTES, MAX_PAGE_ITEMS, parsePageLimit } from "../listing/bounded-page.js";
-import { setNextPageLink } from "../listing/next-page-link.js";
+import { MAX_PAGE_ITEMS, parsePageLimit } from "../listing/bounded-page.js";
 import { listingScope } from "../listing/page-cursor.js";
 import { registryCursors } from "../listing/registry-cursors.js";
-import { indexAfter, matchingFrom } from "../listing/sorted-entries.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
-import { isToolId } from "../validate/tool-id.js";
 import type { RouteModule } from "../route-module.js";
 
 /**
@@ -29,24 +25,13 @@ export const listToolsRoute: RouteModule = (app, deps) => {
     const updatedParam = c.req.query("updated_since");
     const updatedSince = updatedParam === undefined ? undefined : parseTimestamp(updatedParam);
     const scope = listingScope("/tools", { type, tag, updated_since: updatedSince });
-    const cursor = c.req.query("cursor");
-    const startAfter = cursor === undefined || cursor === "" ? undefined : await cursors.decode(scope, cursor, isToolId);
-
     const matches = (entry: PublishedEntry) =>
       (type === undefined || entry.tool_type === type) &&
       (tag === undefined || entry.tool_tags.includes(tag)) &&
       (updatedSince === undefined || entry.updated_at >= updatedSince);
-    const entries = await deps.reader.allLatest();
-    const start = startAfter === undefined ? 0 : indexAfter(entries, startAfter);
-    const origin = requestOrigin(c, deps.config);
-    const page = boundedPage(matchingFrom(entries, start, matches), (entry) => presentEntryJson(entry, origin), {
-      limit,
-      maxBytes: MAX_PAGE_BYTES,
-    });
-    const last = page.items.at(-1);
-    if (page.more && last !== undefined) setNextPageLink(c, deps.config, await cursors.encode(scope, last.tool_id));
+    const json = await latestEntriesPage(c, deps, { cursors, scope, limit, matches });
     c.header("Cache-Control", publicReadCacheControl(deps.config));
-    return jsonText(c, page.json);
+    return jsonText(c, json);
   });
 };
 
