@@ -86,21 +86,16 @@ export async function analyseBash(command: string, cwd: string, depth = 0): Prom
     return analysis;
   } catch (error) {
     // Defence in depth: an input the analysis trips over is never auto-allowed.
-    const empty: BashAnalysis = {
-      command,
-      script: undefined,
-      commands: [],
-      unanalysable: undefined,
-      dangerous: undefined,
-      scriptProblem: undefined,
-      directories: [cwd],
+    return {
+      ...emptyAnalysis(command, cwd),
+      unanalysable: `the analysis failed on this command (${error instanceof Error ? error.message : String(error)})`,
     };
-    return { ...empty, unanalysable: `the analysis failed on this command (${error instanceof Error ? error.message : String(error)})` };
   }
 }
 
-async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
-  const analysis: BashAnalysis = {
+/** An analysis that found nothing yet: no commands, no problem, the working directory as the only one touched. */
+function emptyAnalysis(command: string, cwd: string): BashAnalysis {
+  return {
     command,
     script: undefined,
     commands: [],
@@ -109,6 +104,10 @@ async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
     scriptProblem: undefined,
     directories: [cwd],
   };
+}
+
+async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
+  const analysis = emptyAnalysis(command, cwd);
   if (command.length > MAX_COMMAND_LENGTH)
     return { ...analysis, unanalysable: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
   if (HIDDEN_CHARACTERS.test(command))
