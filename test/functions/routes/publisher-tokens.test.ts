@@ -3,7 +3,7 @@
 // that leaves storage as it was.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../../sdk/src/cli/run-cli.js";
+import { runCliCaptured } from "../../sdk/support/captured-cli.js";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
 import { sha256Hex } from "../../../functions/auth/token-verifier.js";
 import { buildBundle, fixtureBundle, readFixtureSpec, zipFiles } from "../../support/bundles.js";
@@ -21,15 +21,8 @@ afterAll(async () => {
   await registry?.close();
 });
 
-async function cli(...args: string[]) {
-  let out = "";
-  let err = "";
-  const status = await runCli([...args, "--registry", registry.url], {
-    out: (text) => void (out += text),
-    err: (text) => void (err += text),
-    cwd: process.cwd(),
-  });
-  return { status, out, err };
+function cli(...args: string[]) {
+  return runCliCaptured([...args, "--registry", registry.url], process.cwd());
 }
 
 async function request(method: string, path: string, token: string | undefined, body?: unknown) {

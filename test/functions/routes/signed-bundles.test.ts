@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signaturePayload } from "@agent-tools/sdk/tool-spec";
-import { runCli } from "../../../sdk/src/cli/run-cli.js";
+import { runCliCaptured } from "../../sdk/support/captured-cli.js";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
 import { signBundle } from "../../../sdk/src/publish/sign-bundle.js";
 import { FIXTURE_TOOLS_DIR, fixtureBundle } from "../../support/bundles.js";
@@ -49,15 +49,8 @@ async function mint(name: string, scope: string[]): Promise<string> {
   return ((await response.json()) as { token: string }).token;
 }
 
-async function cli(...args: string[]) {
-  let out = "";
-  let err = "";
-  const status = await runCli([...args, "--registry", registry.url], {
-    out: (text) => void (out += text),
-    err: (text) => void (err += text),
-    cwd: workDir,
-  });
-  return { status, out, err };
+function cli(...args: string[]) {
+  return runCliCaptured([...args, "--registry", registry.url], workDir);
 }
 
 async function call(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) {

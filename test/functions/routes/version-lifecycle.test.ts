@@ -2,7 +2,7 @@
 // deprecate, yank, restore and delete through HTTP and the CLI; latest, listings and search skip
 // yanked versions; refusals change nothing; crashes between steps and concurrent publishes converge.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../../sdk/src/cli/run-cli.js";
+import { runCliCaptured } from "../../sdk/support/captured-cli.js";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
 import { withStatus } from "../../../functions/entry/status-change.js";
 import { fixtureBundle } from "../../support/bundles.js";
@@ -18,15 +18,8 @@ afterAll(async () => {
   await registry?.close();
 });
 
-async function cli(...args: string[]) {
-  let out = "";
-  let err = "";
-  const status = await runCli([...args, "--registry", registry.url, "--token", registry.token], {
-    out: (text) => void (out += text),
-    err: (text) => void (err += text),
-    cwd: process.cwd(),
-  });
-  return { status, out, err };
+function cli(...args: string[]) {
+  return runCliCaptured([...args, "--registry", registry.url, "--token", registry.token], process.cwd());
 }
 
 async function call(method: string, path: string, body?: unknown, token = registry.token) {
