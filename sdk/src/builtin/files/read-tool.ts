@@ -1,6 +1,7 @@
 import { isAbsolute } from "node:path";
-import { PermissionBehavior, type PermissionContext, type PermissionDecision } from "../../permission/types.js";
+import type { PermissionContext, PermissionDecision } from "../../permission/types.js";
 import { pathReadProblem, type ReadProblem } from "../paths/read-confinement.js";
+import { readDecision } from "../paths/read-decision.js";
 import type { ToolCallContext, ToolInputSchema } from "../../tool/tool-base.js";
 import { ToolChunk } from "../../tool/tool-chunk.js";
 import { FileToolProblem, readText, requireAbsolute, requireFile } from "./file-access.js";
@@ -48,16 +49,7 @@ export class Read extends FileToolBase<ReadInput> {
 
   /** A secret asks even past allow rules; a file elsewhere goes to the rules and the mode. */
   checkPermissions(input: ReadInput, context: PermissionContext): PermissionDecision {
-    const problem = this.readProblem(input, context);
-    if (problem?.kind === "secret") {
-      return {
-        behavior: PermissionBehavior.ASK,
-        message: `Permission required: Read of a sensitive file: ${problem.message}`,
-        reason: "Safety check: sensitive file",
-        bypassImmune: true,
-      };
-    }
-    return { behavior: PermissionBehavior.PASSTHROUGH, message: problem?.message ?? "Read is read-only" };
+    return readDecision(this.readProblem(input, context), { asking: "Read of a sensitive file", readOnly: "Read is read-only" });
   }
 
   /** A relative or missing path reads nothing (the call refuses it), so it is no problem. */

@@ -11,6 +11,7 @@ import { BUILTIN_ORIGIN, ToolBase, type ToolBaseOptions } from "../../tool/tool-
 import { dangerousPathLists, type DangerousPathOptions } from "../paths/dangerous-paths.js";
 import { matchesPathRule, pathRuleMatcher, suggestPathRule } from "../paths/path-rules.js";
 import type { ReadProblem } from "../paths/read-confinement.js";
+import { readDecision } from "../paths/read-decision.js";
 import { ToolScope } from "../paths/tool-scope.js";
 import { treeSecret, type TreeReading } from "../paths/tree-secrets.js";
 import { LocalWorkspaceBackend } from "../workspace/local-workspace-backend.js";
@@ -66,16 +67,10 @@ export abstract class SearchToolBase<Input extends SearchInput> extends ToolBase
 
   /** A search that would read a secret asks even past allow rules; one reaching elsewhere goes to the rules and the mode. */
   checkPermissions(input: Input, context: PermissionContext): PermissionDecision {
-    const problem = this.readProblem(input, context);
-    if (problem?.kind === "secret") {
-      return {
-        behavior: PermissionBehavior.ASK,
-        message: `Permission required: ${this.name} would read a sensitive file: ${problem.message}`,
-        reason: "Safety check: sensitive file",
-        bypassImmune: true,
-      };
-    }
-    return { behavior: PermissionBehavior.PASSTHROUGH, message: problem?.message ?? `${this.name} is read-only` };
+    return readDecision(this.readProblem(input, context), {
+      asking: `${this.name} would read a sensitive file`,
+      readOnly: `${this.name} is read-only`,
+    });
   }
 
   /** The directory searched: `path` (absolute, or relative to the cwd) or the cwd. */
