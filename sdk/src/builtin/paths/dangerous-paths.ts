@@ -6,8 +6,8 @@ import { expandHome, fileStat, resolveRealPath } from "../../permission/working-
 import { shellGlobToRegExp } from "./shell-glob.js";
 import { SECRET_LOCATIONS, SECRET_NAME_EXCEPTIONS, SECRET_NAME_PATTERNS, SECRET_SYSTEM_PATHS } from "./secret-locations.js";
 
-/** The default lists (docs/design/permission-model.md#dangerous-paths): shell start-up files, credentials and tool configuration. */
-export const DEFAULT_DANGEROUS_FILES: readonly string[] = [
+/** Git's and the shells' start-up files: they run or configure what runs, so writing them is dangerous; reading them is not. */
+const STARTUP_FILES = [
   ".gitconfig",
   ".gitmodules",
   ".bashrc",
@@ -19,6 +19,11 @@ export const DEFAULT_DANGEROUS_FILES: readonly string[] = [
   ".zprofile",
   ".zlogin",
   ".profile",
+];
+
+/** The default lists (docs/design/permission-model.md#dangerous-paths): shell start-up files, credentials and tool configuration. */
+export const DEFAULT_DANGEROUS_FILES: readonly string[] = [
+  ...STARTUP_FILES,
   ".ssh/config",
   ".ssh/authorized_keys",
   ".netrc",
@@ -145,24 +150,7 @@ export function hardLinkCount(path: string): number {
  * Dangerous to write but harmless to read: start-up files, editor settings, the git internals (except
  * `.git/config`, which may hold tokens).
  */
-const READABLE_ENTRIES = new Set([
-  ".gitconfig",
-  ".gitmodules",
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".profile",
-  ".git",
-  ".vscode",
-  ".idea",
-  ".husky",
-  ".claude",
-]);
+const READABLE_ENTRIES = new Set([...STARTUP_FILES, ".git", ".vscode", ".idea", ".husky", ".claude"]);
 
 const listsForCache = {
   read: new WeakMap<DangerousPathLists, DangerousPathLists>(),
