@@ -8,13 +8,19 @@ export interface RegistryForFile {
   /** The registry, once `beforeAll` has started it. */
   readonly registry: TestRegistry;
   readonly tempDirs: TempDirs;
+  /** The file's scratch folder (`folderPrefix` given), made beside the registry's start. */
+  readonly folder: string;
 }
 
-export function registryForFile(options: TestRegistryOptions = {}): RegistryForFile {
+export function registryForFile(options: TestRegistryOptions = {}, folderPrefix?: string): RegistryForFile {
   let registry: TestRegistry | undefined;
+  let folder: string | undefined;
   const tempDirs = new TempDirs();
   beforeAll(async () => {
-    registry = await startTestRegistry(options);
+    [registry, folder] = await Promise.all([
+      startTestRegistry(options),
+      folderPrefix === undefined ? undefined : tempDirs.make(folderPrefix),
+    ]);
   });
   afterAll(async () => {
     await registry?.close();
@@ -26,5 +32,9 @@ export function registryForFile(options: TestRegistryOptions = {}): RegistryForF
       return registry;
     },
     tempDirs,
+    get folder() {
+      if (folder === undefined) throw new Error("no scratch folder: pass registryForFile a folderPrefix, and use it inside a test or hook");
+      return folder;
+    },
   };
 }

@@ -4,25 +4,16 @@
  * bundles and tool archives, and the SDK unpacks them to the same tool, without those entries.
  */
 import { readFileSync } from "node:fs";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AgentTools } from "@agent-tools/sdk";
 import { readArchive, readToolArchive } from "@agent-tools/sdk/archive";
 import { buildBundle, FIXTURE_TOOLS_DIR, readFixtureSpec, zipFiles } from "../../support/bundles.js";
-import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
+import { uploadBundle } from "../../support/registry.js";
+import { registryForFile } from "../../support/registry-for-file.js";
 
-let registry: TestRegistry;
-let cacheDir: string;
-
-beforeAll(async () => {
-  [registry, cacheDir] = await Promise.all([startTestRegistry(), mkdtemp(join(tmpdir(), "agent-tools-macos-"))]);
-});
-afterAll(async () => {
-  await registry?.close();
-  await rm(cacheDir, { recursive: true, force: true });
-});
+const suite = registryForFile({}, "agent-tools-macos-");
 
 const appleDouble = "\u0000\u0005\u0016\u0007 Mac OS X resource fork";
 
@@ -47,16 +38,16 @@ describe("macOS metadata in archives", () => {
         "__MACOSX/._tool.zip": appleDouble,
       },
     });
-    const uploaded = await uploadBundle(registry.url, registry.token, bundle, "finder-zipped.zip");
+    const uploaded = await uploadBundle(suite.registry.url, suite.registry.token, bundle, "finder-zipped.zip");
     expect(uploaded.body).toMatchObject({ tool_id: "finder-zipped" });
     expect(uploaded.status).toBe(200);
 
-    const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir });
+    const tools = new AgentTools({ toolsDbUrl: suite.registry.url, cacheDir: suite.folder });
     try {
       await tools.add("finder-zipped", { top_n: 1 });
       expect(await tools.executeToolById("finder-zipped", { text: "b a b" })).toEqual({ word_count: 3, unique_words: 2, top_words: ["b"] });
-      const [tree] = await readdir(join(cacheDir, "trees"));
-      expect((await readdir(join(cacheDir, "trees", tree!), { recursive: true })).sort()).toEqual(["code", "code/function.py"]);
+      const [tree] = await readdir(join(suite.folder, "trees"));
+      expect((await readdir(join(suite.folder, "trees", tree!), { recursive: true })).sort()).toEqual(["code", "code/function.py"]);
     } finally {
       await tools.close();
     }

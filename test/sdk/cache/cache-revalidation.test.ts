@@ -1,27 +1,12 @@
-/**
- * The SDK's entry cache against a real registry: a pinned `id@version` is revalidated with one
- * conditional GET when the registry is reachable (a re-published version with new code is
- * detected and run), served from the cache when it is not, and every add caches what it fetched.
- */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AgentTools, RegistryUnavailableError } from "@agent-tools/sdk";
 import { deleteTool } from "../../../sdk/src/publish/delete-tool.js";
 import { buildBundle, readFixtureSpec, zipFiles } from "../../support/bundles.js";
-import { startTestRegistry, uploadBundle, type TestRegistry } from "../../support/registry.js";
+import { uploadBundle } from "../../support/registry.js";
+import { registryForFile } from "../../support/registry-for-file.js";
 
-let registry: TestRegistry;
-let workDir: string;
-
-beforeAll(async () => {
-  [registry, workDir] = await Promise.all([startTestRegistry(), mkdtemp(join(tmpdir(), "agent-tools-revalidate-"))]);
-});
-afterAll(async () => {
-  await registry?.close();
-  await rm(workDir, { recursive: true, force: true });
-});
+const suite = registryForFile({}, "agent-tools-revalidate-");
 
 /** A Python tool whose `execute` answers `answer`, published as `toolId@version`. */
 async function publishAnswering(toolId: string, version: string, answer: string): Promise<void> {
@@ -34,12 +19,12 @@ async function publishAnswering(toolId: string, version: string, answer: string)
   };
   const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(answer)}\n`;
   const toolZip = zipFiles({ "code/function.py": code });
-  const result = await uploadBundle(registry.url, registry.token, buildBundle({ spec, toolZip, toolMd: `# ${toolId}` }));
+  const result = await uploadBundle(suite.registry.url, suite.registry.token, buildBundle({ spec, toolZip, toolMd: `# ${toolId}` }));
   expect(result.status).toBe(200);
 }
 
 /** An AgentTools whose registry requests are recorded as "METHOD path status". */
-function recordingAgent(cacheDir: string, url = registry.url) {
+function recordingAgent(cacheDir: string, url = suite.registry.url) {
   const requests: string[] = [];
   const tools = new AgentTools({
     toolsDbUrl: url,
@@ -57,7 +42,7 @@ const closedRegistryUrl = "http://127.0.0.1:9"; // the discard port: nothing lis
 
 describe("pinned versions", () => {
   it("revalidate with one 304 when unchanged, and run new code after a re-publish of the same version", async () => {
-    const cacheDir = join(workDir, "republish");
+    const cacheDir = join(suite.folder, "republish");
     await publishAnswering("answer-tool", "1.0.0", "old code");
     const first = recordingAgent(cacheDir);
     await first.tools.add("answer-tool@1.0.0");
@@ -69,7 +54,7 @@ describe("pinned versions", () => {
     expect(second.requests).toEqual(["GET /tools/answer-tool/versions/1.0.0 304"]);
     expect(await second.tools.executeToolById("answer-tool", {})).toBe("old code");
 
-    await deleteTool("answer-tool", { registryUrl: registry.url, token: registry.token });
+    await deleteTool("answer-tool", { registryUrl: suite.registry.url, token: suite.registry.token });
     await publishAnswering("answer-tool", "1.0.0", "new code");
     second.requests.length = 0;
     await second.tools.add("answer-tool@1.0.0");
@@ -80,9 +65,9 @@ describe("pinned versions", () => {
   });
 
   it("are served from the cache when the registry cannot be reached, even if only an unpinned add cached them", async () => {
-    const cacheDir = join(workDir, "offline");
+    const cacheDir = join(suite.folder, "offline");
     await publishAnswering("offline-tool", "2.0.0", "cached answer");
-    const online = new AgentTools({ toolsDbUrl: registry.url, cacheDir });
+    const online = new AgentTools({ toolsDbUrl: suite.registry.url, cacheDir });
     await online.add("offline-tool"); // unpinned
     await online.close();
 
@@ -96,19 +81,19 @@ describe("pinned versions", () => {
   });
 
   it("fail as unreachable when the registry is down and nothing is cached", async () => {
-    const offline = new AgentTools({ toolsDbUrl: closedRegistryUrl, cacheDir: join(workDir, "empty") });
+    const offline = new AgentTools({ toolsDbUrl: closedRegistryUrl, cacheDir: join(suite.folder, "empty") });
     await expect(offline.add("never-seen@1.0.0")).rejects.toBeInstanceOf(RegistryUnavailableError);
     await expect(offline.add("never-seen")).rejects.toBeInstanceOf(RegistryUnavailableError);
     await offline.close();
   });
 
   it("do not run a cached version the registry has since deleted", async () => {
-    const cacheDir = join(workDir, "deleted");
+    const cacheDir = join(suite.folder, "deleted");
     await publishAnswering("deleted-tool", "1.0.0", "gone");
-    const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir });
+    const tools = new AgentTools({ toolsDbUrl: suite.registry.url, cacheDir });
     await tools.add("deleted-tool@1.0.0");
     await tools.close();
-    await deleteTool("deleted-tool", { registryUrl: registry.url, token: registry.token });
+    await deleteTool("deleted-tool", { registryUrl: suite.registry.url, token: suite.registry.token });
     await expect(tools.add("deleted-tool@1.0.0")).rejects.toMatchObject({ code: "TOOL_NOT_FOUND" });
     await tools.close();
   });

@@ -5,37 +5,27 @@
  * `search --type --tag` and the "no tools match" line.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../../../sdk/src/cli/run-cli.js";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
 import type { CliIo } from "../../../sdk/src/cli/cli-io.js";
-import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
+import { registryForFile } from "../../support/registry-for-file.js";
 
 const run = promisify(execFile);
-let registry: TestRegistry;
-let workDir: string;
-
-beforeAll(async () => {
-  [registry, workDir] = await Promise.all([startTestRegistry(), mkdtemp(join(tmpdir(), "agent-tools-cli-authoring-"))]);
-});
-afterAll(async () => {
-  await registry?.close();
-  await rm(workDir, { recursive: true, force: true });
-});
+const suite = registryForFile({}, "agent-tools-cli-authoring-");
 
 /** Runs the CLI in process (optionally as if on a terminal answering `answers`). */
-async function cli(args: string[], terminal?: { answers: string[] }, registryUrl = registry.url) {
+async function cli(args: string[], terminal?: { answers: string[] }, registryUrl = suite.registry.url) {
   let out = "";
   let err = "";
   const questions: string[] = [];
   const io: CliIo = {
     out: (text) => void (out += text),
     err: (text) => void (err += text),
-    cwd: workDir,
+    cwd: suite.folder,
     ...(terminal
       ? {
           interactive: true,
@@ -49,15 +39,15 @@ async function cli(args: string[], terminal?: { answers: string[] }, registryUrl
   const status = await runCli([...args, "--registry", registryUrl], io);
   return { status, out, err, questions };
 }
-const withToken = (...args: string[]) => [...args, "--token", registry.token];
-const cacheDir = () => join(workDir, "cache");
+const withToken = (...args: string[]) => [...args, "--token", suite.registry.token];
+const cacheDir = () => join(suite.folder, "cache");
 
 describe("init", () => {
   it("scaffolds a Python tool whose unit test passes, that runs through the SDK and publishes without warnings", async () => {
     const created = await cli(["init", "acme.greet"]);
     expect(created).toMatchObject({ status: EXIT.ok, err: "" });
     expect(created.out).toContain("python3 acme.greet/tests/test_function.py");
-    const { stderr } = await run("python3", [join(workDir, "acme.greet/tests/test_function.py")]);
+    const { stderr } = await run("python3", [join(suite.folder, "acme.greet/tests/test_function.py")]);
     expect(stderr).toMatch(/Ran 2 tests[\s\S]*OK/);
 
     const ran = await cli(["run", "./acme.greet", "--input", '{"name": "Ada"}', "--cache-dir", cacheDir()]);
@@ -89,7 +79,7 @@ describe("init", () => {
       files: ["build.sh", "spec.json", "src/main.c", "tests/test.sh", "tool.md"],
       warnings: [],
     });
-    const { stdout } = await run(join(workDir, "acme.echo/tests/test.sh"));
+    const { stdout } = await run(join(suite.folder, "acme.echo/tests/test.sh"));
     expect(stdout).toMatch(/^ok: code\/acme\.echo wrote/);
     const ran = await cli(["run", "./acme.echo", "--input", '{"value": 41}', "--cache-dir", cacheDir()]);
     expect(JSON.parse(ran.out)).toMatchObject({ received: { tool_id: "acme.echo", mode: "input", input: { value: 41 } } });
@@ -216,7 +206,7 @@ describe("delete", () => {
 
 describe("publish", () => {
   it("warns when spec.json has no version", async () => {
-    const folder = join(workDir, "unversioned");
+    const folder = join(suite.folder, "unversioned");
     expect((await cli(["init", "unversioned"])).status).toBe(EXIT.ok);
     const spec = JSON.parse(await readFile(join(folder, "spec.json"), "utf8")) as Record<string, unknown>;
     delete spec.tool_metadata;

@@ -4,41 +4,31 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync, unzipSync, zipSync } from "fflate";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { packTool } from "../../../sdk/src/publish/pack-tool.js";
 import { DIRECT_UPLOAD_MAX_BYTES } from "../../../sdk/src/publish/upload-bundle.js";
 import { parseTar } from "nanotar";
 import { runCliCaptured } from "../support/captured-cli.js";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
 import { compileIncrement, FIXTURE_TOOLS_DIR } from "../../support/bundles.js";
-import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
+import { registryForFile } from "../../support/registry-for-file.js";
 
-let registry: TestRegistry;
-let workDir: string;
-
-beforeAll(async () => {
-  [registry, workDir] = await Promise.all([startTestRegistry(), mkdtemp(join(tmpdir(), "agent-tools-cli-"))]);
-});
-afterAll(async () => {
-  await registry?.close();
-  await rm(workDir, { recursive: true, force: true });
-});
+const suite = registryForFile({}, "agent-tools-cli-");
 
 /** Runs the CLI in process; returns exit status and what it printed. */
-const cli = (...args: string[]) => runCliCaptured(args, workDir);
+const cli = (...args: string[]) => runCliCaptured(args, suite.folder);
 
-const withRegistry = (...args: string[]) => [...args, "--registry", registry.url];
-const withToken = (...args: string[]) => [...withRegistry(...args), "--token", registry.token];
+const withRegistry = (...args: string[]) => [...args, "--registry", suite.registry.url];
+const withToken = (...args: string[]) => [...withRegistry(...args), "--token", suite.registry.token];
 
 /** A copy of an example tool in the work folder, with its version set. */
 async function toolFolder(name: "text-stats" | "binary-increment", version: string): Promise<string> {
-  const dir = join(workDir, `${name}-${version}`);
+  const dir = join(suite.folder, `${name}-${version}`);
   await cp(join(FIXTURE_TOOLS_DIR, name), dir, { recursive: true, filter: (source) => !source.includes(`${name}/src`) });
   const spec = JSON.parse(await readFile(join(dir, "spec.json"), "utf8")) as { tool_metadata: Record<string, unknown> };
   spec.tool_metadata.version = version;
@@ -52,7 +42,7 @@ describe("pack", () => {
     const { status, out } = await cli("pack", join(FIXTURE_TOOLS_DIR, "text-stats"), "-o", "ts.zip");
     expect(status).toBe(EXIT.ok);
     expect(out).toContain("Packed text-stats@1.0.0 (tool.zip as zip)");
-    const bundle = unzipSync(new Uint8Array(await readFile(join(workDir, "ts.zip"))));
+    const bundle = unzipSync(new Uint8Array(await readFile(join(suite.folder, "ts.zip"))));
     expect(Object.keys(bundle).sort()).toEqual(["spec.json", "tool.md", "tool.zip"]);
     expect(Object.keys(unzipSync(bundle["tool.zip"]!))).toEqual(["code/function.py"]);
     expect(new TextDecoder().decode(bundle["spec.json"])).toBe(await readFile(join(FIXTURE_TOOLS_DIR, "text-stats/spec.json"), "utf8"));
@@ -75,7 +65,7 @@ describe("pack", () => {
   });
 
   it("says which file is missing or wrong", async () => {
-    const empty = await mkdtemp(join(workDir, "empty-"));
+    const empty = await mkdtemp(join(suite.folder, "empty-"));
     let result = await cli("pack", empty);
     expect(result.status).toBe(EXIT.failed);
     expect(result.err).toMatch(/spec\.json is missing/);
@@ -98,7 +88,7 @@ describe("pack", () => {
   });
 
   it("uses a ready tool.zip when the folder has no code/", async () => {
-    const dir = await mkdtemp(join(workDir, "ready-"));
+    const dir = await mkdtemp(join(suite.folder, "ready-"));
     const toolZip = new Uint8Array(zipSync({ "code/function.py": new TextEncoder().encode("class AgentSpaceV1Tool: pass\n") }));
     await Promise.all([
       writeFile(join(dir, "spec.json"), JSON.stringify({ tool_id: "ready-made" })),
@@ -136,11 +126,11 @@ describe("publish", () => {
     const result = await cli(...withToken("publish", "inc.zip"));
     expect(result.out).toMatch(/^Published binary-increment@1\.0\.0 via \/tools\/upload/);
 
-    const archive = new Uint8Array(await (await fetch(`${registry.url}/tools/binary-increment/archive`)).arrayBuffer());
+    const archive = new Uint8Array(await (await fetch(`${suite.registry.url}/tools/binary-increment/archive`)).arrayBuffer());
     const tar = parseTar(gunzipSync(archive));
-    const binaryPath = join(workDir, "increment-from-registry");
+    const binaryPath = join(suite.folder, "increment-from-registry");
     await writeFile(binaryPath, tar.find((entry) => entry.name === "code/increment")!.data!, { mode: 0o755 });
-    const outFile = join(workDir, "increment-out.json");
+    const outFile = join(suite.folder, "increment-out.json");
     await promisify(execFile)(binaryPath, [
       JSON.stringify({ tool_id: "binary-increment", tool_data: { tool_parameters: { step: 1 } }, mode: "input", input: { value: 41 } }),
       outFile,
@@ -260,7 +250,7 @@ describe("the executable", () => {
         ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
         (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
       );
-    const env = { AGENT_TOOLS_REGISTRY: registry.url, AGENT_TOOLS_TOKEN: registry.token };
+    const env = { AGENT_TOOLS_REGISTRY: suite.registry.url, AGENT_TOOLS_TOKEN: suite.registry.token };
     const listed = await run(["list"], env);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^text-stats\t/m);

@@ -3,16 +3,16 @@
  * Unit cases on a fake clock, then `publish` and `run` of a 5 MiB tool against a real registry.
  */
 import { randomBytes } from "node:crypto";
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CliIo } from "../../../sdk/src/cli/cli-io.js";
 import { EXIT } from "../../../sdk/src/cli/exit-codes.js";
 import { formatBytes, progressBar } from "../../../sdk/src/cli/progress-bar.js";
 import { runCli } from "../../../sdk/src/cli/run-cli.js";
 import { FIXTURE_TOOLS_DIR } from "../../support/bundles.js";
-import { startTestRegistry, type TestRegistry } from "../../support/registry.js";
+import { registryForFile } from "../../support/registry-for-file.js";
 
 function terminal(interactive: boolean) {
   let err = "";
@@ -55,22 +55,14 @@ describe("progressBar", () => {
 });
 
 describe("publish and run of a large tool on a terminal", () => {
-  let registry: TestRegistry;
-  let workDir: string;
-  beforeAll(async () => {
-    [registry, workDir] = await Promise.all([startTestRegistry(), mkdtemp(join(tmpdir(), "agent-tools-progress-"))]);
-  });
-  afterAll(async () => {
-    await registry?.close();
-    await rm(workDir, { recursive: true, force: true });
-  });
+  const suite = registryForFile({}, "agent-tools-progress-");
 
   it("shows upload and download progress with bytes and rate", async () => {
-    const folder = join(workDir, "big-tool");
+    const folder = join(suite.folder, "big-tool");
     await cp(join(FIXTURE_TOOLS_DIR, "text-stats"), folder, { recursive: true });
     await writeFile(join(folder, "code", "weights.bin"), randomBytes(5 * 1024 * 1024));
     const screen = terminal(true);
-    const args = ["--registry", registry.url, "--token", registry.token];
+    const args = ["--registry", suite.registry.url, "--token", suite.registry.token];
     expect(await runCli(["publish", folder, ...args], screen.io)).toBe(EXIT.ok);
     expect(screen.out()).toMatch(/^Published text-stats@1\.0\.0 via presigned upload/);
     expect(screen.err()).toMatch(/\rUploading text-stats \[#+\] 5\.\d MB \/ 5\.\d MB {2}[\d.]+ [kMG]?B\/s\u001b\[K\n$/);
@@ -79,7 +71,7 @@ describe("publish and run of a large tool on a terminal", () => {
     const input = JSON.stringify({ text: "a b a" });
     expect(
       await runCli(
-        ["run", "text-stats@1.0.0", "--input", input, "--cache-dir", join(workDir, "cache"), "--registry", registry.url],
+        ["run", "text-stats@1.0.0", "--input", input, "--cache-dir", join(suite.folder, "cache"), "--registry", suite.registry.url],
         running.io,
       ),
     ).toBe(EXIT.ok);
