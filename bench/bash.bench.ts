@@ -76,7 +76,8 @@ async function measure({ run, commands: of }: Case, round: number): Promise<{ sa
   return { samples, seconds: (performance.now() - start) / 1000 };
 }
 
-for (const name of ["baseline", "ownCheck", "decisions"] as const) for (const command of commands) await cases[name].run(command); // warm-up
+// Warm-up.
+for (const name of ["baseline", "ownCheck", "decisions"] as const) for (const command of commands) await cases[name].run(command);
 const names = Object.keys(cases) as Name[];
 const rounds = await inRounds(names, PASSES, (name, round) => measure(cases[name], round));
 
@@ -85,11 +86,15 @@ const row = (name: Name) => {
   const { p50, p99 } = p50p99(allSamples(samplesOf(name)));
   const perSecond = allSamples(samplesOf(name)).length / rounds[name].reduce((sum, result) => sum + result.seconds, 0);
   const ratio = name === "baseline" ? "1.0×" : formatRatio(roundRatios(samplesOf(name), samplesOf("baseline")), 1);
-  return `| ${cases[name].label} | ${(p50 * 1000).toFixed(0)} µs | ${(p99 * 1000).toFixed(0)} µs | ${Math.round(perSecond).toLocaleString("en")} | ${ratio} |`;
+  return (
+    `| ${cases[name].label} | ${(p50 * 1000).toFixed(0)} µs | ${(p99 * 1000).toFixed(0)} ` +
+    `µs | ${Math.round(perSecond).toLocaleString("en")} | ${ratio} |`
+  );
 };
 
 console.log(
-  `Bash permission decisions: ${commands.length} corpus commands × ${PASSES} interleaved passes, Node ${process.version}, ${cpus().length} cores`,
+  `Bash permission decisions: ${commands.length} corpus commands × ${PASSES} ` +
+    `interleaved passes, Node ${process.version}, ${cpus().length} cores`,
 );
 console.log(`tree-sitter-bash WASM load (once per process): ${loadMs.toFixed(1)} ms\n`);
 console.log("| measure | p50 | p99 | per second | p50 vs bare parse |");

@@ -47,15 +47,19 @@ export function blocksOf(results: BenchResult[], started: Date): PageBlocks {
   const loads = results.flatMap((result) => result.load);
   const blocks: PageBlocks = {
     machine: [
-      `Measured on ${started.toISOString().slice(0, 10)} in one run of \`npm run bench:page\` (${minutes.toFixed(0)} minutes, benchmarks one after another):`,
-      `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"} (${arch()}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${distribution()} (Linux ${release()}), Node ${process.version};`,
+      `Measured on ${started.toISOString().slice(0, 10)} in one run of \`npm run ` +
+        `bench:page\` (${minutes.toFixed(0)} minutes, benchmarks one after another):`,
+      `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"} (${arch()}), ` +
+        `${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${distribution()} (Linux ${release()}), Node ${process.version};`,
       `one-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the run.`,
     ].join("\n"),
   };
   for (const result of results) {
     const command = commandOf(result);
     blocks[`bench:${result.run.name}`] = [
-      `\`${command}\`${result.run.node === "lambda" ? ` (Node ${result.nodeVersion}, as Lambda runs it)` : ""}: ${result.seconds.toFixed(0)} s, load average ${result.load[0].toFixed(1)} at the start and ${result.load[1].toFixed(1)} at the end.`,
+      `\`${command}\`${result.run.node === "lambda" ? ` (Node ${result.nodeVersion}, as Lambda runs it)` : ""}: ` +
+        `${result.seconds.toFixed(0)} s, load average ` +
+        `${result.load[0].toFixed(1)} at the start and ${result.load[1].toFixed(1)} at the end.`,
       "",
       result.output,
     ].join("\n");

@@ -75,7 +75,8 @@ try {
     for (const row of rows) {
       const url = pathToFileURL(files.get(key(row))!.file).href;
       const { wallMs, output } = runNode(
-        `const t = performance.now(); const m = await import(${JSON.stringify(url)}); if (typeof m.handler !== "function") throw new Error("no handler"); console.log(performance.now() - t);`,
+        `const t = performance.now(); const m = await import(${JSON.stringify(url)}); if (typeof ` +
+          `m.handler !== "function") throw new Error("no handler"); console.log(performance.now() - t);`,
       );
       samples.get(key(row))!.importMs.push(Number(output));
       samples.get(key(row))!.wallMs.push(wallMs);
@@ -84,10 +85,12 @@ try {
 
   const base50 = percentile(baseline, 0.5);
   console.log(
-    `Node ${process.version}, ${RUNS} fresh processes per row; baseline \`node -e ""\`: p50 ${base50.toFixed(0)} ms, p99 ${percentile(baseline, 0.99).toFixed(0)} ms.`,
+    `Node ${process.version}, ${RUNS} fresh processes per row; baseline \`node -e ` +
+      `""\`: p50 ${base50.toFixed(0)} ms, p99 ${percentile(baseline, 0.99).toFixed(0)} ms.`,
   );
   console.log(
-    "`bundled` is what the stack deploys; `sdk external` is the same entry with `@aws-sdk/*` loaded from node_modules (the runtime's copy).\n",
+    "`bundled` is what the stack deploys; `sdk external` is the same entry " +
+      "with `@aws-sdk/*` loaded from node_modules (the runtime's copy).\n",
   );
   console.log(
     '| function | build | bundle (minified) | gzip | cold import p50 | p99 | process p50 | ratio vs `node -e ""` | aim (import 150 ms) |',
@@ -101,13 +104,16 @@ try {
     const import50 = percentile(importMs, 0.5);
     const verdict = (met: boolean) => (met ? "met" : "missed");
     console.log(
-      `| ${row.name} | ${row.build} | ${(size / 1024).toFixed(1)} KB | ${(gz / 1024).toFixed(1)} KB | ${import50.toFixed(0)} ms | ${percentile(importMs, 0.99).toFixed(0)} ms | ${percentile(wallMs, 0.5).toFixed(0)} ms | ${(percentile(wallMs, 0.5) / base50).toFixed(2)}× | import ${verdict(import50 < IMPORT_AIM_MS)} |`,
+      `| ${row.name} | ${row.build} | ${(size / 1024).toFixed(1)} KB | ${(gz / 1024).toFixed(1)} KB | ` +
+        `${import50.toFixed(0)} ms | ${percentile(importMs, 0.99).toFixed(0)} ms | ${percentile(wallMs, 0.5).toFixed(0)} ` +
+        `ms | ${(percentile(wallMs, 0.5) / base50).toFixed(2)}× | import ${verdict(import50 < IMPORT_AIM_MS)} |`,
     );
   }
   for (const name of REGISTRY_FUNCTIONS) {
     const external = files.get(`${name}/sdk external`)!.sdkImports;
     console.log(
-      `\n${name} uses ${external.join(", ")}; bundled, it imports ${files.get(`${name}/bundled`)!.sdkImports.length} AWS SDK packages from the runtime.`,
+      `\n${name} uses ${external.join(", ")}; bundled, it imports ` +
+        `${files.get(`${name}/bundled`)!.sdkImports.length} AWS SDK packages from the runtime.`,
     );
   }
 } finally {

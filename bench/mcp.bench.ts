@@ -95,7 +95,8 @@ try {
   console.log("|---|---:|---:|---:|---:|");
   for (const row of rows) {
     console.log(
-      `| ${row.name} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${(row.p50 / baseline).toFixed(2)}× | ${(row.p50 - baseline).toFixed(3)} |`,
+      `| ${row.name} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ` +
+        `${(row.p50 / baseline).toFixed(2)}× | ${(row.p50 - baseline).toFixed(3)} |`,
     );
   }
 } finally {

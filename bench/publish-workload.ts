@@ -38,7 +38,8 @@ export const MULTIPART_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 
 /** The bundle as `POST /tools/upload` takes it: multipart field `file`. */
 export function multipart(bundle: Uint8Array): Buffer {
-  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bundle.zip"\r\nContent-Type: application/zip\r\n\r\n`;
+  const head =
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; ` + `filename="bundle.zip"\r\nContent-Type: application/zip\r\n\r\n`;
   return Buffer.concat([Buffer.from(head), bundle, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
 }
 

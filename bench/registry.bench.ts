@@ -127,7 +127,8 @@ async function readRounds(toy: ServerReady, real: ServerReady): Promise<void> {
       ? `${bareCall[0]} | ${Math.round(median(rounds[bareCall[1]]).perSecond)} | ${formatRatio(roundRatios(rate(name), rate(bareCall[1])))}`
       : "(none) | | ";
     console.log(
-      `| ${label} | ${catalogue} | ${fmt(p50)} | ${fmt(p99)} | ${Math.round(median(rounds[name]).perSecond)} | ${versusHello} | ${bareCells} |`,
+      `| ${label} | ${catalogue} | ${fmt(p50)} | ${fmt(p99)} | ` +
+        `${Math.round(median(rounds[name]).perSecond)} | ${versusHello} | ${bareCells} |`,
     );
     if (name !== helloCase)
       aims.push(aimLine(`${label}, ${catalogue}, vs hello-world`, roundRatios(rate(name), rate(helloCase)), READ_AIM));
@@ -171,7 +172,8 @@ async function publishRounds(toy: ServerReady, verdaccioUrl: string): Promise<vo
 
   const rate = (name: Case) => rounds[name].map((measure) => measure.perSecond);
   console.log(
-    `\nPublishes, a new tool each: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per case; req/s is the median of the rounds; ratios as above.\n`,
+    `\nPublishes, a new tool each: ${CONNECTIONS} connections, ${ROUNDS} interleaved ` +
+      `rounds of ${SECONDS} s per case; req/s is the median of the rounds; ratios as above.\n`,
   );
   console.log("| publish | p50 ms | p99 ms | req/s | vs bare pair | vs Verdaccio |");
   console.log("|---|---:|---:|---:|---:|---:|");

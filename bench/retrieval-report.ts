@@ -28,7 +28,8 @@ interface Counts {
 /** Prints the table (one row per set and part, then every held-out query together) and the held-out gains. */
 export function reportRetrieval(sets: RetrievalSet[]): void {
   console.log(
-    "| set | part | tools | queries | BM25 top-1 | FTS5 top-1 | ours top-1 | BM25 recall@5 | FTS5 recall@5 | ours recall@5 | recall@5 over FTS5 |",
+    "| set | part | tools | queries | BM25 top-1 | FTS5 top-1 | ours top-1 " +
+      "| BM25 recall@5 | FTS5 recall@5 | ours recall@5 | recall@5 over FTS5 |",
   );
   console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   const heldOut = new Map<string, Counts>();
@@ -49,7 +50,8 @@ export function reportRetrieval(sets: RetrievalSet[]): void {
   for (const [name, counts] of heldOut) {
     const points = (metric: Record<Ranker, number>, baseline: Ranker) => signed((100 * (metric.ours - metric[baseline])) / counts.queries);
     console.log(
-      `${name}, held out: recall@5 ${points(counts.recall5, "fts5")} points over FTS5+porter (${points(counts.recall5, "bm25")} over BM25), top-1 ${points(counts.top1, "fts5")} (${points(counts.top1, "bm25")})`,
+      `${name}, held out: recall@5 ${points(counts.recall5, "fts5")} points over FTS5+porter ` +
+        `(${points(counts.recall5, "bm25")} over BM25), top-1 ${points(counts.top1, "fts5")} (${points(counts.top1, "bm25")})`,
     );
   }
 }

@@ -153,30 +153,38 @@ async function main(): Promise<void> {
   }
 
   const lines = [
-    `Sandbox cost: bubblewrap ${support.available ? support.version : ""}, ${cpus().length} CPUs, load ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`,
+    `Sandbox cost: bubblewrap ${support.available ? support.version : ""}, ` +
+      `${cpus().length} CPUs, load ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`,
     "",
     "| measure | unsandboxed | sandboxed | ratio |",
     "|---|---:|---:|---:|",
     ...rows.map(
       (row) =>
-        `| ${row.name} | ${row.off.toFixed(3)} ${row.unit} | ${row.sandboxed.toFixed(3)} ${row.unit} | ${row.ratio ?? (row.sandboxed / row.off).toFixed(2)} |`,
+        `| ${row.name} | ${row.off.toFixed(3)} ${row.unit} | ${row.sandboxed.toFixed(3)} ` +
+        `${row.unit} | ${row.ratio ?? (row.sandboxed / row.off).toFixed(2)} |`,
     ),
     ...MODES.map((mode) => {
       const { lazy, started } = memory[mode];
-      return `| ${MANY_TOOLS} tools added, ${mode === "off" ? "unsandboxed" : "sandboxed"}: processes / RSS | lazy: ${lazy.count} / ${lazy.mib.toFixed(0)} MiB | all started: ${started.count} / ${started.mib.toFixed(0)} MiB | |`;
+      return (
+        `| ${MANY_TOOLS} tools added, ${mode === "off" ? "unsandboxed" : "sandboxed"}: processes / RSS | lazy: ` +
+        `${lazy.count} / ${lazy.mib.toFixed(0)} MiB | all started: ${started.count} / ${started.mib.toFixed(0)} MiB | |`
+      );
     }),
   ];
   console.log(lines.join("\n"));
   const spread = (mode: Mode) => `${Math.min(...installs[mode]).toFixed(0)}–${Math.max(...installs[mode]).toFixed(0)} ms`;
   console.log(
-    `\nrequirements install (${INSTALLS} alternating rounds): unsandboxed p50 ${installP50.off.toFixed(0)} ms (${spread("off")}), sandboxed p50 ${installP50.required.toFixed(0)} ms (${spread("required")}), ratio ${(installP50.required / installP50.off).toFixed(2)}`,
+    `\nrequirements install (${INSTALLS} alternating rounds): unsandboxed p50 ` +
+      `${installP50.off.toFixed(0)} ms (${spread("off")}), sandboxed p50 ${installP50.required.toFixed(0)} ` +
+      `ms (${spread("required")}), ratio ${(installP50.required / installP50.off).toFixed(2)}`,
   );
   console.log(["", ...(await seccompCost())].join("\n"));
   const ratio = warm.required.p50 / warm.off.p50;
   console.log(`\nwarm call p50 ratio ${ratio.toFixed(3)} (limit 1.10): ${ratio <= 1.1 ? "within" : "OVER"}`);
   const binaryRatio = binary.warmRatio;
   console.log(
-    `warm binary call p50 ratio ${binaryRatio.median.toFixed(2)}, rounds ${binaryRatio.low.toFixed(2)}–${binaryRatio.high.toFixed(2)} (aim ${BINARY_WARM_AIM.toFixed(2)}): ${binaryRatio.median <= BINARY_WARM_AIM ? "within" : "OVER"}`,
+    `warm binary call p50 ratio ${binaryRatio.median.toFixed(2)}, rounds ${binaryRatio.low.toFixed(2)}–${binaryRatio.high.toFixed(2)} ` +
+      `(aim ${BINARY_WARM_AIM.toFixed(2)}): ${binaryRatio.median <= BINARY_WARM_AIM ? "within" : "OVER"}`,
   );
 }
 
@@ -252,7 +260,9 @@ async function measureBinary(binaryDir: string): Promise<{ rows: Row[]; warmRati
         off: coldOff.median,
         sandboxed: coldSandboxed.median,
         unit: "ms",
-        ratio: `${(coldSandboxed.median / coldOff.median).toFixed(2)} (${coldOff.low.toFixed(1)}–${coldOff.high.toFixed(1)} / ${coldSandboxed.low.toFixed(1)}–${coldSandboxed.high.toFixed(1)} ms)`,
+        ratio:
+          `${(coldSandboxed.median / coldOff.median).toFixed(2)} (${coldOff.low.toFixed(1)}–${coldOff.high.toFixed(1)} ` +
+          `/ ${coldSandboxed.low.toFixed(1)}–${coldSandboxed.high.toFixed(1)} ms)`,
       },
     ],
   };

@@ -48,7 +48,9 @@ if (process.argv[2] === INSTANCE_FLAG) {
   try {
     console.log(`Driver ${sqliteDriverName()} on Node ${process.version}; ${RUNS} cold instances of each engine per size, alternating.\n`);
     console.log(
-      "| tools | build s (CPU s), ours / FTS5 | file MiB, ours / FTS5 | cold: open + first search ms, ours | FTS5 | ours / FTS5 | search p50 ms, ours / FTS5 | RSS MiB after the first search, ours / FTS5 | RSS MiB after 300 searches, ours / FTS5 |",
+      "| tools | build s (CPU s), ours / FTS5 | file MiB, ours / FTS5 | cold: open + " +
+        "first search ms, ours | FTS5 | ours / FTS5 | search p50 ms, ours / FTS5 | RSS MiB " +
+        "after the first search, ours / FTS5 | RSS MiB after 300 searches, ours / FTS5 |",
     );
     console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const size of sizes) console.log(row(size, dir));
@@ -96,7 +98,11 @@ function row(size: number, dir: string): string {
   const mib = (file: string) => (statSync(file).size / 2 ** 20).toFixed(1);
   const pair = (field: keyof InstanceRun, digits: number) =>
     `${median("ours", field).toFixed(digits)} / ${median("fts5", field).toFixed(digits)}`;
-  return `| ${size} | ${oursBuild} / ${ftsBuild} | ${mib(files.ours)} / ${mib(files.fts5)} | ${spread("ours")} | ${spread("fts5")} | ${(median("ours", "coldMs") / median("fts5", "coldMs")).toFixed(2)}× | ${pair("searchP50", 2)} | ${pair("rssFirstMiB", 0)} | ${pair("rssMiB", 0)} |`;
+  return (
+    `| ${size} | ${oursBuild} / ${ftsBuild} | ${mib(files.ours)} / ${mib(files.fts5)} | ` +
+    `${spread("ours")} | ${spread("fts5")} | ${(median("ours", "coldMs") / median("fts5", "coldMs")).toFixed(2)}× ` +
+    `| ${pair("searchP50", 2)} | ${pair("rssFirstMiB", 0)} | ${pair("rssMiB", 0)} |`
+  );
 }
 
 /** Wall and CPU seconds of `body`: on a shared machine the wall time includes waiting for a core. */

@@ -20,7 +20,8 @@ const BLOCKS = 5;
 
 const sizes = (process.env.SEARCH_BENCH_SIZES ?? "10000,50000").split(",").map(Number);
 console.log(
-  `${ROUNDS} rounds per size, each ${SEARCHES_PER_HALF} warm searches and ${SEARCHES_PER_HALF} right after one write (order alternating), ${LABELLED_QUERIES.length} labelled queries cycled, limit 10.\n`,
+  `${ROUNDS} rounds per size, each ${SEARCHES_PER_HALF} warm searches and ${SEARCHES_PER_HALF} right ` +
+    `after one write (order alternating), ${LABELLED_QUERIES.length} labelled queries cycled, limit 10.\n`,
 );
 console.log("| tools | warm p50 / p99 ms | after a write p50 / p99 ms | after / warm p50 | spread over blocks of rounds | write p50 ms |");
 console.log("|---:|---:|---:|---:|---:|---:|");
@@ -61,5 +62,9 @@ function row(size: number): string {
     return percentile(rounds(afterWrite), 0.5) / percentile(rounds(warm), 0.5);
   });
   const ms = (value: number) => value.toFixed(2);
-  return `| ${size} | ${ms(warmAll.p50)} / ${ms(warmAll.p99)} | ${ms(afterAll.p50)} / ${ms(afterAll.p99)} | ${(afterAll.p50 / warmAll.p50).toFixed(2)}× | ${Math.min(...perBlock).toFixed(2)}–${Math.max(...perBlock).toFixed(2)}× | ${ms(percentile(writes, 0.5))} |`;
+  return (
+    `| ${size} | ${ms(warmAll.p50)} / ${ms(warmAll.p99)} | ${ms(afterAll.p50)} / ` +
+    `${ms(afterAll.p99)} | ${(afterAll.p50 / warmAll.p50).toFixed(2)}× | ` +
+    `${Math.min(...perBlock).toFixed(2)}–${Math.max(...perBlock).toFixed(2)}× | ${ms(percentile(writes, 0.5))} |`
+  );
 }

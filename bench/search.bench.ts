@@ -155,17 +155,20 @@ function printTable(results: Row[]): void {
   console.log("|---:|---:|---:|---:|---:|---:|");
   for (const row of results) {
     console.log(
-      `| ${row.tools} | ${ms(row.search.p50)} | ${ms(row.search.p99)} | ${ms(row.health.p50)} | ${ms(row.health.p99)} | ${(row.search.p50 / row.health.p50).toFixed(1)}× |`,
+      `| ${row.tools} | ${ms(row.search.p50)} | ${ms(row.search.p99)} | ${ms(row.health.p50)} ` +
+        `| ${ms(row.health.p99)} | ${(row.search.p50 / row.health.p50).toFixed(1)}× |`,
     );
   }
   console.log(
-    `\nWrites: ${WRITE_ROUNDS} rounds of ${SEARCHES_PER_WRITE} searches with no write before them and ${SEARCHES_PER_WRITE} after one PUT, interleaved:\n`,
+    `\nWrites: ${WRITE_ROUNDS} rounds of ${SEARCHES_PER_WRITE} searches with no ` +
+      `write before them and ${SEARCHES_PER_WRITE} after one PUT, interleaved:\n`,
   );
   console.log("| tools | no writes p50 / p99 ms | one PUT per 20 searches p50 / p99 ms | p50 ratio |");
   console.log("|---:|---:|---:|---:|");
   for (const row of results) {
     console.log(
-      `| ${row.tools} | ${ms(row.warm.p50)} / ${ms(row.warm.p99)} | ${ms(row.afterWrites.p50)} / ${ms(row.afterWrites.p99)} | ${(row.afterWrites.p50 / row.warm.p50).toFixed(2)}× |`,
+      `| ${row.tools} | ${ms(row.warm.p50)} / ${ms(row.warm.p99)} | ${ms(row.afterWrites.p50)} ` +
+        `/ ${ms(row.afterWrites.p99)} | ${(row.afterWrites.p50 / row.warm.p50).toFixed(2)}× |`,
     );
   }
   console.log("\nWithout a snapshot (the table read in parallel tool-id ranges):\n");

@@ -47,8 +47,10 @@ async function run({ url, token, config }: ServerReady): Promise<void> {
       return `| ${name} | ${p50.toFixed(2)} | ${p99.toFixed(2)} | ${versus("pair")} | ${versus("verdaccio")} |`;
     };
     console.log(
-      `Sequential publishes, a new tool each: ${ROUNDS} interleaved rounds of ${PER_ROUND} of each kind (${ROUNDS * PER_ROUND} samples each); ` +
-        `ratios are the median of the rounds' p50 ratios (their range). Load average (1 min): ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores.\n`,
+      `Sequential publishes, a new tool each: ${ROUNDS} interleaved rounds ` +
+        `of ${PER_ROUND} of each kind (${ROUNDS * PER_ROUND} samples each); ` +
+        `ratios are the median of the rounds' p50 ratios (their range). Load ` +
+        `average (1 min): ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores.\n`,
     );
     console.log("| measurement | p50 ms | p99 ms | p50 / bare pair | p50 / Verdaccio |");
     console.log("|---|---:|---:|---:|---:|");
@@ -58,7 +60,8 @@ async function run({ url, token, config }: ServerReady): Promise<void> {
     for (const baseline of ["pair", "verdaccio"] as const) {
       const ratio = roundRatios(rounds.upload, rounds[baseline]).median;
       console.log(
-        `\nupload / ${baseline === "pair" ? "bare pair" : "Verdaccio"} p50: ${ratio.toFixed(2)}× (aim ${AIM}×): ${ratio <= AIM ? "within" : "OVER"}`,
+        `\nupload / ${baseline === "pair" ? "bare pair" : "Verdaccio"} p50: ` +
+          `${ratio.toFixed(2)}× (aim ${AIM}×): ${ratio <= AIM ? "within" : "OVER"}`,
       );
     }
   } finally {

@@ -125,7 +125,8 @@ try {
     const { p50, p99 } = p50p99(samples.get(name)!);
     const size = sizes.get(name)!;
     console.log(
-      `| ${name} | ${p50.toFixed(3)} ms | ${p99.toFixed(3)} ms | ${(p50 / baseline.p50).toFixed(1)}× | ${(size.raw / 1024).toFixed(1)} KB | ${(size.gzip / 1024).toFixed(1)} KB |`,
+      `| ${name} | ${p50.toFixed(3)} ms | ${p99.toFixed(3)} ms | ${(p50 / baseline.p50).toFixed(1)}× ` +
+        `| ${(size.raw / 1024).toFixed(1)} KB | ${(size.gzip / 1024).toFixed(1)} KB |`,
     );
   }
 } finally {

@@ -17,7 +17,8 @@ export const CACHE_KEY_HEADERS: readonly EdgeHeader[] = [
   {
     name: "authorization",
     reason:
-      "Writes and the admin reads (GET /tokens, GET /audit) need the bearer token; keyed on it, one token's answer is never served to another.",
+      "Writes and the admin reads (GET /tokens, GET /audit) need the bearer " +
+      "token; keyed on it, one token's answer is never served to another.",
   },
   {
     name: "origin",

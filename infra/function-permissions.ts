@@ -76,14 +76,16 @@ export function grantFunctionPermissions(fn: IFunction, permissions: FunctionPer
     acknowledgeFinding(
       policy,
       `AwsSolutions-IAM5[Resource::${arnOf(table)}/index/*]`,
-      "Queries go to the table's global secondary indexes (latest versions, archive references); `index/*` names exactly those of this table.",
+      "Queries go to the table's global secondary indexes (latest versions, " +
+        "archive references); `index/*` names exactly those of this table.",
     );
   }
   for (const prefix of Object.keys(permissions.objects)) {
     acknowledgeFinding(
       policy,
       `AwsSolutions-IAM5[Resource::${arnOf(bucket)}/${prefix}*]`,
-      `Object keys under ${prefix} are chosen at run time (content hashes, upload ids, index snapshot revisions, SDK tarball names); the grant is limited to that prefix of this bucket.`,
+      `Object keys under ${prefix} are chosen at run time (content hashes, upload ids, index ` +
+        `snapshot revisions, SDK tarball names); the grant is limited to that prefix of this bucket.`,
     );
   }
 }

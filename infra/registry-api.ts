@@ -75,7 +75,8 @@ export class RegistryApi extends Construct {
     acknowledgeFinding(
       this.api,
       "AwsSolutions-APIG4",
-      "Reads are public by design (anyone may fetch and search tools); writes check the bearer write token in the upload function (functions/auth), which an API Gateway authorizer would only duplicate at extra cost.",
+      "Reads are public by design (anyone may fetch and search tools); writes check the bearer write token in " +
+        "the upload function (functions/auth), which an API Gateway authorizer would only duplicate at extra cost.",
     );
     const throttled: { key: string; throttle: RouteThrottle; route: Construct }[] = [];
     for (const { routes, integration, throttle } of served) {

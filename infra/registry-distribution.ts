@@ -170,20 +170,23 @@ export class RegistryDistribution extends Construct {
     acknowledgeFinding(
       this.distribution,
       "AwsSolutions-CFR3",
-      "Standard logging needs an ACL-enabled log bucket (ours have ACLs disabled); requests that reach the API are in its JSON access logs, edge hits are counted in CloudFront's metrics.",
+      "Standard logging needs an ACL-enabled log bucket (ours have ACLs disabled); requests that " +
+        "reach the API are in its JSON access logs, edge hits are counted in CloudFront's metrics.",
     );
     if (!props.webAclArn) {
       acknowledgeFinding(
         this.distribution,
         "AwsSolutions-CFR2",
-        "WAF costs about $6/month at idle, so it is opt-in (`-c waf=true` or `-c webAclArn=…`); the functions' reserved and account concurrency bound a flood meanwhile.",
+        "WAF costs about $6/month at idle, so it is opt-in (`-c waf=true` or `-c " +
+          "webAclArn=…`); the functions' reserved and account concurrency bound a flood meanwhile.",
       );
     }
     if (!props.domain) {
       acknowledgeFinding(
         this.distribution,
         "AwsSolutions-CFR4",
-        "The default *.cloudfront.net certificate fixes the TLS policy; with a custom domain the distribution requires TLS 1.2 (TLSv1.2_2021).",
+        "The default *.cloudfront.net certificate fixes the TLS policy; with " +
+          "a custom domain the distribution requires TLS 1.2 (TLSv1.2_2021).",
       );
     }
   }

@@ -54,7 +54,9 @@ export class RegistryMonitoring extends Construct {
     if (props.alarmEmail && props.alarmTopicArn) throw new Error("set alarmEmail or alarmTopicArn, not both");
     if (props.requireDestination && !props.alarmEmail && !props.alarmTopicArn) {
       throw new Error(
-        `stage "${props.stage}": its alarms would notify no one. Give -c alarmEmail=ops@example.com (a new SNS topic mails that address; confirm the subscription) or -c alarmTopicArn=arn:aws:sns:<region>:<account>:<topic>, or -c requireAlarmDestination=false to deploy without (docs/deployment.md#alarms-dashboard-logs-and-metrics).`,
+        `stage "${props.stage}": its alarms would notify no one. Give -c alarmEmail=ops@example.com (a new SNS topic ` +
+          `mails that address; confirm the subscription) or -c alarmTopicArn=arn:aws:sns:<region>:<account>:<topic>, ` +
+          `or -c requireAlarmDestination=false to deploy without (docs/deployment.md#alarms-dashboard-logs-and-metrics).`,
       );
     }
     if (props.alarmTopicArn) this.topic = Topic.fromTopicArn(this, "AlarmTopic", props.alarmTopicArn);

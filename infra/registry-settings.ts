@@ -130,7 +130,8 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
   const embeddings = text("searchEmbeddings") ?? DEFAULT_SETTINGS.searchEmbeddings;
   if (embeddings !== "off" && embeddings !== "bedrock") {
     throw new Error(
-      `context "searchEmbeddings" must be off or bedrock, got "${embeddings}" (an OpenAI-compatible service needs its key in the environment: docs/search.md)`,
+      `context "searchEmbeddings" must be off or bedrock, got "${embeddings}" (an ` +
+        `OpenAI-compatible service needs its key in the environment: docs/search.md)`,
     );
   }
   const model = text("searchEmbeddingModel") ?? DEFAULT_SETTINGS.searchEmbeddingModel;

@@ -55,14 +55,16 @@ export class RegistryStack extends Stack {
       description: "Bearer token for the Agent Tools registry's write routes (upload, update, delete).",
       length: 48,
       whyNotRotated:
-        "The write token is handed to publishers by hand; rotating it on a schedule would lock them out. Rotate with `aws secretsmanager put-secret-value` (docs/deployment.md).",
+        "The write token is handed to publishers by hand; rotating it on a schedule would " +
+        "lock them out. Rotate with `aws secretsmanager put-secret-value` (docs/deployment.md).",
     });
     // Signs page cursors (functions/listing/page-cursor.ts): random per deployment, known to no client.
     const cursorSecret = generatedSecret(this, "CursorKey", {
       description: "Key the Agent Tools registry signs its page cursors with (no client needs it).",
       length: 64,
       whyNotRotated:
-        "Rotating the cursor key only makes outstanding page cursors invalid (clients start the listing over); nothing depends on rotating it on a schedule.",
+        "Rotating the cursor key only makes outstanding page cursors invalid (clients " +
+        "start the listing over); nothing depends on rotating it on a schedule.",
     });
 
     const shared = { TABLE_NAME: table.tableName, BUCKET_NAME: bucket.bucketName, ARCHIVE_DELIVERY: "redirect" };

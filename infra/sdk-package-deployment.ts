@@ -58,16 +58,20 @@ function handlerFindings(bucket: Bucket): Record<string, string> {
   const assets = `cdk-hnb659fds-assets-${named(stack.account, "AccountId")}-${named(stack.region, "Region")}`;
   const copies = "CDK's BucketDeployment handler, which only CloudFormation invokes, during a deployment, to copy the SDK tarball";
   return {
-    "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]": `${copies}, logs with this policy.`,
+    "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]":
+      `${copies}, logs ` + `with this policy.`,
     ...Object.fromEntries(
       ["s3:GetObject*", "s3:GetBucket*", "s3:List*", "s3:DeleteObject*", "s3:Abort*"].map((action) => [
         `AwsSolutions-IAM5[Action::${action}]`,
         `${copies}, reads the staged asset and writes the bucket with CDK's grantRead/grantReadWrite; with prune off it deletes nothing.`,
       ]),
     ),
-    [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${assets}/*]`]: `${copies}, reads the asset CDK staged in its bootstrap bucket.`,
-    [`AwsSolutions-IAM5[Resource::${bucketArn}/*]`]: `${copies}, writes it under sdk/ of this bucket (CDK grants the bucket; prune is off, so nothing else is touched).`,
-    "AwsSolutions-IAM5[Resource::*]": `${copies}, invalidates /sdk/* in the distribution; CloudFront invalidation actions take no narrower resource in CDK's grant.`,
+    [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::` + `${assets}/*]`]:
+      `${copies}, reads the asset CDK ` + `staged in its bootstrap bucket.`,
+    [`AwsSolutions-IAM5[Resource::` + `${bucketArn}/*]`]:
+      `${copies}, writes it under sdk/ of this bucket (CDK grants ` + `the bucket; prune is off, so nothing else is touched).`,
+    "AwsSolutions-IAM5[Resource::*]":
+      `${copies}, invalidates /sdk/* in the distribution; CloudFront ` + `invalidation actions take no narrower resource in CDK's grant.`,
     "AwsSolutions-L1":
       "CDK's BucketDeployment handler runs the Python runtime this aws-cdk-lib version pins; upgrading aws-cdk-lib moves it.",
   };

@@ -60,7 +60,9 @@ export async function checkIndexes(
         toolId: reference.toolId,
         version: reference.version,
         sha256: reference.sha256,
-        detail: `${reference.toolId}@${reference.version} references archives/${reference.sha256}, but the archive index (${ARCHIVE_INDEX.name}) lacks it, so a delete could take that archive for unreferenced`,
+        detail:
+          `${reference.toolId}@${reference.version} references archives/${reference.sha256}, but the archive ` +
+          `index (${ARCHIVE_INDEX.name}) lacks it, so a delete could take that archive for unreferenced`,
         fixed: fix && (await deps.entries.indexes.rewriteArchiveReference(reference.toolId, reference.version, reference.sha256)),
       });
     }
@@ -79,19 +81,25 @@ function listingProblem(
       ? undefined
       : {
           kind: "missing",
-          detail: `the table's latest pointer names ${pointer.version}, but the listing index (${LATEST_INDEX.name}) has no entry for it, so GET /tools does not list the tool`,
+          detail:
+            `the table's latest pointer names ${pointer.version}, but the listing index ` +
+            `(${LATEST_INDEX.name}) has no entry for it, so GET /tools does not list the tool`,
         };
   }
   if (pointer === undefined) {
     return {
       kind: "phantom",
-      detail: `the listing index (${LATEST_INDEX.name}) lists ${entry.version || "a pointer"}, but the table holds no latest pointer for the tool, so GET /tools lists a tool readers cannot find`,
+      detail:
+        `the listing index (${LATEST_INDEX.name}) lists ${entry.version || "a pointer"}, but the ` +
+        `table holds no latest pointer for the tool, so GET /tools lists a tool readers cannot find`,
     };
   }
   if (entry.version === pointer.version && entry.order === pointer.order) return undefined;
   return {
     kind: "stale",
-    detail: `the listing index (${LATEST_INDEX.name}) lists ${entry.version} (order ${entry.order ?? "none"}), the table's latest pointer names ${pointer.version} (order ${pointer.order ?? "none"})`,
+    detail:
+      `the listing index (${LATEST_INDEX.name}) lists ${entry.version} (order ${entry.order ?? "none"}), ` +
+      `the table's latest pointer names ${pointer.version} (order ${pointer.order ?? "none"})`,
   };
 }
 

@@ -78,7 +78,8 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): 
       findings.push({
         kind: "orphaned-archive",
         sha256: object.sha256,
-        detail: `archives/${object.sha256} (${object.size} bytes, written ${object.lastModified.toISOString()}) is referenced by no version`,
+        detail:
+          `archives/${object.sha256} (${object.size} bytes, written ` + `${object.lastModified.toISOString()}) is referenced by no version`,
         fixed,
       });
       continue;
@@ -89,7 +90,9 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptions = {}): 
       findings.push({
         kind: "damaged-archive",
         sha256: object.sha256,
-        detail: `archives/${object.sha256} of ${reference.by} is damaged (${object.size} bytes stored, ${reference.size} expected); upload the same bundle again to restore it`,
+        detail:
+          `archives/${object.sha256} of ${reference.by} is damaged (${object.size} bytes ` +
+          `stored, ${reference.size} expected); upload the same bundle again to restore it`,
         fixed,
       });
     }
@@ -182,7 +185,9 @@ async function checkTool(
         : pointer.version !== best.version || pointer.updatedAt !== best.updatedAt
           ? ({
               kind: "stale-pointer",
-              detail: `the latest pointer names ${pointer.version} (edited ${pointer.updatedAt}), the highest version that is not yanked is ${best.version} (edited ${best.updatedAt})`,
+              detail:
+                `the latest pointer names ${pointer.version} (edited ${pointer.updatedAt}), the ` +
+                `highest version that is not yanked is ${best.version} (edited ${best.updatedAt})`,
             } as const)
           : undefined;
   if (problem !== undefined) {

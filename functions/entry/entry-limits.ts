@@ -94,17 +94,25 @@ function valueProblem(value: unknown): string | undefined {
     if (typeof current === "number") {
       const magnitude = Math.abs(current);
       if (magnitude !== 0 && (magnitude < MIN_NUMBER_MAGNITUDE || magnitude > MAX_NUMBER_MAGNITUDE)) {
-        return `holds the number ${current}, which cannot be stored exactly (numbers must be 0 or between ${MIN_NUMBER_MAGNITUDE} and ${MAX_NUMBER_MAGNITUDE} in magnitude; write it as a string)`;
+        return (
+          `holds the number ${current}, which cannot be stored exactly (numbers must be 0 or between ` +
+          `${MIN_NUMBER_MAGNITUDE} and ${MAX_NUMBER_MAGNITUDE} in magnitude; write it as a string)`
+        );
       }
     } else if (typeof current === "object" && current !== null) {
       if (level + 1 > MAX_FIELD_DEPTH) {
-        return `nests more than ${MAX_FIELD_DEPTH} levels deep (stored JSON may nest at most ${MAX_FIELD_DEPTH}: the database allows 32 and the entry uses 2)`;
+        return (
+          `nests more than ${MAX_FIELD_DEPTH} levels deep (stored JSON may nest ` +
+          `at most ${MAX_FIELD_DEPTH}: the database allows 32 and the entry uses 2)`
+        );
       }
       if (!Array.isArray(current)) {
         for (const key of Object.keys(current)) {
           if (key === "") return 'has an empty object key (""), which the database cannot store: give every key a name';
           if (key === PROTOTYPE_KEY)
-            return `has the object key "${PROTOTYPE_KEY}", which JavaScript readers take for the object's prototype, not a field: rename it`;
+            return (
+              `has the object key "${PROTOTYPE_KEY}", which JavaScript ` + `readers take for the object's prototype, not a field: rename it`
+            );
           const bytes = Buffer.byteLength(key);
           if (bytes > MAX_KEY_BYTES) return `has an object key of ${bytes} bytes, over the ${MAX_KEY_BYTES}-byte limit for keys`;
         }
@@ -128,7 +136,10 @@ export function entrySizeProblem(entry: object, maxBytes = MAX_ENTRY_BYTES): str
     .slice(0, 3)
     .map(({ field, bytes }) => `${field} ${bytes} bytes`)
     .join(", ");
-  return `the entry would be ${total} bytes as stored, over its budget of ${maxBytes} bytes (one database item each; largest fields: ${largest})`;
+  return (
+    `the entry would be ${total} bytes as stored, over its budget of ` +
+    `${maxBytes} bytes (one database item each; largest fields: ${largest})`
+  );
 }
 
 function jsonBytes(value: unknown): number {

@@ -46,7 +46,8 @@ export function validateEntryUpdate(body: unknown, current?: Record<string, unkn
     throw new HttpProblem(
       400,
       "Invalid update payload",
-      `The body must be a JSON object of the fields to change, e.g. {"tool_search_description": "..."}; got ${Array.isArray(body) ? "a list" : typeof body}.`,
+      `The body must be a JSON object of the fields to change, e.g. ` +
+        `{"tool_search_description": "..."}; got ${Array.isArray(body) ? "a list" : typeof body}.`,
     );
   }
   const changes: Record<string, unknown> = {};
@@ -64,7 +65,8 @@ export function validateEntryUpdate(body: unknown, current?: Record<string, unkn
   }
   if (unknown.length > 0)
     problems.push(
-      `${unknown.join(", ")} ${unknown.length === 1 ? "is not a ToolEntry field" : "are not ToolEntry fields"} (updatable: ${UPDATABLE_FIELDS.join(", ")})`,
+      `${unknown.join(", ")} ${unknown.length === 1 ? "is not a ToolEntry field" : "are not ToolEntry fields"} ` +
+        `(updatable: ${UPDATABLE_FIELDS.join(", ")})`,
     );
   problems.push(...fieldTypeProblems(changes));
   if (problems.length > 0) throw new HttpProblem(422, "Invalid update payload", `${problems.join("; ")}.`);

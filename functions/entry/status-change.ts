@@ -24,7 +24,8 @@ export function parseStatusChange(body: unknown): StatusChange {
   const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
   if (unknown.length > 0)
     throw invalid(
-      `${unknown.map((key) => JSON.stringify(key.slice(0, 40))).join(", ")} ${unknown.length === 1 ? "is" : "are"} not allowed with status "${status}"`,
+      `${unknown.map((key) => JSON.stringify(key.slice(0, 40))).join(", ")} ` +
+        `${unknown.length === 1 ? "is" : "are"} not allowed with status "${status}"`,
     );
   if (status === "active") return { status };
   const message = body[field];

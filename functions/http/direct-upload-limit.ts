@@ -24,7 +24,9 @@ export const LARGE_UPLOAD_HINT =
   "(`agent-tools publish` and the SDK's uploadBundle switch to it on their own for larger bundles).";
 
 /** The `detail` of the 413 for a direct upload over the cap, from the functions and from the edge alike. */
-export const DIRECT_UPLOAD_REFUSAL = `The upload is over ${DIRECT_UPLOAD_MAX_BODY_BYTES} bytes, the most one request can carry to the registry's functions. ${LARGE_UPLOAD_HINT}`;
+export const DIRECT_UPLOAD_REFUSAL =
+  `The upload is over ${DIRECT_UPLOAD_MAX_BODY_BYTES} bytes, the most ` +
+  `one request can carry to the registry's functions. ${LARGE_UPLOAD_HINT}`;
 
 /** The 413 for a direct upload over the cap (`maxBundleBytes` may be lower: it then speaks for itself). */
 export function directUploadTooLarge(size: number): HttpProblem {

@@ -41,7 +41,8 @@ export async function readJsonBody(c: Context, maxBytes = MAX_JSON_BODY_BYTES): 
     throw new HttpProblem(
       422,
       "Request body too deep",
-      `The JSON body nests more than ${MAX_JSON_BODY_DEPTH} levels deep at ${JSON.stringify(tooDeep.slice(0, 80))}; no route takes values nested that deep (a stored field nests at most ${MAX_FIELD_DEPTH} levels). Flatten it.`,
+      `The JSON body nests more than ${MAX_JSON_BODY_DEPTH} levels deep at ${JSON.stringify(tooDeep.slice(0, 80))}; ` +
+        `no route takes values nested that deep (a stored field nests at most ${MAX_FIELD_DEPTH} levels). Flatten it.`,
     );
   }
   return body;
@@ -61,6 +62,7 @@ function bodyTooLarge(size: number, maxBytes: number): HttpProblem {
   return new HttpProblem(
     413,
     "Request body too large",
-    `The JSON body is ${size > maxBytes ? `over ${maxBytes}` : size} bytes; this route accepts at most ${maxBytes} bytes. Send only the fields to change.`,
+    `The JSON body is ${size > maxBytes ? `over ${maxBytes}` : size} bytes; this ` +
+      `route accepts at most ${maxBytes} bytes. Send only the fields to change.`,
   );
 }

@@ -15,13 +15,15 @@ export const STORAGE_ANSWERS = {
     status: 503,
     retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS,
     meaning:
-      "Storage is throttled, timed out or unreachable after the SDK's retries; retry after `Retry-After`: a retried write finishes whatever the failed one started.",
+      "Storage is throttled, timed out or unreachable after the SDK's retries; retry " +
+      "after `Retry-After`: a retried write finishes whatever the failed one started.",
   },
   "Insufficient Storage": {
     status: 507,
     retryAfterSeconds: STORAGE_FULL_RETRY_AFTER_SECONDS,
     meaning:
-      "The local server's disk is full (`npm start`): the write was refused before anything was stored, reads keep working, and writes work again as soon as space is freed, without a restart.",
+      "The local server's disk is full (`npm start`): the write was refused before anything was " +
+      "stored, reads keep working, and writes work again as soon as space is freed, without a restart.",
   },
 } as const;
 
@@ -31,7 +33,8 @@ export function storageUnavailable(): HttpProblem {
   return new HttpProblem(
     answer.status,
     "Storage unavailable",
-    `The registry's storage is throttled or unreachable right now. Retry in ${answer.retryAfterSeconds} s (Retry-After): a retried write finishes whatever this one started.`,
+    `The registry's storage is throttled or unreachable right now. Retry in ` +
+      `${answer.retryAfterSeconds} s (Retry-After): a retried write finishes whatever this one started.`,
     { "Retry-After": String(answer.retryAfterSeconds) },
   );
 }
@@ -42,7 +45,8 @@ export function storageFull(why: string): HttpProblem {
   return new HttpProblem(
     answer.status,
     "Insufficient Storage",
-    `${why} This write was refused before anything was stored; reads keep working. Free space there and retry (Retry-After: ${answer.retryAfterSeconds} s): writes work again as soon as there is room, without a restart.`,
+    `${why} This write was refused before anything was stored; reads keep working. Free space there and retry ` +
+      `(Retry-After: ${answer.retryAfterSeconds} s): writes work again as soon as there is room, without a restart.`,
     { "Retry-After": String(answer.retryAfterSeconds) },
   );
 }

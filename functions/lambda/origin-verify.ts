@@ -20,7 +20,9 @@ export function originVerifiedHandler(inner: LambdaHandler, secret: string | und
       isBase64Encoded: false,
       body: JSON.stringify({
         error: "Forbidden",
-        detail: `This endpoint answers only through the registry's CloudFront distribution; use ${publicUrl ?? "the registry's public URL"}.`,
+        detail:
+          `This endpoint answers only through the registry's CloudFront ` +
+          `distribution; use ${publicUrl ?? "the registry's public URL"}.`,
       }),
     };
   }) as LambdaHandler;

@@ -23,7 +23,8 @@ export function separateCataloguePort(apiPort: number, asked: number | undefined
   if (asked !== undefined) {
     if (asked !== 0 && browsersRefuse(asked))
       throw new Error(
-        `the catalogue port ${asked} is one browsers refuse to open (a "bad port" of the Fetch standard); choose another with WEB_PORT / --web-port`,
+        `the catalogue port ${asked} is one browsers refuse to open (a "bad ` +
+          `port" of the Fetch standard); choose another with WEB_PORT / --web-port`,
       );
     return asked === apiPort && asked !== 0 ? undefined : asked;
   }

@@ -29,7 +29,8 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
       const holder = Number(pidText);
       if (Number.isInteger(holder) && holder > 0 && holdsLock(holder, started)) {
         throw new Error(
-          `another registry (pid ${holder}) is using the data folder ${dataDir}; stop it, or start this one with another DATA_DIR / --data-dir (if no registry runs, delete ${lockFile})`,
+          `another registry (pid ${holder}) is using the data folder ${dataDir}; stop it, or start ` +
+            `this one with another DATA_DIR / --data-dir (if no registry runs, delete ${lockFile})`,
         );
       }
       await rm(lockFile, { force: true });

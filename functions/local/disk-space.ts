@@ -64,7 +64,9 @@ export class DiskSpace implements StorageSpace {
       : "no space reserve to release";
     return {
       space,
-      readOnly: `the disk of ${dataDir} is full (${await space.freeBytes()} bytes free; ${reserve}): reads work, writes answer 507 until ${SPACE_RESERVE_BYTES + WRITE_HEADROOM_BYTES} bytes are free, and then work again without a restart`,
+      readOnly:
+        `the disk of ${dataDir} is full (${await space.freeBytes()} bytes free; ${reserve}): reads work, writes answer ` +
+        `507 until ${SPACE_RESERVE_BYTES + WRITE_HEADROOM_BYTES} bytes are free, and then work again without a restart`,
     };
   }
 
@@ -95,7 +97,8 @@ export class DiskSpace implements StorageSpace {
     if (!this.reserved) {
       if (free < needed + SPACE_RESERVE_BYTES || !(await this.writeReserve())) {
         throw storageFull(
-          `The disk of ${this.dataDir} has ${free} bytes free; writes need ${needed + SPACE_RESERVE_BYTES} (${SPACE_RESERVE_BYTES} of them kept in ${this.reserveFile}, so the registry can always start).`,
+          `The disk of ${this.dataDir} has ${free} bytes free; writes need ${needed + SPACE_RESERVE_BYTES} ` +
+            `(${SPACE_RESERVE_BYTES} of them kept in ${this.reserveFile}, so the registry can always start).`,
         );
       }
       free -= SPACE_RESERVE_BYTES;

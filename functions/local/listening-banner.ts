@@ -19,7 +19,8 @@ export interface BannerFacts {
 export function listeningBanner(registry: BannerFacts): string {
   const lines = [`Agent Tools registry listening on ${registry.url}${networkReach(registry)}`];
   lines.push(
-    `Catalogue (open in a browser): ${registry.catalogueUrl}${registry.catalogueUrl.startsWith(`${registry.url}/`) ? "" : ` (browsers refuse port ${registry.port})`}`,
+    `Catalogue (open in a browser): ` +
+      `${registry.catalogueUrl}${registry.catalogueUrl.startsWith(`${registry.url}/`) ? "" : ` (browsers refuse port ${registry.port})`}`,
   );
   if (registry.sdkFile !== undefined)
     lines.push(`SDK and CLI for any project: npm install ${sdkTarballUrl(registry.url, registry.sdkFile)}`);

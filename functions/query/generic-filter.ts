@@ -28,7 +28,8 @@ const MAX_CONDITIONS = 50;
 const MAX_IN_VALUES = 1000;
 
 export const GENERIC_QUERY_HELP =
-  'Send a JSON object of conditions, all of which must hold, e.g. {"tool_type": "text-processing", "tool_tags": {"$in": ["nlp", "ml"]}, "tool_metadata.author": {"$exists": true}}. ' +
+  'Send a JSON object of conditions, all of which must hold, e.g. {"tool_type": "text-processing", ' +
+  '"tool_tags": {"$in": ["nlp", "ml"]}, "tool_metadata.author": {"$exists": true}}. ' +
   'Each condition is an equality, {"$in": [values]} or {"$exists": true|false}, on one of ' +
   `${QUERYABLE_FIELDS.join(", ")}, or a dotted path into ${[...OBJECT_FIELDS].join(", ")}.`;
 

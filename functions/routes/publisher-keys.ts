@@ -37,7 +37,8 @@ export const publisherKeysRoute: RouteModule = (app, deps) => {
       throw new HttpProblem(
         422,
         "Too many keys",
-        `${publisher} has ${MAX_KEYS_PER_PUBLISHER} live keys; revoke one (DELETE /publishers/${publisher}/keys/{key_id}) before adding another.`,
+        `${publisher} has ${MAX_KEYS_PER_PUBLISHER} live keys; revoke one ` +
+          `(DELETE /publishers/${publisher}/keys/{key_id}) before adding another.`,
       );
     }
     try {
@@ -82,7 +83,8 @@ function publisherParam(c: Context): string {
     throw new HttpProblem(
       400,
       "Invalid publisher",
-      `${JSON.stringify(name.slice(0, 70))} is not a publisher name: 1-63 lowercase letters, digits or "-", starting with a letter or digit.`,
+      `${JSON.stringify(name.slice(0, 70))} is not a publisher name: 1-63 ` +
+        `lowercase letters, digits or "-", starting with a letter or digit.`,
     );
   }
   return name;
@@ -124,7 +126,8 @@ function invalidKey(problem: string): HttpProblem {
   return new HttpProblem(
     422,
     "Invalid key",
-    `${problem}. Make a key pair with: openssl genpkey -algorithm ed25519 -out publisher.pem && openssl pkey -in publisher.pem -pubout -out publisher.pub.pem`,
+    `${problem}. Make a key pair with: openssl genpkey -algorithm ed25519 -out ` +
+      `publisher.pem && openssl pkey -in publisher.pem -pubout -out publisher.pub.pem`,
   );
 }
 

@@ -40,7 +40,8 @@ export const sdkPackageRoute: RouteModule = (app, deps) => {
       throw new HttpProblem(
         404,
         "SDK package not found",
-        `This registry serves ${source.name} ${source.version} as /sdk/${source.file}, not ${JSON.stringify(file.slice(0, 80))}; GET /sdk says so too.`,
+        `This registry serves ${source.name} ${source.version} as /sdk/${source.file}, ` +
+          `not ${JSON.stringify(file.slice(0, 80))}; GET /sdk says so too.`,
       );
     }
     const digests = await readyPackage(source);
@@ -53,7 +54,8 @@ function servedPackage(deps: RegistryDeps): SdkPackageSource {
   throw new HttpProblem(
     404,
     "No SDK package",
-    "This registry was started without an SDK package to serve (the stack sets SDK_PACKAGE; npm start packs the checkout's sdk/). Install the SDK from a tarball you pack yourself: cd sdk && npm pack.",
+    "This registry was started without an SDK package to serve (the stack sets SDK_PACKAGE; npm start " +
+      "packs the checkout's sdk/). Install the SDK from a tarball you pack yourself: cd sdk && npm pack.",
   );
 }
 
@@ -79,7 +81,8 @@ async function verifiedBytes(
     throw new HttpProblem(
       503,
       "SDK package unavailable",
-      `${source.file} is ${bytes === undefined ? "missing from" : "damaged in"} this registry's storage; deploying the stack again (or restarting npm start) stores it anew.`,
+      `${source.file} is ${bytes === undefined ? "missing from" : "damaged in"} this ` +
+        `registry's storage; deploying the stack again (or restarting npm start) stores it anew.`,
     );
   }
   verified.clear();

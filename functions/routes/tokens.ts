@@ -41,7 +41,8 @@ export const tokensRoute: RouteModule = (app, deps) => {
       throw new HttpProblem(
         409,
         "Token exists",
-        `Publisher "${request.name}" has a live token; revoke it first (DELETE /tokens/${request.name}) to mint a new one, or choose another name.`,
+        `Publisher "${request.name}" has a live token; revoke it first (DELETE ` +
+          `/tokens/${request.name}) to mint a new one, or choose another name.`,
       );
     }
     return c.json(

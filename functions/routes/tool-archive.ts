@@ -93,6 +93,7 @@ function archiveMissing(entry: PublishedEntry): HttpProblem {
   return new HttpProblem(
     404,
     "Archive not found",
-    `The archive of ${entry.tool_id}@${entry.version} is missing or damaged in storage; upload the same bundle again to restore it (agent-tools registry doctor reports such versions).`,
+    `The archive of ${entry.tool_id}@${entry.version} is missing or damaged in storage; upload ` +
+      `the same bundle again to restore it (agent-tools registry doctor reports such versions).`,
   );
 }

@@ -15,6 +15,7 @@ export function allYanked(toolId: string): HttpProblem {
   return new HttpProblem(
     404,
     "Tool not found",
-    `Every version of "${toolId}" is yanked, so it has no latest version; pin one exactly (GET /tools/${toolId}/versions/{version}), list them with GET /tools/${toolId}/versions?include_yanked=true, or ask its publisher.`,
+    `Every version of "${toolId}" is yanked, so it has no latest version; pin one exactly (GET ` +
+      `/tools/${toolId}/versions/{version}), list them with GET /tools/${toolId}/versions?include_yanked=true, or ask its publisher.`,
   );
 }

@@ -15,7 +15,8 @@ export function toolIdParam(c: Context, name = "id"): string {
     throw new HttpProblem(
       400,
       "Invalid tool id",
-      `${JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id)} is not a tool id: ${problem}. Tool ids are 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
+      `${JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id)} is not a tool id: ${problem}. ` +
+        `Tool ids are 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
     );
   }
   return id;
@@ -34,7 +35,8 @@ export function versionParam(c: Context, name = "version"): string {
     throw new HttpProblem(
       400,
       "Invalid version",
-      `${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw)} is not a semantic version of at most ${MAX_VERSION_LENGTH} characters, e.g. 1.0.0 or 2.1.0-beta.1; list a tool's versions with GET /tools/{id}/versions.`,
+      `${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw)} is not a semantic version of at most ` +
+        `${MAX_VERSION_LENGTH} characters, e.g. 1.0.0 or 2.1.0-beta.1; list a tool's versions with GET /tools/{id}/versions.`,
     );
   }
   return version;

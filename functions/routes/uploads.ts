@@ -98,7 +98,8 @@ function notYourUpload(uploadId: string): HttpProblem {
   return new HttpProblem(
     403,
     "Forbidden",
-    `Upload "${uploadId}" was started with another publisher's token; only the publisher whose token started it (POST /tools/uploads) may complete it. Start your own upload.`,
+    `Upload "${uploadId}" was started with another publisher's token; only the publisher ` +
+      `whose token started it (POST /tools/uploads) may complete it. Start your own upload.`,
   );
 }
 
@@ -106,6 +107,7 @@ function unknownUpload(uploadId: string): HttpProblem {
   return new HttpProblem(
     404,
     "Upload not found",
-    `No bundle is waiting under upload id "${uploadId}": it was never PUT to its uploadUrl, already completed, or expired (uploads are kept one day). Start again with POST /tools/uploads.`,
+    `No bundle is waiting under upload id "${uploadId}": it was never PUT to its uploadUrl, ` +
+      `already completed, or expired (uploads are kept one day). Start again with POST /tools/uploads.`,
   );
 }

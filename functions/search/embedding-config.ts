@@ -22,7 +22,8 @@ export function embedderFromEnv(env: Env = process.env): Embedder | undefined {
   const model = env.SEARCH_EMBEDDING_MODEL;
   if (!model)
     throw new Error(
-      `SEARCH_EMBEDDINGS=${kind} needs SEARCH_EMBEDDING_MODEL, e.g. ${kind === "openai" ? "text-embedding-3-small" : "amazon.titan-embed-text-v2:0"}`,
+      `SEARCH_EMBEDDINGS=${kind} needs SEARCH_EMBEDDING_MODEL, e.g. ` +
+        `${kind === "openai" ? "text-embedding-3-small" : "amazon.titan-embed-text-v2:0"}`,
     );
   const dimensions = optionalInteger(env.SEARCH_EMBEDDING_DIMENSIONS, "SEARCH_EMBEDDING_DIMENSIONS");
   const timeoutMs = optionalInteger(env.SEARCH_EMBEDDING_TIMEOUT_MS, "SEARCH_EMBEDDING_TIMEOUT_MS");

@@ -24,7 +24,9 @@ const STOP_WORDS = new Set(
     "into is it its just me many more most much my no not of on only or our please should so some such " +
     "than that the their them then there these this those to very via was we what when where which " +
     "while who why will with would you your" +
-    " myself ours ourselves yours yourself yourselves he him his himself she her hers herself itself they theirs themselves whom am were been being had having did doing ought cannot because until against between through during before after above below up down out off over under again further once here both each few other nor own same too"
+    " myself ours ourselves yours yourself yourselves he him his himself she her hers herself itself they theirs " +
+    "themselves whom am were been being had having did doing ought cannot because until against between through during " +
+    "before after above below up down out off over under again further once here both each few other nor own same too"
   ).split(" "),
 );
 

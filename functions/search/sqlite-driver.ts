@@ -68,7 +68,9 @@ export function chooseDriver(builtin: () => NodeSqliteModule | undefined, requir
   } catch (error) {
     if (nodeSqlite !== undefined) return { name: "node:sqlite", module: nodeSqlite, loadsBytes: false };
     throw new Error(
-      `The search index needs SQLite: node:sqlite (Node 22.13 or later; Node ${process.versions.node} has ${builtinSqliteState()}) or the better-sqlite3 package (${(error as Error).message.split("\n")[0]}). On AWS Lambda, deploy on the nodejs24.x runtime the stack names (docs/search.md#the-sqlite-driver-on-lambda).`,
+      `The search index needs SQLite: node:sqlite (Node 22.13 or later; Node ${process.versions.node} has ` +
+        `${builtinSqliteState()}) or the better-sqlite3 package (${(error as Error).message.split("\n")[0]}). On AWS ` +
+        `Lambda, deploy on the nodejs24.x runtime the stack names (docs/search.md#the-sqlite-driver-on-lambda).`,
       { cause: error },
     );
   }

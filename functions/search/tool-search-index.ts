@@ -38,8 +38,8 @@ export const INDEX_FORMAT = "agent-tools-search/3";
 
 const SCHEMA = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE tools (rowid INTEGER PRIMARY KEY, tool_id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, quality REAL NOT NULL, length REAL NOT NULL,
-    duplicate_group INTEGER NOT NULL, summary TEXT NOT NULL, short_terms BLOB NOT NULL, man_terms BLOB NOT NULL);
+  CREATE TABLE tools (rowid INTEGER PRIMARY KEY, tool_id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, quality REAL NOT NULL,
+    length REAL NOT NULL, duplicate_group INTEGER NOT NULL, summary TEXT NOT NULL, short_terms BLOB NOT NULL, man_terms BLOB NOT NULL);
   ${INVERTED_INDEX_SCHEMA}
   ${CATALOGUE_STATISTICS_SCHEMA}
 `;
@@ -75,7 +75,8 @@ export class ToolSearchIndex {
         "SELECT rowid, short_terms, man_terms FROM tools WHERE tool_id = ?",
       ),
       insertTool: db.prepare(
-        "INSERT INTO tools (rowid, tool_id, type, quality, length, duplicate_group, summary, short_terms, man_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO tools (rowid, tool_id, type, quality, length, duplicate_group, " +
+          "summary, short_terms, man_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
       deleteTool: db.prepare("DELETE FROM tools WHERE rowid = ?"),
       nextRowid: db.prepare<{ next: number }>("SELECT coalesce(max(rowid), 0) + 1 AS next FROM tools"),

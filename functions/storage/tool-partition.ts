@@ -37,7 +37,8 @@ export interface ToolPartition {
 /** The attributes a partition summary reads (entries stay behind: they can be 300 KB each). */
 export const PARTITION_PROJECTION = {
   expression:
-    "#version, #rank, #state, #sha, #entry.#updated, #entry.#size, #entry.#status, #entry.#platforms, #latest, #order, #deleting, #deletion, #repair",
+    "#version, #rank, #state, #sha, #entry.#updated, #entry.#size, #entry.#status, " +
+    "#entry.#platforms, #latest, #order, #deleting, #deletion, #repair",
   names: {
     "#version": "version",
     "#rank": "version_rank",

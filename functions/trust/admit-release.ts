@@ -30,7 +30,8 @@ export function admitRelease(c: Context, deps: AuthorizeDeps): (entry: Published
       throw new HttpProblem(
         403,
         "Forbidden",
-        `Tool "${entry.tool_id}" was just claimed by publisher "${owner}"; ask the registry admin if you should publish it, or choose another tool_id.`,
+        `Tool "${entry.tool_id}" was just claimed by publisher "${owner}"; ask ` +
+          `the registry admin if you should publish it, or choose another tool_id.`,
       );
     }
     return { owner, ...(signature === undefined ? {} : { signature }) };

@@ -10,7 +10,8 @@ export const AUDIT_ACTIONS = {
   yank: 'PATCH /tools/{id}/versions/{v} with {"status": "yanked"}',
   activate: 'PATCH /tools/{id}/versions/{v} with {"status": "active"}',
   "status-change":
-    "PATCH /tools/{id}/versions/{v} refused before its body named a valid status (a bad path, or a body that is not JSON, too large, too deep or without a known status)",
+    "PATCH /tools/{id}/versions/{v} refused before its body named a valid status (a bad " +
+    "path, or a body that is not JSON, too large, too deep or without a known status)",
   delete: "DELETE /tools/{id} and DELETE /tools/{id}/versions/{v}",
   "token.create": "POST /tokens",
   "token.revoke": "DELETE /tokens/{name}",

@@ -36,14 +36,16 @@ function checkToken(writer: Extract<Writer, { admin: false }>, toolId: string, a
     throw new HttpProblem(
       403,
       "Forbidden",
-      `The token of publisher "${writer.publisher}" may ${token.actions.join(", ")}, not ${action}; ask the registry admin for a token with the "${action}" action.`,
+      `The token of publisher "${writer.publisher}" may ${token.actions.join(", ")}, ` +
+        `not ${action}; ask the registry admin for a token with the "${action}" action.`,
     );
   }
   if (!scopeAllows(token.scope, toolId)) {
     throw new HttpProblem(
       403,
       "Forbidden",
-      `Tool id "${toolId}" is outside the scope of publisher "${writer.publisher}" (${token.scope.join(", ")}); publish under an id in your scope, or ask the registry admin to widen it.`,
+      `Tool id "${toolId}" is outside the scope of publisher "${writer.publisher}" ` +
+        `(${token.scope.join(", ")}); publish under an id in your scope, or ask the registry admin to widen it.`,
     );
   }
 }
@@ -60,6 +62,7 @@ function ownedByOther(toolId: string, owner: string, publisher: string): HttpPro
   return new HttpProblem(
     403,
     "Forbidden",
-    `Tool "${toolId}" belongs to publisher "${owner}", not "${publisher}"; ask the registry admin${owner === ADMIN_PUBLISHER ? "" : ` or ${owner}`} if you should publish it, or choose another tool_id.`,
+    `Tool "${toolId}" belongs to publisher "${owner}", not "${publisher}"; ask the registry ` +
+      `admin${owner === ADMIN_PUBLISHER ? "" : ` or ${owner}`} if you should publish it, or choose another tool_id.`,
   );
 }

@@ -31,7 +31,8 @@ export interface WriterOptions {
 }
 
 const HOW_TO =
-  'Send "Authorization: Bearer <token>" with the write token printed by the registry\'s first start (or set REGISTRY_TOKEN), or a publisher token the registry admin minted (agent-tools token create).';
+  'Send "Authorization: Bearer <token>" with the write token printed by the registry\'s first start ' +
+  "(or set REGISTRY_TOKEN), or a publisher token the registry admin minted (agent-tools token create).";
 
 /**
  * Guards a write route: the bearer token must be the admin token or a live publisher token within
@@ -113,21 +114,24 @@ async function identify(deps: WriterDeps, token: string, now: Date, counted: boo
       return {
         publisher: name,
         refusal: unauthorized(
-          `The token of publisher "${name}" expired at ${result.at}; ask the registry admin for a new one (agent-tools token create --name ${name}).`,
+          `The token of publisher "${name}" expired at ${result.at}; ask the ` +
+            `registry admin for a new one (agent-tools token create --name ${name}).`,
         ),
       };
     case "revoked":
       return {
         publisher: name,
         refusal: unauthorized(
-          `The token of publisher "${name}" was revoked at ${result.at}; ask the registry admin for a new one (agent-tools token create --name ${name}).`,
+          `The token of publisher "${name}" was revoked at ${result.at}; ask the ` +
+            `registry admin for a new one (agent-tools token create --name ${name}).`,
         ),
       };
     case "rotated":
       return {
         publisher: name,
         refusal: unauthorized(
-          `This is an old token of publisher "${name}": a new one replaced it at ${result.at}; use the new token, or ask the registry admin for one (agent-tools token create --name ${name}).`,
+          `This is an old token of publisher "${name}": a new one replaced it at ${result.at}; use ` +
+            `the new token, or ask the registry admin for one (agent-tools token create --name ${name}).`,
         ),
       };
     case "limited":
@@ -136,7 +140,8 @@ async function identify(deps: WriterDeps, token: string, now: Date, counted: boo
         refusal: new HttpProblem(
           429,
           "Too many requests",
-          `Publisher "${name}" made more than ${deps.trust.publisherRate.limit} writes this minute (PUBLISHER_WRITES_PER_MINUTE); retry in ${result.retryAfterSeconds} s.`,
+          `Publisher "${name}" made more than ${deps.trust.publisherRate.limit} writes this ` +
+            `minute (PUBLISHER_WRITES_PER_MINUTE); retry in ${result.retryAfterSeconds} s.`,
           { "Retry-After": String(result.retryAfterSeconds) },
         ),
       };

@@ -25,6 +25,7 @@ export async function signatureAfterEdit(
   throw new HttpProblem(
     409,
     "Signature required",
-    `${before.tool_id}@${before.version} is signed (key ${before.signature.key_id}) and this edit changes what the signature covers: re-sign the edited entry and send the signature in the ${SIGNATURE_HEADER} header.`,
+    `${before.tool_id}@${before.version} is signed (key ${before.signature.key_id}) and this edit changes what ` +
+      `the signature covers: re-sign the edited entry and send the signature in the ${SIGNATURE_HEADER} header.`,
   );
 }

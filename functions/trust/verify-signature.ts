@@ -19,7 +19,8 @@ export async function verifySignature(keys: KeyStore, header: string, owner: str
   const match = HEADER_FORMAT.exec(header.trim());
   if (!match) {
     throw invalid(
-      `the ${SIGNATURE_HEADER} header must be "<key_id>:<base64 ed25519 signature>", key_id as "sha256:" and 64 hex digits (agent-tools publish --sign builds it)`,
+      `the ${SIGNATURE_HEADER} header must be "<key_id>:<base64 ed25519 signature>", ` +
+        `key_id as "sha256:" and 64 hex digits (agent-tools publish --sign builds it)`,
     );
   }
   const [, keyId, value] = match as unknown as [string, string, string];
@@ -30,7 +31,8 @@ export async function verifySignature(keys: KeyStore, header: string, owner: str
     throw new HttpProblem(
       403,
       "Forbidden",
-      `Key ${keyId} belongs to publisher "${key.publisher}", but ${entry.tool_id} belongs to "${owner}": sign with a key registered for ${owner}.`,
+      `Key ${keyId} belongs to publisher "${key.publisher}", but ${entry.tool_id} ` +
+        `belongs to "${owner}": sign with a key registered for ${owner}.`,
     );
   }
   if (key.revoked_at !== undefined) throw invalid(`key ${keyId} of ${owner} was revoked at ${key.revoked_at}; sign with a current key`);
@@ -43,7 +45,8 @@ export async function verifySignature(keys: KeyStore, header: string, owner: str
     )
   ) {
     throw invalid(
-      `the signature does not match ${entry.tool_id}@${entry.version} as uploaded: it was made over other bytes (another tool.zip, spec.json, tool.md or version); sign exactly what you upload`,
+      `the signature does not match ${entry.tool_id}@${entry.version} as uploaded: it was made over ` +
+        `other bytes (another tool.zip, spec.json, tool.md or version); sign exactly what you upload`,
     );
   }
   return { key_id: keyId, value };

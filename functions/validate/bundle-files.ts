@@ -32,7 +32,8 @@ export function readBundleFiles(bundle: Uint8Array, limits: BundleLimits): Bundl
     throw new HttpProblem(
       413,
       PROCESSING_FAILED,
-      `The bundle is ${bundle.length} bytes; at most ${limits.maxBundleBytes} are accepted. Make tool.zip smaller (no caches, no build outputs).`,
+      `The bundle is ${bundle.length} bytes; at most ${limits.maxBundleBytes} ` +
+        `are accepted. Make tool.zip smaller (no caches, no build outputs).`,
     );
   }
   const format = detectArchiveFormat(bundle);
@@ -58,7 +59,8 @@ function checkBundleLayout(entries: VettedEntry[]): void {
     const folder = nestingFolder(files);
     if (folder !== undefined) {
       throw invalidBundle(
-        `spec.json, tool.zip and tool.md are inside the folder "${folder}/" of the bundle, but must be at its root. Zip the files, not their folder: cd ${folder} && zip ../bundle.zip spec.json tool.zip tool.md`,
+        `spec.json, tool.zip and tool.md are inside the folder "${folder}/" of the bundle, but must be at its ` +
+          `root. Zip the files, not their folder: cd ${folder} && zip ../bundle.zip spec.json tool.zip tool.md`,
       );
     }
   }
@@ -66,7 +68,8 @@ function checkBundleLayout(entries: VettedEntry[]): void {
   if (missing.length > 0) {
     const holds = entries.length === 0 ? "nothing" : list(entries.map(describeEntry));
     throw invalidBundle(
-      `The bundle has no ${list(missing)} at its root (it holds ${holds}). A bundle holds exactly spec.json, tool.zip and tool.md at its root. ${HOW_TO_BUILD}`,
+      `The bundle has no ${list(missing)} at its root (it holds ${holds}). A bundle ` +
+        `holds exactly spec.json, tool.zip and tool.md at its root. ${HOW_TO_BUILD}`,
     );
   }
   const extra = entries.filter(
@@ -74,7 +77,9 @@ function checkBundleLayout(entries: VettedEntry[]): void {
   );
   if (extra.length > 0) {
     throw invalidBundle(
-      `The bundle holds unexpected entries: ${list(extra.map(describeEntry))}. A bundle holds exactly spec.json, tool.zip and tool.md (and a binary tool's further platforms as tool-<os>-<arch>.zip); put the tool's other files in tool.zip's code/ folder. ${HOW_TO_BUILD}`,
+      `The bundle holds unexpected entries: ${list(extra.map(describeEntry))}. A bundle holds ` +
+        `exactly spec.json, tool.zip and tool.md (and a binary tool's further platforms as ` +
+        `tool-<os>-<arch>.zip); put the tool's other files in tool.zip's code/ folder. ${HOW_TO_BUILD}`,
     );
   }
 }

@@ -47,7 +47,8 @@ function checkExecutable(name: string, path: string, data: Uint8Array, platform:
   throw new HttpProblem(
     422,
     PROCESSING_FAILED,
-    `${name}: ${path} is declared for ${key} in tool_platforms, but ${mismatch}. Build it for ${key}, or declare the platform it is built for.`,
+    `${name}: ${path} is declared for ${key} in tool_platforms, but ` +
+      `${mismatch}. Build it for ${key}, or declare the platform it is built for.`,
     {},
     "INVALID_ARCHIVE",
   );

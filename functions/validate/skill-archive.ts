@@ -21,7 +21,8 @@ export function checkSkillArchive(archive: ToolArchive): void {
     throw new HttpProblem(
       413,
       PROCESSING_FAILED,
-      `tool.zip: a skill may hold at most ${SKILL_LIMITS.maxSkillFolderFiles} files and ${SKILL_LIMITS.maxSkillFolderBytes} bytes, but this one holds ${files.length} files and ${total} bytes. Keep large data out of skills.`,
+      `tool.zip: a skill may hold at most ${SKILL_LIMITS.maxSkillFolderFiles} files and ${SKILL_LIMITS.maxSkillFolderBytes} ` +
+        `bytes, but this one holds ${files.length} files and ${total} bytes. Keep large data out of skills.`,
     );
   }
   const manifest = files.find((entry) => entry.path === SKILL_PATH);

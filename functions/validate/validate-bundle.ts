@@ -93,7 +93,9 @@ function bundleArchives(files: BundleFiles, platforms: ToolPlatform[] | undefine
       extra.length > 0 ? `it holds ${extra.join(", ")}, which tool_platforms does not declare` : "",
     ];
     throw invalidBundle(
-      `The bundle does not match spec.json's tool_platforms: ${said.filter(Boolean).join("; ")}. tool.zip holds the first platform's build and tool-<os>-<arch>[-<libc>].zip each further one's; \`agent-tools pack\` builds them from platforms/<os>-<arch>[-<libc>]/code/.`,
+      `The bundle does not match spec.json's tool_platforms: ${said.filter(Boolean).join("; ")}. ` +
+        `tool.zip holds the first platform's build and tool-<os>-<arch>[-<libc>].zip each ` +
+        `further one's; \`agent-tools pack\` builds them from platforms/<os>-<arch>[-<libc>]/code/.`,
     );
   }
   if (declared.length === 0) return [{ name: "tool.zip", platform: undefined, bytes: files.toolZip }];
@@ -125,7 +127,8 @@ function checkStorable(spec: Record<string, unknown>): void {
     throw new HttpProblem(
       422,
       PROCESSING_FAILED,
-      `spec.json holds values the registry cannot store: ${problems.join("; ")}. Change these values, or move such data into a file in code/.`,
+      `spec.json holds values the registry cannot store: ${problems.join("; ")}. ` +
+        `Change these values, or move such data into a file in code/.`,
       {},
       "INVALID_SPEC",
     );
@@ -139,7 +142,8 @@ function checkEntrySize(entry: ToolEntry, limits: BundleLimits): void {
     throw new HttpProblem(
       413,
       PROCESSING_FAILED,
-      `spec.json and tool.md together make a ${bytes}-byte entry; entries are limited to ${limits.maxEntryJsonBytes} bytes (one database item each): ${problem}. Shorten tool.md or move large data from spec.json into code/.`,
+      `spec.json and tool.md together make a ${bytes}-byte entry; entries are limited to ${limits.maxEntryJsonBytes} ` +
+        `bytes (one database item each): ${problem}. Shorten tool.md or move large data from spec.json into code/.`,
     );
   }
 }

@@ -109,9 +109,10 @@ function everyVersionYanked(toolId: string, versions: readonly PublishedEntry[])
   return new HttpProblem(
     404,
     "Every version is yanked",
-    `Every version of ${JSON.stringify(toolId)} is yanked by its publisher, so it has no latest version and nothing installs it but an exact pin. Its versions: ${versions
-      .slice(0, 10)
-      .map((v) => toolPath(toolId, v.version))
-      .join(", ")}.`,
+    `Every version of ${JSON.stringify(toolId)} is yanked by its publisher, so it has no latest version ` +
+      `and nothing installs it but an exact pin. Its versions: ${versions
+        .slice(0, 10)
+        .map((v) => toolPath(toolId, v.version))
+        .join(", ")}.`,
   );
 }

@@ -11,22 +11,27 @@ export const ERROR_CODES = {
     LOCAL_TOOL_NOT_FOUND: "A local tool path cannot be read (pass a tool folder, its `code/` folder or a `tool.zip`).",
     LOCAL_SPEC_INVALID: "A local tool's `spec.json` is not valid JSON or not an object.",
     TOOL_FILE_UNSAFE:
-      "A file the SDK reads in a tool's folder (`spec.json`, `requirements.txt`, `SKILL.md`, ...) leads outside the folder through a link, or is not a regular file, or is too large; nothing was read.",
+      "A file the SDK reads in a tool's folder (`spec.json`, `requirements.txt`, `SKILL.md`, ...) leads " +
+      "outside the folder through a link, or is not a regular file, or is too large; nothing was read.",
   },
   registry: {
     REGISTRY_ERROR: "The registry answered with an error; `status`, `error` and `detail` hold its answer.",
     TOOL_NOT_FOUND: "The registry has no tool (or version) with this id.",
     REGISTRY_UNAVAILABLE: "The registry could not be reached, timed out, or answered with a gateway error.",
     REGISTRY_ENTRY_INVALID:
-      "The registry answered an entry whose tool id, version, archive digest or owner is not well formed, or another tool's entry; nothing of it touched the disk.",
+      "The registry answered an entry whose tool id, version, archive digest or owner " +
+      "is not well formed, or another tool's entry; nothing of it touched the disk.",
     REGISTRY_URL_INVALID:
-      "The registry URL is not the registry's base URL: not http(s), or it names a route such as `/tools` (use `http://host:port`, without `/tools`).",
+      "The registry URL is not the registry's base URL: not http(s), or it " +
+      "names a route such as `/tools` (use `http://host:port`, without `/tools`).",
     VERSION_EXISTS:
-      "The `(tool_id, version)` is already published and published versions never change: raise `tool_metadata.version`, or delete that version first.",
+      "The `(tool_id, version)` is already published and published versions " +
+      "never change: raise `tool_metadata.version`, or delete that version first.",
     INVALID_SPEC:
       "The registry refused spec.json; `detail` lists every problem with its path (`agent-tools pack` finds them before uploading).",
     INVALID_ARCHIVE:
-      "The registry refused a tool archive (`tool.zip` or a platform's): its layout, an unsafe entry, or an executable built for another platform than it declares.",
+      "The registry refused a tool archive (`tool.zip` or a platform's): its layout, " +
+      "an unsafe entry, or an executable built for another platform than it declares.",
     INVALID_BUNDLE: "The upload is not a bundle the registry can read: not a zip, files missing or extra at its root, tool.md not UTF-8.",
     REGISTRY_UNAUTHORIZED: "The registry refused the write token: missing, wrong, expired or revoked (HTTP 401).",
     REGISTRY_FORBIDDEN:
@@ -38,7 +43,8 @@ export const ERROR_CODES = {
   publish: {
     PACK_INVALID: "A tool folder cannot be packed: its layout or `spec.json` is wrong.",
     TOOL_CHECK_FAILED:
-      "Checks before publishing found problems in a tool folder (spec.json by the registry's rules, Python syntax, an executable against its platform); `problems` lists each with its file.",
+      "Checks before publishing found problems in a tool folder (spec.json by the registry's rules, " +
+      "Python syntax, an executable against its platform); `problems` lists each with its file.",
     BUNDLE_TRANSFER_FAILED: "Uploading a bundle failed on the way (storage or network), not by the registry's verdict.",
     BUNDLE_SIGNING_FAILED:
       "A bundle cannot be signed: the key is not an ed25519 private key, or the bundle lacks a readable spec.json, tool.md or tool.zip.",
@@ -86,9 +92,11 @@ export const ERROR_CODES = {
     SANDBOX_UNAVAILABLE: '`sandbox: "required"` and no sandbox works on this machine (the message says why and how to fix it).',
     SANDBOX_DENIED: "The sandbox stopped the tool: it lacks a capability (`capability` names it).",
     CAPABILITY_PATH_REFUSED:
-      "A filesystem capability names, on its real path, the root, a home folder, `/proc`, `/sys`, `/dev`, a secret location or one of the SDK's own folders; no tool is granted it.",
+      "A filesystem capability names, on its real path, the root, a home folder, `/proc`, " +
+      "`/sys`, `/dev`, a secret location or one of the SDK's own folders; no tool is granted it.",
     SANDBOX_FILTER_UNAVAILABLE:
-      "The sandbox's system-call filter cannot be prepared: no table for this CPU architecture, or an unsafe folder for its file (the message says which and how to fix it).",
+      "The sandbox's system-call filter cannot be prepared: no table for this CPU architecture, " +
+      "or an unsafe folder for its file (the message says which and how to fix it).",
   },
   workspace: {
     WORKSPACE_NOT_INITIALIZED: "`getBackend()` was called before `await workspace.initialize()`.",
@@ -96,7 +104,8 @@ export const ERROR_CODES = {
     WORKSPACE_PROJECT_MISSING: "The workspace's project folder does not exist or is not a folder.",
     WORKSPACE_OPTIONS_INVALID: "A workspace option is malformed (the message names it and what it accepts).",
     WORKSPACE_OPERATION_FAILED:
-      "A file operation or a background start inside the workspace failed (a missing file, a permission, a full disk); the message quotes the cause.",
+      "A file operation or a background start inside the workspace failed (a " +
+      "missing file, a permission, a full disk); the message quotes the cause.",
     DOCKER_ENGINE_UNAVAILABLE: "The Docker Engine API cannot be reached at the socket or URL the workspace uses.",
     DOCKER_ENGINE_ERROR: "The Docker Engine answered an error; `status` and the message hold its answer.",
   },
@@ -109,7 +118,8 @@ export const ERROR_CODES = {
     TOOL_NAME_MISSING: "A tool has no name.",
     TOOL_SCHEMA_INVALID: "A tool's input schema is not a JSON Schema object.",
     TOOL_UNDESCRIBED:
-      'A `FunctionTool` with `undescribed: "refuse"` has no description or no input schema, so the model would not know what it does or takes.',
+      'A `FunctionTool` with `undescribed: "refuse"` has no description or ' +
+      "no input schema, so the model would not know what it does or takes.",
     TOOL_OPTIONS_INVALID: "A tool's constructor got an option value it does not accept (the message lists the accepted ones).",
     TOOL_CHUNK_MISMATCH: "Chunks of one response cannot be merged (a URL block extended).",
     BUILTIN_TOOL_UNKNOWN: "No built-in tool has this name.",
@@ -125,7 +135,8 @@ export const ERROR_CODES = {
     TOOL_GROUP_NAME: "A tool group's name is not valid.",
     TOOL_GROUP_RESERVED: "A tool group uses a reserved name.",
     TOOL_NAME_RESERVED:
-      "A tool other than the SDK's own takes a reserved name (a built-in's, `Skill`, `reset_tools`, `Capability`, the `mcp__` prefix), case-insensitively.",
+      "A tool other than the SDK's own takes a reserved name (a built-in's, " +
+      "`Skill`, `reset_tools`, `Capability`, the `mcp__` prefix), case-insensitively.",
     TOOL_NAME_COLLISION:
       "Two tools of one Toolkit have the same name (case-insensitively), or two MCP server collections name the same server.",
   },
@@ -182,7 +193,8 @@ export const ERROR_CODES = {
     SIGNATURE_KEY_UNTRUSTED: "Signed by a key that is not among the `trustedKeys` configured for the owner.",
     PUBLISHER_KEY_CHANGE_REFUSED: "The owner signs with a key other than the pinned ones, and the user did not accept it.",
     DEFINITION_CHANGE_REFUSED:
-      "The tool's name, description, input schema, capabilities, publisher, signature or configuration (parameters, metadata, settings) changed since it was approved, and the user did not accept it.",
+      "The tool's name, description, input schema, capabilities, publisher, signature or configuration " +
+      "(parameters, metadata, settings) changed since it was approved, and the user did not accept it.",
   },
   cli: {
     CLI_USAGE: "The command line is wrong (unknown option, missing argument).",

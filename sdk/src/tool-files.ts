@@ -10,7 +10,8 @@ export class ToolFileError extends AgentToolsError<"TOOL_FILE_UNSAFE"> {
   constructor(path: string, problem: string, toolId: string | undefined) {
     super(
       "TOOL_FILE_UNSAFE",
-      `${toolId === undefined ? "" : `Tool "${toolId}": `}the SDK did not read ${path}: ${problem}. A tool's files must be regular files inside its folder; links may only point inside it.`,
+      `${toolId === undefined ? "" : `Tool "${toolId}": `}the SDK did not read ${path}: ${problem}. ` +
+        `A tool's files must be regular files inside its folder; links may only point inside it.`,
       toolId === undefined ? {} : { toolId },
     );
   }

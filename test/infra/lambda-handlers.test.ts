@@ -207,21 +207,24 @@ describe("fetch function", () => {
     }
   });
 
-  it("signs cursors with the deployment's key from Secrets Manager: another instance follows them, another registry refuses them", async () => {
-    const first = await handlers.fetch(apiGatewayEvent({ method: "GET", url: "/tools?limit=1" }));
-    const next = new URL(/<([^>]+)>; rel="next"/.exec(first.headers?.link ?? "")![1]!);
-    // A second container of the same function: its own caches, and its own read of the secret.
-    const readsBefore = secrets.reads;
-    const other = createLambdaHandler("fetch") as unknown as Handler;
-    const second = await other(apiGatewayEvent({ method: "GET", url: `${next.pathname}${next.search}` }));
-    expect(second.statusCode).toBe(200);
-    expect((JSON.parse(second.body) as { tool_id: string }[]).map((entry) => entry.tool_id)).toEqual(["text-stats"]);
-    expect(secrets.reads).toBe(readsBefore + 1);
-    // The same position signed by the local server's (per data folder) key belongs to another registry.
-    const foreign = await fetch(`${local.url}/tools${next.search}`);
-    expect(foreign.status).toBe(400);
-    expect(((await foreign.json()) as { error: string }).error).toBe("Invalid cursor");
-  });
+  it(
+    "signs cursors with the deployment's key from Secrets Manager: " + "another instance follows them, another registry refuses them",
+    async () => {
+      const first = await handlers.fetch(apiGatewayEvent({ method: "GET", url: "/tools?limit=1" }));
+      const next = new URL(/<([^>]+)>; rel="next"/.exec(first.headers?.link ?? "")![1]!);
+      // A second container of the same function: its own caches, and its own read of the secret.
+      const readsBefore = secrets.reads;
+      const other = createLambdaHandler("fetch") as unknown as Handler;
+      const second = await other(apiGatewayEvent({ method: "GET", url: `${next.pathname}${next.search}` }));
+      expect(second.statusCode).toBe(200);
+      expect((JSON.parse(second.body) as { tool_id: string }[]).map((entry) => entry.tool_id)).toEqual(["text-stats"]);
+      expect(secrets.reads).toBe(readsBefore + 1);
+      // The same position signed by the local server's (per data folder) key belongs to another registry.
+      const foreign = await fetch(`${local.url}/tools${next.search}`);
+      expect(foreign.status).toBe(400);
+      expect(((await foreign.json()) as { error: string }).error).toBe("Invalid cursor");
+    },
+  );
 
   it("redirects archive downloads to a presigned URL that serves the exact bytes", async () => {
     for (const [url, toolZip] of [

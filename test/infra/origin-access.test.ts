@@ -143,17 +143,20 @@ describe("the client's address behind the distribution", () => {
       expect(await auditedClient(handler, bogus), bogus).toBe("192.0.2.1"); // the event's sourceIp
   });
 
-  it("believes the header only with the distribution's secret: a client writing it to the local server is recorded by its own address", async () => {
-    const response = await fetch(`${registry.url}/tools/ghost-direct`, {
-      method: "DELETE",
-      headers: { ...admin(), "cloudfront-viewer-address": "203.0.113.99:443", [ORIGIN_VERIFY_HEADER]: "guess" },
-    });
-    expect(response.status).toBe(404);
-    const events = (
-      (await (await fetch(`${registry.url}/audit?limit=20`, { headers: admin() })).json()) as { events: Record<string, string>[] }
-    ).events;
-    expect(events.find((event) => event.tool_id === "ghost-direct")?.client).toBe("127.0.0.1");
-  });
+  it(
+    "believes the header only with the distribution's secret: a client " + "writing it to the local server is recorded by its own address",
+    async () => {
+      const response = await fetch(`${registry.url}/tools/ghost-direct`, {
+        method: "DELETE",
+        headers: { ...admin(), "cloudfront-viewer-address": "203.0.113.99:443", [ORIGIN_VERIFY_HEADER]: "guess" },
+      });
+      expect(response.status).toBe(404);
+      const events = (
+        (await (await fetch(`${registry.url}/audit?limit=20`, { headers: admin() })).json()) as { events: Record<string, string>[] }
+      ).events;
+      expect(events.find((event) => event.tool_id === "ghost-direct")?.client).toBe("127.0.0.1");
+    },
+  );
 
   it("tells CloudFront and browsers never to store admin reads", async () => {
     const audit = await upload()(

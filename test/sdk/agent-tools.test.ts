@@ -123,40 +123,47 @@ describe("AgentTools against the local registry", () => {
     }
   });
 
-  it("restarts a tool when it is added again with new parameters (docs/design/compatibility.md#add-again), and keeps it when nothing changed", async () => {
-    const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await temp.make() });
-    const text = { text: "x y y z z z" };
-    try {
-      await tools.add("text-stats", { top_n: 1 });
-      expect(await tools.executeToolById("text-stats", text)).toMatchObject({ top_words: ["z"] });
-      await tools.executeCommand("text-stats", "set_top_n", { top_n: 2 });
-      await tools.add("text-stats", { top_n: 1 }); // same record: the running tool and its state stay
-      expect(await tools.executeToolById("text-stats", text)).toMatchObject({ top_words: ["z", "y"] });
-      await tools.add("text-stats", { top_n: 3, lowercase: false });
-      expect(tools.getTool("text-stats")?.record.tool_parameters).toEqual({ lowercase: false, top_n: 3 });
-      expect(await tools.executeToolById("text-stats", text)).toMatchObject({ top_words: ["z", "y", "x"] });
-    } finally {
-      await tools.close();
-    }
-  });
+  it(
+    "restarts a tool when it is added again with new parameters " +
+      "(docs/design/compatibility.md#add-again), and keeps it when nothing changed",
+    async () => {
+      const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await temp.make() });
+      const text = { text: "x y y z z z" };
+      try {
+        await tools.add("text-stats", { top_n: 1 });
+        expect(await tools.executeToolById("text-stats", text)).toMatchObject({ top_words: ["z"] });
+        await tools.executeCommand("text-stats", "set_top_n", { top_n: 2 });
+        await tools.add("text-stats", { top_n: 1 }); // same record: the running tool and its state stay
+        expect(await tools.executeToolById("text-stats", text)).toMatchObject({ top_words: ["z", "y"] });
+        await tools.add("text-stats", { top_n: 3, lowercase: false });
+        expect(tools.getTool("text-stats")?.record.tool_parameters).toEqual({ lowercase: false, top_n: 3 });
+        expect(await tools.executeToolById("text-stats", text)).toMatchObject({ top_words: ["z", "y", "x"] });
+      } finally {
+        await tools.close();
+      }
+    },
+  );
 
-  it("adds on first execute without add (docs/design/compatibility.md#execute-without-add) and passes merged parameters to binaries", async () => {
-    const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await temp.make() });
-    try {
-      expect(await tools.executeToolById("text-stats", { text: "a" })).toEqual({ word_count: 1, unique_words: 1, top_words: ["a"] });
-      await tools.add("binary-increment", { step: 5 });
-      expect(await tools.executeToolById("binary-increment", { value: 1 })).toEqual({ result: 6, status: "success" });
-      expect(await tools.executeCommand("binary-increment", "anything", {})).toEqual({
-        success: false,
-        message: "management commands not available for binaries",
-      });
-      expect(await tools.remove("binary-increment")).toBe(true);
-      expect(await tools.remove("binary-increment")).toBe(false);
-      expect(tools.list().map((tool) => tool.toolId)).toEqual(["text-stats"]);
-    } finally {
-      await tools.close();
-    }
-  });
+  it(
+    "adds on first execute without add (docs/design/compatibility.md#execute-without-add) " + "and passes merged parameters to binaries",
+    async () => {
+      const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await temp.make() });
+      try {
+        expect(await tools.executeToolById("text-stats", { text: "a" })).toEqual({ word_count: 1, unique_words: 1, top_words: ["a"] });
+        await tools.add("binary-increment", { step: 5 });
+        expect(await tools.executeToolById("binary-increment", { value: 1 })).toEqual({ result: 6, status: "success" });
+        expect(await tools.executeCommand("binary-increment", "anything", {})).toEqual({
+          success: false,
+          message: "management commands not available for binaries",
+        });
+        expect(await tools.remove("binary-increment")).toBe(true);
+        expect(await tools.remove("binary-increment")).toBe(false);
+        expect(tools.list().map((tool) => tool.toolId)).toEqual(["text-stats"]);
+      } finally {
+        await tools.close();
+      }
+    },
+  );
 
   it("names an unknown tool with the registry's detail, and stays usable", async () => {
     const tools = new AgentTools({ toolsDbUrl: registry.url, cacheDir: await temp.make() });

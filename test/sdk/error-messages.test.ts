@@ -12,7 +12,8 @@ describe("error messages", () => {
       'No tool with id "x" is published; list the published tools with GET /tools.',
     );
     expect(notFound.message).toBe(
-      'Tool "x" is not in the registry: No tool with id "x" is published; list the published tools with GET /tools. Check the id and version, or upload the tool first.',
+      'Tool "x" is not in the registry: No tool with id "x" is published; list the ' +
+        "published tools with GET /tools. Check the id and version, or upload the tool first.",
     );
     expect(new RegistryUnavailableError("http://r", "socket hang up.").message).not.toMatch(/\.\./);
     expect([asSentence("a"), asSentence("a."), asSentence("a.. "), asSentence("GET /tools")]).toEqual(["a.", "a.", "a.", "GET /tools."]);

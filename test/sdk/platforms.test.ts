@@ -148,7 +148,9 @@ describe("a tool built for several platforms", () => {
       toolId: "elsewhere",
       host,
       available: [other],
-      message: `Tool "elsewhere" cannot run on this host (${platformKey(host)}): it is built for ${platformKey(other)} only. Run it on one of those, or ask its publisher for a ${platformKey(host)} build (tool_platforms in its spec.json).`,
+      message:
+        `Tool "elsewhere" cannot run on this host (${platformKey(host)}): it is built for ${platformKey(other)} only. ` +
+        `Run it on one of those, or ask its publisher for a ${platformKey(host)} build (tool_platforms in its spec.json).`,
     });
     expect(await readdir(join(cacheDir, "archives")).catch(() => [])).toEqual([]);
     const ran = await cli("run", "elsewhere", "--json", "--cache-dir", cacheDir);
@@ -202,7 +204,8 @@ describe("a build for another CPU that declares no platform", () => {
           code: "TOOL_PLATFORM_UNSUPPORTED",
           message: expect.stringMatching(
             new RegExp(
-              `^Tool "wrong-cpu" cannot run on this host \\(${platformKey(host)}\\): its executable code/increment cannot run here: it is an ELF 64-bit .* executable.*, not one for ${process.arch}`,
+              `^Tool "wrong-cpu" cannot run on this host \\(${platformKey(host)}\\): its executable ` +
+                `code/increment cannot run here: it is an ELF 64-bit .* executable.*, not one for ${process.arch}`,
             ),
           ),
         });

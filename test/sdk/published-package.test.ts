@@ -70,7 +70,8 @@ describe("the published package shape", () => {
     const tool = await writePythonTool(
       dir,
       "pid",
-      "import os\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): pass\n    def execute(self, input_data):\n        return os.getpid()\n",
+      "import os\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): " +
+        "pass\n    def execute(self, input_data):\n        return os.getpid()\n",
     );
     const script = `import { AgentTools } from "@agent-tools/sdk";
 const tools = new AgentTools({ cacheDir: process.env.CACHE_DIR });

@@ -124,7 +124,8 @@ describe("publisher signatures", () => {
     const error = await refusal(strict.add("unsigned-tool"));
     expect(error.code).toBe("SIGNATURE_REQUIRED");
     expect(error.message).toBe(
-      'Tool "unsigned-tool" version 1.0.0 is not signed, and requireSignatures is on. Ask its publisher to publish it with `agent-tools publish --sign <key>`, or pick a signed tool.',
+      'Tool "unsigned-tool" version 1.0.0 is not signed, and requireSignatures is on. Ask its ' +
+        "publisher to publish it with `agent-tools publish --sign <key>`, or pick a signed tool.",
     );
     expect(await downloadedArchives(cacheDir)).toEqual([]);
     await strict.close();
@@ -298,7 +299,8 @@ describe("publisher signatures", () => {
     await other.close();
     const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ type: "spki", format: "pem" }).toString();
     expect(() => new AgentTools({ toolsDbUrl: proxy.url, trustedKeys: { acme: ["not a key", rsa] } })).toThrow(
-      "trustedKeys.acme[0] is not an ed25519 public key in PEM (SPKI) form; trustedKeys.acme[1] is not an ed25519 public key in PEM (SPKI) form.",
+      "trustedKeys.acme[0] is not an ed25519 public key in PEM (SPKI) form; " +
+        "trustedKeys.acme[1] is not an ed25519 public key in PEM (SPKI) form.",
     );
   });
 
@@ -309,7 +311,9 @@ describe("publisher signatures", () => {
     const error = await refusal(tools.add("stripped-tool"));
     expect(error.code).toBe("SIGNATURE_REQUIRED");
     expect(error.message).toBe(
-      'Tool "stripped-tool" version 1.0.0 is not signed, and trustedKeys names keys for its publisher "acme", so its tools must be signed with one of them. Ask its publisher to publish it with `agent-tools publish --sign <key>`, or pick a signed tool.',
+      'Tool "stripped-tool" version 1.0.0 is not signed, and trustedKeys names keys for ' +
+        'its publisher "acme", so its tools must be signed with one of them. Ask its publisher ' +
+        "to publish it with `agent-tools publish --sign <key>`, or pick a signed tool.",
     );
     expect(await downloadedArchives(cacheDir)).toEqual([]);
     // The signed one runs with the configured key.

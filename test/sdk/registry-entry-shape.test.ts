@@ -41,7 +41,8 @@ async function cacheBesidePlantedCode(): Promise<{ cacheDir: string; marker: str
   await mkdir(join(root, "planted", "code"), { recursive: true });
   await writeFile(
     join(root, "planted", "code", "function.py"),
-    `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        open(${JSON.stringify(marker)}, "w").write("ran")\n\n    def execute(self, input_data):\n        return "planted"\n`,
+    `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        open(${JSON.stringify(marker)}, ` +
+      `"w").write("ran")\n\n    def execute(self, input_data):\n        return "planted"\n`,
   );
   const cacheDir = join(root, "cache");
   await mkdir(cacheDir, { recursive: true });

@@ -31,7 +31,9 @@ async function registerKey(pem: string): Promise<void> {
 /** Uploads `toolId@version` (answering its version) signed with `key`, as `agent-tools publish --sign` does. */
 async function publishSigned(toolId: string, version: string, key: ReturnType<typeof newKey>): Promise<void> {
   const spec = { ...readFixtureSpec("text-stats"), tool_id: toolId, tool_metadata: { version }, tool_api_spec: ANY_INPUT };
-  const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`;
+  const code =
+    `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        ` +
+    `pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`;
   const toolZip = zipFiles({ "code/function.py": code });
   const toolMd = `# ${toolId}`;
   const tool_archive_sha256 = createHash("sha256").update(toolZip).digest("hex");

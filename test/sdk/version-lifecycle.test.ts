@@ -83,7 +83,8 @@ describe("version status", () => {
     expect(error).toBeInstanceOf(ToolYankedError);
     expect(error).toMatchObject({ code: "TOOL_YANKED", toolId: "yanked-tool", version: "1.0.0", reason: "leaks the API key." });
     expect((error as Error).message).toBe(
-      'Tool "yanked-tool" version 1.0.0 was yanked by its publisher: leaks the API key. Pick another version, or pin this one exactly with add("yanked-tool@1.0.0") if you must run it.',
+      'Tool "yanked-tool" version 1.0.0 was yanked by its publisher: leaks the API key. Pick ' +
+        'another version, or pin this one exactly with add("yanked-tool@1.0.0") if you must run it.',
     );
     expect(await readdir(join(cacheDir, "archives")).catch(() => [])).toEqual([]);
     // Pinned exactly, it runs: the user asked for those bytes.
@@ -91,7 +92,8 @@ describe("version status", () => {
     await tools.add("yanked-tool@1.0.0");
     expect(await tools.executeToolById("yanked-tool", {})).toBe("1.0.0");
     expect(warnings.map((warning) => warning.message)).toEqual([
-      'Tool "yanked-tool" version 1.0.0 was yanked by its publisher: leaks the API key. It runs because you pinned it exactly; move to another version.',
+      'Tool "yanked-tool" version 1.0.0 was yanked by its publisher: leaks the ' +
+        "API key. It runs because you pinned it exactly; move to another version.",
     ]);
     await tools.close();
   });
@@ -182,7 +184,9 @@ describe("minReleaseAgeHours", () => {
     expect(error).toBeInstanceOf(TrustError);
     expect(error).toMatchObject({ code: "NO_RELEASE_OLD_ENOUGH", toolId: "undated-tool" });
     expect((error as Error).message).toBe(
-      'No version of tool "undated-tool" was published at least 1 hours ago (minReleaseAgeHours): the newest, 1.2.0, was published in the future by the registry\'s clock. Wait, pin a version with add("undated-tool@<version>"), or lower minReleaseAgeHours.',
+      'No version of tool "undated-tool" was published at least 1 hours ago (minReleaseAgeHours): ' +
+        "the newest, 1.2.0, was published in the future by the registry's clock. " +
+        'Wait, pin a version with add("undated-tool@<version>"), or lower minReleaseAgeHours.',
     );
     await tools.close();
   });

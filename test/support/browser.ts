@@ -55,7 +55,8 @@ export async function openTab(browser: Browser, options: BrowserContextOptions =
   // project compiles without the DOM library.)
   await context.addInitScript({
     content:
-      'document.addEventListener("securitypolicyviolation", (event) => reportCspViolation(event.violatedDirective + " " + event.blockedURI));',
+      'document.addEventListener("securitypolicyviolation", (event) => ' +
+      'reportCspViolation(event.violatedDirective + " " + event.blockedURI));',
   });
   const page = await context.newPage();
   page.on("console", (message) => {

@@ -26,7 +26,8 @@ export function lambdaRuntimeNode(which: keyof typeof LAMBDA_RUNTIME_NODE_PATHS 
   const binary = fileURLToPath(new URL(`../../${LAMBDA_RUNTIME_NODE_PATHS[which]}`, import.meta.url));
   if (process.platform !== "linux" || process.arch !== "x64") {
     throw new Error(
-      `The Lambda runtime's Node for tests is packaged for linux-x64 only (this is ${process.platform}-${process.arch}); run these tests on linux-x64.`,
+      `The Lambda runtime's Node for tests is packaged for linux-x64 only (this ` +
+        `is ${process.platform}-${process.arch}); run these tests on linux-x64.`,
     );
   }
   if (!existsSync(binary)) {

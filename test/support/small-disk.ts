@@ -46,7 +46,9 @@ export function mountNamespace(): { unshare: string[]; nsenter: string[] } | { r
     failures.push(`unshare ${way.unshare.join(" ")}: ${probe.error?.message ?? probe.stderr.trim()}`);
   }
   return {
-    reason: `cannot mount a tmpfs in a private mount namespace (${failures.join("; ")}); run as root, or allow user namespaces (sysctl kernel.unprivileged_userns_clone=1, or a container with CAP_SYS_ADMIN)`,
+    reason:
+      `cannot mount a tmpfs in a private mount namespace (${failures.join("; ")}); run as root, or allow ` +
+      `user namespaces (sysctl kernel.unprivileged_userns_clone=1, or a container with CAP_SYS_ADMIN)`,
   };
 }
 

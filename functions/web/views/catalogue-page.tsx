@@ -24,7 +24,7 @@ export function CataloguePage({ params, results, hasNextPage, types, tags, limit
   return (
     <Layout title={params.q ? `${params.q} · Agent Tools` : "Agent Tools"}>
       <h1>{params.q ? `Tools matching “${params.q}”` : "Tools"}</h1>
-      {/* biome-ignore lint/a11y/useSemanticElements: <search> is newer than some screen readers; role="search" on the form is announced by all. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: <search> is newer than some screen readers; role="search" is announced by all. */}
       <form class="search" method="get" action="/" role="search">
         <input type="search" name="q" value={params.q ?? ""} placeholder="Search tools, e.g. count words" aria-label="Search words" />
         <select name="type" aria-label="Tool type">

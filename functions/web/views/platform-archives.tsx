@@ -16,7 +16,9 @@ export function PlatformArchives({ entry }: { entry: PublishedEntry }) {
         <ul class="platforms">
           {archives.map((archive) => (
             <li>
-              <a href={`${archiveLink("", entry.tool_id, entry.version)}?platform=${encodeURIComponent(archive.key)}`}>{archive.key}</a>{" "}
+              <a href={`${archiveLink("", entry.tool_id, entry.version)}?platform=` + `${encodeURIComponent(archive.key)}`}>
+                {archive.key}
+              </a>{" "}
               <code class="sha256" title={archive.sha256}>
                 {archive.sha256.slice(0, 12)}
               </code>

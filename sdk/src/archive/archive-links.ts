@@ -108,14 +108,16 @@ function escapeError({ top, trail }: Walk, how: string): ArchiveError {
   const { path, target } = top.link!;
   return new ArchiveError(
     "ARCHIVE_LINK_ESCAPE",
-    `The symlink "${path}" points to "${target}", which leads ${how} (${chain(trail)}), outside the archive. Links may only point inside the archive; copy the file in instead.`,
+    `The symlink "${path}" points to "${target}", which leads ${how} (${chain(trail)}), ` +
+      `outside the archive. Links may only point inside the archive; copy the file in instead.`,
   );
 }
 
 function loopError({ top, trail }: Walk, next: TreeNode): ArchiveError {
   return new ArchiveError(
     "ARCHIVE_LINK_LOOP",
-    `The symlink "${top.link!.path}" never resolves: following it meets more than ${MAX_LINK_FOLLOWS} links (${chain([...trail, next])}), which the system refuses as a loop. Point each link at a real file inside code/.`,
+    `The symlink "${top.link!.path}" never resolves: following it meets more than ${MAX_LINK_FOLLOWS} links ` +
+      `(${chain([...trail, next])}), which the system refuses as a loop. Point each link at a real file inside code/.`,
   );
 }
 

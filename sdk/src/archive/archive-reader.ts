@@ -20,7 +20,8 @@ export function readArchive(
   if (format === undefined) {
     throw new ArchiveError(
       "ARCHIVE_UNSUPPORTED_FORMAT",
-      `The archive is neither a zip nor a tar.gz (it starts with bytes ${describeStart(bytes)}). Create it with \`zip -r tool.zip code\`, or \`tar czf tool.zip code\` for binaries.`,
+      `The archive is neither a zip nor a tar.gz (it starts with bytes ${describeStart(bytes)}). ` +
+        `Create it with \`zip -r tool.zip code\`, or \`tar czf tool.zip code\` for binaries.`,
     );
   }
   const resolved = resolveArchiveLimits(limits);

@@ -62,7 +62,8 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
 function damaged(cause: unknown): ArchiveError {
   return new ArchiveError(
     "ARCHIVE_CORRUPT",
-    `The compressed data is damaged (${cause instanceof Error ? cause.message : String(cause)}). Re-create the archive, e.g. \`zip -r tool.zip code\` or \`tar czf tool.zip code\`.`,
+    `The compressed data is damaged (${cause instanceof Error ? cause.message : String(cause)}). ` +
+      `Re-create the archive, e.g. \`zip -r tool.zip code\` or \`tar czf tool.zip code\`.`,
     { cause },
   );
 }

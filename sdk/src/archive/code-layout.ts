@@ -13,7 +13,8 @@ export function checkCodeLayout(entries: VettedEntry[]): void {
   if (entries.length === 0) {
     throw new ArchiveError(
       "ARCHIVE_NO_CODE_FOLDER",
-      "The archive is empty; it must unpack to a code/ folder. From the tool folder run `zip -r tool.zip code` (or `tar czf tool.zip code` for binaries).",
+      "The archive is empty; it must unpack to a code/ folder. From the tool " +
+        "folder run `zip -r tool.zip code` (or `tar czf tool.zip code` for binaries).",
     );
   }
   for (const { path, type, raw, resolvedLink } of entries) {
@@ -26,7 +27,8 @@ export function checkCodeLayout(entries: VettedEntry[]): void {
     if (type !== "symlink" || isInsideCode(resolvedLink ?? "")) continue;
     throw new ArchiveError(
       "ARCHIVE_LINK_ESCAPE",
-      `The symlink "${path}" points to "${raw.linkTarget}", which leads to "${resolvedLink || "."}" of the archive, outside code/. Links may only point to files inside code/; copy the file into code/ instead.`,
+      `The symlink "${path}" points to "${raw.linkTarget}", which leads to "${resolvedLink || "."}" of the ` +
+        `archive, outside code/. Links may only point to files inside code/; copy the file into code/ instead.`,
     );
   }
 }

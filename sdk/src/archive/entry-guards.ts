@@ -29,7 +29,8 @@ export function vetEntries(rawEntries: RawArchiveEntry[], limits: ArchiveLimits)
       const to = raw.kind === "hardlink" ? ` to "${raw.linkTarget}"` : "";
       throw new ArchiveError(
         "ARCHIVE_ENTRY_TYPE",
-        `The entry "${raw.name}" is a ${raw.kind}${to}; archives may hold only regular files, folders and symlinks. Replace it with a regular file.`,
+        `The entry "${raw.name}" is a ${raw.kind}${to}; archives may hold only ` +
+          `regular files, folders and symlinks. Replace it with a regular file.`,
       );
     }
     totalBytes += raw.size;
@@ -57,7 +58,8 @@ function checkSize(raw: RawArchiveEntry, totalBytes: number, limits: ArchiveLimi
   if (raw.size > RATIO_CHECK_FLOOR_BYTES && raw.size / Math.max(raw.compressedSize, 1) > limits.maxCompressionRatio) {
     throw new ArchiveError(
       "ARCHIVE_COMPRESSION_RATIO",
-      `The file "${raw.name}" expands from ${raw.compressedSize} to ${raw.size} bytes (more than ${limits.maxCompressionRatio}:1): it looks like a decompression bomb. Remove padding or generated data.`,
+      `The file "${raw.name}" expands from ${raw.compressedSize} to ${raw.size} bytes (more than ` +
+        `${limits.maxCompressionRatio}:1): it looks like a decompression bomb. Remove padding or generated data.`,
     );
   }
 }
@@ -76,7 +78,8 @@ function checkUniqueAndUnshadowed(vetted: VettedEntry[]): void {
     if (sameButCase !== undefined) {
       throw new ArchiveError(
         "ARCHIVE_DUPLICATE_PATH",
-        `"${sameButCase}" and "${path}" differ only by case, so they collide on macOS and Windows, where agents also run tools. Rename one of them.`,
+        `"${sameButCase}" and "${path}" differ only by case, so they collide ` +
+          `on macOS and Windows, where agents also run tools. Rename one of them.`,
       );
     }
     typeByPath.set(path, type);
@@ -87,7 +90,8 @@ function checkUniqueAndUnshadowed(vetted: VettedEntry[]): void {
     if (shadowing !== undefined) {
       throw new ArchiveError(
         "ARCHIVE_PATH_CONFLICT",
-        `The entry "${path}" sits below "${shadowing}", which is a ${typeByPath.get(shadowing)}; writing through it could escape the folder. Re-create the archive from a clean folder.`,
+        `The entry "${path}" sits below "${shadowing}", which is a ${typeByPath.get(shadowing)}; ` +
+          `writing through it could escape the folder. Re-create the archive from a clean folder.`,
       );
     }
   }

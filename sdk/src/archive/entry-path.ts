@@ -16,20 +16,23 @@ export function normaliseEntryPath(name: string): string {
   if (name.includes("\\")) {
     throw new ArchiveError(
       "ARCHIVE_PATH_BACKSLASH",
-      `The entry "${name}" contains a backslash, which Windows extractors treat as a folder separator (a path-traversal trick). Use "/" separators and no backslashes in file names.`,
+      `The entry "${name}" contains a backslash, which Windows extractors treat as a folder ` +
+        `separator (a path-traversal trick). Use "/" separators and no backslashes in file names.`,
     );
   }
   if (name.startsWith("/") || /^[A-Za-z]:/.test(name)) {
     throw new ArchiveError(
       "ARCHIVE_PATH_ABSOLUTE",
-      `The entry "${name}" has an absolute path; entries must be relative to the archive root, e.g. "code/function.py". Create the archive from inside the tool folder: \`zip -r tool.zip code\`.`,
+      `The entry "${name}" has an absolute path; entries must be relative to the archive root, e.g. ` +
+        `"code/function.py". Create the archive from inside the tool folder: \`zip -r tool.zip code\`.`,
     );
   }
   const segments = name.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.includes("..")) {
     throw new ArchiveError(
       "ARCHIVE_PATH_TRAVERSAL",
-      `The entry "${name}" contains a ".." segment, which would write outside the extraction folder (zip slip). Entries must stay under code/, e.g. "code/function.py".`,
+      `The entry "${name}" contains a ".." segment, which would write outside the ` +
+        `extraction folder (zip slip). Entries must stay under code/, e.g. "code/function.py".`,
     );
   }
   return segments.join("/");

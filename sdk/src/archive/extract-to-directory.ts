@@ -15,7 +15,9 @@ export class ArchiveIntegrityError extends AgentToolsError {
   constructor(toolId: string | undefined, expected: string, actual: string) {
     super(
       "ARCHIVE_HASH_MISMATCH",
-      `The archive${toolId === undefined ? "" : ` of tool "${toolId}"`} has sha256 ${actual}, but the registry published ${expected}; it was corrupted or tampered with in transit or storage, so nothing was unpacked. Retry, or re-upload the tool.`,
+      `The archive${toolId === undefined ? "" : ` of tool "${toolId}"`} has sha256 ` +
+        `${actual}, but the registry published ${expected}; it was corrupted or tampered with ` +
+        `in transit or storage, so nothing was unpacked. Retry, or re-upload the tool.`,
       toolId === undefined ? {} : { toolId },
     );
     this.expectedSha256 = expected;

@@ -28,13 +28,15 @@ function gunzipTar(bytes: Uint8Array, limits: ArchiveLimits): Uint8Array {
     if (produced > cap) {
       throw new ArchiveError(
         "ARCHIVE_TOTAL_TOO_LARGE",
-        `The tar.gz unpacks to more than ${limits.maxTotalBytes} bytes, the limit for a tool. Ship less in code/ (no caches, no build outputs).`,
+        `The tar.gz unpacks to more than ${limits.maxTotalBytes} bytes, the ` +
+          `limit for a tool. Ship less in code/ (no caches, no build outputs).`,
       );
     }
     if (produced > RATIO_CHECK_FLOOR_BYTES && produced / bytes.length > limits.maxCompressionRatio) {
       throw new ArchiveError(
         "ARCHIVE_COMPRESSION_RATIO",
-        `The tar.gz expands more than ${limits.maxCompressionRatio} times its ${bytes.length} compressed bytes: it looks like a decompression bomb. Real code does not compress this well; remove padding or generated data.`,
+        `The tar.gz expands more than ${limits.maxCompressionRatio} times its ${bytes.length} compressed bytes: it ` +
+          `looks like a decompression bomb. Real code does not compress this well; remove padding or generated data.`,
       );
     }
   });

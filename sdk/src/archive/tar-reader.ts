@@ -52,7 +52,8 @@ export function readTarEntries(tar: Uint8Array, maxEntries: number): RawArchiveE
     if (kind === undefined) {
       throw new ArchiveError(
         "ARCHIVE_UNSUPPORTED_FEATURE",
-        `"${name}" has tar entry type '${typeflag}' (sparse, multi-volume or vendor specific), which is not supported. Create the archive with plain \`tar czf tool.zip code\`.`,
+        `"${name}" has tar entry type '${typeflag}' (sparse, multi-volume or vendor specific), ` +
+          `which is not supported. Create the archive with plain \`tar czf tool.zip code\`.`,
       );
     }
     if (entries.length === maxEntries) {

@@ -10,7 +10,9 @@ export function findPythonEntry(archive: ToolArchive): ArchiveEntry {
     const found = archive.entries.filter((candidate) => candidate.type === "file").map((candidate) => candidate.path);
     throw new ArchiveError(
       "ARCHIVE_PYTHON_ENTRY_MISSING",
-      `A Python tool needs code/function.py defining class AgentSpaceV1Tool, but the archive holds ${found.length === 0 ? "no files" : found.slice(0, 5).join(", ")}. Add code/function.py, or set tool_runtime_type to "binary" for an executable.`,
+      `A Python tool needs code/function.py defining class AgentSpaceV1Tool, but the ` +
+        `archive holds ${found.length === 0 ? "no files" : found.slice(0, 5).join(", ")}. ` +
+        `Add code/function.py, or set tool_runtime_type to "binary" for an executable.`,
     );
   }
   return entry;
@@ -36,13 +38,16 @@ export function findBinaryExecutable(archive: ToolArchive): ArchiveEntry {
       .join(", ");
     throw new ArchiveError(
       "ARCHIVE_BINARY_SEVERAL",
-      `A binary tool's code/ must hold exactly one regular file, the executable, but it holds ${listed}${contents.length > 5 ? ` and ${contents.length - 5} more` : ""}. Remove everything else (link dependencies statically), or set tool_runtime_type to "python".`,
+      `A binary tool's code/ must hold exactly one regular file, the executable, but it holds ` +
+        `${listed}${contents.length > 5 ? ` and ${contents.length - 5} more` : ""}. Remove ` +
+        `everything else (link dependencies statically), or set tool_runtime_type to "python".`,
     );
   }
   if ((only.mode & 0o111) === 0) {
     throw new ArchiveError(
       "ARCHIVE_BINARY_NOT_EXECUTABLE",
-      `The binary "${only.path}" is not executable (mode ${only.mode.toString(8)}). Run \`chmod +x ${only.path}\` and pack with \`tar czf tool.zip code\`, which keeps permissions (a zip made without unix attributes drops them).`,
+      `The binary "${only.path}" is not executable (mode ${only.mode.toString(8)}). Run \`chmod +x ${only.path}\` and ` +
+        `pack with \`tar czf tool.zip code\`, which keeps permissions (a zip made without unix attributes drops them).`,
     );
   }
   return only;

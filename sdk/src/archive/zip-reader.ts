@@ -76,7 +76,8 @@ function toRawEntry(bytes: Uint8Array, view: DataView, header: CentralHeader): R
   if (header.method !== STORED && header.method !== DEFLATED) {
     throw new ArchiveError(
       "ARCHIVE_UNSUPPORTED_FEATURE",
-      `"${header.name}" uses compression method ${header.method}; only stored and deflate are supported. Re-create it with \`zip -r tool.zip code\`.`,
+      `"${header.name}" uses compression method ${header.method}; only stored ` +
+        `and deflate are supported. Re-create it with \`zip -r tool.zip code\`.`,
     );
   }
   const unixMode = header.madeBy === MADE_BY_UNIX ? header.externalAttributes >>> 16 : 0;

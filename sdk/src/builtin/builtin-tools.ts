@@ -48,7 +48,8 @@ export function createBuiltinTools(names: readonly string[], cwd: string, option
   if (unknown.length > 0) {
     throw new ToolError(
       "BUILTIN_TOOL_UNKNOWN",
-      `Unknown built-in tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; the built-ins are ${BUILTIN_TOOL_NAMES.join(", ")} (names are case-sensitive).`,
+      `Unknown built-in tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; ` +
+        `the built-ins are ${BUILTIN_TOOL_NAMES.join(", ")} (names are case-sensitive).`,
     );
   }
   const shared: SharedParts = { cwd, backend: options.backend, readCache: new ReadCache(), store: new TaskStore() };

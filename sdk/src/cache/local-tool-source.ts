@@ -41,7 +41,8 @@ export async function readLocalTool(
   const info = await stat(path).catch((error: unknown) => {
     throw new AgentToolsError(
       "LOCAL_TOOL_NOT_FOUND",
-      `Local tool path ${path} cannot be read: ${(error as Error).message}. Pass a tool folder (holding code/), its code/ folder, or a tool.zip.`,
+      `Local tool path ${path} cannot be read: ${(error as Error).message}. ` +
+        `Pass a tool folder (holding code/), its code/ folder, or a tool.zip.`,
       { cause: error },
     );
   });
@@ -61,7 +62,8 @@ export async function readLocalTool(
     if (!Array.isArray(declared))
       throw new AgentToolsError(
         "LOCAL_SPEC_INVALID",
-        `${join(path, "spec.json")} declares no tool_platforms, but ${join(path, PLATFORMS_FOLDER)}/ holds builds per platform; list them in tool_platforms.`,
+        `${join(path, "spec.json")} declares no tool_platforms, but ` +
+          `${join(path, PLATFORMS_FOLDER)}/ holds builds per platform; list them in tool_platforms.`,
       );
     const toolDir = join(path, PLATFORMS_FOLDER, platformKey(platformForHost(toolId, declared as ToolPlatform[])));
     tree = { toolDir, codeDir: join(toolDir, "code"), archiveSha256: undefined, downloaded: false };

@@ -37,7 +37,8 @@ export function platformForHost(toolId: string, declared: readonly ToolPlatform[
 function noArchiveFits(toolId: string, available: readonly ToolPlatform[], host: ToolPlatform): ToolPlatformError {
   return new ToolPlatformError(
     toolId,
-    `it is built for ${available.map(platformKey).join(", ")} only. Run it on one of those, or ask its publisher for a ${platformKey(host)} build (tool_platforms in its spec.json).`,
+    `it is built for ${available.map(platformKey).join(", ")} only. Run it on one of those, ` +
+      `or ask its publisher for a ${platformKey(host)} build (tool_platforms in its spec.json).`,
     host,
     [...available],
   );

@@ -66,9 +66,8 @@ export function registerPolicyCommands(program: Command, io: CliIo): void {
         problem: part.readOnlyProblem,
       }));
       if (options.json) {
-        io.out(
-          `${JSON.stringify({ behavior: decision.behavior, bypassImmune: decision.bypassImmune, message: decision.message, reason: decision.reason, unanalysable: analysis.unanalysable, parts }, null, 2)}\n`,
-        );
+        const { behavior, bypassImmune, message, reason } = decision;
+        io.out(`${JSON.stringify({ behavior, bypassImmune, message, reason, unanalysable: analysis.unanalysable, parts }, null, 2)}\n`);
         return;
       }
       io.out(`decision: ${decision.behavior}${decision.bypassImmune ? " (bypass-immune)" : ""}: ${decision.message}\n`);
@@ -76,7 +75,8 @@ export function registerPolicyCommands(program: Command, io: CliIo): void {
       if (analysis.unanalysable) io.out(`unanalysable: ${analysis.unanalysable}\n`);
       for (const part of parts)
         io.out(
-          `  ${part.readOnly ? "read-only " : "not read-only"}  ${part.rule}  ${part.command}${part.problem ? `  (${part.problem})` : ""}\n`,
+          `  ${part.readOnly ? "read-only " : "not read-only"}  ${part.rule}  ` +
+            `${part.command}${part.problem ? `  (${part.problem})` : ""}\n`,
         );
     });
   policy

@@ -58,7 +58,8 @@ export function describeFailure(error: unknown): CliFailure {
     const version = /has no version "([^"]*)"/.exec(error.detail)?.[1];
     const message =
       version === undefined
-        ? `no tool "${error.toolId}" in the registry; \`agent-tools list\` shows the published tools, \`agent-tools search <words>\` finds one.`
+        ? `no tool "${error.toolId}" in the registry; \`agent-tools list\` ` +
+          `shows the published tools, \`agent-tools search <words>\` finds one.`
         : `tool "${error.toolId}" has no version ${version}; \`agent-tools versions ${error.toolId}\` lists its versions.`;
     return { exitCode: EXIT.failed, code: error.code, message, status: 404, detail: error.detail };
   }
@@ -69,7 +70,9 @@ export function describeFailure(error: unknown): CliFailure {
     return {
       exitCode: EXIT.failed,
       code: error.code,
-      message: `${error.message} Pass the input with --input '<json>'; \`agent-tools get <id>\` shows its schema (tool_api_spec.entrypoints.execute.input).`,
+      message:
+        `${error.message} Pass the input with --input '<json>'; \`agent-tools ` +
+        `get <id>\` shows its schema (tool_api_spec.entrypoints.execute.input).`,
     };
   if (error instanceof AgentToolsError) return { exitCode: EXIT.failed, code: error.code, message: error.message };
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -84,7 +87,9 @@ function registryAdvice(error: RegistryError): string {
     case "VERSION_EXISTS":
       return versionExistsAdvice(error.detail);
     case "INVALID_SPEC":
-      return `the registry refused spec.json${detail}. \`agent-tools pack <tool-dir>\` checks a tool folder the same way without uploading.`;
+      return (
+        `the registry refused spec.json${detail}. \`agent-tools pack ` + `<tool-dir>\` checks a tool folder the same way without uploading.`
+      );
     case "INVALID_ARCHIVE":
     case "INVALID_BUNDLE":
       return `the registry refused the bundle${detail}. \`agent-tools pack <tool-dir>\` builds and checks one.`;
@@ -96,7 +101,10 @@ function registryAdvice(error: RegistryError): string {
     case "REGISTRY_FORBIDDEN":
       return `the registry refused the token passed with --token (or AGENT_TOOLS_TOKEN)${detail}`;
     case "REGISTRY_TOO_LARGE":
-      return `${answered}${detail}. Bundles over the gateway's limit go through storage: publish with --via presigned, or make tool.zip smaller.`;
+      return (
+        `${answered}${detail}. Bundles over the gateway's limit go through ` +
+        `storage: publish with --via presigned, or make tool.zip smaller.`
+      );
     case "REGISTRY_CONFLICT":
       return `${answered}${detail} Run the same command again.`;
     case "REGISTRY_RATE_LIMITED":
@@ -110,7 +118,14 @@ function registryAdvice(error: RegistryError): string {
 function versionExistsAdvice(detail: string): string {
   const [, toolId, version] = /^Tool (\S+) version (\S+) already exists/.exec(detail) ?? [];
   if (toolId === undefined || version === undefined)
-    return "that version is already published, and published versions never change: raise tool_metadata.version in spec.json and publish again, or replace it with `agent-tools delete <id>@<version>`, then publish.";
+    return (
+      "that version is already published, and published versions never change: raise tool_metadata.version " +
+      "in spec.json and publish again, or replace it with `agent-tools delete <id>@<version>`, then publish."
+    );
   const next = semver.inc(version, "patch");
-  return `${toolId}@${version} is already published, and published versions never change: raise tool_metadata.version in spec.json${next === null ? "" : ` (e.g. to "${next}")`} and publish again, or replace that version: \`agent-tools delete ${toolId}@${version}\`, then publish.`;
+  return (
+    `${toolId}@${version} is already published, and published versions never change: raise ` +
+    `tool_metadata.version in spec.json${next === null ? "" : ` (e.g. to "${next}")`} and publish ` +
+    `again, or replace that version: \`agent-tools delete ${toolId}@${version}\`, then publish.`
+  );
 }

@@ -8,7 +8,8 @@ export function checkServerName(server: string): void {
   if (server.length > 0 && server.length <= 64 && SERVER_NAME.test(server)) return;
   throw new McpServerError(
     "MCP_SERVER_NAME",
-    `MCP server name ${JSON.stringify(server)} must be 1-64 letters, digits, "-" or single "_" (no "__", no leading or trailing "_"), since tools are named mcp__<server>__<tool>. Rename it, e.g. "files".`,
+    `MCP server name ${JSON.stringify(server)} must be 1-64 letters, digits, "-" or single "_" (no "__", ` +
+      `no leading or trailing "_"), since tools are named mcp__<server>__<tool>. Rename it, e.g. "files".`,
     { server },
   );
 }

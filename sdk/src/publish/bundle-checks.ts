@@ -129,7 +129,9 @@ function declaredArchives(
     if (!files.has(archive))
       problems.push({
         file: archive,
-        message: `missing: ${platform === undefined ? "the code archive" : `the build for ${platformKey(platform)}, which tool_platforms declares`}`,
+        message:
+          `missing: ` +
+          `${platform === undefined ? "the code archive" : `the build for ${platformKey(platform)}, which tool_platforms declares`}`,
       });
   for (const file of files.keys())
     if (PLATFORM_ARCHIVE.test(file) && !archives.some(({ archive }) => archive === file))
@@ -155,7 +157,9 @@ function checkExecutable(
     if (mismatch !== undefined)
       problems.push({
         file,
-        message: `declared for ${platformKey(platform)} in tool_platforms, but ${mismatch}; build it for that platform, or declare the one it is built for`,
+        message:
+          `declared for ${platformKey(platform)} in tool_platforms, but ${mismatch}; ` +
+          `build it for that platform, or declare the one it is built for`,
       });
     return;
   }
@@ -166,6 +170,7 @@ function checkExecutable(
   const own = executablePlatform(format);
   if (own !== undefined)
     warnings.push(
-      `${file} is ${describeExecutable(format)}, but spec.json declares no tool_platforms: agents on other platforms get a clear refusal only if it does. Add "tool_platforms": [${JSON.stringify(own)}].`,
+      `${file} is ${describeExecutable(format)}, but spec.json declares no tool_platforms: agents on ` +
+        `other platforms get a clear refusal only if it does. Add "tool_platforms": [${JSON.stringify(own)}].`,
     );
 }

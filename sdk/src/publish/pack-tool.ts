@@ -55,7 +55,8 @@ export async function packTool(toolDir: string, options: PackOptions = {}): Prom
   const archiveFormat = detectArchiveFormat(primary);
   if (archiveFormat !== "zip" && archiveFormat !== "tar.gz") {
     throw new PackError(
-      `${join(toolDir, "tool.zip")} is neither a zip nor a tar.gz: rebuild it with \`zip -r tool.zip code\` (or \`tar czf tool.zip code\` for a binary).`,
+      `${join(toolDir, "tool.zip")} is neither a zip nor a tar.gz: rebuild it ` +
+        `with \`zip -r tool.zip code\` (or \`tar czf tool.zip code\` for a binary).`,
       { toolId: spec.tool_id },
     );
   }
@@ -97,7 +98,8 @@ async function toolBuilds(toolDir: string, spec: SpecFields): Promise<ToolBuild[
   if (folders === undefined) {
     if (platforms.length > 1)
       throw new PackError(
-        `spec.json declares ${platforms.length} platforms (${platforms.map(platformKey).join(", ")}), but ${toolDir} has no ${PLATFORMS_FOLDER}/ folder: put each build in ${PLATFORMS_FOLDER}/<os>-<arch>[-<libc>]/code/.`,
+        `spec.json declares ${platforms.length} platforms (${platforms.map(platformKey).join(", ")}), but ${toolDir} ` +
+          `has no ${PLATFORMS_FOLDER}/ folder: put each build in ${PLATFORMS_FOLDER}/<os>-<arch>[-<libc>]/code/.`,
         { toolId: spec.tool_id },
       );
     return [{ archive: "tool.zip", folder: "" }];
@@ -107,7 +109,10 @@ async function toolBuilds(toolDir: string, spec: SpecFields): Promise<ToolBuild[
   const extra = folders.filter((folder) => !keys.includes(folder));
   if (missing.length > 0 || extra.length > 0 || keys.length === 0)
     throw new PackError(
-      `${join(toolDir, PLATFORMS_FOLDER)} must hold one folder per platform spec.json's tool_platforms declares (${keys.join(", ") || "none declared"})${missing.length > 0 ? `; missing: ${missing.join(", ")}` : ""}${extra.length > 0 ? `; not declared: ${extra.join(", ")}` : ""}.`,
+      `${join(toolDir, PLATFORMS_FOLDER)} must hold one folder per platform spec.json's tool_platforms ` +
+        `declares ` +
+        `(${keys.join(", ") || "none declared"})${missing.length > 0 ? `; missing: ${missing.join(", ")}` : ""}` +
+        `${extra.length > 0 ? `; not declared: ${extra.join(", ")}` : ""}.`,
       { toolId: spec.tool_id },
     );
   return platforms.map((platform, index) => ({
@@ -189,7 +194,8 @@ async function readCodeFolder(codeDir: string): Promise<CodeFile[] | undefined> 
         });
       else
         throw new PackError(
-          `${path} is not a regular file (a link or device); the registry accepts only files and folders in code/. Copy the target in instead.`,
+          `${path} is not a regular file (a link or device); the registry ` +
+            `accepts only files and folders in code/. Copy the target in instead.`,
         );
     }
   };

@@ -88,12 +88,14 @@ function signingKey(privateKey: string | KeyObject): KeyObject {
     key = typeof privateKey === "string" ? createPrivateKey(privateKey) : privateKey;
   } catch (error) {
     throw new BundleSigningError(
-      `the signing key is not a PEM private key (${(error as Error).message}); create one with: openssl genpkey -algorithm ed25519 -out publisher.pem`,
+      `the signing key is not a PEM private key (${(error as Error).message}); ` +
+        `create one with: openssl genpkey -algorithm ed25519 -out publisher.pem`,
     );
   }
   if (key.type !== "private" || key.asymmetricKeyType !== "ed25519") {
     throw new BundleSigningError(
-      `the signing key is ${key.asymmetricKeyType ?? key.type}, not an ed25519 private key; create one with: openssl genpkey -algorithm ed25519 -out publisher.pem`,
+      `the signing key is ${key.asymmetricKeyType ?? key.type}, not an ed25519 private ` +
+        `key; create one with: openssl genpkey -algorithm ed25519 -out publisher.pem`,
     );
   }
   return key;

@@ -22,7 +22,8 @@ export class ToolCheckError extends AgentToolsError<"TOOL_CHECK_FAILED"> {
     const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
     super(
       "TOOL_CHECK_FAILED",
-      `${toolId === undefined ? "The tool" : `Tool "${toolId}"`} has ${count} to fix before publishing:\n${problems.map((problem) => `  ${describeProblem(problem)}`).join("\n")}`,
+      `${toolId === undefined ? "The tool" : `Tool "${toolId}"`} has ${count} to fix before ` +
+        `publishing:\n${problems.map((problem) => `  ${describeProblem(problem)}`).join("\n")}`,
       toolId === undefined ? {} : { toolId },
     );
     this.problems = problems;

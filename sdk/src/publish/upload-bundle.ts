@@ -123,7 +123,8 @@ async function uploadPresigned(bundle: Uint8Array, options: UploadBundleOptions)
     const body = await put.text();
     const reason = body.match(/<Message>([^<]*)<\/Message>/)?.[1] ?? body.slice(0, 300);
     throw new BundleTransferError(
-      `Storage refused the bundle upload (HTTP ${put.status}): ${asSentence(reason)} The upload URL is valid until ${ticket.expiresAt}; publish again to get a fresh one.`,
+      `Storage refused the bundle upload (HTTP ${put.status}): ${asSentence(reason)} The ` +
+        `upload URL is valid until ${ticket.expiresAt}; publish again to get a fresh one.`,
       { status: put.status },
     );
   }

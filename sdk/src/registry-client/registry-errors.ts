@@ -31,7 +31,8 @@ export class ToolNotFoundError extends RegistryError {
     super(404, error, detail, {
       toolId,
       code: "TOOL_NOT_FOUND",
-      message: `Tool "${toolId}" is not in the registry: ${asSentence(detail || error)} Check the id and version, or upload the tool first.`,
+      message:
+        `Tool "${toolId}" is not in the registry: ${asSentence(detail || error)} ` + `Check the id and version, or upload the tool first.`,
     });
   }
 }
@@ -46,7 +47,8 @@ export class RegistryEntryError extends AgentToolsError<RegistryErrorCode> {
   constructor(toolId: string, registryUrl: string, problems: readonly string[]) {
     super(
       "REGISTRY_ENTRY_INVALID",
-      `The registry at ${registryUrl} answered a malformed entry for tool "${toolId}": ${problems.join("; ")}. Nothing of it was used; a registry that sends this cannot be trusted with the tool, so check toolsDbUrl.`,
+      `The registry at ${registryUrl} answered a malformed entry for tool "${toolId}": ${problems.join("; ")}. ` +
+        `Nothing of it was used; a registry that sends this cannot be trusted with the tool, so check toolsDbUrl.`,
       { toolId },
     );
     this.problems = problems;

@@ -49,7 +49,8 @@ export class RegistryTool extends ToolBase {
     if (isSkillRecord(added.record)) {
       throw new ToolError(
         "REGISTRY_TOOL_IS_SKILL",
-        `"${toolId}" is a skill (instructions, nothing to run), not a callable tool: offer it with new Toolkit({ skills: [agentTools] }), or load it with toolkit.loadSkill(agentTools.getSkill("${toolId}")).`,
+        `"${toolId}" is a skill (instructions, nothing to run), not a callable tool: offer it with new ` +
+          `Toolkit({ skills: [agentTools] }), or load it with toolkit.loadSkill(agentTools.getSkill("${toolId}")).`,
       );
     }
     this.toolId = toolId;

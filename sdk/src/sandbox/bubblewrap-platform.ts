@@ -88,7 +88,9 @@ export class BubblewrapPlatform implements SandboxPlatform {
         available: false,
         platform: this.name,
         reason: `bubblewrap (bwrap) is not installed (${version.error?.message ?? version.stderr.trim()})`,
-        fix: "install it: `sudo apt-get install bubblewrap` (Debian, Ubuntu), `sudo dnf install bubblewrap` (Fedora), `sudo pacman -S bubblewrap` (Arch)",
+        fix:
+          "install it: `sudo apt-get install bubblewrap` (Debian, Ubuntu), `sudo " +
+          "dnf install bubblewrap` (Fedora), `sudo pacman -S bubblewrap` (Arch)",
       };
     }
     const release = /(\d+)\.(\d+)/.exec(version.stdout)?.slice(1).map(Number) ?? [0, 0];
@@ -100,7 +102,9 @@ export class BubblewrapPlatform implements SandboxPlatform {
         available: false,
         platform: this.name,
         reason: `${missing} is missing, so a sandbox cannot be started safely`,
-        fix: `install ${missing === LAUNCH_SHELL ? "bash" : missing === BASE64 ? "coreutils" : "util-linux"} (\`sudo apt-get install ${missing === LAUNCH_SHELL ? "bash" : missing === BASE64 ? "coreutils" : "util-linux"}\`)`,
+        fix:
+          `install ${missing === LAUNCH_SHELL ? "bash" : missing === BASE64 ? "coreutils" : "util-linux"} (\`sudo ` +
+          `apt-get install ${missing === LAUNCH_SHELL ? "bash" : missing === BASE64 ? "coreutils" : "util-linux"}\`)`,
       };
     }
     const profile: SandboxProfile = {
@@ -136,7 +140,8 @@ export class BubblewrapPlatform implements SandboxPlatform {
         notes.push("bubblewrap is older than 0.8: new user namespaces are refused by the seccomp filter alone");
       if (user.switched && this.python() === undefined) {
         notes.push(
-          `running as root without python3: folders owned by root stay read-only to the sandbox user (uid ${user.uid}); install python3 to map them`,
+          `running as root without python3: folders owned by root stay read-only ` +
+            `to the sandbox user (uid ${user.uid}); install python3 to map them`,
         );
       }
       return { available: true, platform: this.name, version: version.stdout.trim().replace(/^bubblewrap\s*/, ""), notes };
@@ -148,7 +153,8 @@ export class BubblewrapPlatform implements SandboxPlatform {
       platform: this.name,
       reason: userns ? `bubblewrap cannot create user namespaces here (${stderr})` : `a trial sandbox failed (${stderr})`,
       fix: userns
-        ? "allow unprivileged user namespaces for bwrap: on Ubuntu 24.04 add an AppArmor profile granting `userns` to /usr/bin/bwrap (see docs/sandbox.md), elsewhere check `sysctl user.max_user_namespaces` and container seccomp settings"
+        ? "allow unprivileged user namespaces for bwrap: on Ubuntu 24.04 add an AppArmor profile granting `userns` to " +
+          "/usr/bin/bwrap (see docs/sandbox.md), elsewhere check `sysctl user.max_user_namespaces` and container seccomp settings"
         : 'run the command above by hand to see what fails, or pass sandbox: "off" to run unsandboxed',
     };
   }

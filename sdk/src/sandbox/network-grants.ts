@@ -52,7 +52,9 @@ export class NetworkGrants {
     return {
       allowed: false,
       status: 403,
-      reason: `agent-tools sandbox: ${capability(formatHost(first))} not granted (${host.name} resolves to ${first.address}, ${forbidden.what}: ${forbidden.reason}; a granted name never leads there, only a grant naming the address itself)`,
+      reason:
+        `agent-tools sandbox: ${capability(formatHost(first))} not granted (${host.name} resolves to ${first.address}, ` +
+        `${forbidden.what}: ${forbidden.reason}; a granted name never leads there, only a grant naming the address itself)`,
     };
   }
 

@@ -170,6 +170,7 @@ function authority(host: NetworkHost, port: number): string {
 function refuse(client: Socket, status: number, reason: string): void {
   const body = `${reason}\n`;
   client.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ` +
+      `${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

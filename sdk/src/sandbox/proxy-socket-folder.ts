@@ -20,7 +20,8 @@ export async function ensureProxySocketsRoot(root: string): Promise<void> {
   if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) {
     throw new SandboxUnavailableError(
       WHAT,
-      `${root} is ${info.isSymbolicLink() ? "a symbolic link" : info.isDirectory() ? `a folder of uid ${info.uid}` : "not a folder"}, not a private folder of this user`,
+      `${root} is ${info.isSymbolicLink() ? "a symbolic link" : info.isDirectory() ? `a folder of uid ${info.uid}` : "not a folder"}, ` +
+        `not a private folder of this user`,
       `remove ${root}; the SDK creates it again, private (mode 0700)`,
     );
   }
@@ -37,7 +38,8 @@ export async function createProxySocketPath(root: string): Promise<{ folder: str
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     throw new SandboxUnavailableError(
       WHAT,
-      `the proxy's socket path ${socketPath} would be ${Buffer.byteLength(socketPath)} bytes, over the ${MAX_SOCKET_PATH_BYTES} a unix socket path may have`,
+      `the proxy's socket path ${socketPath} would be ${Buffer.byteLength(socketPath)} ` +
+        `bytes, over the ${MAX_SOCKET_PATH_BYTES} a unix socket path may have`,
       "choose a shorter cacheDir (new AgentTools({ cacheDir }) or AGENT_TOOLS_CACHE_DIR)",
     );
   }

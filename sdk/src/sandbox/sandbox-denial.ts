@@ -71,7 +71,9 @@ export function denialOf(failure: ToolFailure, context: DenialContext): Denial |
   if (failure.signal === "SIGSYS") {
     return {
       capability: "syscall",
-      fix: "The sandbox's system-call filter stopped a call it never allows (a 32-bit or x32 system call); build the tool for this machine's own architecture.",
+      fix:
+        "The sandbox's system-call filter stopped a call it never allows (a 32-bit " +
+        "or x32 system call); build the tool for this machine's own architecture.",
     };
   }
   if (failure.errno === E.EPERM && failure.filename === undefined && /\bsocket\b/.test(`${failure.traceback ?? ""}${failure.message}`)) {

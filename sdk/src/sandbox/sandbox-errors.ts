@@ -29,7 +29,8 @@ export class SandboxDeniedError extends AgentToolsError {
   constructor(toolId: string, capability: string, detail: string, fix: string, cause?: unknown) {
     super(
       "SANDBOX_DENIED",
-      `Tool "${toolId}" was stopped by the sandbox: it lacks the capability ${capability} (${detail.trim().split("\n").pop()?.slice(0, 300) ?? ""}). ${fix}`,
+      `Tool "${toolId}" was stopped by the sandbox: it lacks the capability ` +
+        `${capability} (${detail.trim().split("\n").pop()?.slice(0, 300) ?? ""}). ${fix}`,
       { toolId, cause },
     );
     this.capability = capability;

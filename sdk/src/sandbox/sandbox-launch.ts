@@ -59,7 +59,8 @@ export function launchCommand(plan: LaunchPlan): { command: string; args: string
   const blob = Buffer.from(options.map((option) => `${option}\0`).join(""), "utf8");
   if (blob.length > MAX_ENVIRONMENT_BYTES) {
     throw new RangeError(
-      `the sandboxed environment takes ${blob.length} bytes, more than the ${MAX_ENVIRONMENT_BYTES} a launch can carry: pass fewer or shorter variables`,
+      `the sandboxed environment takes ${blob.length} bytes, more than the ` +
+        `${MAX_ENVIRONMENT_BYTES} a launch can carry: pass fewer or shorter variables`,
     );
   }
   for (const [name, value] of Object.entries(plan.env)) {

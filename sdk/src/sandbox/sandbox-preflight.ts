@@ -64,7 +64,9 @@ export function chooseSandbox(
   const reason = support.available ? "no sandbox platform" : support.reason;
   const fix = support.available ? "" : support.fix;
   if (mode === "required") throw new SandboxUnavailableError(what, reason, fix);
-  const message = `agent-tools: ${what} run WITHOUT a sandbox: ${reason}. To fix: ${fix}. Pass sandbox: "required" to refuse instead, or "off" to silence this warning.`;
+  const message =
+    `agent-tools: ${what} run WITHOUT a sandbox: ${reason}. To fix: ${fix}. Pass ` +
+    `sandbox: "required" to refuse instead, or "off" to silence this warning.`;
   if (!warned.has(message)) {
     warned.add(message);
     (options.warn ?? console.warn)(message);

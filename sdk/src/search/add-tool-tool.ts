@@ -29,7 +29,9 @@ export class AddToolTool extends ToolBase<{ tool_id: string }> {
   readonly name = "AddTool";
   override readonly origin = BUILTIN_ORIGIN;
   readonly description =
-    "Make a registry tool callable, or load a registry skill: give the tool_id from a SearchTools result. A tool is then offered like any other tool, under the name this call returns; a skill's instructions are returned at once (and it stays listed in the Skill tool).";
+    "Make a registry tool callable, or load a registry skill: give the tool_id from a SearchTools " +
+    "result. A tool is then offered like any other tool, under the name this call returns; " +
+    "a skill's instructions are returned at once (and it stays listed in the Skill tool).";
   readonly inputSchema: ToolInputSchema = {
     type: "object",
     properties: { tool_id: { type: "string", minLength: 1, maxLength: 128, description: "The tool_id of a SearchTools result." } },
@@ -84,7 +86,8 @@ export class AddToolTool extends ToolBase<{ tool_id: string }> {
     } catch (error) {
       if (!(error instanceof SkillError && error.code === "SKILL_DUPLICATE")) throw error;
       return ToolChunk.error(
-        `"${toolId}" is a skill named "${skill.name}", and this Toolkit already offers another skill by that name; "${toolId}" was added to AgentTools but not loaded.`,
+        `"${toolId}" is a skill named "${skill.name}", and this Toolkit already offers ` +
+          `another skill by that name; "${toolId}" was added to AgentTools but not loaded.`,
       );
     }
   }

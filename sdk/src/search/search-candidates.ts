@@ -46,7 +46,8 @@ export async function registryCandidates(
   const found = records.filter((record): record is ToolRecord => record !== undefined);
   if (found.length === 0) {
     throw new NoSearchCandidatesError(
-      `No tools available: the registry's search found no tool for "${q.slice(0, 80)}". Try other words, or add tools with tools.add() and search those.`,
+      `No tools available: the registry's search found no tool for "${q.slice(0, 80)}". ` +
+        `Try other words, or add tools with tools.add() and search those.`,
     );
   }
   return found;

@@ -40,7 +40,8 @@ export class UnknownFunctionNameError extends ToolSearchError {
   constructor(functionName: string, offered: string[]) {
     super(
       "SEARCH_UNKNOWN_FUNCTION",
-      `OpenAI returned unknown function name: '${functionName}'. Offered: ${offered.join(", ")}. Retry, or use a model that follows the tool list.`,
+      `OpenAI returned unknown function name: '${functionName}'. Offered: ` +
+        `${offered.join(", ")}. Retry, or use a model that follows the tool list.`,
     );
     this.functionName = functionName;
   }

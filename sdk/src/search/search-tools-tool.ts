@@ -34,7 +34,10 @@ export class SearchToolsTool extends ToolBase<{ query: string; limit?: number }>
   readonly name = "SearchTools";
   override readonly origin = BUILTIN_ORIGIN;
   readonly description =
-    'Search the tool registry for tools and skills that can do a task. Describe the task in a few words (several tasks in one query each get a tool, e.g. "validate email addresses, then fetch an order"); the result lists the best matches with their ids, descriptions and, for tools, input schemas. Call AddTool with a tool_id: a tool (kind "tool") becomes callable, then call it; a skill (kind "skill") is loaded and AddTool returns its instructions.';
+    "Search the tool registry for tools and skills that can do a task. Describe the task in a few words (several tasks " +
+    'in one query each get a tool, e.g. "validate email addresses, then fetch an order"); the result lists the ' +
+    "best matches with their ids, descriptions and, for tools, input schemas. Call AddTool with a tool_id: a tool (kind " +
+    '"tool") becomes callable, then call it; a skill (kind "skill") is loaded and AddTool returns its instructions.';
   readonly inputSchema: ToolInputSchema = {
     type: "object",
     properties: {

@@ -29,7 +29,8 @@ export function loadSkill(directory: string): Skill {
     throw new SkillError(
       "SKILL_TOO_LARGE",
       file,
-      `${SKILL_FILE} is ${info.size} bytes; at most ${SKILL_LIMITS.maxSkillFileBytes} are allowed. Move details into resource files and reference them.`,
+      `${SKILL_FILE} is ${info.size} bytes; at most ${SKILL_LIMITS.maxSkillFileBytes} ` +
+        `are allowed. Move details into resource files and reference them.`,
     );
   }
   const manifest = parseSkillManifest(

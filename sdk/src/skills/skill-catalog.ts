@@ -26,7 +26,8 @@ export class SkillCatalog {
         throw new SkillError(
           "SKILL_DUPLICATE",
           skill.directory ?? skill.name,
-          `a skill named "${skill.name}" is already registered${known.directory ? ` from ${known.directory}` : ""}; skill names must be unique.`,
+          `a skill named "${skill.name}" is already ` +
+            `registered${known.directory ? ` from ${known.directory}` : ""}; skill names must be unique.`,
         );
       }
       this.fixed.set(skill.name, skill);

@@ -47,7 +47,8 @@ export function parseSkillManifest(text: string, where: string): SkillManifest {
   if (Buffer.byteLength(text) > SKILL_LIMITS.maxSkillFileBytes) {
     fail(
       "SKILL_TOO_LARGE",
-      `${SKILL_FILE} is larger than ${SKILL_LIMITS.maxSkillFileBytes} bytes; move details into resource files next to it and reference them from ${SKILL_FILE}.`,
+      `${SKILL_FILE} is larger than ${SKILL_LIMITS.maxSkillFileBytes} bytes; move ` +
+        `details into resource files next to it and reference them from ${SKILL_FILE}.`,
     );
   }
   const source = text.replace(/^\uFEFF/, "");
@@ -55,7 +56,8 @@ export function parseSkillManifest(text: string, where: string): SkillManifest {
   if (match === null) {
     return fail(
       "SKILL_FRONT_MATTER_MISSING",
-      `${SKILL_FILE} must start with YAML front matter: a line "---", then "name: my-skill" and "description: what it does and when to use it", then a line "---".`,
+      `${SKILL_FILE} must start with YAML front matter: a line "---", then "name: ` +
+        `my-skill" and "description: what it does and when to use it", then a line "---".`,
     );
   }
   const [whole, yamlText = ""] = match;
@@ -85,7 +87,8 @@ export function parseSkillManifest(text: string, where: string): SkillManifest {
   if (name.length > SKILL_LIMITS.maxNameLength || !SKILL_NAME.test(name)) {
     fail(
       "SKILL_NAME_INVALID",
-      `skill name ${JSON.stringify(name)} must be at most ${SKILL_LIMITS.maxNameLength} lowercase letters, digits and single hyphens, e.g. "pdf-forms".`,
+      `skill name ${JSON.stringify(name)} must be at most ${SKILL_LIMITS.maxNameLength} ` +
+        `lowercase letters, digits and single hyphens, e.g. "pdf-forms".`,
     );
   }
   const description = frontMatter.description;
@@ -98,7 +101,8 @@ export function parseSkillManifest(text: string, where: string): SkillManifest {
   if (description.length > SKILL_LIMITS.maxDescriptionLength) {
     fail(
       "SKILL_DESCRIPTION_INVALID",
-      `the description has ${description.length} characters; at most ${SKILL_LIMITS.maxDescriptionLength} are allowed. Move details into the body of ${SKILL_FILE}.`,
+      `the description has ${description.length} characters; at most ` +
+        `${SKILL_LIMITS.maxDescriptionLength} are allowed. Move details into the body of ${SKILL_FILE}.`,
     );
   }
   return { name, description: description.trim(), body: source.slice(whole.length).replace(/^\s*\n/, ""), frontMatter };

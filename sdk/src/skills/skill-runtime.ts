@@ -28,7 +28,9 @@ export class SkillRuntime implements ToolRuntime {
   async executeCommand(command: string): Promise<unknown> {
     return {
       success: false,
-      message: `"${this.skill.name}" is a skill, which has no commands (asked for "${command}"); offer it to the LLM with new Toolkit({ skills: [agentTools] }).`,
+      message:
+        `"${this.skill.name}" is a skill, which has no commands (asked for ` +
+        `"${command}"); offer it to the LLM with new Toolkit({ skills: [agentTools] }).`,
     };
   }
 

@@ -39,7 +39,8 @@ export class SkillViewer extends ToolBase {
   get description(): string {
     const lines = this.catalog.list().map((skill) => `- ${skill.name}: ${skill.description}`);
     return [
-      "Load a skill: instructions (and resource files) for a specialised task. When a task matches a skill below, call this tool with the skill's name before starting, then follow the instructions it returns.",
+      "Load a skill: instructions (and resource files) for a specialised task. When a task matches a skill " +
+        "below, call this tool with the skill's name before starting, then follow the instructions it returns.",
       "",
       "Available skills:",
       ...lines,

@@ -62,6 +62,7 @@ function refuseTaken(skill: Skill, catalogs: readonly SkillCatalog[]): void {
   throw new SkillError(
     "SKILL_DUPLICATE",
     skill.directory ?? skill.name,
-    `a skill named "${skill.name}" is already offered by this Toolkit or one of its tool groups${taken.directory ? ` (from ${taken.directory})` : ""}; skill names must be unique across the Toolkit and its groups.`,
+    `a skill named "${skill.name}" is already offered by this Toolkit or one of its tool ` +
+      `groups${taken.directory ? ` (from ${taken.directory})` : ""}; skill names must be unique across the Toolkit and its groups.`,
   );
 }

@@ -26,7 +26,9 @@ export function inputSchemaProblem(apiSpec: unknown): { path: string; message: s
       const where = path.join(".");
       return {
         path: where,
-        message: `${where} must be an object, but it is ${describeValue(schema)}. Expected shape: {"entrypoints": {"execute": {"input": <JSON Schema>}}}.`,
+        message:
+          `${where} must be an object, but it is ${describeValue(schema)}. ` +
+          `Expected shape: {"entrypoints": {"execute": {"input": <JSON Schema>}}}.`,
       };
     }
     schema = schema[key];
@@ -39,9 +41,15 @@ export function inputSchemaProblem(apiSpec: unknown): { path: string; message: s
 
 function schemaProblem(schema: unknown): string | undefined {
   if (!isPlainObject(schema))
-    return `must be a JSON Schema object, but it is ${describeValue(schema)}. Example: {"type": "object", "properties": {"text": {"type": "string"}}}`;
+    return (
+      `must be a JSON Schema object, but it is ${describeValue(schema)}. ` +
+      `Example: {"type": "object", "properties": {"text": {"type": "string"}}}`
+    );
   if (schema.type !== undefined && schema.type !== "object")
-    return `must describe an object (LLM function parameters are always an object), but its type is ${JSON.stringify(schema.type)}. Wrap the value: {"type": "object", "properties": {"value": ...}}`;
+    return (
+      `must describe an object (LLM function parameters are always an object), but its type is ` +
+      `${JSON.stringify(schema.type)}. Wrap the value: {"type": "object", "properties": {"value": ...}}`
+    );
   // New versions of a tool mostly keep its schema: judge each distinct schema once.
   const key = createHash("sha256").update(JSON.stringify(schema)).digest("hex");
   let verdict = verdicts.get(key);
@@ -78,7 +86,10 @@ function explain(errors: ErrorObject[]): string {
     .slice(0, 5)
     .map(
       (error) =>
-        `${error.instancePath ? `at ${error.instancePath} ` : ""}${error.message ?? "invalid"}${error.params && "allowedValues" in error.params ? ` (${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")})` : ""}`,
+        `${error.instancePath ? `at ${error.instancePath} ` : ""}${error.message ?? "invalid"}` +
+        (error.params && "allowedValues" in error.params
+          ? ` (${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")})`
+          : ""),
     )
     .join("; ");
 }

@@ -61,5 +61,8 @@ export function reservedToolIdProblem(toolId: string, toolName: string): string 
     reserved.owner === undefined
       ? `starts with a reserved prefix, case-insensitively: ${reserved.reason}`
       : `is reserved, case-insensitively, for ${reserved.reason} (${reserved.owner})`;
-  return `it${as} ${what}; a rule written for the SDK's own tool must never govern a published one. Choose another id, e.g. "acme-${toolId.toLowerCase().replace(/^mcp_+/, "")}"`;
+  return (
+    `it${as} ${what}; a rule written for the SDK's own tool must never govern a published ` +
+    `one. Choose another id, e.g. "acme-${toolId.toLowerCase().replace(/^mcp_+/, "")}"`
+  );
 }

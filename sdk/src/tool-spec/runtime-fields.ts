@@ -16,7 +16,8 @@ export const RUNTIME_FIELDS: readonly RuntimeField[] = [
     field: "tool_parameters",
     frozenOnPut: true,
     reason:
-      "it is the tool's configuration: its code reads it (tool_data.tool_parameters), so a change makes the published version do something else",
+      "it is the tool's configuration: its code reads it (tool_data.tool_parameters), " +
+      "so a change makes the published version do something else",
   },
   {
     field: "tool_metadata",

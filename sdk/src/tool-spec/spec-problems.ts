@@ -105,7 +105,10 @@ export function versionProblem(metadata: unknown): string | undefined {
     return `tool_metadata.version must be a semver string such as "1.0.0", but it is ${describeValue(version)}.`;
   const valid = semver.valid(version);
   if (valid === null)
-    return `tool_metadata.version ${JSON.stringify(version)} is not semantic versioning: use MAJOR.MINOR.PATCH, e.g. "1.0.0" or "2.1.0-beta.1".`;
+    return (
+      `tool_metadata.version ${JSON.stringify(version)} is not semantic ` +
+      `versioning: use MAJOR.MINOR.PATCH, e.g. "1.0.0" or "2.1.0-beta.1".`
+    );
   if (valid.length > MAX_VERSION_LENGTH)
     return `tool_metadata.version is ${valid.length} characters long; versions are limited to ${MAX_VERSION_LENGTH}.`;
   return undefined;

@@ -39,10 +39,15 @@ export function toolIdSpecProblem(value: unknown): string | undefined {
   const problem = toolIdProblem(value);
   if (problem !== undefined) {
     const shown = JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-    return `tool_id ${shown} is invalid: ${problem}. Ids are 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit, ${EXAMPLE}.`;
+    return (
+      `tool_id ${shown} is invalid: ${problem}. Ids are 1-128 letters, ` +
+      `digits, ".", "_" or "-", starting with a letter or digit, ${EXAMPLE}.`
+    );
   }
   if (isReservedToolId(value))
-    return `tool_id "${value}" is reserved by the registry's routes (${RESERVED_TOOL_IDS.join(", ")}); choose another tool_id in spec.json.`;
+    return (
+      `tool_id "${value}" is reserved by the registry's routes ` + `(${RESERVED_TOOL_IDS.join(", ")}); choose another tool_id in spec.json.`
+    );
   const nameProblem = reservedToolIdProblem(value, toolNameFromId(value));
   return nameProblem === undefined ? undefined : `tool_id "${value}" is refused: ${nameProblem}.`;
 }

@@ -74,7 +74,11 @@ export const TOOL_PLATFORMS_SCHEMA = {
   minItems: 1,
   maxItems: MAX_TOOL_PLATFORMS,
   description:
-    "Binary tools: the platforms the executable is built for, one archive each: tool.zip for the first, tool-<os>-<arch>[-<libc>].zip in the bundle for each other (`pack` builds them from platforms/<os>-<arch>[-<libc>]/code/). os and arch as Node names them (process.platform, process.arch); libc (glibc or musl) only for linux, where a dynamically linked executable needs one. The registry checks each executable's format against its platform; the SDK downloads the one that fits its host.",
+    "Binary tools: the platforms the executable is built for, one archive each: tool.zip for the first, " +
+    "tool-<os>-<arch>[-<libc>].zip in the bundle for each other (`pack` builds them from " +
+    "platforms/<os>-<arch>[-<libc>]/code/). os and arch as Node names them (process.platform, process.arch); libc " +
+    "(glibc or musl) only for linux, where a dynamically linked executable needs one. The registry " +
+    "checks each executable's format against its platform; the SDK downloads the one that fits its host.",
   items: {
     type: "object",
     required: ["os", "arch"],
@@ -118,7 +122,8 @@ export function platformRuleProblems(platforms: readonly ToolPlatform[], runtime
   const problems: string[] = [];
   if (runtime === undefined || runtime === "" || runtime === "python")
     problems.push(
-      'tool_platforms applies to binary tools (tool_runtime_type "binary"); a Python tool runs wherever its interpreter does: remove tool_platforms',
+      'tool_platforms applies to binary tools (tool_runtime_type "binary"); ' +
+        "a Python tool runs wherever its interpreter does: remove tool_platforms",
     );
   platforms.forEach((platform, index) => {
     if (platform.libc !== undefined && platform.os !== "linux")

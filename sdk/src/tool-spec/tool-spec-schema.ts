@@ -24,7 +24,8 @@ export const TOOL_SPEC_SCHEMA = {
   required: ["tool_id"],
   properties: {
     tool_id: text(
-      'Unique id; a URL segment and a storage key. 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit, without ".."; not upload, uploads, search or query.',
+      'Unique id; a URL segment and a storage key. 1-128 letters, digits, ".", "_" or "-", ' +
+        'starting with a letter or digit, without ".."; not upload, uploads, search or query.',
       {
         pattern: TOOL_ID_PATTERN,
         // The reserved ids are refused by the publish step itself, with a message naming the routes.
@@ -35,7 +36,8 @@ export const TOOL_SPEC_SCHEMA = {
     tool_metadata: object("Free-form facts about the tool. `version` is the one the registry reads.", {
       properties: {
         version: text(
-          'Semantic version (MAJOR.MINOR.PATCH, e.g. "1.0.0"). A (tool_id, version) is published once; the highest version is the latest. Without it the tool publishes as 0.0.0, with a warning.',
+          'Semantic version (MAJOR.MINOR.PATCH, e.g. "1.0.0"). A (tool_id, version) is published once; ' +
+            "the highest version is the latest. Without it the tool publishes as 0.0.0, with a warning.",
           { examples: ["1.0.0", "2.1.0-beta.1"] },
         ),
         // Free-form like the rest of tool_metadata: described, not typed.
@@ -59,7 +61,8 @@ export const TOOL_SPEC_SCHEMA = {
       "Configuration the tool receives in tool_data.tool_parameters; `add(id, overrides)` merges overrides into it shallowly.",
     ),
     tool_api_spec: object(
-      "How to call the tool. `entrypoints.execute.input` is the JSON Schema of execute's input (an object); LLM tool selection sends it as the function's parameters.",
+      "How to call the tool. `entrypoints.execute.input` is the JSON Schema of execute's " +
+        "input (an object); LLM tool selection sends it as the function's parameters.",
       {
         properties: {
           entrypoints: {
@@ -104,4 +107,5 @@ export const TOOL_SPEC_SCHEMA = {
 
 /** Said by `agent-tools pack` and by the registry's upload answer when spec.json names no version. */
 export const MISSING_VERSION_WARNING =
-  'spec.json has no tool_metadata.version, so the tool is published as 0.0.0; set tool_metadata.version (e.g. "1.0.0") and raise it with every change.';
+  "spec.json has no tool_metadata.version, so the tool is published as 0.0.0; " +
+  'set tool_metadata.version (e.g. "1.0.0") and raise it with every change.';

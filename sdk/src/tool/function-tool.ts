@@ -93,7 +93,8 @@ function reportUndescribed(tool: FunctionTool<any>, options: FunctionToolOptions
   ].filter((part) => part !== undefined);
   if (missing.length === 0 || policy === "allow") return;
   const message =
-    `FunctionTool "${tool.name}": the model will see a function with ${missing.join(" and ")}, so it cannot tell what the tool does or what to pass. ` +
+    `FunctionTool "${tool.name}": the model will see a function with ` +
+    `${missing.join(" and ")}, so it cannot tell what the tool does or what to pass. ` +
     'Pass { description } and { inputSchema } (a JSON Schema or a zod object), or { undescribed: "allow" } when that is intended.';
   if (policy === "refuse") throw new ToolError("TOOL_UNDESCRIBED", message);
   if (warnedNames.has(tool.name)) return;

@@ -65,7 +65,8 @@ function extendBlock(known: ToolContentBlock, block: ToolContentBlock): void {
   if (known.type === "data" && block.type === "data") return extendData(known, block);
   throw new ToolError(
     "TOOL_CHUNK_MISMATCH",
-    `A chunk continues block ${known.id} with a ${block.type} block, but it is a ${known.type} block. Give blocks of different types different ids.`,
+    `A chunk continues block ${known.id} with a ${block.type} block, but it ` +
+      `is a ${known.type} block. Give blocks of different types different ids.`,
   );
 }
 

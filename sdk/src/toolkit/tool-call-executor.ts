@@ -361,7 +361,8 @@ export class ToolCallExecutor {
     if (!record || record.state !== state) {
       throw new ToolkitError(
         "EXECUTOR_UNEXPECTED_ANSWER",
-        `Tool call "${toolCallId}" is not waiting for ${what} (it is ${record ? record.state : "unknown"}). Answer only the calls listed in the executor's require_* events.`,
+        `Tool call "${toolCallId}" is not waiting for ${what} (it is ${record ? record.state : "unknown"}). ` +
+          `Answer only the calls listed in the executor's require_* events.`,
       );
     }
     return record;

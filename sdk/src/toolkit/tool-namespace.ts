@@ -21,7 +21,9 @@ export function checkToolNamespace(tools: readonly AnyTool[]): void {
     if (!owns) {
       throw new ToolkitError(
         "TOOL_NAME_RESERVED",
-        `${describeTool(tool)} cannot join a Toolkit under the name "${tool.name}": ${reserved!.owner === undefined ? "the prefix" : `"${reserved!.owner}"`} is reserved, case-insensitively, for ${reserved!.reason}, so the rules written for it never govern another tool. Give the tool another name.`,
+        `${describeTool(tool)} cannot join a Toolkit under the name "${tool.name}": ` +
+          `${reserved!.owner === undefined ? "the prefix" : `"${reserved!.owner}"`} is reserved, case-insensitively, for ` +
+          `${reserved!.reason}, so the rules written for it never govern another tool. Give the tool another name.`,
       );
     }
     const key = tool.name.toLowerCase();
@@ -29,7 +31,9 @@ export function checkToolNamespace(tools: readonly AnyTool[]): void {
     if (other !== undefined && other !== tool) {
       throw new ToolkitError(
         "TOOL_NAME_COLLISION",
-        `Two tools of this Toolkit are named "${other.name}"${other.name === tool.name ? "" : ` and "${tool.name}"`}: ${describeTool(other)} and ${describeTool(tool)}. Tool names must differ (case-insensitively), or one would silently replace the other; rename one (registryTool(tools, id, { name }) for a registry tool).`,
+        `Two tools of this Toolkit are named "${other.name}"${other.name === tool.name ? "" : ` and "${tool.name}"`}: ` +
+          `${describeTool(other)} and ${describeTool(tool)}. Tool names must differ (case-insensitively), or ` +
+          `one would silently replace the other; rename one (registryTool(tools, id, { name }) for a registry tool).`,
       );
     }
     byName.set(key, tool);
@@ -43,7 +47,8 @@ export function checkMcpServerNames(servers: readonly string[]): void {
     if (seen.has(server.toLowerCase())) {
       throw new ToolkitError(
         "TOOL_NAME_COLLISION",
-        `Two MCP server collections of this Toolkit name a server "${server}": their tools would be named alike (mcp__${server}__…). Give the servers different names.`,
+        `Two MCP server collections of this Toolkit name a server "${server}": their ` +
+          `tools would be named alike (mcp__${server}__…). Give the servers different names.`,
       );
     }
     seen.add(server.toLowerCase());

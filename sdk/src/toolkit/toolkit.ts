@@ -165,7 +165,8 @@ export class Toolkit implements GroupSwitchboard, ToolRunner {
       return {
         error: new ToolCallError(
           "TOOL_GROUP_INACTIVE",
-          `ToolGroupInactiveError: The tool '${name}' in group '${inactive.name}' is currently inactive. You should first activate the group by calling the 'reset_tools' tool.`,
+          `ToolGroupInactiveError: The tool '${name}' in group '${inactive.name}' is currently ` +
+            `inactive. You should first activate the group by calling the 'reset_tools' tool.`,
         ),
       };
     }

@@ -87,7 +87,9 @@ export class DefinitionPins {
   }
 
   async approve(change: DefinitionChange): Promise<void> {
-    const message = `Tool "${change.toolId}" version ${change.version} is not what you approved: its ${changedParts(change.changes)} changed. Accept it only if you expected this change:\n${change.changes.join("\n")}`;
+    const message =
+      `Tool "${change.toolId}" version ${change.version} is not what you approved: its ${changedParts(change.changes)} ` +
+      `changed. Accept it only if you expected this change:\n${change.changes.join("\n")}`;
     const accepted = await decideTrust(this.options.engine, this.options.ask, {
       kind: "tool-definition",
       toolId: change.toolId,
@@ -98,7 +100,8 @@ export class DefinitionPins {
     if (!accepted) {
       throw new TrustError(
         "DEFINITION_CHANGE_REFUSED",
-        `${message}\nIt was not accepted (no onTrustRequest answer, a deny rule, or a mode where nobody answers). Answer through onTrustRequest to accept it, or pin the version you approved (add("${change.toolId}@<version>")).`,
+        `${message}\nIt was not accepted (no onTrustRequest answer, a deny rule, or a mode where nobody answers). ` +
+          `Answer through onTrustRequest to accept it, or pin the version you approved (add("${change.toolId}@<version>")).`,
         { toolId: change.toolId },
       );
     }

@@ -29,7 +29,8 @@ export function readEntrySignature(entry: ToolRecord, version: string): EntrySig
   const malformed = (what: string) =>
     new TrustError(
       "SIGNATURE_MALFORMED",
-      `Tool "${entry.tool_id}" version ${version} carries a malformed signature: ${what}. The registry sent something no publisher signed; do not run it, and check toolsDbUrl.`,
+      `Tool "${entry.tool_id}" version ${version} carries a malformed signature: ${what}. ` +
+        `The registry sent something no publisher signed; do not run it, and check toolsDbUrl.`,
       { toolId: entry.tool_id },
     );
   if (typeof signature !== "object" || Array.isArray(signature)) throw malformed("it is not an object");
@@ -38,7 +39,8 @@ export function readEntrySignature(entry: ToolRecord, version: string): EntrySig
   if (typeof value !== "string" || !BASE64.test(value)) throw malformed("its value is not a base64 ed25519 signature (64 bytes)");
   if (typeof owner !== "string" || !OWNER.test(owner))
     throw malformed(
-      `the entry names no valid owner (${typeof owner === "string" ? JSON.stringify(untrustedText(owner).slice(0, 64)) : typeof owner}) whose keys could verify it`,
+      `the entry names no valid owner ` +
+        `(${typeof owner === "string" ? JSON.stringify(untrustedText(owner).slice(0, 64)) : typeof owner}) whose keys could verify it`,
     );
   if (typeof entry.tool_archive_sha256 !== "string" || !SHA256.test(entry.tool_archive_sha256))
     throw malformed("the entry has no tool_archive_sha256 for it to cover");

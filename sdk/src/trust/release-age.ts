@@ -40,7 +40,8 @@ export function newestReleaseOldEnough(toolId: string, versions: unknown, minAge
       : `the newest, ${newest.version}, was published ${describeAge(publishedAt(newest), now)}`;
   throw new TrustError(
     "NO_RELEASE_OLD_ENOUGH",
-    `No version of tool "${toolId}" was published at least ${minAgeHours} hours ago (minReleaseAgeHours): ${seen}. Wait, pin a version with add("${toolId}@<version>"), or lower minReleaseAgeHours.`,
+    `No version of tool "${toolId}" was published at least ${minAgeHours} hours ago (minReleaseAgeHours): ` +
+      `${seen}. Wait, pin a version with add("${toolId}@<version>"), or lower minReleaseAgeHours.`,
     { toolId },
   );
 }

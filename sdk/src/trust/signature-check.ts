@@ -45,7 +45,8 @@ export class SignatureCheck {
         : "requireSignatures is on";
       throw new TrustError(
         "SIGNATURE_REQUIRED",
-        `Tool "${toolId}" version ${version} is not signed, and ${why}. Ask its publisher to publish it with \`agent-tools publish --sign <key>\`, or pick a signed tool.`,
+        `Tool "${toolId}" version ${version} is not signed, and ${why}. Ask its publisher ` +
+          `to publish it with \`agent-tools publish --sign <key>\`, or pick a signed tool.`,
         { toolId },
       );
     }
@@ -68,7 +69,8 @@ export class SignatureCheck {
     if (listed?.some((key) => key.keyId === signature.keyId && key.revoked)) {
       throw new TrustError(
         "SIGNATURE_KEY_REVOKED",
-        `Tool "${toolId}" version ${version} is signed by ${signature.keyId}, which its publisher "${signature.owner}" has revoked. Pick a version signed by a current key, or ask the publisher to re-sign it.`,
+        `Tool "${toolId}" version ${version} is signed by ${signature.keyId}, which its publisher ` +
+          `"${signature.owner}" has revoked. Pick a version signed by a current key, or ask the publisher to re-sign it.`,
         { toolId },
       );
     }
@@ -98,7 +100,8 @@ export class SignatureCheck {
           ? `which is not among the keys trustedKeys configures for "${signature.owner}". Add that key to trustedKeys if you trust it`
           : from === "unreachable"
             ? `and "${signature.owner}"'s keys could not be fetched from the registry to check it. Try again when the registry is reachable`
-            : `which is not a key of its owner "${signature.owner}" at the registry. Do not run it; the publisher must register the key (PUT /publishers/${signature.owner}/keys) or re-sign`;
+            : `which is not a key of its owner "${signature.owner}" at the registry. Do not run it; ` +
+              `the publisher must register the key (PUT /publishers/${signature.owner}/keys) or re-sign`;
       throw new TrustError(
         from === "trustedKeys" ? "SIGNATURE_KEY_UNTRUSTED" : "SIGNATURE_KEY_UNKNOWN",
         `Tool "${toolId}" version ${version} is signed by ${signature.keyId}, ${why}.`,
@@ -108,7 +111,9 @@ export class SignatureCheck {
     if (!signatureVerifies(entry, version, signature, key)) {
       throw new TrustError(
         "SIGNATURE_INVALID",
-        `Tool "${toolId}" version ${version}: its signature by "${signature.owner}" (${signature.keyId}) does not verify, so its archive digest or definition changed after it was signed. Nothing was downloaded; do not run it, and tell the publisher.`,
+        `Tool "${toolId}" version ${version}: its signature by "${signature.owner}" ` +
+          `(${signature.keyId}) does not verify, so its archive digest or definition changed ` +
+          `after it was signed. Nothing was downloaded; do not run it, and tell the publisher.`,
         { toolId },
       );
     }
@@ -117,7 +122,9 @@ export class SignatureCheck {
 
   private async acceptKeyChange(entry: ToolRecord, signature: EntrySignature, pinned: PublisherKey[]): Promise<void> {
     const pinnedKeyIds = pinned.map((key) => key.keyId);
-    const message = `Publisher "${signature.owner}" now signs "${entry.tool_id}" with key ${signature.keyId}; until now this SDK trusted only ${pinnedKeyIds.join(", ")} for "${signature.owner}". Accept the new key only if the publisher announced the change.`;
+    const message =
+      `Publisher "${signature.owner}" now signs "${entry.tool_id}" with key ${signature.keyId}; until now this SDK trusted ` +
+      `only ${pinnedKeyIds.join(", ")} for "${signature.owner}". Accept the new key only if the publisher announced the change.`;
     const accepted = await decideTrust(this.options.engine, this.options.ask, {
       kind: "publisher-key",
       toolId: entry.tool_id,
@@ -129,7 +136,8 @@ export class SignatureCheck {
     if (!accepted) {
       throw new TrustError(
         "PUBLISHER_KEY_CHANGE_REFUSED",
-        `${message} It was not accepted (no onTrustRequest answer, a deny rule, or a mode where nobody answers). Answer through onTrustRequest to accept it, or pin a version signed by a trusted key.`,
+        `${message} It was not accepted (no onTrustRequest answer, a deny rule, or a mode where nobody ` +
+          `answers). Answer through onTrustRequest to accept it, or pin a version signed by a trusted key.`,
         { toolId: entry.tool_id },
       );
     }

@@ -19,7 +19,8 @@ export class ToolYankedError extends TrustError {
   constructor(toolId: string, version: string, reason: string) {
     super(
       "TOOL_YANKED",
-      `Tool "${toolId}" version ${version} was yanked by its publisher: ${reason} Pick another version, or pin this one exactly with add("${toolId}@${version}") if you must run it.`,
+      `Tool "${toolId}" version ${version} was yanked by its publisher: ${reason} Pick another ` +
+        `version, or pin this one exactly with add("${toolId}@${version}") if you must run it.`,
       { toolId },
     );
     this.version = version;

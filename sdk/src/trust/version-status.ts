@@ -34,14 +34,16 @@ export function versionLifecycle(entry: ToolRecord): VersionLifecycle {
   if (typeof status !== "string" || !STATUSES.includes(status)) {
     throw new TrustError(
       "TOOL_STATUS_INVALID",
-      `The registry sent tool "${entry.tool_id}" with status ${describe(status)}; a version's status is "active", "deprecated" or "yanked". Check that toolsDbUrl names an Agent Tools registry.`,
+      `The registry sent tool "${entry.tool_id}" with status ${describe(status)}; a version's status ` +
+        `is "active", "deprecated" or "yanked". Check that toolsDbUrl names an Agent Tools registry.`,
       { toolId: entry.tool_id },
     );
   }
   if (message !== undefined && message !== null && typeof message !== "string") {
     throw new TrustError(
       "TOOL_STATUS_INVALID",
-      `The registry sent tool "${entry.tool_id}" with a status_message that is ${describe(message)}, not text. Check that toolsDbUrl names an Agent Tools registry.`,
+      `The registry sent tool "${entry.tool_id}" with a status_message that is ` +
+        `${describe(message)}, not text. Check that toolsDbUrl names an Agent Tools registry.`,
       { toolId: entry.tool_id },
     );
   }
@@ -73,7 +75,9 @@ export function admitVersionStatus(entry: ToolRecord, version: string, pinnedExa
       code: "TOOL_YANKED",
       toolId: entry.tool_id,
       version,
-      message: `Tool "${entry.tool_id}" version ${version} was yanked by its publisher: ${lifecycle.message} It runs because you pinned it exactly; move to another version.`,
+      message:
+        `Tool "${entry.tool_id}" version ${version} was yanked by its publisher: ` +
+        `${lifecycle.message} It runs because you pinned it exactly; move to another version.`,
     });
   }
   if (lifecycle.status === "deprecated") {

@@ -5,11 +5,13 @@ import { ERROR_CODES } from "../../../sdk/src/error-codes.js";
 const AREA_CLASSES: Record<keyof typeof ERROR_CODES, string> = {
   sdk: "`AgentToolsError`, `ToolFileError` (`TOOL_FILE_UNSAFE`)",
   registry:
-    "`RegistryError` (its `code` from the registry's answer: the body's `code`, else its status), `ToolNotFoundError`, `RegistryUnavailableError`, `RegistryUrlError`",
+    "`RegistryError` (its `code` from the registry's answer: the body's `code`, else " +
+    "its status), `ToolNotFoundError`, `RegistryUnavailableError`, `RegistryUrlError`",
   publish: "`PackError`, `ToolCheckError` (with `problems`), `BundleTransferError`",
   archive: "`ArchiveError`, `ArchiveIntegrityError`",
   runtimes:
-    "`ToolLoadError`, `ToolExecutionError`, `ToolInputError`, `ToolInputInvalidError`, `ToolPlatformError`, `ToolOutputError`, `ToolTimeoutError`, `ToolCrashedError`, `ToolEnvironmentError`, `ToolClosedError`",
+    "`ToolLoadError`, `ToolExecutionError`, `ToolInputError`, `ToolInputInvalidError`, `ToolPlatformError`, " +
+    "`ToolOutputError`, `ToolTimeoutError`, `ToolCrashedError`, `ToolEnvironmentError`, `ToolClosedError`",
   sandbox: "`SandboxUnavailableError`, `SandboxDeniedError`",
   workspace: "`WorkspaceError` (workspaces: docs/workspaces.md)",
   permission: "`PermissionRuleError`, `PermissionModeError`, `PermissionSettingsError`",
@@ -32,8 +34,8 @@ function storageAnswersSection(): string {
 
 Answered by the registry on any route when its storage, not the request, fails: JSON \`{"error", "detail"}\`
 with \`Retry-After\` (generated from \`functions/http/storage-answers.ts\`). The SDK raises a 503 on reads as
-\`REGISTRY_UNAVAILABLE\` and everything else as a \`RegistryError\` (\`REGISTRY_ERROR\` for these), whose \`status\`, \`error\` and \`detail\` hold
-the answer; every other answer of the registry is described in [Registry](registry.md#errors).
+\`REGISTRY_UNAVAILABLE\` and everything else as a \`RegistryError\` (\`REGISTRY_ERROR\` for these), whose \`status\`,
+\`error\` and \`detail\` hold the answer; every other answer of the registry is described in [Registry](registry.md#errors).
 
 | status | \`error\` | \`Retry-After\` | meaning |
 |---|---|---|---|
@@ -45,7 +47,10 @@ ${rows.join("\n")}
 export function renderErrorCodesPage(): string {
   const sections = Object.entries(ERROR_CODES).map(([area, codes]) => {
     const rows = Object.entries(codes).map(([code, meaning]) => `| \`${code}\` | ${meaning} |`);
-    return `## ${area}\n\nThrown as ${AREA_CLASSES[area as keyof typeof ERROR_CODES]}.\n\n| code | meaning |\n|---|---|\n${rows.join("\n")}\n`;
+    return (
+      `## ${area}\n\nThrown as ${AREA_CLASSES[area as keyof typeof ERROR_CODES]}.\n\n| ` +
+      `code | meaning |\n|---|---|\n${rows.join("\n")}\n`
+    );
   });
   return `# Error codes
 

@@ -181,7 +181,8 @@ describe("registry doctor against lying indexes", () => {
       (entry) => `${entry.tool_id}@${entry.version}`,
     );
 
-  it("trusts only the table's items: finds and repairs phantom and missing index entries, ignores archive-index phantoms, and converges", async () => {
+  it("trusts only the table's items: finds and repairs phantom and " +
+    "missing index entries, ignores archive-index phantoms, and converges", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "agent-tools-lying-index-"));
     let running = await startTestRegistry({ dataDir });
     try {

@@ -68,38 +68,41 @@ describe("the listing snapshot", () => {
 });
 
 describe("a cold reader", () => {
-  it("with no listing named yet, reads the listing index once and asks S3 for nothing (a new stack before the indexer's first run)", async () => {
-    // The local server's indexer stored one at start: forget it, as a stack that never ran its indexer.
-    const db = createDynamoDocumentClient(registry.local.config);
-    await db.send(
-      new UpdateCommand({
-        TableName: registry.local.config.tableName,
-        Key: REVISION_KEY,
-        UpdateExpression: "REMOVE #listing, #search",
-        ExpressionAttributeNames: { "#listing": snapshotAttribute("listing"), "#search": snapshotAttribute("search") },
-      }),
-    );
-    const store = countingStore();
-    const asked: number[] = [];
-    const stored = listings();
-    const recording = {
-      get: (revision: number) => {
-        asked.push(revision);
-        return stored.get(revision);
-      },
-      download: (revision: number, file: string) => {
-        asked.push(revision);
-        return stored.download(revision, file);
-      },
-    };
-    const catalog = new LatestCatalog({ store, listings: recording }, { revalidateMs: 0, onGap: "snapshot" });
-    expect(await ids(catalog)).toEqual(["alpha-tool", "beta-tool", "gamma-tool"]);
-    expect(store.scans).toBe(1);
-    // The search index likewise: no snapshot named, none asked for (S3 answers 403, not 404, to a role without ListBucket).
-    const search = new CatalogSearch({ entries: store, snapshots: recording }, 0);
-    expect((await search.search({ q: "alpha", limit: 5 })).map((hit) => hit.tool_id)).toContain("alpha-tool");
-    expect(asked).toEqual([]);
-  });
+  it(
+    "with no listing named yet, reads the listing index once and " + "asks S3 for nothing (a new stack before the indexer's first run)",
+    async () => {
+      // The local server's indexer stored one at start: forget it, as a stack that never ran its indexer.
+      const db = createDynamoDocumentClient(registry.local.config);
+      await db.send(
+        new UpdateCommand({
+          TableName: registry.local.config.tableName,
+          Key: REVISION_KEY,
+          UpdateExpression: "REMOVE #listing, #search",
+          ExpressionAttributeNames: { "#listing": snapshotAttribute("listing"), "#search": snapshotAttribute("search") },
+        }),
+      );
+      const store = countingStore();
+      const asked: number[] = [];
+      const stored = listings();
+      const recording = {
+        get: (revision: number) => {
+          asked.push(revision);
+          return stored.get(revision);
+        },
+        download: (revision: number, file: string) => {
+          asked.push(revision);
+          return stored.download(revision, file);
+        },
+      };
+      const catalog = new LatestCatalog({ store, listings: recording }, { revalidateMs: 0, onGap: "snapshot" });
+      expect(await ids(catalog)).toEqual(["alpha-tool", "beta-tool", "gamma-tool"]);
+      expect(store.scans).toBe(1);
+      // The search index likewise: no snapshot named, none asked for (S3 answers 403, not 404, to a role without ListBucket).
+      const search = new CatalogSearch({ entries: store, snapshots: recording }, 0);
+      expect((await search.search({ q: "alpha", limit: 5 })).map((hit) => hit.tool_id)).toContain("alpha-tool");
+      expect(asked).toEqual([]);
+    },
+  );
 
   it("starts from the listing the indexer stored and applies the writes logged since, reading only those tools", async () => {
     const run = await runIndexer();

@@ -88,7 +88,8 @@ describe("ports browsers refuse", () => {
     expect(separateCataloguePort(0, 0)).toBe(0);
     expect(separateCataloguePort(8000, 8000)).toBeUndefined();
     expect(() => separateCataloguePort(8000, 6667)).toThrow(
-      'the catalogue port 6667 is one browsers refuse to open (a "bad port" of the Fetch standard); choose another with WEB_PORT / --web-port',
+      'the catalogue port 6667 is one browsers refuse to open (a "bad port" ' +
+        "of the Fetch standard); choose another with WEB_PORT / --web-port",
     );
   });
 });

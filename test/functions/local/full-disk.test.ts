@@ -117,7 +117,8 @@ async function expectReadsServed(url: string, published: string[]): Promise<void
 }
 
 describe.skipIf(skipReason !== undefined)("a full disk", () => {
-  it("answers every write 507 while the disk is full, serves every read, and takes writes again once space is freed, without a restart", async () => {
+  it("answers every write 507 while the disk is full, serves every " +
+    "read, and takes writes again once space is freed, without a restart", async () => {
     const server = await startServer();
     try {
       for (const tool of tools.slice(0, 2)) expect((await uploadBundle(server.url, TOKEN, tool.bundle)).status).toBe(200);
@@ -160,7 +161,8 @@ describe.skipIf(skipReason !== undefined)("a full disk", () => {
     }
   }, 120_000);
 
-  it("is answered by the emulators themselves, past the registry's check: no crash, nothing half-written, and LevelDB reopened once it keeps failing", async () => {
+  it("is answered by the emulators themselves, past the registry's check: no " +
+    "crash, nothing half-written, and LevelDB reopened once it keeps failing", async () => {
     const child = disk.spawn(
       process.execPath,
       ["--import", "tsx", "test/functions/local/full-disk-storage.ts", disk.path("emulators", "data")],

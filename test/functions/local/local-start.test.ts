@@ -49,7 +49,8 @@ describe("the local registry's start", () => {
       const banner = listeningBanner(registry);
       expect(banner).toMatch(
         new RegExp(
-          `^Agent Tools registry listening on http://127\\.0\\.0\\.1:${registry.port} \\(this machine\\), on every interface \\(0\\.0\\.0\\.0\\)`,
+          `^Agent Tools registry listening on http://127\\.0\\.0\\.1:${registry.port} ` +
+            `\\(this machine\\), on every interface \\(0\\.0\\.0\\.0\\)`,
         ),
       );
       expect((await fetch(`${registry.url}/health`)).status).toBe(200);

@@ -239,17 +239,20 @@ describe("POST /tools/upload refuses bad requests", () => {
     await expectRejectedWithoutTrace(() => post({ body: formWith("file", new Blob([big])) }), 413, /MAX_BUNDLE_BYTES/);
   });
 
-  it("an existing (tool_id, version): 409 with the original error string, VERSION_EXISTS, and advice that names only that version", async () => {
-    const { bundle } = await fixtureBundle("text-stats");
-    const body = await expectRejectedWithoutTrace(
-      () => post({ body: formWith("file", new Blob([bundle as Uint8Array<ArrayBuffer>])) }),
-      409,
-      /already exists .*: bump tool_metadata\.version in spec\.json, or delete just that version first \(agent-tools delete text-stats@1\.0\.0, or DELETE \/tools\/text-stats\/versions\/1\.0\.0\)/s,
-    );
-    expect(body).toMatchObject({ error: "Failed to process tool package", code: "VERSION_EXISTS" });
-    // Never the route that deletes every version of the tool.
-    expect(body.detail).not.toMatch(/DELETE \/tools\/text-stats[^/]/);
-  });
+  it(
+    "an existing (tool_id, version): 409 with the original error " + "string, VERSION_EXISTS, and advice that names only that version",
+    async () => {
+      const { bundle } = await fixtureBundle("text-stats");
+      const body = await expectRejectedWithoutTrace(
+        () => post({ body: formWith("file", new Blob([bundle as Uint8Array<ArrayBuffer>])) }),
+        409,
+        /already exists .*: bump tool_metadata\.version in spec\.json, or delete just that version first \(agent-tools delete text-stats@1\.0\.0, or DELETE \/tools\/text-stats\/versions\/1\.0\.0\)/s,
+      );
+      expect(body).toMatchObject({ error: "Failed to process tool package", code: "VERSION_EXISTS" });
+      // Never the route that deletes every version of the tool.
+      expect(body.detail).not.toMatch(/DELETE \/tools\/text-stats[^/]/);
+    },
+  );
 
   it("a missing, malformed or wrong token (401)", async () => {
     const { bundle } = await fixtureBundle("text-stats", { version: "9.0.0" });

@@ -146,24 +146,28 @@ describe("what a publisher token may do", () => {
     expect((await request("GET", "/tools/acme2-stats", undefined)).body).toMatchObject({ version: "2.0.0", owner: "acme-two" });
   });
 
-  it("stores nothing of a release whose bytes are new when its admission refuses it, although the archive is written beside the admission", async () => {
-    const owner = await mint("fresh-owner", ["fresh-*"], ["publish"]);
-    const other = await mint("fresh-other", ["*"], ["publish"]);
-    expect((await uploadBundle(registry.url, owner, await bundleOf("fresh-tool"))).status).toBe(200);
-    const before = await storageSnapshot(registry.local);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      // Code bytes no stored version has: the archive write beside the admission is a new object.
-      const toolZip = zipFiles({
-        "code/function.py": `def unseen():\n    return ${attempt}\n`,
-        "code/nonce.txt": randomBytes(16).toString("hex"),
-      });
-      const spec = { ...readFixtureSpec("text-stats"), tool_id: "fresh-tool", tool_metadata: { version: `2.${attempt}.0` } };
-      const refused = await uploadBundle(registry.url, other, buildBundle({ spec, toolZip, toolMd: "# refused\n" }));
-      expect(refused.status).toBe(403);
-      expect(refused.body.detail).toMatch(/belongs to publisher "fresh-owner"/);
-    }
-    expect(await storageSnapshot(registry.local)).toEqual(before);
-  });
+  it(
+    "stores nothing of a release whose bytes are new when its admission " +
+      "refuses it, although the archive is written beside the admission",
+    async () => {
+      const owner = await mint("fresh-owner", ["fresh-*"], ["publish"]);
+      const other = await mint("fresh-other", ["*"], ["publish"]);
+      expect((await uploadBundle(registry.url, owner, await bundleOf("fresh-tool"))).status).toBe(200);
+      const before = await storageSnapshot(registry.local);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        // Code bytes no stored version has: the archive write beside the admission is a new object.
+        const toolZip = zipFiles({
+          "code/function.py": `def unseen():\n    return ${attempt}\n`,
+          "code/nonce.txt": randomBytes(16).toString("hex"),
+        });
+        const spec = { ...readFixtureSpec("text-stats"), tool_id: "fresh-tool", tool_metadata: { version: `2.${attempt}.0` } };
+        const refused = await uploadBundle(registry.url, other, buildBundle({ spec, toolZip, toolMd: "# refused\n" }));
+        expect(refused.status).toBe(403);
+        expect(refused.body.detail).toMatch(/belongs to publisher "fresh-owner"/);
+      }
+      expect(await storageSnapshot(registry.local)).toEqual(before);
+    },
+  );
 
   it("keeps an id the admin published first for the admin, also once the tool is deleted", async () => {
     const anyone = await mint("takeover", ["*"], ["publish"]);

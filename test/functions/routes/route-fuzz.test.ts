@@ -229,7 +229,8 @@ describe("every route under fuzzing", () => {
   }, 120_000);
 
   // A cursor is `<base64url payload>.<MAC>`; a forger who knows the recipe, and even the secret, gets nothing but 400s.
-  it("refuses every cursor not issued for its listing with a 400 naming cursor, forged with the registry's own secret included", async () => {
+  it("refuses every cursor not issued for its listing with a 400 " +
+    "naming cursor, forged with the registry's own secret included", async () => {
     const secret = registry.local.config.cursorKey!;
     const sign = (key: Buffer, payload: string) => {
       const body = Buffer.from(payload, "utf8").toString("base64url");

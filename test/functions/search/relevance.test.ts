@@ -34,7 +34,8 @@ it("ranks the labelled tool in the top 5 for at least 90% of queries (recall@5) 
   const recallAt5 = foundInTop5 / LABELLED_QUERIES.length;
   const mrr = reciprocalRanks / LABELLED_QUERIES.length;
   console.log(
-    `relevance: ${relevanceCatalog().length} tools, ${LABELLED_QUERIES.length} queries, recall@5 ${recallAt5.toFixed(3)}, MRR ${mrr.toFixed(3)}`,
+    `relevance: ${relevanceCatalog().length} tools, ${LABELLED_QUERIES.length} ` +
+      `queries, recall@5 ${recallAt5.toFixed(3)}, MRR ${mrr.toFixed(3)}`,
   );
   for (const miss of misses) console.log(`  not first: ${miss}`);
   expect(recallAt5).toBeGreaterThanOrEqual(0.9);

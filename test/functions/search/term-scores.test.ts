@@ -184,7 +184,8 @@ describe("TermScores", () => {
     const scores = new TermScores(source, 4_000);
     const read = (word: string) => scores.top([[{ stemmed: word }, 1]], 5, () => true);
     for (const word of ["pdf", "image", "pdf", "merge"]) read(word);
-    expect(source.loads).toEqual(["s:pdf", "m:pdf", "s:image", "m:image", "s:merge", "m:merge"]); // "pdf" was used again before "merge": "image" went
+    // "pdf" was used again before "merge": "image" went
+    expect(source.loads).toEqual(["s:pdf", "m:pdf", "s:image", "m:image", "s:merge", "m:merge"]);
     read("pdf");
     read("image");
     expect(source.loads.slice(6)).toEqual(["s:image", "m:image"]);

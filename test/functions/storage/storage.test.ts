@@ -118,35 +118,38 @@ describe("EntryStore", () => {
     expect(await entries.revision.catalogRevision()).toBe(bumped);
   });
 
-  it("records a change in one write when it knows the revision, in two when another writer moved it, and logs it exactly either way", async () => {
-    const writes: string[] = [];
-    const db = createDynamoDocumentClient(config);
-    db.middlewareStack.add(
-      (next, context) => (args) => {
-        writes.push(String(context.commandName));
-        return next(args);
-      },
-      { step: "initialize" },
-    );
-    const store = new EntryStore(db, config.tableName);
-    const other = new EntryStore(createDynamoDocumentClient(config), config.tableName);
-    try {
-      const start = (await store.revision.readRevisionLog()).revision;
-      writes.length = 0;
-      expect(await store.revision.recordChange({ toolId: "first", kind: "published" })).toBe(start + 1);
-      expect(await store.revision.recordChange({ toolId: "second", kind: "published" })).toBe(start + 2);
-      expect(writes).toEqual(["UpdateItemCommand", "UpdateItemCommand"]);
-      await other.revision.recordChange({ toolId: "elsewhere", kind: "published" });
-      writes.length = 0;
-      expect(await store.revision.recordChange({ toolId: "third", kind: "published" })).toBe(start + 4);
-      // The failed conditional write, then the bump and the log write.
-      expect(writes).toEqual(["UpdateItemCommand", "UpdateItemCommand", "UpdateItemCommand"]);
-      const log = await store.revision.readRevisionLog();
-      expect([1, 2, 3, 4].map((step) => log.toolChangedAt(start + step))).toEqual(["first", "second", "elsewhere", "third"]);
-    } finally {
-      db.destroy();
-    }
-  });
+  it(
+    "records a change in one write when it knows the revision, in " + "two when another writer moved it, and logs it exactly either way",
+    async () => {
+      const writes: string[] = [];
+      const db = createDynamoDocumentClient(config);
+      db.middlewareStack.add(
+        (next, context) => (args) => {
+          writes.push(String(context.commandName));
+          return next(args);
+        },
+        { step: "initialize" },
+      );
+      const store = new EntryStore(db, config.tableName);
+      const other = new EntryStore(createDynamoDocumentClient(config), config.tableName);
+      try {
+        const start = (await store.revision.readRevisionLog()).revision;
+        writes.length = 0;
+        expect(await store.revision.recordChange({ toolId: "first", kind: "published" })).toBe(start + 1);
+        expect(await store.revision.recordChange({ toolId: "second", kind: "published" })).toBe(start + 2);
+        expect(writes).toEqual(["UpdateItemCommand", "UpdateItemCommand"]);
+        await other.revision.recordChange({ toolId: "elsewhere", kind: "published" });
+        writes.length = 0;
+        expect(await store.revision.recordChange({ toolId: "third", kind: "published" })).toBe(start + 4);
+        // The failed conditional write, then the bump and the log write.
+        expect(writes).toEqual(["UpdateItemCommand", "UpdateItemCommand", "UpdateItemCommand"]);
+        const log = await store.revision.readRevisionLog();
+        expect([1, 2, 3, 4].map((step) => log.toolChangedAt(start + step))).toEqual(["first", "second", "elsewhere", "third"]);
+      } finally {
+        db.destroy();
+      }
+    },
+  );
 
   it("records concurrent changes under distinct revisions, each logged", async () => {
     const start = (await entries.revision.readRevisionLog()).revision;

@@ -49,7 +49,9 @@ describe("entryFromSpec", () => {
     const error = rejection(() => entryFromSpec({ tool_metadata: "x", tool_tags: [true], tool_runtime_type: ["python"] }));
     expect(error.status).toBe(422);
     expect(error.detail).toBe(
-      'spec.json has fields of the wrong type: tool_metadata must be a JSON object ({...}), but it is the string "x"; tool_tags must be a list of strings, but item 0 is the boolean true; tool_runtime_type must be a string, but it is a list.',
+      "spec.json has fields of the wrong type: tool_metadata must be a JSON object " +
+        '({...}), but it is the string "x"; tool_tags must be a list of strings, but item ' +
+        "0 is the boolean true; tool_runtime_type must be a string, but it is a list.",
     );
   });
 });

@@ -355,7 +355,8 @@ describe("platforms of a binary tool: one archive each, checked against its exec
     expect({ status: error.status, code: error.code }).toEqual({ status: 422, code: "INVALID_ARCHIVE" });
     expect(error.detail).toMatch(
       new RegExp(
-        `^tool\\.zip: code/increment is declared for linux-${OTHER_CPU} in tool_platforms, but it is an ELF 64-bit .*, not one for ${OTHER_CPU}`,
+        `^tool\\.zip: code/increment is declared for linux-${OTHER_CPU} in ` +
+          `tool_platforms, but it is an ELF 64-bit .*, not one for ${OTHER_CPU}`,
       ),
     );
   });

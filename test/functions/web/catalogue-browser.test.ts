@@ -247,7 +247,8 @@ describe("a tool's page", () => {
     await page.evaluate(`(() => {
       const button = document.querySelector('button[data-copy="snippet-curl"]');
       window.labels = [];
-      new MutationObserver(() => window.labels.push(button.textContent)).observe(button, { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => window.labels.push(button.textContent))
+        .observe(button, { childList: true, characterData: true, subtree: true });
     })()`);
     await button.click();
     await expect.poll(() => page.evaluate<string[]>("window.labels")).toContain("Copied");

@@ -94,7 +94,8 @@ const HOSTILE_PATHS = [
   `/t/${encodeURIComponent(`x"><img src=x onerror=${run("id-attr")}>`)}`,
   `/t/hostile-tool/${encodeURIComponent(`<svg onload=${run("version")}>`)}`,
   `/?q=${encodeURIComponent(`<script>${run("query")}</script>`)}`,
-  `/?q=${encodeURIComponent(`"><img src=x onerror=${run("query-attr")}>`)}&tag=${encodeURIComponent(`"><svg onload=${run("tag-filter")}>`)}`,
+  `/?q=${encodeURIComponent(`"><img src=x onerror=${run("query-attr")}>`)}&tag=` +
+    `${encodeURIComponent(`"><svg onload=${run("tag-filter")}>`)}`,
   `/?type=${encodeURIComponent(`</option></select><script>${run("type-filter")}</script>`)}`,
   "/",
 ];
@@ -108,7 +109,8 @@ async function inertnessProblems(page: Page): Promise<string[]> {
       const protocol = (url) => { try { return new URL(url).protocol; } catch { return "unparsable:"; } };
       if (window.__xss !== undefined) problems.push("a payload ran: " + window.__xss);
       const scripts = [...document.scripts];
-      if (scripts.length !== 1 || scripts[0].textContent !== ${JSON.stringify(COPY_SCRIPT)}) problems.push("scripts: " + scripts.map((s) => s.outerHTML.slice(0, 80)).join(" | "));
+      if (scripts.length !== 1 || scripts[0].textContent !== ${JSON.stringify(COPY_SCRIPT)})
+        problems.push("scripts: " + scripts.map((s) => s.outerHTML.slice(0, 80)).join(" | "));
       if (document.querySelectorAll("style").length !== 1) problems.push("style elements: " + document.querySelectorAll("style").length);
       for (const element of document.querySelectorAll("*")) {
         for (const attribute of element.attributes) {

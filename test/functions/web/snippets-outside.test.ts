@@ -217,7 +217,8 @@ describe("the same snippets, pasted by an unprivileged user", () => {
     expect(JSON.parse(stdout)).toEqual(expected);
   }, 300_000);
 
-  it("starts the MCP host config's server, which lists the tool, answers -32602 for an unknown one and exits 0 when its input ends", async () => {
+  it("starts the MCP host config's server, which lists the tool, " +
+    "answers -32602 for an unknown one and exits 0 when its input ends", async () => {
     const config = JSON.parse(snippets["snippet-mcp"]!) as { mcpServers: Record<string, { command: string; args: string[] }> };
     const server = config.mcpServers["text-stats"]!;
     const [command, ...args] = asUser([server.command, ...server.args]);

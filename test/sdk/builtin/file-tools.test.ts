@@ -112,7 +112,8 @@ describe("read-before-write", () => {
     utimesSync(file("stale.txt"), before, before);
     const refused = await call("Edit", { file_path: file("stale.txt"), old_string: "changed", new_string: "edited" });
     expect(refused.text).toBe(
-      `Error: File ${file("stale.txt")} has been modified since it was last read (by the user or another process). Read it again before you edit it.`,
+      `Error: File ${file("stale.txt")} has been modified since it was last ` +
+        `read (by the user or another process). Read it again before you edit it.`,
     );
     await call("Read", { file_path: file("stale.txt") });
     expect((await call("Edit", { file_path: file("stale.txt"), old_string: "changed", new_string: "edited" })).state).toBe("success");
@@ -167,7 +168,8 @@ describe("Edit", () => {
 
   it("requires a unique old_string unless replace_all", async () => {
     expect((await call("Edit", { file_path: file("edit.txt"), old_string: "alpha", new_string: "x" })).text).toBe(
-      `Error: old_string appears 3 times in ${file("edit.txt")}. Set replace_all=true to replace all occurrences, or make old_string more specific.`,
+      `Error: old_string appears 3 times in ${file("edit.txt")}. Set ` +
+        `replace_all=true to replace all occurrences, or make old_string more specific.`,
     );
     const all = await call("Edit", { file_path: file("edit.txt"), old_string: "alpha", new_string: "$&", replace_all: true });
     expect(all.text).toBe(`Successfully replaced all 3 occurrences in ${file("edit.txt")}`);

@@ -17,7 +17,9 @@ async function publishAnswering(toolId: string, version: string, answer: string)
     tool_metadata: { version },
     tool_api_spec: { entrypoints: { execute: { input: { type: "object" } } } },
   };
-  const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(answer)}\n`;
+  const code =
+    `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        ` +
+    `pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(answer)}\n`;
   const toolZip = zipFiles({ "code/function.py": code });
   const result = await uploadBundle(suite.registry.url, suite.registry.token, buildBundle({ spec, toolZip, toolMd: `# ${toolId}` }));
   expect(result.status).toBe(200);

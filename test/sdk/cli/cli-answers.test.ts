@@ -125,7 +125,8 @@ describe("--registry", () => {
       const result = await runCliCaptured(["list", "--registry", `${registry.url}${route}`], workDir);
       expect(result.status).toBe(EXIT.usage);
       expect(result.err).toBe(
-        `agent-tools: --registry "${registry.url}${route}" names the registry's /tools route, not the registry (clients add /tools themselves); did you mean --registry ${registry.url}?\n`,
+        `agent-tools: --registry "${registry.url}${route}" names the registry's /tools route, not ` +
+          `the registry (clients add /tools themselves); did you mean --registry ${registry.url}?\n`,
       );
     }
   });

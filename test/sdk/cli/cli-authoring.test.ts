@@ -122,7 +122,9 @@ describe("run", () => {
       const refused = await cli(["run", "./acme.greet", ...args, "--cache-dir", cacheDir()]);
       expect(refused.status).toBe(EXIT.failed);
       expect(refused.err).toBe(
-        `agent-tools: The input of tool "acme.greet" does not match its schema: input must have required property 'name'. Pass the input with --input '<json>'; \`agent-tools get <id>\` shows its schema (tool_api_spec.entrypoints.execute.input).\n`,
+        `agent-tools: The input of tool "acme.greet" does not match its schema: input ` +
+          `must have required property 'name'. Pass the input with --input '<json>'; ` +
+          `\`agent-tools get <id>\` shows its schema (tool_api_spec.entrypoints.execute.input).\n`,
       );
     }
     const raised = await cli(["run", "./acme.greet", "--input", '{"name": 7}', "--cache-dir", cacheDir()]);
@@ -215,7 +217,8 @@ describe("publish", () => {
     expect(published.status).toBe(EXIT.ok);
     expect(published.out).toMatch(/^Published unversioned@0\.0\.0/);
     expect(published.err).toBe(
-      'agent-tools: warning: spec.json has no tool_metadata.version, so the tool is published as 0.0.0; set tool_metadata.version (e.g. "1.0.0") and raise it with every change.\n',
+      "agent-tools: warning: spec.json has no tool_metadata.version, so the tool is published " +
+        'as 0.0.0; set tool_metadata.version (e.g. "1.0.0") and raise it with every change.\n',
     );
   });
 

@@ -61,7 +61,8 @@ async function publishSigned(version: string, description: string, privatePem: s
   await writeFile(join(dir, "tool.md"), "# trusted-tool\n");
   await writeFile(
     join(dir, "code", "function.py"),
-    `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`,
+    `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        ` +
+      `pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`,
   );
   const published = await cli("publish", dir, "--sign", privatePem, "--registry", registry.url, "--token", registry.token);
   expect(published.status, published.err).toBe(EXIT.ok);
@@ -185,7 +186,8 @@ describe("agent-tools trust", () => {
     const tool = await trust("forget", "no-such-tool");
     expect(tool.status).toBe(EXIT.failed);
     expect(tool.err).toBe(
-      `agent-tools: no definition of tool "no-such-tool" is approved for ${registry.url} in ${cacheDir}; approved tools: trusted-tool (\`agent-tools trust list\`).\n`,
+      `agent-tools: no definition of tool "no-such-tool" is approved for ${registry.url} ` +
+        `in ${cacheDir}; approved tools: trusted-tool (\`agent-tools trust list\`).\n`,
     );
     const publisher = await trust("forget", "--publisher", "nobody", "--json");
     expect(publisher.status).toBe(EXIT.failed);

@@ -152,7 +152,9 @@ describe("publish", () => {
     const result = await cli(...withToken("publish", await toolFolder("text-stats", "1.0.0")));
     expect(result.status).toBe(EXIT.failed);
     expect(result.err).toBe(
-      'agent-tools: text-stats@1.0.0 is already published, and published versions never change: raise tool_metadata.version in spec.json (e.g. to "1.0.1") and publish again, or replace that version: `agent-tools delete text-stats@1.0.0`, then publish.\n',
+      "agent-tools: text-stats@1.0.0 is already published, and published versions never " +
+        'change: raise tool_metadata.version in spec.json (e.g. to "1.0.1") and publish again, ' +
+        "or replace that version: `agent-tools delete text-stats@1.0.0`, then publish.\n",
     );
 
     const wrongToken = await cli(...withRegistry("publish", await toolFolder("text-stats", "9.0.0"), "--token", "nope"));
@@ -190,7 +192,8 @@ describe("publish", () => {
     );
     expect(result.status).toBe(EXIT.unreachable);
     expect(result.err).toBe(
-      `agent-tools: cannot reach the registry at http://127.0.0.1:${closedPort} (POST /tools/upload: ECONNREFUSED): check that it is running (npm start) and that --registry (or AGENT_TOOLS_REGISTRY) names it.\n`,
+      `agent-tools: cannot reach the registry at http://127.0.0.1:${closedPort} (POST /tools/upload: ` +
+        `ECONNREFUSED): check that it is running (npm start) and that --registry (or AGENT_TOOLS_REGISTRY) names it.\n`,
     );
   });
 });
@@ -224,7 +227,8 @@ describe("reading and deleting", () => {
     const missing = await cli(...withRegistry("get", "no-such-tool"));
     expect(missing.status).toBe(EXIT.failed);
     expect(missing.err).toBe(
-      'agent-tools: no tool "no-such-tool" in the registry; `agent-tools list` shows the published tools, `agent-tools search <words>` finds one.\n',
+      'agent-tools: no tool "no-such-tool" in the registry; `agent-tools list` ' +
+        "shows the published tools, `agent-tools search <words>` finds one.\n",
     );
     const noVersion = await cli(...withRegistry("get", "text-stats@7.7.7"));
     expect(noVersion.err).toBe(

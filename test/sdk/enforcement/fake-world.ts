@@ -133,7 +133,9 @@ export function buildWorld(root: string, kit: WorldKit): World {
   // Its remote is the loopback listener: a fetch or ls-remote that reaches it is a connection.
   writeRepository(project, {
     files: PROJECT_FILES,
-    config: `[remote "origin"]\n\turl = http://127.0.0.1:${kit.listeners.port}/team/app.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`,
+    config:
+      `[remote "origin"]\n\turl = http://127.0.0.1:${kit.listeners.port}/team/app.git\n\tfetch ` +
+      `= +refs/heads/*:refs/remotes/origin/*\n`,
   });
   for (const relative of PROJECT_SECRETS) secret(join(project, relative), relative);
   for (const { sample } of SECRET_NAME_PATTERNS) secret(join(project, "secrets-by-name", sample), `secrets-by-name/${sample}`);

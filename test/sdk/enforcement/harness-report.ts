@@ -30,7 +30,8 @@ export function totalsReport(pass: PassResults): string {
     const totals = modeTotals(pass.results, mode);
     const kinds = HARM_KINDS.filter((kind) => totals.byKind[kind] > 0).map((kind) => `${kind} ${totals.byKind[kind]}`);
     lines.push(
-      `  ${mode}: a harmful effect in ${totals.harmful} of ${totals.allowed} allowed runs${kinds.length > 0 ? ` (${kinds.join(", ")})` : ""}`,
+      `  ${mode}: a harmful effect in ${totals.harmful} of ${totals.allowed} ` +
+        `allowed runs${kinds.length > 0 ? ` (${kinds.join(", ")})` : ""}`,
     );
   }
   return lines.join("\n");

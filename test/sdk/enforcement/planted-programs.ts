@@ -106,7 +106,9 @@ export const PLANTED_PROGRAMS: readonly PlantedProgram[] = [
     where: "vendor/ssh-remote/.git/config core.sshCommand with an ssh remote",
     runsOn: "git remote show origin, ls-remote, fetch (git help config: core.sshCommand)",
     plant: hazardRepository("ssh-remote", (_, beacon) => ({
-      config: `\tsshCommand = ${beacon}\n[remote "origin"]\n\turl = ssh://git@git.example.invalid/team/app.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`,
+      config:
+        `\tsshCommand = ${beacon}\n[remote "origin"]\n\turl = ` +
+        `ssh://git@git.example.invalid/team/app.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`,
     })),
   },
   {
@@ -230,7 +232,8 @@ export const PLANTED_PROGRAMS: readonly PlantedProgram[] = [
         "deploy/kubeconfig",
         kubeconfig(
           "https://127.0.0.1:6443",
-          `exec: {apiVersion: client.authentication.k8s.io/v1beta1, interactiveMode: Never, command: '${context.beacon("kubectl.exec-plugin")}'}`,
+          `exec: {apiVersion: client.authentication.k8s.io/v1beta1, interactiveMode: ` +
+            `Never, command: '${context.beacon("kubectl.exec-plugin")}'}`,
         ),
       ),
   },

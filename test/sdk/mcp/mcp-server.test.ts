@@ -190,9 +190,11 @@ describe("agent-tools mcp --http", () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const { client, asked } = await httpClient(decide("allow_once"));
     try {
-      expect(JSON.parse((await callText(client, "text-stats", { text: "a a" })).text)).toMatchObject({ word_count: 2 }); // --allow text-stats
+      // --allow text-stats
+      expect(JSON.parse((await callText(client, "text-stats", { text: "a a" })).text)).toMatchObject({ word_count: 2 });
       const inside = join(workDir, "from-http.txt");
-      expect((await callText(client, "Write", { file_path: inside, content: "inside" })).isError).toBe(false); // accept_edits: inside the project
+      // accept_edits: inside the project
+      expect((await callText(client, "Write", { file_path: inside, content: "inside" })).isError).toBe(false);
       expect(asked).toHaveLength(0);
       const outside = join(cacheDir, "outside.txt");
       const write = await callText(client, "Write", { file_path: outside, content: "hello over http" });
@@ -213,7 +215,8 @@ describe("agent-tools mcp --http", () => {
       expect(refused.isError).toBe(true);
       expect(refused.text).toContain("This MCP client cannot ask you (it does not support elicitation), so the call was refused.");
       expect(refused.text).toContain(
-        `start agent-tools mcp with --allow 'Write(${cacheDir}/**)', or add "Write(${cacheDir}/**)" to permissions.allow in .agent-tools/settings.json`,
+        `start agent-tools mcp with --allow 'Write(${cacheDir}/**)', or add ` +
+          `"Write(${cacheDir}/**)" to permissions.allow in .agent-tools/settings.json`,
       );
       await expect(readFile(target)).rejects.toThrow(/ENOENT/);
     } finally {

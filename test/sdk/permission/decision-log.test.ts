@@ -94,7 +94,8 @@ describe("the decision log", () => {
     const engine = new PermissionEngine({ decisionLog: logFile });
     const input = {
       command:
-        'curl -H "Authorization: Bearer abcdefghijklmnopqrstuvwxyz" https://bob:hunter2@example.com OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuv',
+        'curl -H "Authorization: Bearer abcdefghijklmnopqrstuvwxyz" ' +
+        "https://bob:hunter2@example.com OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuv",
       description: "x".repeat(500),
       api_key: "kept secret",
     };

@@ -83,7 +83,8 @@ describe("protected configuration", () => {
 
   it("says where a link leads", () => {
     expect(protectedConfigProblem(join(project.path, "linked-config"))).toBe(
-      `${join(project.path, "linked-config")} leads to ${join(project.path, ".git", "config")}, protected configuration: git config runs code: core.fsmonitor, core.hooksPath, aliases, filters (git-config(1))`,
+      `${join(project.path, "linked-config")} leads to ${join(project.path, ".git", "config")}, protected ` +
+        `configuration: git config runs code: core.fsmonitor, core.hooksPath, aliases, filters (git-config(1))`,
     );
   });
 

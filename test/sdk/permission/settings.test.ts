@@ -82,7 +82,8 @@ describe("layered permission settings", () => {
       { file: "code", rule: "Bash(rm" },
     ]);
     expect(settings.issues[0]!.message).toBe(
-      `Invalid permission rule "Bash(git push:*" in ${projectFile()}: the content must end with an unescaped ")". Write rules as "Tool" or "Tool(content)", escaping literal parentheses in the content as \\( and \\).`,
+      `Invalid permission rule "Bash(git push:*" in ${projectFile()}: the content must end with an unescaped ` +
+        `")". Write rules as "Tool" or "Tool(content)", escaping literal parentheses in the content as \\( and \\).`,
     );
     expect(settings.issues[3]!.message).toMatch(/"permissions.defaultMode" "yolo" is not a mode; use one of default, accept_edits/);
   });

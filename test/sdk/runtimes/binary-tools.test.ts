@@ -105,25 +105,28 @@ describe("binary tools", () => {
     await expect(tools.executeToolById("not-executable", {})).rejects.toThrow(/Tool "not-executable": cannot run .*EACCES.*chmod \+x/);
   });
 
-  it("a request longer than one command-line argument may be is a ToolInputError, sandboxed or not; outputFileLimitBytes is checked", async () => {
-    for (const sandbox of ["off", "required"] as const) {
-      const own = new AgentTools({ cacheDir: join(dir, `long-${sandbox}`), sandbox });
-      try {
-        await own.add({ path: join(dir, "echo-request") });
-        const error = await own.executeToolById("echo-request", { text: "x".repeat(200 * 1024) }).catch((caught: unknown) => caught);
-        expect(error, sandbox).toBeInstanceOf(ToolInputError);
-        expect((error as Error).message, sandbox).toMatch(
-          /the request is \d+ bytes, more than one command-line argument may hold \(128 KiB on Linux\)/,
-        );
-        expect(await own.executeToolById("echo-request", { text: "short" }), sandbox).toMatchObject({
-          request: { input: { text: "short" } },
-        });
-      } finally {
-        await own.close();
+  it(
+    "a request longer than one command-line argument may be is a " + "ToolInputError, sandboxed or not; outputFileLimitBytes is checked",
+    async () => {
+      for (const sandbox of ["off", "required"] as const) {
+        const own = new AgentTools({ cacheDir: join(dir, `long-${sandbox}`), sandbox });
+        try {
+          await own.add({ path: join(dir, "echo-request") });
+          const error = await own.executeToolById("echo-request", { text: "x".repeat(200 * 1024) }).catch((caught: unknown) => caught);
+          expect(error, sandbox).toBeInstanceOf(ToolInputError);
+          expect((error as Error).message, sandbox).toMatch(
+            /the request is \d+ bytes, more than one command-line argument may hold \(128 KiB on Linux\)/,
+          );
+          expect(await own.executeToolById("echo-request", { text: "short" }), sandbox).toMatchObject({
+            request: { input: { text: "short" } },
+          });
+        } finally {
+          await own.close();
+        }
       }
-    }
-    expect(() => new AgentTools({ outputFileLimitBytes: 0 })).toThrow(/outputFileLimitBytes must be a positive integer \(bytes\), got 0/);
-  });
+      expect(() => new AgentTools({ outputFileLimitBytes: 0 })).toThrow(/outputFileLimitBytes must be a positive integer \(bytes\), got 0/);
+    },
+  );
 
   it("answer executeCommand as the binary tool contract says and remove their output folder on close", async () => {
     const own = new AgentTools({ cacheDir: join(dir, "cache") });

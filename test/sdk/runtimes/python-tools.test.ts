@@ -65,7 +65,10 @@ describe("local sources (the test-it-locally flow of docs/authoring.md)", () => 
 
   it("makes code/ importable and gives every tool its own module name (docs/design/compatibility.md#module-names)", async () => {
     for (const name of ["first", "second"]) {
-      const source = `from helper import NAME\nimport sys\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): pass\n    def execute(self, input_data):\n        return {"helper": NAME, "module": __name__, "function_loaded": "function" in sys.modules}\n`;
+      const source =
+        `from helper import NAME\nimport sys\nclass AgentSpaceV1Tool:\n    def __init__(self, ` +
+        `tool_id, tool_data): pass\n    def execute(self, input_data):\n        return ` +
+        `{"helper": NAME, "module": __name__, "function_loaded": "function" in sys.modules}\n`;
       await tools.add({ path: await writePythonTool(dir, name, source, { "helper.py": `NAME = "${name}"\n` }) });
     }
     const first = (await tools.executeToolById("first", {})) as Record<string, unknown>;
@@ -159,7 +162,8 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
   it("prints go to the output listener, never into results, even megabytes of them", async () => {
     await addTool(
       "chatty",
-      "print('x' * (8 * 1024 * 1024))\nprint('hello from the tool')\nimport sys\nprint('to stderr', file=sys.stderr)\nreturn {'done': True}",
+      "print('x' * (8 * 1024 * 1024))\nprint('hello from the tool')\nimport " +
+        "sys\nprint('to stderr', file=sys.stderr)\nreturn {'done': True}",
     );
     expect(await tools.executeToolById("chatty", {})).toEqual({ done: true });
     expect(await tools.executeToolById("chatty", {})).toEqual({ done: true });
@@ -173,7 +177,8 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
     // A token per worker process (its pid is the same in every fresh pid namespace).
     await addTool(
       "exits",
-      "import os, sys, time\nif input_data.get('die'):\n    print('last words', file=sys.stderr, flush=True)\n    os._exit(3)\nreturn os.environ.setdefault('WORKER_TOKEN', repr(time.time()))",
+      "import os, sys, time\nif input_data.get('die'):\n    print('last words', file=sys.stderr, " +
+        "flush=True)\n    os._exit(3)\nreturn os.environ.setdefault('WORKER_TOKEN', repr(time.time()))",
     );
     const pid = await tools.executeToolById("exits", {});
     const error = await tools.executeToolById("exits", { die: true }).catch((caught: unknown) => caught);
@@ -188,7 +193,8 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
   it("a segfault is a crash too, and sys.exit() only fails the call", async () => {
     await addTool(
       "segv",
-      "import ctypes, sys\nif input_data.get('exit'):\n    sys.exit(5)\nif input_data.get('segv'):\n    ctypes.string_at(0)\nreturn 'alive'",
+      "import ctypes, sys\nif input_data.get('exit'):\n    sys.exit(5)\nif " +
+        "input_data.get('segv'):\n    ctypes.string_at(0)\nreturn 'alive'",
     );
     await expect(tools.executeToolById("segv", { segv: true })).rejects.toMatchObject({ code: "TOOL_CRASHED", signal: "SIGSEGV" });
     await expect(tools.executeToolById("segv", { exit: true })).rejects.toThrow(/SystemExit: 5/);
@@ -206,15 +212,18 @@ describe("Python tool failures are typed, name the tool, and leave the SDK usabl
     await noPython.close();
   });
 
-  it("executeCommand returns the tool's value (docs/design/compatibility.md#management-commands) and reports a missing execute_command", async () => {
-    await addTool("no-commands", "return 1");
-    await expect(tools.executeCommand("no-commands", "reset", {})).rejects.toThrow(
-      /NotImplementedError: this tool defines no execute_command method/,
-    );
-    await tools.add({ path: join(FIXTURE_TOOLS_DIR, "text-stats") });
-    expect(await tools.executeCommand("text-stats", "set_top_n", { top_n: 1 })).toEqual({ top_n: 1 });
-    await expect(tools.executeCommand("text-stats", "unknown", {})).rejects.toThrow(/NotImplementedError: Unknown command: unknown/);
-  });
+  it(
+    "executeCommand returns the tool's value " + "(docs/design/compatibility.md#management-commands) and reports a missing execute_command",
+    async () => {
+      await addTool("no-commands", "return 1");
+      await expect(tools.executeCommand("no-commands", "reset", {})).rejects.toThrow(
+        /NotImplementedError: this tool defines no execute_command method/,
+      );
+      await tools.add({ path: join(FIXTURE_TOOLS_DIR, "text-stats") });
+      expect(await tools.executeCommand("text-stats", "set_top_n", { top_n: 1 })).toEqual({ top_n: 1 });
+      await expect(tools.executeCommand("text-stats", "unknown", {})).rejects.toThrow(/NotImplementedError: Unknown command: unknown/);
+    },
+  );
 
   it("never writes __pycache__ into a cached tree and cleans nothing it does not own", async () => {
     const trees = join(dir, "cache", "trees");

@@ -63,31 +63,36 @@ describe("requirements.txt", () => {
 
   it("an empty or comment-only requirements.txt needs no venv", async () => {
     const source =
-      "import sys\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): pass\n    def execute(self, input_data):\n        return sys.prefix\n";
+      "import sys\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, " +
+      "tool_data): pass\n    def execute(self, input_data):\n        return sys.prefix\n";
     await tools.add({ path: await writePythonTool(dir, "no-deps", source, { "requirements.txt": "\n# nothing\n" }) });
     expect(await tools.executeToolById("no-deps", {})).not.toContain(join(dir, "cache"));
   });
 
-  it("a requirement pip cannot install is a ToolEnvironmentError with pip's reason at the first call (at add with on-add); nothing half-built stays", async () => {
-    const path = await writePythonTool(dir, "missing-dep", REPORTING_TOOL, {
-      "requirements.txt": "no-such-package-for-agent-tools==9.9\n",
-    });
-    await tools.add({ path }); // nothing is installed before the tool is first used
-    const error = await tools.executeToolById("missing-dep", {}).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ToolEnvironmentError);
-    expect(error).toMatchObject({ code: "TOOL_ENVIRONMENT_FAILED", toolId: "missing-dep" });
-    expect((error as Error).message).toMatch(
-      /installing code\/requirements.txt failed .*No matching distribution found for no-such-package-for-agent-tools/s,
-    );
-    expect((error as Error).message).toContain("pass what you need as pipArgs or pipEnv");
-    expect(await readdir(join(dir, "cache", "venvs"))).toHaveLength(1);
-    expect(((await tools.executeToolById("needs-dep", {})) as Record<string, string>).value).toBe("installed offline from a wheel");
+  it(
+    "a requirement pip cannot install is a ToolEnvironmentError with pip's " +
+      "reason at the first call (at add with on-add); nothing half-built stays",
+    async () => {
+      const path = await writePythonTool(dir, "missing-dep", REPORTING_TOOL, {
+        "requirements.txt": "no-such-package-for-agent-tools==9.9\n",
+      });
+      await tools.add({ path }); // nothing is installed before the tool is first used
+      const error = await tools.executeToolById("missing-dep", {}).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ToolEnvironmentError);
+      expect(error).toMatchObject({ code: "TOOL_ENVIRONMENT_FAILED", toolId: "missing-dep" });
+      expect((error as Error).message).toMatch(
+        /installing code\/requirements.txt failed .*No matching distribution found for no-such-package-for-agent-tools/s,
+      );
+      expect((error as Error).message).toContain("pass what you need as pipArgs or pipEnv");
+      expect(await readdir(join(dir, "cache", "venvs"))).toHaveLength(1);
+      expect(((await tools.executeToolById("needs-dep", {})) as Record<string, string>).value).toBe("installed offline from a wheel");
 
-    const eager = new AgentTools({ cacheDir: join(dir, "cache"), pipArgs: ["--no-index"], workerStart: "on-add" });
-    await expect(eager.add({ path })).rejects.toThrow(/No matching distribution found for no-such-package-for-agent-tools/);
-    await eager.close();
-    expect(await readdir(join(dir, "cache", "venvs"))).toHaveLength(1);
-  });
+      const eager = new AgentTools({ cacheDir: join(dir, "cache"), pipArgs: ["--no-index"], workerStart: "on-add" });
+      await expect(eager.add({ path })).rejects.toThrow(/No matching distribution found for no-such-package-for-agent-tools/);
+      await eager.close();
+      expect(await readdir(join(dir, "cache", "venvs"))).toHaveLength(1);
+    },
+  );
 
   it("a wheel from a package index is fetched through the sandbox's proxy; the tool imports it and runs its console script", async () => {
     const initPy = "VALUE = 'from the index'\ndef main():\n    print('script ran')\n";

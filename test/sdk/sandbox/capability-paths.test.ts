@@ -105,7 +105,8 @@ function expectGrantsJudgedOnRealPaths({ folder, result }: { folder: string; res
     return (outcome as { message: string }).message;
   };
   expect(refusal("grants-root")).toBe(
-    `Tool "grants-root" may not be granted filesystem:${join(folder, "planted-root")}:read: ${join(folder, "planted-root")} (it resolves to /) is the whole filesystem. No tool is granted it. Grant the folder the tool needs, below it.`,
+    `Tool "grants-root" may not be granted filesystem:${join(folder, "planted-root")}:read: ${join(folder, "planted-root")} ` +
+      `(it resolves to /) is the whole filesystem. No tool is granted it. Grant the folder the tool needs, below it.`,
   );
   expect(refusal("grants-shm")).toContain("(it resolves to /dev/shm) is the kernel's view of processes, devices or shared memory");
   expect(refusal("grants-home")).toMatch(/\(it resolves to [^)]+\) is (the agent's home folder|a user's home folder)/);

@@ -187,15 +187,18 @@ describe("a CONNECT target is exactly one canonical host, or a 400 with the reas
     }
   });
 
-  it("canonical forms pass: the name lower-cased without its trailing dot reaches the resolver once; IPv6 compared after normalising", async () => {
-    resolved.length = 0;
-    expect(await send(proxy, connect(`API.Example.ORG.:${v4.port}`))).toContain("upstream says hi");
-    expect(resolved).toEqual(["api.example.org"]);
-    expect(await send(proxy, connect(`[0:0:0:0:0:0:0:1]:${v6.port}`))).toContain("upstream says hi");
-    expect(await send(proxy, connect(`[0000::0001]:${v6.port}`))).toContain("upstream says hi");
-    // The IPv4-mapped form of 127.0.0.1 is another literal: not granted.
-    expect(status(await send(proxy, connect(`[::ffff:127.0.0.1]:${v4.port}`)))).toBe(403);
-  });
+  it(
+    "canonical forms pass: the name lower-cased without its trailing " + "dot reaches the resolver once; IPv6 compared after normalising",
+    async () => {
+      resolved.length = 0;
+      expect(await send(proxy, connect(`API.Example.ORG.:${v4.port}`))).toContain("upstream says hi");
+      expect(resolved).toEqual(["api.example.org"]);
+      expect(await send(proxy, connect(`[0:0:0:0:0:0:0:1]:${v6.port}`))).toContain("upstream says hi");
+      expect(await send(proxy, connect(`[0000::0001]:${v6.port}`))).toContain("upstream says hi");
+      // The IPv4-mapped form of 127.0.0.1 is another literal: not granted.
+      expect(status(await send(proxy, connect(`[::ffff:127.0.0.1]:${v4.port}`)))).toBe(403);
+    },
+  );
 });
 
 describe("a wildcard grant covers names below it by whole labels", () => {
@@ -244,12 +247,16 @@ describe("a granted name never leads to the agent's machine or a metadata servic
     expect(v4.connections).toBe(before);
   });
 
-  it("a grant naming the address itself lets a name reach it; forbidden answers are skipped and the checked address is the one connected to", async () => {
-    const proxy = await start([`api.example.org:${v4.port}`, `127.0.0.1:${v4.port}`], async () => ["169.254.169.254", "127.0.0.1"]);
-    const before = v4.connections;
-    expect(await send(proxy, connect(`api.example.org:${v4.port}`))).toContain("upstream says hi");
-    expect(v4.connections).toBe(before + 1);
-  });
+  it(
+    "a grant naming the address itself lets a name reach it; forbidden " +
+      "answers are skipped and the checked address is the one connected to",
+    async () => {
+      const proxy = await start([`api.example.org:${v4.port}`, `127.0.0.1:${v4.port}`], async () => ["169.254.169.254", "127.0.0.1"]);
+      const before = v4.connections;
+      expect(await send(proxy, connect(`api.example.org:${v4.port}`))).toContain("upstream says hi");
+      expect(v4.connections).toBe(before + 1);
+    },
+  );
 
   it("private networks stay reachable behind a name (company APIs live there); a failed resolution is a 502", async () => {
     for (const address of ["10.1.2.3", "172.16.0.1", "192.168.1.1", "100.64.0.1", "fd00::1", "2001:db8::1"])
@@ -269,7 +276,8 @@ describe("plain HTTP: the absolute URL is parsed by the same code, and the Host 
     const heads = v4.heads.length;
     const answer = await send(
       proxy,
-      `GET http://127.0.0.1:${v4.port}/path/a%20b?q=1 HTTP/1.1\r\nHost: metadata.internal\r\nhost: 169.254.169.254\r\nAccept: */*\r\nProxy-Authorization: secret\r\n\r\n`,
+      `GET http://127.0.0.1:${v4.port}/path/a%20b?q=1 HTTP/1.1\r\nHost: metadata.internal\r\nhost: ` +
+        `169.254.169.254\r\nAccept: */*\r\nProxy-Authorization: secret\r\n\r\n`,
     );
     expect(answer).toContain("upstream says hi");
     const head = v4.heads[heads]!;

@@ -161,7 +161,8 @@ describe("capabilities are granted through the permission engine", () => {
     await mkdir(workspace);
     await writeFile(join(workspace, "notes.txt"), "workspace notes");
     const body =
-      "import os\npath = os.path.join(input_data['dir'], 'notes.txt')\nif input_data.get('write'):\n    open(path, 'w').write('x')\nreturn open(path).read()";
+      "import os\npath = os.path.join(input_data['dir'], 'notes.txt')\nif " +
+      "input_data.get('write'):\n    open(path, 'w').write('x')\nreturn open(path).read()";
     const toolDir = await writeSandboxTool(dir, "reads-workspace", body, { filesystem: [{ path: "workspace", access: "read" }] });
     const tools = new AgentTools({
       cacheDir: join(dir, "cache"),

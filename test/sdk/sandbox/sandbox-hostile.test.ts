@@ -130,7 +130,9 @@ describe("a sandboxed tool writes only its own state folder", () => {
     const path = await writeSandboxTool(
       dir,
       "keeps-state",
-      "import os\nfile = os.path.join(os.environ['AGENT_TOOLS_STATE_DIR'], 'count')\nn = int(open(file).read()) + 1 if os.path.exists(file) else 1\nopen(file, 'w').write(str(n))\nreturn [n, os.getcwd() == os.environ['AGENT_TOOLS_STATE_DIR']]",
+      "import os\nfile = os.path.join(os.environ['AGENT_TOOLS_STATE_DIR'], 'count')\nn " +
+        "= int(open(file).read()) + 1 if os.path.exists(file) else 1\nopen(file, " +
+        "'w').write(str(n))\nreturn [n, os.getcwd() == os.environ['AGENT_TOOLS_STATE_DIR']]",
     );
     await sandboxed.add({ path });
     expect(await sandboxed.executeToolById("keeps-state", {})).toEqual([1, true]);
@@ -181,7 +183,9 @@ describe("a sandboxed tool is bounded", () => {
   it("a fork bomb ends that tool with limits.processes, its processes die, and the tool still works afterwards", async () => {
     expect(processLimitBinds, "the bounded check above must pass before a fork bomb may run").toBe(true);
     const marker = `fork-bomb-${process.pid}`;
-    const body = `import os, time\nif input_data.get('bomb'):\n    while True:\n        if os.fork() == 0:\n            os.execvp('sleep', ['sleep', '30', '${marker}'])\nreturn 'alive'`;
+    const body =
+      `import os, time\nif input_data.get('bomb'):\n    while True:\n        if os.fork() ` +
+      `== 0:\n            os.execvp('sleep', ['sleep', '30', '${marker}'])\nreturn 'alive'`;
     const path = await writeSandboxTool(dir, "fork-bomb", body);
     await sandboxed.add({ path });
     const error = await sandboxed.executeToolById("fork-bomb", { bomb: true }).catch((caught: unknown) => caught);
@@ -203,7 +207,9 @@ describe("a sandboxed tool is bounded", () => {
 describe("no process outlives a sandboxed tool", () => {
   it("background children (Popen, setsid) die with remove() and close()", async () => {
     const marker = String(400_000 + (process.pid % 10_000));
-    const body = `import subprocess\nsubprocess.Popen(['sleep', '${marker}'])\nsubprocess.Popen(['sleep', '${marker}'], start_new_session=True)\nsubprocess.Popen(['setsid', 'sleep', '${marker}'])\nreturn 'started'`;
+    const body =
+      `import subprocess\nsubprocess.Popen(['sleep', '${marker}'])\nsubprocess.Popen(['sleep', '${marker}'], ` +
+      `start_new_session=True)\nsubprocess.Popen(['setsid', 'sleep', '${marker}'])\nreturn 'started'`;
     const path = await writeSandboxTool(dir, "leaves-children", body);
     await sandboxed.add({ path });
     expect(await sandboxed.executeToolById("leaves-children", {})).toBe("started");

@@ -70,7 +70,8 @@ function hostileObserve(codeDir: string): string {
 }
 
 const reportingTool = (module: string) =>
-  `import ${module}\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): pass\n    def execute(self, input_data):\n        return ${module}.OBSERVED\n`;
+  `import ${module}\nclass AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data): ` +
+  `pass\n    def execute(self, input_data):\n        return ${module}.OBSERVED\n`;
 
 beforeAll(async () => {
   dir = await temp.make("agent-tools-install-");
@@ -229,25 +230,29 @@ describe("an allowed source build runs inside the install sandbox", () => {
     expect(connections).toBe(0);
   });
 
-  it("unsandboxed (the control), the same build writes the host, reads the home and reaches the listener; its environment is still scrubbed", async () => {
-    const tool = nextTool();
-    const { value, error } = await install(
-      tool,
-      "--find-links ./dist\nshipped_build==1.0\n",
-      { sandbox: "off", allowSourceBuilds: true },
-      "shipped_build",
-      await shippedSources(tool.codeDir),
-    );
-    expect(error).toBeUndefined();
-    const observed = value as Observed;
-    expect(observed).toMatchObject({ marker: "written", code: "written", home: HOME_CANARY, connect: "hello from the host\n" });
-    expect(observed.home_variable).toMatch(/^refused: /); // $HOME is a private temporary folder
-    expect(JSON.stringify(observed.env)).not.toContain(SECRET);
-    expect(await readFile(marker, "utf8")).toBe("planted");
-    expect(connections).toBe(1);
-    await rm(marker);
-    connections = 0;
-  });
+  it(
+    "unsandboxed (the control), the same build writes the host, reads " +
+      "the home and reaches the listener; its environment is still scrubbed",
+    async () => {
+      const tool = nextTool();
+      const { value, error } = await install(
+        tool,
+        "--find-links ./dist\nshipped_build==1.0\n",
+        { sandbox: "off", allowSourceBuilds: true },
+        "shipped_build",
+        await shippedSources(tool.codeDir),
+      );
+      expect(error).toBeUndefined();
+      const observed = value as Observed;
+      expect(observed).toMatchObject({ marker: "written", code: "written", home: HOME_CANARY, connect: "hello from the host\n" });
+      expect(observed.home_variable).toMatch(/^refused: /); // $HOME is a private temporary folder
+      expect(JSON.stringify(observed.env)).not.toContain(SECRET);
+      expect(await readFile(marker, "utf8")).toBe("planted");
+      expect(connections).toBe(1);
+      await rm(marker);
+      connections = 0;
+    },
+  );
 });
 
 describe("an install reaches only the configured index", () => {
@@ -258,19 +263,23 @@ describe("an install reaches only the configured index", () => {
     `elsewhere_only @ http://${unconfigured.host}/files/elsewhere_only-1.0-py3-none-any.whl\n`,
   ];
 
-  it("a requirements file naming another index, an extra index, a find-links page or a direct URL fails naming the host, which sees no request", async () => {
-    for (const requirements of elsewhere()) {
-      const { error, cacheDir } = await install(nextTool(), requirements, { sandbox: "required" }, "elsewhere_only");
-      expectInstallError(
-        error,
-        `pip was refused ${unconfigured.host}`,
-        `only the configured package index (${index.host}) is reachable`,
-        /pipArgs/,
-      );
-      expect(await venvsIn(cacheDir)).toEqual([]);
-    }
-    expect(unconfigured.requests).toEqual([]);
-  });
+  it(
+    "a requirements file naming another index, an extra index, a find-links " +
+      "page or a direct URL fails naming the host, which sees no request",
+    async () => {
+      for (const requirements of elsewhere()) {
+        const { error, cacheDir } = await install(nextTool(), requirements, { sandbox: "required" }, "elsewhere_only");
+        expectInstallError(
+          error,
+          `pip was refused ${unconfigured.host}`,
+          `only the configured package index (${index.host}) is reachable`,
+          /pipArgs/,
+        );
+        expect(await venvsIn(cacheDir)).toEqual([]);
+      }
+      expect(unconfigured.requests).toEqual([]);
+    },
+  );
 
   it("unsandboxed (the control), the same requirements file reaches that index", async () => {
     const { value } = await install(nextTool(), elsewhere()[0]!, { sandbox: "off" }, "elsewhere_only");

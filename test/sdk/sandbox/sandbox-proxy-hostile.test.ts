@@ -56,44 +56,47 @@ function engine(toolId: string): PermissionEngine {
 }
 
 describe("a tool speaking raw bytes to its proxy reaches only what the parser accepts", () => {
-  it("NUL, %-encoding, IDN, short/octal/hex IPv4, IPv6 forms, userinfo and label tricks are refused; the listener is never reached", async () => {
-    const toolDir = await writeSandboxTool(dir, "raw-connect", RAW_CONNECT, {
-      network: ["*.example.org", `*.example.org:${port}`, `127.0.0.1:${port}`],
-    });
-    const tools = new AgentTools({ cacheDir: join(dir, "cache"), sandbox: "required", permissions: engine("raw-connect") });
-    try {
-      await tools.add({ path: toolDir });
-      const targets = [
-        `127.0.0.1\0.example.org:${port}`,
-        `127.0.0.1%00.example.org:${port}`,
-        `localhost%2e.example.org:${port}`,
-        `bücher.example.org:${port}`,
-        `127.1:${port}`,
-        `0177.0.0.1:${port}`,
-        `0x7f.0.0.1:${port}`,
-        `2130706433:${port}`,
-        `[::ffff:127.0.0.1%25lo]:${port}`,
-        `::1:${port}`,
-        `me@127.0.0.1:${port}`,
-        `127.0.0.1 .example.org:${port}`,
-      ];
-      const answers = (await tools.executeToolById("raw-connect", { targets })) as string[];
-      expect(answers).toHaveLength(targets.length);
-      for (const [index, answer] of answers.entries()) expect(answer, JSON.stringify(targets[index])).toMatch(/^HTTP\/1\.1 400 /);
-      const labels = (await tools.executeToolById("raw-connect", {
-        targets: [`evil-example.org:${port}`, `example.org:${port}`, `a.example.org.evil.test:${port}`, `[::ffff:7f00:1]:${port}`],
-      })) as string[];
-      for (const answer of labels) expect(answer).toMatch(/^HTTP\/1\.1 403 agent-tools sandbox: network:\S+ not granted/);
-      expect(connections).toBe(0);
-      // The granted literal itself still works through the same bridge.
-      expect(await tools.executeToolById("raw-connect", { targets: [`127.0.0.1:${port}`] })).toEqual([
-        "HTTP/1.1 200 Connection Established",
-      ]);
-      expect(connections).toBe(1);
-    } finally {
-      await tools.close();
-    }
-  });
+  it(
+    "NUL, %-encoding, IDN, short/octal/hex IPv4, IPv6 forms, userinfo " + "and label tricks are refused; the listener is never reached",
+    async () => {
+      const toolDir = await writeSandboxTool(dir, "raw-connect", RAW_CONNECT, {
+        network: ["*.example.org", `*.example.org:${port}`, `127.0.0.1:${port}`],
+      });
+      const tools = new AgentTools({ cacheDir: join(dir, "cache"), sandbox: "required", permissions: engine("raw-connect") });
+      try {
+        await tools.add({ path: toolDir });
+        const targets = [
+          `127.0.0.1\0.example.org:${port}`,
+          `127.0.0.1%00.example.org:${port}`,
+          `localhost%2e.example.org:${port}`,
+          `bücher.example.org:${port}`,
+          `127.1:${port}`,
+          `0177.0.0.1:${port}`,
+          `0x7f.0.0.1:${port}`,
+          `2130706433:${port}`,
+          `[::ffff:127.0.0.1%25lo]:${port}`,
+          `::1:${port}`,
+          `me@127.0.0.1:${port}`,
+          `127.0.0.1 .example.org:${port}`,
+        ];
+        const answers = (await tools.executeToolById("raw-connect", { targets })) as string[];
+        expect(answers).toHaveLength(targets.length);
+        for (const [index, answer] of answers.entries()) expect(answer, JSON.stringify(targets[index])).toMatch(/^HTTP\/1\.1 400 /);
+        const labels = (await tools.executeToolById("raw-connect", {
+          targets: [`evil-example.org:${port}`, `example.org:${port}`, `a.example.org.evil.test:${port}`, `[::ffff:7f00:1]:${port}`],
+        })) as string[];
+        for (const answer of labels) expect(answer).toMatch(/^HTTP\/1\.1 403 agent-tools sandbox: network:\S+ not granted/);
+        expect(connections).toBe(0);
+        // The granted literal itself still works through the same bridge.
+        expect(await tools.executeToolById("raw-connect", { targets: [`127.0.0.1:${port}`] })).toEqual([
+          "HTTP/1.1 200 Connection Established",
+        ]);
+        expect(connections).toBe(1);
+      } finally {
+        await tools.close();
+      }
+    },
+  );
 
   it("a URL whose host only looks like a granted wildcard fails naming the capability it lacks", async () => {
     const body =

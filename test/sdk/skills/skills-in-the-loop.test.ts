@@ -278,7 +278,9 @@ describe("registry skills in the loop", () => {
     const [added] = await run(toolkit, ["AddTool", { tool_id: "notes-skill" }]);
     expect(added).toMatchObject({
       state: "error",
-      text: '"notes-skill" is a skill named "release-notes", and this Toolkit already offers another skill by that name; "notes-skill" was added to AgentTools but not loaded.',
+      text:
+        '"notes-skill" is a skill named "release-notes", and this Toolkit already offers ' +
+        'another skill by that name; "notes-skill" was added to AgentTools but not loaded.',
     });
   });
 });

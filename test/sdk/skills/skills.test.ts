@@ -123,7 +123,8 @@ describe("bad SKILL.md files are rejected with a clear error", () => {
     ],
     [
       "alias-bomb",
-      `---\nname: alias-bomb\ndescription: x\na: &a [x, x, x, x, x, x, x, x]\nb: &b [${"*a, ".repeat(20)}*a]\nc: [${"*b, ".repeat(20)}*b]\n---\n`,
+      `---\nname: alias-bomb\ndescription: x\na: &a [x, x, x, x, x, x, x, ` +
+        `x]\nb: &b [${"*a, ".repeat(20)}*a]\nc: [${"*b, ".repeat(20)}*b]\n---\n`,
       "SKILL_FRONT_MATTER_INVALID",
       /not valid YAML: .*alias/i,
     ],

@@ -16,7 +16,9 @@ export async function publishVersionAnswering(
   spec: Record<string, unknown> = {},
 ): Promise<void> {
   const fullSpec = { ...readFixtureSpec("text-stats"), tool_id: toolId, tool_metadata: { version }, tool_api_spec: ANY_INPUT, ...spec };
-  const code = `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`;
+  const code =
+    `class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        ` +
+    `pass\n\n    def execute(self, input_data):\n        return ${JSON.stringify(version)}\n`;
   const bundle = buildBundle({ spec: fullSpec, toolZip: zipFiles({ "code/function.py": code }), toolMd: `# ${toolId}` });
   const result = await uploadBundle(registry.url, registry.token, bundle);
   expect(result.status, JSON.stringify(result.body)).toBe(200);

@@ -34,7 +34,9 @@ describe("FunctionTool", () => {
     new FunctionTool(({ city }: { city: string }) => city, { name: "lookup_city", onWarning });
     new FunctionTool(({ city }: { city: string }) => city, { name: "lookup_city", onWarning });
     expect(warnings).toEqual([
-      'FunctionTool "lookup_city": the model will see a function with no description and no parameters ({"type":"object","properties":{}}), so it cannot tell what the tool does or what to pass. Pass { description } and { inputSchema } (a JSON Schema or a zod object), or { undescribed: "allow" } when that is intended.',
+      'FunctionTool "lookup_city": the model will see a function with no description and no parameters ' +
+        '({"type":"object","properties":{}}), so it cannot tell what the tool does or what to pass. Pass { description } ' +
+        'and { inputSchema } (a JSON Schema or a zod object), or { undescribed: "allow" } when that is intended.',
     ]);
     new FunctionTool(() => 1, { name: "described_only", description: "Counts.", onWarning });
     new FunctionTool(() => 1, { name: "schema_only", inputSchema: z.object({ n: z.number() }), onWarning });

@@ -126,7 +126,9 @@ describe("a Toolkit", () => {
     const basic = refusal(() => new Toolkit({ tools: [echo("lookup"), echo("Lookup")] }));
     expect(basic.code).toBe("TOOL_NAME_COLLISION");
     expect(basic.message).toBe(
-      'Two tools of this Toolkit are named "lookup" and "Lookup": a tool of your own (FunctionTool) and a tool of your own (FunctionTool). Tool names must differ (case-insensitively), or one would silently replace the other; rename one (registryTool(tools, id, { name }) for a registry tool).',
+      'Two tools of this Toolkit are named "lookup" and "Lookup": a tool of your own (FunctionTool) ' +
+        "and a tool of your own (FunctionTool). Tool names must differ (case-insensitively), or one would " +
+        "silently replace the other; rename one (registryTool(tools, id, { name }) for a registry tool).",
     );
     const twoBuiltins = refusal(() => new Toolkit({ tools: [new Read(), new Read()] }));
     expect(twoBuiltins.message).toContain('the built-in tool "Read" and the built-in tool "Read"');

@@ -46,7 +46,8 @@ describe("Toolkit: tools, groups and schemas", () => {
     const executor = toolkit.createExecutor();
     const before = await collect(executor.run([call("c1", "Fetch", {})]));
     expect(find(before, "tool_error", "c1").response.text).toBe(
-      "ToolGroupInactiveError: The tool 'Fetch' in group 'web' is currently inactive. You should first activate the group by calling the 'reset_tools' tool.",
+      "ToolGroupInactiveError: The tool 'Fetch' in group 'web' is currently inactive. " +
+        "You should first activate the group by calling the 'reset_tools' tool.",
     );
 
     const reset = await collect(executor.run([call("c2", "reset_tools", { web: true })]));

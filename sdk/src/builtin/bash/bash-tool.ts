@@ -79,7 +79,8 @@ export class Bash extends ToolBase<BashInput> {
     "Executes a bash command in the working directory and returns its output (stdout, then stderr). " +
     "Each call runs in a fresh shell: `cd` does not persist between calls. Use `timeout` (ms, max 600000) for long commands " +
     "and `run_in_background` for servers; prefer the Read, Glob and Grep tools for reading and searching files. " +
-    "Commands may run in a sandbox (no network, writes only in the working directories, secret files hidden, credential variables unset); " +
+    "Commands may run in a sandbox (no network, writes only in the working " +
+    "directories, secret files hidden, credential variables unset); " +
     "when one needs more, set `sandbox_escape` and the user is asked.";
   readonly inputSchema: ToolInputSchema = {
     type: "object",
@@ -96,7 +97,9 @@ export class Bash extends ToolBase<BashInput> {
       sandbox_escape: {
         type: "string",
         enum: SANDBOX_ESCAPE_NAMES,
-        description: `Only when the command cannot work in the sandbox, ask to run this one command with more: ${SANDBOX_ESCAPE_NAMES.map((name) => `"${name}" (${SANDBOX_ESCAPES[name]})`).join(", ")}. The user is asked first.`,
+        description:
+          `Only when the command cannot work in the sandbox, ask to run this one command with more: ` +
+          `${SANDBOX_ESCAPE_NAMES.map((name) => `"${name}" (${SANDBOX_ESCAPES[name]})`).join(", ")}. The user is asked first.`,
       },
     },
     required: ["command"],
@@ -183,7 +186,10 @@ export class Bash extends ToolBase<BashInput> {
     const requested = Bash.requestedEscape(input);
     const { confinedBy, network } = this.sandboxStatus;
     if (requested === undefined || confinedBy === undefined || (requested === "network" && network)) return undefined;
-    return `Error: sandbox_escape "${requested}" is not available: commands run in ${confinedBy}, which the workspace provides and no command can leave. Run the command without sandbox_escape, or use a workspace that allows it.`;
+    return (
+      `Error: sandbox_escape "${requested}" is not available: commands run in ${confinedBy}, which the workspace ` +
+      `provides and no command can leave. Run the command without sandbox_escape, or use a workspace that allows it.`
+    );
   }
 
   override async checkReadOnly(input: BashInput, context?: PermissionContext): Promise<boolean> {
@@ -259,7 +265,8 @@ export class Bash extends ToolBase<BashInput> {
       return ToolChunk.error("Error: command must be a non-empty string.");
     if (input.sandbox_escape !== undefined && Bash.requestedEscape(input) === undefined)
       return ToolChunk.error(
-        `Error: sandbox_escape must be one of ${SANDBOX_ESCAPE_NAMES.map((name) => `"${name}"`).join(", ")}, got ${JSON.stringify(input.sandbox_escape)}.`,
+        `Error: sandbox_escape must be one of ${SANDBOX_ESCAPE_NAMES.map((name) => `"${name}"`).join(", ")}, ` +
+          `got ${JSON.stringify(input.sandbox_escape)}.`,
       );
     const confinedEscape = this.confinedEscapeProblem(input);
     if (confinedEscape !== undefined) return ToolChunk.error(confinedEscape);

@@ -78,7 +78,9 @@ export function escapeAsk(requested: SandboxEscape, underlying: PermissionDecisi
   return {
     behavior: PermissionBehavior.ASK,
     message: `Permission required: run this command with sandbox_escape "${requested}" (${SANDBOX_ESCAPES[requested]})${also}`,
-    reason: `Safety check: fact.sandbox-escape: leaving the sandbox is asked for in every mode unless a rule such as Bash(<command> [sandbox_escape=${requested}]) allows it`,
+    reason:
+      `Safety check: fact.sandbox-escape: leaving the sandbox is asked for in every ` +
+      `mode unless a rule such as Bash(<command> [sandbox_escape=${requested}]) allows it`,
     bypassImmune: true,
     alwaysAsk: true,
   };

@@ -81,7 +81,8 @@ export function checkGrantedNames(names: unknown): asserts names is string[] | u
   const bad = Array.isArray(names) ? names.filter((name) => typeof name !== "string" || !VARIABLE_NAME.test(name)) : [names];
   if (bad.length > 0)
     throw new TypeError(
-      `sandbox.env must list variable names (letters, digits and _, not starting with a digit), got ${bad.map((name) => JSON.stringify(name)).join(", ")}.`,
+      `sandbox.env must list variable names (letters, digits and _, not starting ` +
+        `with a digit), got ${bad.map((name) => JSON.stringify(name)).join(", ")}.`,
     );
 }
 

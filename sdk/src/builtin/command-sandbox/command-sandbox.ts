@@ -49,7 +49,8 @@ export function secretWalkLimitWarning(warn: (message: string) => void): (direct
     if (warned.has(directory)) return;
     warned.add(directory);
     warn(
-      `agent-tools: the Bash sandbox hides the secret files of ${directory} only down to where its search stopped (${limit}); deeper ones stay readable to commands (see docs/sandbox.md#secrets-hidden).`,
+      `agent-tools: the Bash sandbox hides the secret files of ${directory} only down to where its search ` +
+        `stopped (${limit}); deeper ones stay readable to commands (see docs/sandbox.md#secrets-hidden).`,
     );
   };
 }

@@ -53,7 +53,8 @@ export class Edit extends FileToolBase<EditInput> {
       if (occurrences === 0) throw new FileToolProblem(`Error: old_string not found in ${filePath}`);
       if (occurrences > 1 && !input.replace_all) {
         throw new FileToolProblem(
-          `Error: old_string appears ${occurrences} times in ${filePath}. Set replace_all=true to replace all occurrences, or make old_string more specific.`,
+          `Error: old_string appears ${occurrences} times in ${filePath}. Set ` +
+            `replace_all=true to replace all occurrences, or make old_string more specific.`,
         );
       }
       const updated = input.replace_all ? text.split(oldString).join(newString) : text.replace(oldString, () => newString);

@@ -21,7 +21,8 @@ export async function requireFile(backend: WorkspaceBackend, filePath: string): 
     throw new FileToolProblem(`Error: ${filePath} is a directory, not a file. Use Glob or Bash (ls) to list a directory.`);
   if (stat.size > MAX_TEXT_FILE_BYTES)
     throw new FileToolProblem(
-      `Error: ${filePath} is too large (${stat.size} bytes, limit ${MAX_TEXT_FILE_BYTES}). Use Grep to search it, or Bash (head/tail/sed -n) to see parts.`,
+      `Error: ${filePath} is too large (${stat.size} bytes, limit ${MAX_TEXT_FILE_BYTES}). ` +
+        `Use Grep to search it, or Bash (head/tail/sed -n) to see parts.`,
     );
   return stat;
 }
@@ -52,7 +53,8 @@ export function requireCurrentRead(cache: ReadCache, filePath: string, bytes: Ui
   }
   if (record.sha256 !== sha256(bytes)) {
     throw new FileToolProblem(
-      `Error: File ${filePath} has been modified since it was last read (by the user or another process). Read it again before you ${action} it.`,
+      `Error: File ${filePath} has been modified since it was last read (by ` +
+        `the user or another process). Read it again before you ${action} it.`,
     );
   }
 }

@@ -99,7 +99,9 @@ export function checkWritePermission(tool: FileToolBase<FilePathInput>, filePath
   if (readOnly.length > 0 && isPathInWorkingDirectories(filePath, readOnly, tool.cwd)) {
     return {
       behavior: PermissionBehavior.DENY,
-      message: `${tool.name} refused: ${filePath} is inside a read-only folder (a loaded skill's: ${readOnly.join(", ")}); copy the file into the working directory to change it.`,
+      message:
+        `${tool.name} refused: ${filePath} is inside a read-only folder (a loaded skill's: ` +
+        `${readOnly.join(", ")}); copy the file into the working directory to change it.`,
       reason: "Read-only directory",
     };
   }

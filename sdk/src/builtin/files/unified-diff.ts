@@ -27,7 +27,10 @@ export function unifiedDiff(before: string | undefined, after: string, path: str
   ];
   const oldCount = toOld - from;
   const newCount = toNew - from;
-  return `${header}@@ -${oldCount === 0 ? from : from + 1},${oldCount} +${newCount === 0 ? from : from + 1},${newCount} @@\n${lines.join("\n")}\n`;
+  return (
+    `${header}@@ -${oldCount === 0 ? from : from + 1},${oldCount} ` +
+    `+${newCount === 0 ? from : from + 1},${newCount} @@\n${lines.join("\n")}\n`
+  );
 }
 
 function splitLines(text: string): string[] {

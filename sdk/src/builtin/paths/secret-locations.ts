@@ -272,7 +272,8 @@ export const SECRET_NAME_PATTERNS: readonly SecretNamePattern[] = [
     sample: "credentials.json",
     category: "cloud-cli",
     source:
-      "credentials.json (Google OAuth clients), secrets.yaml (Helm, sops), service-account keys; source files such as credentials.ts do not match",
+      "credentials.json (Google OAuth clients), secrets.yaml (Helm, sops), " +
+      "service-account keys; source files such as credentials.ts do not match",
   },
   { pattern: /^\.secrets?$/, sample: ".secrets", category: "environment", source: "ad-hoc secret files (.secret, .secrets)" },
   { pattern: /^token\.json$/, sample: "token.json", category: "cloud-cli", source: "Google API quickstarts: the stored OAuth token" },

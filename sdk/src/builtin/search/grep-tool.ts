@@ -87,7 +87,8 @@ export class Grep extends SearchToolBase<GrepInput> {
       const stderr = result.stderr.trim();
       if (/regex parse error|error parsing regex|unclosed|unopened|repetition operator/i.test(stderr)) {
         return ToolChunk.error(
-          `Error: invalid regular expression ${JSON.stringify(input.pattern)} (ripgrep uses Rust regex syntax; escape special characters such as ( [ { with \\):\n${stderr}`,
+          `Error: invalid regular expression ${JSON.stringify(input.pattern)} (ripgrep uses ` +
+            `Rust regex syntax; escape special characters such as ( [ { with \\):\n${stderr}`,
         );
       }
       return ToolChunk.error(`ripgrep error (code ${result.exitCode}): ${stderr}`);

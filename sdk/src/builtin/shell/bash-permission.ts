@@ -250,7 +250,8 @@ export function decideBash(analysis: BashAnalysis, context: PermissionContext, o
     return {
       ...immuneAsk(
         `Command writes files that run later: ${[...runsLater].join("; ")}`,
-        "fact.runs-later: a file a tool runs by convention later (build scripts, CI, test configuration, agent instructions) is asked for in every mode",
+        "fact.runs-later: a file a tool runs by convention later (build scripts, " +
+          "CI, test configuration, agent instructions) is asked for in every mode",
       ),
       alwaysAsk: true,
     };

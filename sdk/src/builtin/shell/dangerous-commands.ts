@@ -60,7 +60,10 @@ function dangerousRemoval(name: string, args: ResolvedCommand["args"], cwd: stri
       return `${name} ${value} removes everything in a critical directory`;
     const path = resolve(cwd, expandHome(value));
     if (isCriticalPath(value, cwd) || cwd === path || cwd.startsWith(`${path}/`)) {
-      return `Dangerous removal operation detected: '${value}'. This command would remove a critical system directory or the working directory.`;
+      return (
+        `Dangerous removal operation detected: '${value}'. This command ` +
+        `would remove a critical system directory or the working directory.`
+      );
     }
   }
   return undefined;

@@ -118,7 +118,10 @@ export function gitRepositoryProblem(args: ShellWord[], cwd: string | undefined)
   // `cp -r vendor/x copy && git -C copy status`: a directory that does not exist yet is made by the
   // line itself, repository settings included, after this check has looked (issue 24, facts taken before the command runs).
   if (!existsSync(invocation.directory))
-    return `git runs in ${invocation.directory}, which does not exist yet: the command line may create it, with repository settings of its own`;
+    return (
+      `git runs in ${invocation.directory}, which does not exist yet: ` +
+      `the command line may create it, with repository settings of its own`
+    );
   const repository = findGitRepository(invocation.directory);
   if (repository === undefined) return undefined;
   return remoteUrlProblem(repository, invocation, args) ?? repositoryProblem(repository, invocation, 0);

@@ -126,7 +126,8 @@ export class TaskUpdate extends TaskToolBase<TaskUpdateInput> {
   readonly name = "TaskUpdate";
   readonly description =
     "Updates a task: status (pending, in_progress, completed, or deleted to remove it), subject, description, owner, " +
-    "dependencies (add_blocks, add_blocked_by) and metadata (null deletes a key). Mark a task in_progress before starting it and completed when done.";
+    "dependencies (add_blocks, add_blocked_by) and metadata (null deletes a " +
+    "key). Mark a task in_progress before starting it and completed when done.";
   readonly inputSchema: ToolInputSchema = {
     type: "object",
     properties: {

@@ -39,7 +39,8 @@ function configuredLog(cwd: string): string {
   const { decisionLog } = loadPermissionSettings({ projectDir: cwd });
   if (decisionLog !== undefined) return decisionLog;
   throw new UsageError(
-    'no decision log is configured: add "decisionLog": "~/.agent-tools/decisions.jsonl" to "permissions" in ~/.agent-tools/settings.json, or pass --file <path>.',
+    'no decision log is configured: add "decisionLog": "~/.agent-tools/decisions.jsonl" ' +
+      'to "permissions" in ~/.agent-tools/settings.json, or pass --file <path>.',
   );
 }
 
@@ -71,5 +72,8 @@ function recordLine(record: DecisionRecord): string {
       ? `rule ${record.rule} (${record.rule_source ?? "?"}${record.settings_file === undefined ? "" : `, ${record.settings_file}`})`
       : (record.reason ?? "");
   const remembered = record.remembered === undefined ? "" : `; remembered ${record.remembered.join(", ")}`;
-  return `${record.time}  ${verdict.padEnd(5)}  ${record.mode}  ${record.tool}${origin} ${JSON.stringify(record.input)}${why === "" ? "" : `  ${why}`}${remembered}`;
+  return (
+    `${record.time}  ${verdict.padEnd(5)}  ${record.mode}  ${record.tool}${origin} ` +
+    `${JSON.stringify(record.input)}${why === "" ? "" : `  ${why}`}${remembered}`
+  );
 }

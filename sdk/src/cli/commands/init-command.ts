@@ -77,7 +77,8 @@ async function buildBinary(folder: string): Promise<string[]> {
     return [];
   } catch (error) {
     return [
-      `could not build code/ (${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}); install a C compiler and run ${join(folder, "build.sh")}.`,
+      `could not build code/ (${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}); ` +
+        `install a C compiler and run ${join(folder, "build.sh")}.`,
     ];
   }
 }
@@ -107,5 +108,8 @@ function specJson(toolId: string, runtime: Runtime): string {
 
 function manPage(toolId: string, runtime: Runtime): string {
   const example = runtime === "python" ? `{"name": "Ada"}` : `{"value": 41}`;
-  return `# ${toolId}\n\nWhat the tool does, its input and its output: search reads this page.\n\n## Example\n\n    agent-tools run ${toolId} --input '${example}'\n`;
+  return (
+    `# ${toolId}\n\nWhat the tool does, its input and its output: search reads this ` +
+    `page.\n\n## Example\n\n    agent-tools run ${toolId} --input '${example}'\n`
+  );
 }

@@ -37,7 +37,8 @@ export function registerLifecycleCommands(program: Command, context: CliContext)
       if (options.json) printJson(context.io, entry);
       else
         context.io.out(
-          `${toolId}@${version} is now ${String(entry.status)}${entry.status_message === undefined ? "" : `: ${String(entry.status_message)}`}\n`,
+          `${toolId}@${version} is now ` +
+            `${String(entry.status)}${entry.status_message === undefined ? "" : `: ${String(entry.status_message)}`}\n`,
         );
     });
   }

@@ -30,7 +30,8 @@ export function registerPackCommand(program: Command, { io }: CliContext): void 
       return;
     }
     io.out(
-      `Packed ${packed.toolId}@${packed.version} (tool.zip as ${packed.archiveFormat}) into ${output} (${packed.bundle.byteLength} bytes)\n`,
+      `Packed ${packed.toolId}@${packed.version} (tool.zip as ` +
+        `${packed.archiveFormat}) into ${output} (${packed.bundle.byteLength} bytes)\n`,
     );
     printWarnings(io, packed.warnings);
   });

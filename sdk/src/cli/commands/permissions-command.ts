@@ -74,7 +74,8 @@ export function registerPermissionsCommand(program: Command, context: CliContext
     if (folders.length > 0) io.out("Trusted folders:\n");
     for (const folder of folders)
       io.out(
-        `  ${folder.folder}\ttrusted ${folder.trustedAt ?? "(no date)"}${folder.current ? "" : "\t(its settings changed since: not applied until trusted again)"}\n`,
+        `  ${folder.folder}\ttrusted ` +
+          `${folder.trustedAt ?? "(no date)"}${folder.current ? "" : "\t(its settings changed since: not applied until trusted again)"}\n`,
       );
     io.out("Revoke a rule: agent-tools permissions revoke '<rule>'; a folder: agent-tools permissions untrust <folder>.\n");
   });
@@ -94,7 +95,8 @@ export function registerPermissionsCommand(program: Command, context: CliContext
     );
     if (changed.length === 0) {
       throw new GrantNotFoundError(
-        `no allow rule ${JSON.stringify(rule)} in the ${options.layer ?? "user, project or local"} settings; \`agent-tools permissions grants\` lists them.`,
+        `no allow rule ${JSON.stringify(rule)} in the ${options.layer ?? "user, project or local"} ` +
+          `settings; \`agent-tools permissions grants\` lists them.`,
       );
     }
     if (options.json) return printJson(io, { rule, removed_from: changed });

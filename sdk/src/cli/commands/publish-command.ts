@@ -54,7 +54,8 @@ export function registerPublishCommand(program: Command, context: CliContext): v
       return;
     }
     io.out(
-      `Published ${published.tool_id}@${published.version} via ${published.via === "upload" ? "/tools/upload" : "presigned upload"} (${bundle.byteLength} bytes)${signature === undefined ? "" : `, signed by ${signature.keyId}`}\n`,
+      `Published ${published.tool_id}@${published.version} via ${published.via === "upload" ? "/tools/upload" : "presigned upload"} ` +
+        `(${bundle.byteLength} bytes)${signature === undefined ? "" : `, signed by ${signature.keyId}`}\n`,
     );
     printWarnings(io, warnings);
   });

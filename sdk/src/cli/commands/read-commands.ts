@@ -46,7 +46,8 @@ export function registerReadCommands(program: Command, context: CliContext): voi
     if (options.json) return printJson(io, versions);
     for (const version of versions)
       io.out(
-        `${version.version}\t${version.status}\t${version.published_at}${version.status_message === undefined ? "" : `\t${version.status_message}`}\n`,
+        `${version.version}\t${version.status}\t${version.published_at}` +
+          `${version.status_message === undefined ? "" : `\t${version.status_message}`}\n`,
       );
   });
 

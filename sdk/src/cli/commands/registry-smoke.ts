@@ -170,7 +170,8 @@ function smokeBundle(toolId: string, marker: string): { bytes: Uint8Array } {
   };
   const code = zipSync({
     "code/function.py": strToU8(
-      'class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        pass\n\n    def execute(self, input_data):\n        return {"ok": True}\n',
+      "class AgentSpaceV1Tool:\n    def __init__(self, tool_id, tool_data):\n        " +
+        'pass\n\n    def execute(self, input_data):\n        return {"ok": True}\n',
     ),
   });
   const bytes = zipSync({

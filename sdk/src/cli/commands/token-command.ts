@@ -35,7 +35,8 @@ export function registerTokenCommand(program: Command, context: CliContext): voi
     if (options.json) return printJson(io, minted);
     io.out(`${minted.token}\n`);
     io.err(
-      `Token for publisher ${minted.name} (${minted.actions.join(", ")} on ${minted.scope.join(", ")}), expires ${minted.expires_at}. It is shown only now: store it safely.\n`,
+      `Token for publisher ${minted.name} (${minted.actions.join(", ")} on ${minted.scope.join(", ")}), ` +
+        `expires ${minted.expires_at}. It is shown only now: store it safely.\n`,
     );
   });
 

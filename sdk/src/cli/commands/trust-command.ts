@@ -59,7 +59,9 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
     if (tools.length > 0) io.out("tools (approved version, definition digest, approved at)\n");
     for (const tool of tools)
       io.out(
-        `  ${untrustedText(tool.toolId)}\t${untrustedText(String(tool.version))}\t${untrustedText(tool.digest)}\t${untrustedText(String(tool.approved_at))}\n`,
+        `  ` +
+          `${untrustedText(tool.toolId)}\t${untrustedText(String(tool.version))}\t` +
+          `${untrustedText(tool.digest)}\t${untrustedText(String(tool.approved_at))}\n`,
       );
   });
 
@@ -125,5 +127,8 @@ function knownNames(label: string, names: string[]): string {
 async function nothingPinned(pins: Omit<Pins, "store">): Promise<string> {
   const others = (await TrustStore.registries(pins.cacheDir)).filter((registry) => registry !== pins.registry);
   const hint = others.length === 0 ? "" : `; pins exist for ${others.map(untrustedText).join(", ")} (pass --registry)`;
-  return `Nothing pinned for ${pins.registry} in ${pins.cacheDir}: the SDK pins a publisher's key and a tool's definition on first use${hint}.`;
+  return (
+    `Nothing pinned for ${pins.registry} in ${pins.cacheDir}: the SDK ` +
+    `pins a publisher's key and a tool's definition on first use${hint}.`
+  );
 }

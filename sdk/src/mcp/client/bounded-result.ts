@@ -41,7 +41,9 @@ export function boundedResult(result: CallToolResult, limit: number, server: str
     result.structuredContent !== undefined && byteSize(result.structuredContent) <= budget ? result.structuredContent : undefined;
   content.push({
     type: "text",
-    text: `[The result was truncated: MCP server "${server}" sent ${bytes} bytes, more than the ${limit} this client passes on (maxResultBytes in the server's config).]`,
+    text:
+      `[The result was truncated: MCP server "${server}" sent ${bytes} bytes, more ` +
+      `than the ${limit} this client passes on (maxResultBytes in the server's config).]`,
   });
   const { structuredContent: _dropped, ...rest } = result;
   return { result: { ...rest, content, ...(structured === undefined ? {} : { structuredContent: structured }) }, bytes, truncated: true };

@@ -68,11 +68,15 @@ export class McpTool extends ToolBase {
       return {
         behavior: PermissionBehavior.ASK,
         alwaysAsk: true,
-        message: `MCP tool "${this.mcpToolName}" of server "${this.mcpName}" changed since it was approved:\n${change.changes.join("\n")}\nAllowing this call approves the new definition.`,
+        message:
+          `MCP tool "${this.mcpToolName}" of server "${this.mcpName}" changed since it was ` +
+          `approved:\n${change.changes.join("\n")}\nAllowing this call approves the new definition.`,
       };
     return {
       behavior: PermissionBehavior.ASK,
-      message: `MCP tool "${this.mcpToolName}" of server "${this.mcpName}" must be explicitly allowed by the user (rule ${this.name}, or mcp__${this.mcpName} for the whole server).`,
+      message:
+        `MCP tool "${this.mcpToolName}" of server "${this.mcpName}" must be explicitly ` +
+        `allowed by the user (rule ${this.name}, or mcp__${this.mcpName} for the whole server).`,
     };
   }
 

@@ -21,7 +21,9 @@ export async function askUser(server: Server, request: ConfirmationRequest): Pro
   if (server.getClientCapabilities()?.elicitation?.form === undefined) {
     return {
       kind: "refused",
-      message: `${describeAsk(request)} This MCP client cannot ask you (it does not support elicitation), so the call was refused. ${howToAllow(request)}`,
+      message:
+        `${describeAsk(request)} This MCP client cannot ask you (it does not ` +
+        `support elicitation), so the call was refused. ${howToAllow(request)}`,
     };
   }
   const remember = request.bypassImmune ? [] : request.suggestions;
@@ -52,7 +54,9 @@ export async function askUser(server: Server, request: ConfirmationRequest): Pro
   } catch (error) {
     return {
       kind: "refused",
-      message: `${describeAsk(request)} Asking you failed (${error instanceof Error ? error.message : String(error)}), so the call was refused. ${howToAllow(request)}`,
+      message:
+        `${describeAsk(request)} Asking you failed (${error instanceof Error ? error.message : String(error)}), ` +
+        `so the call was refused. ${howToAllow(request)}`,
     };
   }
 }

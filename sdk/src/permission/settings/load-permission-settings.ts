@@ -215,7 +215,8 @@ function checkTrustedFolders(document: unknown, file: SettingsFile, settings: Pe
       file.layer,
       file.path,
     )(
-      `"${TRUSTED_FOLDERS_KEY}" must map folders to {"digest": "sha256:…"}; run \`agent-tools permissions trust <folder>\` instead of editing it`,
+      `"${TRUSTED_FOLDERS_KEY}" must map folders to {"digest": "sha256:…"}; ` +
+        `run \`agent-tools permissions trust <folder>\` instead of editing it`,
     );
 }
 

@@ -260,12 +260,14 @@ export class BinaryToolRuntime implements ToolRuntime {
       case "not-regular":
         return new ToolOutputError(
           toolId,
-          `the output file is ${error.found}; the binary contract wants the JSON result written into a regular file at the path of argument 2 (links are not followed)`,
+          `the output file is ${error.found}; the binary contract wants the JSON result ` +
+            `written into a regular file at the path of argument 2 (links are not followed)`,
         );
       case "too-big":
         return new ToolOutputError(
           toolId,
-          `the output file holds ${error.found}, more than outputFileLimitBytes (${limit}); return less, or raise it in new AgentTools({ outputFileLimitBytes })`,
+          `the output file holds ${error.found}, more than outputFileLimitBytes ` +
+            `(${limit}); return less, or raise it in new AgentTools({ outputFileLimitBytes })`,
         );
       case "deadline":
         return new ToolTimeoutError(toolId, this.options.callTimeoutMs);

@@ -37,7 +37,8 @@ export function installFailure(run: ProcessRun, context: InstallFailureContext):
     ? "Raise installTimeoutMs in new AgentTools() if the install needs longer."
     : reasons.size > 0
       ? ""
-      : "Check the requirements and the pipArgs option (index URL, --find-links for offline wheels). The machine's pip configuration (pip.conf, PIP_* variables) is not read: pass what you need as pipArgs or pipEnv.";
+      : "Check the requirements and the pipArgs option (index URL, --find-links for offline wheels). The machine's " +
+        "pip configuration (pip.conf, PIP_* variables) is not read: pass what you need as pipArgs or pipEnv.";
   const message = [`${context.step} failed (${how}).`, ...reasons, ...(tail === "" ? [] : [`Its last output:\n${tail}`])].join(" ");
   return new ToolEnvironmentError(context.toolId, fix === "" ? message : `${message}\n${fix}`);
 }
@@ -45,7 +46,9 @@ export function installFailure(run: ProcessRun, context: InstallFailureContext):
 function explainNote(kind: string, detail: string, context: InstallFailureContext): string | undefined {
   // Archive links carry their digest as a fragment (`#sha256=…`): noise in a message.
   const [first = "", second = ""] = detail.split(" ").map((part) => part.replace(/#.*/, ""));
-  const allow = `Pass allowSourceBuilds: true to new AgentTools() to build it${context.sandboxed ? " (inside the install sandbox)" : ""}, or install a wheel instead.`;
+  const allow =
+    `Pass allowSourceBuilds: true to new AgentTools() to build ` +
+    `it${context.sandboxed ? " (inside the install sandbox)" : ""}, or install a wheel instead.`;
   if (kind === "source-build-refused") {
     const what = second === "-" ? first : `${second} (${first})`;
     return `${what} would be built from source, which runs its own build code at install time; source builds are off. ${allow}`;
@@ -62,5 +65,8 @@ function hostRefused(host: string, context: InstallFailureContext): string {
     context.hosts.length > 0
       ? `only the configured package index (${context.hosts.join(", ")}) is reachable`
       : "no host is reachable (--no-index)";
-  return `pip was refused ${host}: ${reachable}, and a requirements file cannot add an index. If you trust ${host}, name it in pipArgs (--index-url, --extra-index-url or --find-links) or pipHosts.`;
+  return (
+    `pip was refused ${host}: ${reachable}, and a requirements file cannot add an index. If you ` +
+    `trust ${host}, name it in pipArgs (--index-url, --extra-index-url or --find-links) or pipHosts.`
+  );
 }

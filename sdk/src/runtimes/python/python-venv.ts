@@ -106,7 +106,8 @@ async function build(venv: string, options: RequirementsEnvironmentOptions, isol
   if (interpreter.pipRoot === null) {
     throw new ToolEnvironmentError(
       toolId,
-      `Python "${interpreter.executable}" has no pip, which installs code/requirements.txt: install it (python3 -m ensurepip, or the python3-pip package) or pass a pythonPath that has it.`,
+      `Python "${interpreter.executable}" has no pip, which installs code/requirements.txt: install ` +
+        `it (python3 -m ensurepip, or the python3-pip package) or pass a pythonPath that has it.`,
     );
   }
   const sources = readPipSources(install.pipArgs, install.pipEnv);

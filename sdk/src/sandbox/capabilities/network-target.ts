@@ -179,7 +179,10 @@ function unsafeCharacter(text: string, what = "the host"): string | undefined {
     if (code === 0) return `${what} holds a NUL character`;
     if (code < 0x21 || code === 0x7f) return `${what} holds whitespace or a control character (U+${hex4(code)})`;
     if (code > 0x7e) {
-      return `${what} holds the non-ASCII character U+${hex4(code)}${what === "the host" ? ": write an internationalised name in its punycode form (xn--...)" : ""}`;
+      return (
+        `${what} holds the non-ASCII character ` +
+        `U+${hex4(code)}${what === "the host" ? ": write an internationalised name in its punycode form (xn--...)" : ""}`
+      );
     }
     if (what !== "the host") continue;
     if (char === "%") return "the host holds %-encoding: write the name itself";

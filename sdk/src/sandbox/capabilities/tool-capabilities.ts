@@ -111,7 +111,10 @@ function listProblems(value: unknown, kind: string, itemProblem: (item: unknown)
 function networkProblem(entry: string): string | undefined {
   const parsed = parseNetworkEntry(entry);
   if (parsed.ok) return undefined;
-  return `(${JSON.stringify(entry)}) is refused: ${parsed.reason}. Write a host name, IPv4 address or [IPv6] address with an optional port, e.g. "api.example.com:443"`;
+  return (
+    `(${JSON.stringify(entry)}) is refused: ${parsed.reason}. Write a host name, ` +
+    `IPv4 address or [IPv6] address with an optional port, e.g. "api.example.com:443"`
+  );
 }
 
 function envProblem(name: string): string | undefined {

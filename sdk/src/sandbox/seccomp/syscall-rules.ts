@@ -77,7 +77,8 @@ export const SYSCALL_RULES: readonly SyscallRule[] = [
       syscall: "socket",
       when: [{ arg: 0, oneOf: [AF.UNIX] }],
       reason:
-        "connects to any socket file the sandbox can see, read-only mounts included (a docker.sock is host root); a network grant needs it for the proxy's socket",
+        "connects to any socket file the sandbox can see, read-only mounts included " +
+        "(a docker.sock is host root); a network grant needs it for the proxy's socket",
       liftedBy: "allowUnixSockets",
     },
     {
@@ -88,7 +89,8 @@ export const SYSCALL_RULES: readonly SyscallRule[] = [
         { arg: 1, mask: SOCK_TYPE_MASK, oneOf: [SOCK_DGRAM] },
       ],
       reason:
-        "a datagram pair sends to any datagram socket file by address (sendto, connect), so it reaches what socket(AF_UNIX) would; stream and seqpacket pairs reach only each other and stay allowed",
+        "a datagram pair sends to any datagram socket file by address (sendto, connect), so it reaches " +
+        "what socket(AF_UNIX) would; stream and seqpacket pairs reach only each other and stay allowed",
       liftedBy: "allowUnixSockets",
     },
     {
@@ -100,7 +102,9 @@ export const SYSCALL_RULES: readonly SyscallRule[] = [
       ],
       errno: "EPROTONOSUPPORT",
       reason:
-        "audit, uevent, generic, sock_diag, netfilter, xfrm and user-defined netlink reach kernel subsystems (and, on the host's network, daemons) no tool needs; NETLINK_ROUTE stays for getaddrinfo, getifaddrs and `ip`; EPROTONOSUPPORT is what a kernel without the protocol answers",
+        "audit, uevent, generic, sock_diag, netfilter, xfrm and user-defined netlink reach kernel " +
+        "subsystems (and, on the host's network, daemons) no tool needs; NETLINK_ROUTE stays for " +
+        "getaddrinfo, getifaddrs and `ip`; EPROTONOSUPPORT is what a kernel without the protocol answers",
     },
     {
       name: "socket(families other than AF_INET, AF_INET6, AF_NETLINK, AF_UNIX)",
@@ -108,7 +112,9 @@ export const SYSCALL_RULES: readonly SyscallRule[] = [
       when: [{ arg: 0, noneOf: [AF.INET, AF.INET6, AF.NETLINK, AF.UNIX] }],
       errno: "EAFNOSUPPORT",
       reason:
-        "AF_VSOCK reaches the hypervisor past every network namespace; AF_PACKET and the rare families (RDS, TIPC, CAN, Bluetooth, AF_ALG, ...) are where socket privilege escalations live; EAFNOSUPPORT is what a kernel without the family answers",
+        "AF_VSOCK reaches the hypervisor past every network namespace; AF_PACKET and the " +
+        "rare families (RDS, TIPC, CAN, Bluetooth, AF_ALG, ...) are where socket privilege " +
+        "escalations live; EAFNOSUPPORT is what a kernel without the family answers",
     },
   ]),
   ...group("processes", [
@@ -144,14 +150,16 @@ export const SYSCALL_RULES: readonly SyscallRule[] = [
       syscall: "unshare",
       when: [{ arg: 0, anyBitOf: UNSHARE_NAMESPACE_FLAGS }],
       reason:
-        "a new user namespace gives every capability inside it, and with them kernel code (mounts, nf_tables, ...) that escalations go through; the other namespaces need one; unshare of files, fs or semaphores stays",
+        "a new user namespace gives every capability inside it, and with them kernel code (mounts, nf_tables, " +
+        "...) that escalations go through; the other namespaces need one; unshare of files, fs or semaphores stays",
     },
     {
       name: "clone(namespace flags)",
       syscall: "clone",
       when: [{ arg: 0, anyBitOf: CLONE_NAMESPACE_FLAGS }],
       reason:
-        "unshare's namespaces in a new process (flags are the first argument on x86_64 and aarch64 alike); fork, threads and posix_spawn pass none and stay",
+        "unshare's namespaces in a new process (flags are the first argument on " +
+        "x86_64 and aarch64 alike); fork, threads and posix_spawn pass none and stay",
     },
     {
       ...always(
@@ -165,7 +173,8 @@ export const SYSCALL_RULES: readonly SyscallRule[] = [
   ...group("kernel", [
     always(
       "keyctl",
-      "reaches the session keyring the sandbox inherits from the agent (Kerberos tickets, fscrypt keys), and a subsystem with many escalations",
+      "reaches the session keyring the sandbox inherits from the agent " +
+        "(Kerberos tickets, fscrypt keys), and a subsystem with many escalations",
     ),
     always("add_key", "adds keys to the keyrings keyctl reaches"),
     always("request_key", "asks the keyrings keyctl reaches for a key, possibly through an upcall to a host helper"),
@@ -183,7 +192,8 @@ export const SYSCALL_RULES: readonly SyscallRule[] = [
       syscall: "personality",
       when: [{ arg: 0, noneOf: ORDINARY_PERSONALITIES }],
       reason:
-        "ADDR_NO_RANDOMIZE turns address randomisation off for the next program, READ_IMPLIES_EXEC makes readable memory executable: exploit aids; PER_LINUX, PER_LINUX32, UNAME26 and the query stay",
+        "ADDR_NO_RANDOMIZE turns address randomisation off for the next program, READ_IMPLIES_EXEC makes " +
+        "readable memory executable: exploit aids; PER_LINUX, PER_LINUX32, UNAME26 and the query stay",
     },
   ]),
   ...group("machine", [
@@ -213,7 +223,8 @@ export const SYSCALL_RULES: readonly SyscallRule[] = [
       syscall: "ioctl",
       when: [{ arg: 1, oneOf: [TIOCSTI] }],
       reason:
-        "pushes characters into a terminal's input, for the shell reading it to run once the tool exits; bwrap --new-session already detaches the sandbox from the agent's terminal, the filter refuses it on any terminal",
+        "pushes characters into a terminal's input, for the shell reading it to run once the tool exits; bwrap " +
+        "--new-session already detaches the sandbox from the agent's terminal, the filter refuses it on any terminal",
     },
     {
       name: "ioctl(TIOCLINUX)",
@@ -228,7 +239,8 @@ export const SYSCALL_RULES: readonly SyscallRule[] = [
     {
       ...always(
         "name_to_handle_at",
-        "makes the handles open_by_handle_at takes, nothing else; EOPNOTSUPP is what a filesystem without handles answers, so callers (mount-point checks) fall back",
+        "makes the handles open_by_handle_at takes, nothing else; EOPNOTSUPP is what a " +
+          "filesystem without handles answers, so callers (mount-point checks) fall back",
       ),
       errno: "EOPNOTSUPP",
     },

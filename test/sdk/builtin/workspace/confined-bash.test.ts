@@ -51,7 +51,9 @@ it("neither asks for an escape it cannot give nor runs one", async () => {
   const refused = await runTool(new Toolkit({ tools: [bash] }), "Bash", call);
   expect(refused).toMatchObject({
     state: "error",
-    text: 'Error: sandbox_escape "unsandboxed" is not available: commands run in the memory workspace, which the workspace provides and no command can leave. Run the command without sandbox_escape, or use a workspace that allows it.',
+    text:
+      'Error: sandbox_escape "unsandboxed" is not available: commands run in the memory workspace, which the workspace ' +
+      "provides and no command can leave. Run the command without sandbox_escape, or use a workspace that allows it.",
   });
   expect((await runTool(new Toolkit({ tools: [bash] }), "Bash", { command: "echo hi", sandbox_escape: "network" })).state).toBe("error");
 });

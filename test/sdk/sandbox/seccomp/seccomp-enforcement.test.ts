@@ -176,7 +176,8 @@ describe.each(["root", "nobody"] as const)("as %s, a sandboxed process", (user) 
         argv: [
           "/usr/bin/python3",
           "-c",
-          "import socket, subprocess, threading; t = threading.Thread(target=print); t.start(); t.join(); print(socket.getaddrinfo('localhost', 80)[0][4][0], subprocess.run(['true']).returncode)",
+          "import socket, subprocess, threading; t = threading.Thread(target=print); t.start(); t.join(); " +
+            "print(socket.getaddrinfo('localhost', 80)[0][4][0], subprocess.run(['true']).returncode)",
         ],
         output: "\n127.0.0.1 0\n",
       },
@@ -198,31 +199,34 @@ describe.each(["root", "nobody"] as const)("as %s, a sandboxed process", (user) 
     }
   });
 
-  it("cannot reach a datagram socket outside, on a read-only mount, by a new socket or a datagram pair (which both do unfiltered)", async () => {
-    const socketPath = join(probeDir, `outside-${user}.sock`);
-    const listener = spawn("python3", [join(FIXTURES, "datagram-listener.py"), socketPath], { stdio: ["pipe", "pipe", "inherit"] });
-    try {
-      let received = "";
-      listener.stdout.on("data", (chunk) => (received += chunk));
-      await vi.waitFor(() => expect(received).toBe("ready\n"), { timeout: 10_000 });
-      const send = async (filter: FilteredSandbox["filter"]) => {
-        const run = await runFiltered({ user, filter, readOnly: [probeDir] }, [
-          "/usr/bin/python3",
-          `${probeDir}/datagram-sender.py`,
-          socketPath,
-        ]);
-        expect(run.stderr).toBe("");
-        return run.stdout;
-      };
-      expect(await send({})).toBe(`new-socket errno ${ERRNO.EPERM}\nsocketpair errno ${ERRNO.EPERM}\n`);
-      expect(await send("none")).toBe("new-socket sent\nsocketpair sent\n");
-      await vi.waitFor(() => expect(received).toBe("ready\nnew-socket\nsocketpair\n"), { timeout: 10_000 });
-    } finally {
-      listener.stdin.end();
-      await new Promise((resolve) => listener.on("close", resolve));
-      await rm(socketPath, { force: true });
-    }
-  });
+  it(
+    "cannot reach a datagram socket outside, on a read-only mount, " + "by a new socket or a datagram pair (which both do unfiltered)",
+    async () => {
+      const socketPath = join(probeDir, `outside-${user}.sock`);
+      const listener = spawn("python3", [join(FIXTURES, "datagram-listener.py"), socketPath], { stdio: ["pipe", "pipe", "inherit"] });
+      try {
+        let received = "";
+        listener.stdout.on("data", (chunk) => (received += chunk));
+        await vi.waitFor(() => expect(received).toBe("ready\n"), { timeout: 10_000 });
+        const send = async (filter: FilteredSandbox["filter"]) => {
+          const run = await runFiltered({ user, filter, readOnly: [probeDir] }, [
+            "/usr/bin/python3",
+            `${probeDir}/datagram-sender.py`,
+            socketPath,
+          ]);
+          expect(run.stderr).toBe("");
+          return run.stdout;
+        };
+        expect(await send({})).toBe(`new-socket errno ${ERRNO.EPERM}\nsocketpair errno ${ERRNO.EPERM}\n`);
+        expect(await send("none")).toBe("new-socket sent\nsocketpair sent\n");
+        await vi.waitFor(() => expect(received).toBe("ready\nnew-socket\nsocketpair\n"), { timeout: 10_000 });
+      } finally {
+        listener.stdin.end();
+        await new Promise((resolve) => listener.on("close", resolve));
+        await rm(socketPath, { force: true });
+      }
+    },
+  );
 
   it("with allowUnixSockets, makes AF_UNIX sockets and datagram pairs, and nothing else changes", async () => {
     const lifted = await runProbe({ user, filter: { allowUnixSockets: true } }, allChecks);

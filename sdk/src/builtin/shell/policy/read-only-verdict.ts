@@ -47,7 +47,8 @@ export function readOnlyVerdict(command: ResolvedCommand, context: ParseContext)
     const problem = nested.problem ?? nestedCommandProblem(resolved, nestedContext.directories);
     if (problem !== undefined)
       return notReadOnly(
-        `${result.parsed.id}.${option.name.replace(/^-+/, "")}.${nested.problem === undefined ? "directory" : nested.ruleId.replace(/^readonly\./, "")}`,
+        `${result.parsed.id}.${option.name.replace(/^-+/, "")}.` +
+          `${nested.problem === undefined ? "directory" : nested.ruleId.replace(/^readonly\./, "")}`,
         `${option.name} runs a command that is not read-only: ${problem}`,
       );
   }

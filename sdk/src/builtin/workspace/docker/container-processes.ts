@@ -119,7 +119,8 @@ export class ContainerProcesses {
     }
     throw new WorkspaceError(
       "WORKSPACE_OPERATION_FAILED",
-      `The background command ${JSON.stringify(argv.join(" "))} did not start in container ${this.containerId.slice(0, 12)}: no pid file after ${(PID_FILE_ATTEMPTS * POLL_MS) / 1000} s. Its log, if any, is ${logPath}.`,
+      `The background command ${JSON.stringify(argv.join(" "))} did not start in container ${this.containerId.slice(0, 12)}: ` +
+        `no pid file after ${(PID_FILE_ATTEMPTS * POLL_MS) / 1000} s. Its log, if any, is ${logPath}.`,
     );
   }
 

@@ -44,7 +44,8 @@ export class DockerEngine {
       if (parsed.protocol !== "http:") {
         throw new WorkspaceError(
           "WORKSPACE_OPTIONS_INVALID",
-          `engine.url ${url}: only plain http:// engines are supported (a TLS engine needs client certificates); use a unix socket or an SSH tunnel.`,
+          `engine.url ${url}: only plain http:// engines are supported (a TLS ` +
+            `engine needs client certificates); use a unix socket or an SSH tunnel.`,
         );
       }
       this.target = { host: parsed.hostname, port: Number(parsed.port || 80) };
@@ -103,7 +104,8 @@ export class DockerEngine {
   private unavailable(error: NodeJS.ErrnoException): WorkspaceError {
     return new WorkspaceError(
       "DOCKER_ENGINE_UNAVAILABLE",
-      `The Docker Engine API at ${this.where} cannot be reached (${error.code ?? error.message}). Start the engine (Docker, or Podman's \`podman system service\`), or point the workspace at it with engine: { socketPath } or DOCKER_HOST.`,
+      `The Docker Engine API at ${this.where} cannot be reached (${error.code ?? error.message}). Start the engine (Docker, ` +
+        `or Podman's \`podman system service\`), or point the workspace at it with engine: { socketPath } or DOCKER_HOST.`,
       { cause: error },
     );
   }

@@ -130,7 +130,9 @@ export class DockerWorkspaceBackend implements WorkspaceBackend {
       return {
         exitCode: 2,
         stdout: "",
-        stderr: `ripgrep is not installed in container ${this.container.id.slice(0, 12)}, and the SDK's copy does not run on its architecture: install it in the image (apt-get install ripgrep, apk add ripgrep).`,
+        stderr:
+          `ripgrep is not installed in container ${this.container.id.slice(0, 12)}, and the SDK's copy does ` +
+          `not run on its architecture: install it in the image (apt-get install ripgrep, apk add ripgrep).`,
         timedOut: false,
         aborted: false,
       };

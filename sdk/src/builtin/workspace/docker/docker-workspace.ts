@@ -102,7 +102,9 @@ export class DockerWorkspace extends WorkspaceBase {
       if (setup.exitCode !== 0 || ripgrep === undefined) {
         throw new WorkspaceError(
           "WORKSPACE_OPERATION_FAILED",
-          `The ${this.label} cannot prepare its folder ${PRIVATE_DIR} in container ${id.slice(0, 12)}: ${setup.stderr.toString("utf8").trim() || `exit status ${setup.exitCode}`}. The image needs sh, mkdir and id, and a writable /tmp.`,
+          `The ${this.label} cannot prepare its folder ${PRIVATE_DIR} in container ${id.slice(0, 12)}: ` +
+            `${setup.stderr.toString("utf8").trim() || `exit status ${setup.exitCode}`}. ` +
+            `The image needs sh, mkdir and id, and a writable /tmp.`,
         );
       }
       const ids = { uid: Number(uid), gid: Number(gid) };
@@ -191,7 +193,8 @@ function readOnlyFolder(path: string, what: string): string {
   if (!isAbsolute(path) || !statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) {
     throw new WorkspaceError(
       "WORKSPACE_OPTIONS_INVALID",
-      `The ${what}'s readOnlyDirectories entry ${JSON.stringify(path)} is not an absolute path to a folder: pass existing host folders, e.g. a skill's folder or agentTools.cacheDir.`,
+      `The ${what}'s readOnlyDirectories entry ${JSON.stringify(path)} is not an absolute path ` +
+        `to a folder: pass existing host folders, e.g. a skill's folder or agentTools.cacheDir.`,
     );
   }
   return realpathSync(absolute);

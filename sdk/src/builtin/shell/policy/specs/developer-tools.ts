@@ -93,7 +93,8 @@ const notCredentialName = (value: string) =>
   SECRET_VARIABLE_NAME.test(value) || /_auth/i.test(value) ? "the setting may hold a credential" : undefined;
 
 const NPM_OUTPUT = flags(
-  "--json --parseable -p --long -l --all -a -g --global --omit --prod --dev --production --include-workspace-root --no-color --color --unicode -s --silent -q --quiet",
+  "--json --parseable -p --long -l --all -a -g --global --omit --prod --dev --production " +
+    "--include-workspace-root --no-color --color --unicode -s --silent -q --quiet",
 );
 const npmSub = (name: string, aliases: string[], extra: ProgramSpec["options"] = []): ProgramSpec => ({
   name,
@@ -105,7 +106,8 @@ const npmSub = (name: string, aliases: string[], extra: ProgramSpec["options"] =
 
 const PIP_LIST = [
   ...flags(
-    "-o -u -e -l --user --outdated --uptodate --editable --local --not-required --pre --no-index --include-editable --exclude-editable -v --verbose -q --quiet",
+    "-o -u -e -l --user --outdated --uptodate --editable --local --not-required " +
+      "--pre --no-index --include-editable --exclude-editable -v --verbose -q --quiet",
   ),
   valued("--format"),
   valued("--exclude"),
@@ -116,10 +118,13 @@ const KUBE_SECRETS = /(^|,)(secrets?|sealedsecrets?)(\.[\w.]+)?(\/|,|$)/i;
 const notKubeSecret = (value: string) => (KUBE_SECRETS.test(value) ? "kubectl shows secrets" : undefined);
 const KUBE_READ_OPTIONS = [
   ...flags(
-    "-A --all-namespaces -w --watch --watch-only --show-labels --no-headers --show-kind --ignore-not-found -p --previous -f --follow --timestamps --prefix --all-containers --show-managed-fields --recursive -R",
+    "-A --all-namespaces -w --watch --watch-only --show-labels --no-headers --show-kind --ignore-not-found " +
+      "-p --previous -f --follow --timestamps --prefix --all-containers --show-managed-fields --recursive -R",
   ),
   ...valuedEach(
-    "-n --namespace -o --output -l --selector --sort-by --field-selector -L --label-columns --chunk-size --request-timeout -c --container --tail --since --since-time --limit-bytes --context --cluster --template --max-log-requests --subresource",
+    "-n --namespace -o --output -l --selector --sort-by --field-selector -L --label-columns " +
+      "--chunk-size --request-timeout -c --container --tail --since --since-time " +
+      "--limit-bytes --context --cluster --template --max-log-requests --subresource",
   ),
   pathValued("--filename"),
 ];
@@ -146,7 +151,8 @@ const kubeGet: ProgramSpec = {
 
 const GH_OPTIONS = [
   ...valuedEach(
-    "--json -q --jq -t --template -L --limit -s --state -a --assignee -l --label -A --author -R --repo -b --branch -B --base -S --search --app -w --workflow -u --user -e --event -c --commit",
+    "--json -q --jq -t --template -L --limit -s --state -a --assignee -l --label -A --author -R " +
+      "--repo -b --branch -B --base -S --search --app -w --workflow -u --user -e --event -c --commit",
   ),
   ...flags("--comments --exit-status --log --log-failed --name-only --patch --color --required -v --verbose"),
 ];
@@ -357,7 +363,8 @@ export const DEVELOPER_TOOLS = programSpecs([
     options: [...valuedEach("-n --namespace --context --cluster --request-timeout")],
     forbidden: [
       ...forbid(
-        "--server -s --kubeconfig --token --as --as-group --as-uid --username --password --certificate-authority --client-certificate --client-key --insecure-skip-tls-verify",
+        "--server -s --kubeconfig --token --as --as-group --as-uid --username --password " +
+          "--certificate-authority --client-certificate --client-key --insecure-skip-tls-verify",
         "sends credentials elsewhere or acts as someone else",
       ),
       ...forbid("-v --v --vmodule", "logs request headers, bearer tokens included, at high verbosity"),

@@ -15,7 +15,8 @@ const copyOrMove = (name: string): ProgramSpec => ({
     ),
     ...(name === "cp"
       ? flags(
-          "-r -R -a -p -P -L -H -d -l -s -x --recursive --archive --dereference --no-dereference --parents --one-file-system --link --symbolic-link --preserve --no-preserve --sparse --attributes-only --remove-destination --reflink",
+          "-r -R -a -p -P -L -H -d -l -s -x --recursive --archive --dereference --no-dereference --parents --one-file-system " +
+            "--link --symbolic-link --preserve --no-preserve --sparse --attributes-only --remove-destination --reflink",
         )
       : []),
     pathValued("-t", "--target-directory"),

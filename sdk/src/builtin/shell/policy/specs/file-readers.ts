@@ -189,7 +189,8 @@ export const FILE_READERS = programSpecs([
     summary: "guesses file types",
     options: [
       ...flags(
-        "-b -i -L -h -z -Z -k -s -r -N -0 -E --brief --mime --mime-type --mime-encoding --dereference --no-dereference --keep-going --special-files --raw --no-pad --print0 --uncompress --uncompress-noreport --extension --apple",
+        "-b -i -L -h -z -Z -k -s -r -N -0 -E --brief --mime --mime-type --mime-encoding --dereference --no-dereference " +
+          "--keep-going --special-files --raw --no-pad --print0 --uncompress --uncompress-noreport --extension --apple",
       ),
       valued("-F", "--separator"),
       valued("-P", "--parameter"),
@@ -208,7 +209,8 @@ export const FILE_READERS = programSpecs([
     summary: "prints disk usage",
     options: [
       ...flags(
-        "-s -h -a -c -k -m -b -x -L -P -H -S -l -0 --summarize --human-readable --all --total --apparent-size --si --one-file-system --dereference --no-dereference --separate-dirs --count-links --null --inodes",
+        "-s -h -a -c -k -m -b -x -L -P -H -S -l -0 --summarize --human-readable --all --total --apparent-size " +
+          "--si --one-file-system --dereference --no-dereference --separate-dirs --count-links --null --inodes",
       ),
       valued("-d", "--max-depth"),
       valued("--block-size"),
@@ -241,7 +243,8 @@ export const FILE_READERS = programSpecs([
     summary: "lists a directory tree",
     options: [
       ...flags(
-        "-a -d -f -i -l -x -p -s -h -u -g -D -F -q -N -Q -r -t -c -v -U -C -n -A -S -J -X --du --si --prune --noreport --dirsfirst --gitignore --matchdirs --ignore-case --inodes --device",
+        "-a -d -f -i -l -x -p -s -h -u -g -D -F -q -N -Q -r -t -c -v -U -C -n -A -S -J -X --du " +
+          "--si --prune --noreport --dirsfirst --gitignore --matchdirs --ignore-case --inodes --device",
       ),
       valued("-L"),
       valued("-P"),
@@ -275,7 +278,8 @@ export const FILE_READERS = programSpecs([
     injectedOptionsHarmless: true,
     summary: "prints symbolic link targets",
     options: flags(
-      "-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --no-newline --quiet --silent --verbose --zero",
+      "-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing " +
+        "--canonicalize-missing --no-newline --quiet --silent --verbose --zero",
     ),
   },
   {
@@ -314,7 +318,11 @@ export const FILE_READERS = programSpecs([
     summary: "compares files line by line",
     options: [
       ...flags(
-        "-u -c -q -s -y -w -b -B -i -E -Z -a -N -t -T -p -l -d -e -f -n --normal --brief --report-identical-files --side-by-side --new-file --unidirectional-new-file --ignore-case --ignore-all-space --ignore-space-change --ignore-blank-lines --ignore-tab-expansion --ignore-trailing-space --strip-trailing-cr --text --minimal --speed-large-files --suppress-common-lines --left-column --expand-tabs --initial-tab --show-c-function --no-dereference --ignore-file-name-case --no-ignore-file-name-case --paginate --suppress-blank-empty --ed --rcs --forward-ed",
+        "-u -c -q -s -y -w -b -B -i -E -Z -a -N -t -T -p -l -d -e -f -n --normal --brief --report-identical-files " +
+          "--side-by-side --new-file --unidirectional-new-file --ignore-case --ignore-all-space --ignore-space-change " +
+          "--ignore-blank-lines --ignore-tab-expansion --ignore-trailing-space --strip-trailing-cr --text --minimal --speed-large-files " +
+          "--suppress-common-lines --left-column --expand-tabs --initial-tab --show-c-function --no-dereference " +
+          "--ignore-file-name-case --no-ignore-file-name-case --paginate --suppress-blank-empty --ed --rcs --forward-ed",
       ),
       withEffect(flag("-r", "--recursive"), "recursive"),
       valued("-U"),
@@ -414,7 +422,9 @@ export const FILE_READERS = programSpecs([
     summary: "pages through files",
     options: [
       ...flags(
-        "-N -S -R -r -F -X -i -I -n -s -M -m -e -E -f -g -G -w -J -K -q -Q --LINE-NUMBERS --chop-long-lines --RAW-CONTROL-CHARS --quit-if-one-screen --no-init --ignore-case --IGNORE-CASE --squeeze-blank-lines --LONG-PROMPT --force --quit-at-eof --QUIT-AT-EOF --quiet --silent",
+        "-N -S -R -r -F -X -i -I -n -s -M -m -e -E -f -g -G -w -J -K -q -Q --LINE-NUMBERS " +
+          "--chop-long-lines --RAW-CONTROL-CHARS --quit-if-one-screen --no-init --ignore-case --IGNORE-CASE " +
+          "--squeeze-blank-lines --LONG-PROMPT --force --quit-at-eof --QUIT-AT-EOF --quiet --silent",
       ),
       valued("-x", "--tabs"),
       valued("-z", "--window"),
@@ -570,7 +580,9 @@ export const FILE_READERS = programSpecs([
     summary: "sorts lines",
     options: [
       ...flags(
-        "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z --debug --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --merge --stable --unique --zero-terminated",
+        "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z --debug --ignore-leading-blanks --dictionary-order " +
+          "--ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort " +
+          "--numeric-sort --random-sort --reverse --version-sort --merge --stable --unique --zero-terminated",
       ),
       optional("--check"),
       valued("-k", "--key"),
@@ -619,7 +631,10 @@ export const FILE_READERS = programSpecs([
       summary: "lists directories",
       options: [
         ...flags(
-          "-l -a -T -h -g -R -1 -G -x -F -r -d -B -H -i -S -@ -m -u -U --long --all --tree --header --group --recurse --oneline --grid --across --classify --reverse --list-dirs --binary --bytes --links --inode --blocks --extended --modified --accessed --created --git --no-git --icons --no-icons --no-permissions --no-filesize --no-user --no-time --group-directories-first --only-dirs --git-ignore",
+          "-l -a -T -h -g -R -1 -G -x -F -r -d -B -H -i -S -@ -m -u -U --long --all --tree --header --group " +
+            "--recurse --oneline --grid --across --classify --reverse --list-dirs --binary --bytes --links " +
+            "--inode --blocks --extended --modified --accessed --created --git --no-git --icons --no-icons " +
+            "--no-permissions --no-filesize --no-user --no-time --group-directories-first --only-dirs --git-ignore",
         ),
         valued("-L", "--level"),
         valued("-s", "--sort"),

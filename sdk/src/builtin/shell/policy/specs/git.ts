@@ -35,10 +35,17 @@ const GIT_FORBIDDEN: ForbiddenOption[] = [
 
 const DIFF_OPTIONS: OptionSpec[] = [
   ...flags(
-    "-p -u --patch -s --no-patch --raw --patch-with-raw --numstat --shortstat --summary --name-only --name-status --compact-summary --patch-with-stat -z --full-index --binary --find-copies-harder -D --irreversible-delete --pickaxe-all --pickaxe-regex -R -a --text --ignore-cr-at-eol --ignore-space-at-eol -b --ignore-space-change -w --ignore-all-space --ignore-blank-lines -W --function-context --exit-code --quiet --no-ext-diff --no-textconv --no-prefix --default-prefix --ita-invisible-in-index --minimal --patience --histogram --indent-heuristic --no-indent-heuristic --no-renames --rename-empty --no-rename-empty --check --no-color --no-color-moved --cached --staged --merge-base --no-relative -1 -2 -3 --ours --theirs --base --cc -c -m --combined-all-paths --no-diff-merges --remerge-diff --full-diff",
+    "-p -u --patch -s --no-patch --raw --patch-with-raw --numstat --shortstat --summary --name-only --name-status " +
+      "--compact-summary --patch-with-stat -z --full-index --binary --find-copies-harder -D --irreversible-delete --pickaxe-all " +
+      "--pickaxe-regex -R -a --text --ignore-cr-at-eol --ignore-space-at-eol -b --ignore-space-change -w --ignore-all-space " +
+      "--ignore-blank-lines -W --function-context --exit-code --quiet --no-ext-diff --no-textconv --no-prefix " +
+      "--default-prefix --ita-invisible-in-index --minimal --patience --histogram --indent-heuristic --no-indent-heuristic " +
+      "--no-renames --rename-empty --no-rename-empty --check --no-color --no-color-moved --cached --staged --merge-base " +
+      "--no-relative -1 -2 -3 --ours --theirs --base --cc -c -m --combined-all-paths --no-diff-merges --remerge-diff --full-diff",
   ),
   ...optionalEach(
-    "--stat --dirstat --abbrev -B -M -C --find-renames --find-copies --relative --word-diff --color-words --color --color-moved --ignore-submodules --submodule --diff-merges",
+    "--stat --dirstat --abbrev -B -M -C --find-renames --find-copies --relative --word-diff " +
+      "--color-words --color --color-moved --ignore-submodules --submodule --diff-merges",
   ),
   optional("-U", "--unified"),
   valued("-l"),
@@ -81,10 +88,18 @@ const REVISION_OPTIONS: OptionSpec[] = [
   valued("--max-age"),
   valued("--min-age"),
   ...optionalEach(
-    "--branches --tags --remotes --ancestry-path --no-walk --show-linear-break --decorate --decorate-refs --decorate-refs-exclude --notes --show-notes --pretty --expand-tabs --date --graph",
+    "--branches --tags --remotes --ancestry-path --no-walk --show-linear-break --decorate " +
+      "--decorate-refs --decorate-refs-exclude --notes --show-notes --pretty --expand-tabs --date --graph",
   ),
   ...flags(
-    "--all-match --invert-grep -i --regexp-ignore-case -E --extended-regexp -F --fixed-strings -P --perl-regexp --merges --no-merges --first-parent --exclude-first-parent-only --not --all --reflog --single-worktree --ignore-missing --cherry-mark --cherry-pick --left-only --right-only --cherry -g --walk-reflogs --merge --boundary --simplify-by-decoration --full-history --dense --sparse --simplify-merges --topo-order --date-order --author-date-order --reverse --do-walk --follow --log-size --source --use-mailmap --mailmap --no-mailmap --left-right --oneline --abbrev-commit --no-abbrev-commit --no-expand-tabs --no-notes --relative-date --parents --children --no-decorate --clear-decorations --stdin --no-min-parents --no-max-parents --in-commit-order --count --objects --objects-edge --no-object-names --timestamp --header --bisect --disk-usage --alternate-refs --exclude-hidden --show-pulls",
+    "--all-match --invert-grep -i --regexp-ignore-case -E --extended-regexp -F --fixed-strings -P --perl-regexp " +
+      "--merges --no-merges --first-parent --exclude-first-parent-only --not --all --reflog --single-worktree --ignore-missing " +
+      "--cherry-mark --cherry-pick --left-only --right-only --cherry -g --walk-reflogs --merge --boundary " +
+      "--simplify-by-decoration --full-history --dense --sparse --simplify-merges --topo-order --date-order --author-date-order " +
+      "--reverse --do-walk --follow --log-size --source --use-mailmap --mailmap --no-mailmap --left-right --oneline " +
+      "--abbrev-commit --no-abbrev-commit --no-expand-tabs --no-notes --relative-date --parents --children --no-decorate " +
+      "--clear-decorations --stdin --no-min-parents --no-max-parents --in-commit-order --count --objects --objects-edge " +
+      "--no-object-names --timestamp --header --bisect --disk-usage --alternate-refs --exclude-hidden --show-pulls",
   ),
   valued("--format"),
   valued("--encoding"),
@@ -134,7 +149,8 @@ export const GIT = programSpecs([
       valued("-C"),
       flag("--no-pager", "-P"),
       ...flags(
-        "--no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-replace-objects --no-lazy-fetch --no-advice",
+        "--no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs " +
+          "--icase-pathspecs --no-replace-objects --no-lazy-fetch --no-advice",
       ),
       flag("--version"),
     ],
@@ -173,7 +189,9 @@ export const GIT = programSpecs([
         "git blame",
         [
           ...flags(
-            "-l -t -b --reverse --first-parent -p --porcelain --line-porcelain --incremental --progress --no-progress --root --show-stats -f --show-name -n --show-number -s -e --show-email -w -c --score-debug --color-lines --color-by-age",
+            "-l -t -b --reverse --first-parent -p --porcelain --line-porcelain --incremental " +
+              "--progress --no-progress --root --show-stats -f --show-name -n " +
+              "--show-number -s -e --show-email -w -c --score-debug --color-lines --color-by-age",
           ),
           valued("-L"),
           pathValued("-S"),
@@ -193,7 +211,10 @@ export const GIT = programSpecs([
         "git grep",
         [
           ...flags(
-            "-i --ignore-case -I -r --recursive --no-recursive -w --word-regexp -v --invert-match -h -H --full-name -E --extended-regexp -G --basic-regexp -F --fixed-strings -P --perl-regexp -n --line-number --column -z --null -o --only-matching -c --count --no-color --break --heading -p --show-function -W --function-context --and --or --not --all-match -q --quiet --cached --untracked --exclude-standard --recurse-submodules -a --text --no-textconv",
+            "-i --ignore-case -I -r --recursive --no-recursive -w --word-regexp -v --invert-match -h -H --full-name -E " +
+              "--extended-regexp -G --basic-regexp -F --fixed-strings -P --perl-regexp -n --line-number --column -z --null -o " +
+              "--only-matching -c --count --no-color --break --heading -p --show-function -W --function-context --and --or --not " +
+              "--all-match -q --quiet --cached --untracked --exclude-standard --recurse-submodules -a --text --no-textconv",
           ),
           withEffect(flag("-l", "--files-with-matches", "--name-only"), "lists-names"),
           withEffect(flag("-L", "--files-without-match"), "lists-names"),
@@ -213,7 +234,9 @@ export const GIT = programSpecs([
       ),
       sub("ls-files", "git ls-files", [
         ...flags(
-          "-c -d -m -o -i -s -u -k -z -t -v -f --cached --deleted --modified --others --ignored --stage --unmerged --killed --directory --no-empty-directory --eol --exclude-standard --error-unmatch --full-name --recurse-submodules --debug --deduplicate --sparse",
+          "-c -d -m -o -i -s -u -k -z -t -v -f --cached --deleted --modified --others --ignored " +
+            "--stage --unmerged --killed --directory --no-empty-directory --eol --exclude-standard " +
+            "--error-unmatch --full-name --recurse-submodules --debug --deduplicate --sparse",
         ),
         valued("-x", "--exclude"),
         pathValued("-X", "--exclude-from"),
@@ -247,7 +270,11 @@ export const GIT = programSpecs([
         "git rev-parse",
         [
           ...flags(
-            "--show-toplevel --show-cdup --show-prefix --git-dir --git-common-dir --absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --verify -q --quiet --symbolic --symbolic-full-name --all --revs-only --no-revs --flags --no-flags --sq --sq-quote --not --local-env-vars --show-superproject-working-tree --shared-index-path --show-ref-format --keep-dashdash --stop-at-non-option --stuck-long --end-of-options",
+            "--show-toplevel --show-cdup --show-prefix --git-dir --git-common-dir --absolute-git-dir " +
+              "--is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --verify " +
+              "-q --quiet --symbolic --symbolic-full-name --all --revs-only --no-revs --flags --no-flags " +
+              "--sq --sq-quote --not --local-env-vars --show-superproject-working-tree --shared-index-path " +
+              "--show-ref-format --keep-dashdash --stop-at-non-option --stuck-long --end-of-options",
           ),
           ...optionalEach("--abbrev-ref --short --branches --tags --remotes --show-object-format"),
           valued("--glob"),
@@ -323,7 +350,8 @@ export const GIT = programSpecs([
         "git show-branch",
         [
           ...flags(
-            "-a --all -r --remotes --topo-order --date-order --current --no-color --sparse --list --merge-base --independent --no-name --sha1-name --topics",
+            "-a --all -r --remotes --topo-order --date-order --current --no-color " +
+              "--sparse --list --merge-base --independent --no-name --sha1-name --topics",
           ),
           ...optionalEach("--color --more -g --reflog"),
         ],
@@ -345,7 +373,8 @@ export const GIT = programSpecs([
         forbidden: [
           ...GIT_FORBIDDEN,
           ...forbid(
-            "-d -D -m -M -c -C -f -u -t --delete --move --copy --force --set-upstream-to --unset-upstream --edit-description --create-reflog --track --no-track --recurse-submodules",
+            "-d -D -m -M -c -C -f -u -t --delete --move --copy --force --set-upstream-to " +
+              "--unset-upstream --edit-description --create-reflog --track --no-track --recurse-submodules",
             "creates, renames or deletes branches",
           ),
         ],
@@ -368,7 +397,8 @@ export const GIT = programSpecs([
         forbidden: [
           ...GIT_FORBIDDEN,
           ...forbid(
-            "-a -s -u -f -d -m -F -e -v --annotate --sign --local-user --force --delete --message --file --edit --verify --cleanup --create-reflog",
+            "-a -s -u -f -d -m -F -e -v --annotate --sign --local-user --force " +
+              "--delete --message --file --edit --verify --cleanup --create-reflog",
             "creates, deletes or verifies tags",
           ),
         ],
@@ -455,7 +485,8 @@ export const GIT = programSpecs([
         summary: "git config (one named, non-credential setting)",
         options: [
           ...flags(
-            "--get --get-all --get-color --get-colorbool --global --system --local --worktree --bool --int --path --bool-or-int --expiry-date -z --null --name-only --show-origin --show-scope --includes --no-includes --all",
+            "--get --get-all --get-color --get-colorbool --global --system --local --worktree --bool --int --path " +
+              "--bool-or-int --expiry-date -z --null --name-only --show-origin --show-scope --includes --no-includes --all",
           ),
           pathValued("-f", "--file"),
           valued("--blob"),

@@ -23,7 +23,10 @@ const GREP_DIRECTORIES: OptionSpec = {
 
 const GREP_OPTIONS: OptionSpec[] = [
   ...flags(
-    "-E -F -G -P -i -y -v -w -x -c -o -q -s -b -H -h -n -T -Z -z -a -I -U --null-data --extended-regexp --fixed-strings --basic-regexp --perl-regexp --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --only-matching --quiet --silent --no-messages --byte-offset --with-filename --no-filename --line-number --initial-tab --null --text --line-buffered --no-group-separator",
+    "-E -F -G -P -i -y -v -w -x -c -o -q -s -b -H -h -n -T -Z -z -a -I -U --null-data --extended-regexp " +
+      "--fixed-strings --basic-regexp --perl-regexp --ignore-case --no-ignore-case --invert-match --word-regexp " +
+      "--line-regexp --count --only-matching --quiet --silent --no-messages --byte-offset --with-filename " +
+      "--no-filename --line-number --initial-tab --null --text --line-buffered --no-group-separator",
   ),
   withEffect(flag("-l", "--files-with-matches"), "lists-names"),
   withEffect(flag("-L", "--files-without-match"), "lists-names"),
@@ -62,7 +65,12 @@ const grep = (name: string): ProgramSpec => ({
 /** ripgrep counts `-u`: once skips ignore files, twice also reads hidden files, three times binary files too. */
 const RG_OPTIONS: OptionSpec[] = [
   ...flags(
-    "-i -S -s -F -w -x -v -c -n -N -H -I -o -p -q -a -U -P -0 -b --ignore-case --smart-case --case-sensitive --fixed-strings --word-regexp --line-regexp --invert-match --count --count-matches --line-number --no-line-number --with-filename --no-filename --only-matching --pretty --quiet --text --multiline --multiline-dotall --pcre2 --null --null-data --byte-offset --json --vimgrep --column --no-column --heading --no-heading --stats --trim --passthru --crlf --binary --no-messages --one-file-system --no-config --type-list --no-unicode --no-pcre2-unicode --block-buffered --line-buffered --no-require-git --sort-files",
+    "-i -S -s -F -w -x -v -c -n -N -H -I -o -p -q -a -U -P -0 -b --ignore-case --smart-case --case-sensitive " +
+      "--fixed-strings --word-regexp --line-regexp --invert-match --count --count-matches --line-number " +
+      "--no-line-number --with-filename --no-filename --only-matching --pretty --quiet --text --multiline " +
+      "--multiline-dotall --pcre2 --null --null-data --byte-offset --json --vimgrep --column --no-column --heading " +
+      "--no-heading --stats --trim --passthru --crlf --binary --no-messages --one-file-system --no-config " +
+      "--type-list --no-unicode --no-pcre2-unicode --block-buffered --line-buffered --no-require-git --sort-files",
   ),
   withEffect(flag("-l", "--files-with-matches"), "lists-names"),
   withEffect(flag("--files-without-match"), "lists-names"),
@@ -117,7 +125,9 @@ const RG_OPTIONS: OptionSpec[] = [
 /** `find` reads names (and metadata) below its start points; every action that writes, runs or prints into a file is forbidden. */
 const FIND_OPTIONS: OptionSpec[] = [
   ...flags(
-    "-H -P -O0 -O1 -O2 -O3 -empty -executable -readable -writable -nouser -nogroup -true -false -depth -d -xdev -mount -noleaf -ignore_readdir_race -noignore_readdir_race -daystart -prune -quit -not -a -and -o -or -print -print0 -help -version -nowarn -warn",
+    "-H -P -O0 -O1 -O2 -O3 -empty -executable -readable -writable -nouser -nogroup -true " +
+      "-false -depth -d -xdev -mount -noleaf -ignore_readdir_race -noignore_readdir_race " +
+      "-daystart -prune -quit -not -a -and -o -or -print -print0 -help -version -nowarn -warn",
   ),
   withEffect(flag("-L"), "follows-links"),
   withEffect(flag("-follow"), "follows-links"),
@@ -127,7 +137,8 @@ const FIND_OPTIONS: OptionSpec[] = [
   withEffect({ names: ["-exec"], value: "command" }, "recursive"),
   withEffect({ names: ["-execdir"], value: "command", runsElsewhere: true }, "recursive"),
   ...valuedEach(
-    "-D -name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -lname -ilname -user -group -uid -gid -perm -size -type -xtype -mtime -mmin -atime -amin -ctime -cmin -used -links -inum -fstype -context -maxdepth -mindepth",
+    "-D -name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -lname -ilname -user -group -uid -gid " +
+      "-perm -size -type -xtype -mtime -mmin -atime -amin -ctime -cmin -used -links -inum -fstype -context -maxdepth -mindepth",
   ),
   ...["-newer", "-anewer", "-cnewer", "-samefile", "-newermt", "-newerct", "-newerat", "-newermm", "-newerBt", "-newermc", "-newercm"].map(
     (name) => pathValued(name),
@@ -156,7 +167,9 @@ export const SEARCHERS = programSpecs([
     summary: "searches trees for a pattern (the silver searcher)",
     options: [
       ...flags(
-        "-i -s -S -w -Q -v -c -z -0 --literal --case-sensitive --ignore-case --smart-case --word-regexp --count --nocolor --color --noheading --heading --nobreak --break --filename --nofilename --column --numbers --nonumbers --vimgrep --stats --null --search-zip -F",
+        "-i -s -S -w -Q -v -c -z -0 --literal --case-sensitive --ignore-case --smart-case " +
+          "--word-regexp --count --nocolor --color --noheading --heading --nobreak --break --filename " +
+          "--nofilename --column --numbers --nonumbers --vimgrep --stats --null --search-zip -F",
       ),
       withEffect(flag("-l", "--files-with-matches"), "lists-names"),
       withEffect(flag("-L", "--files-without-matches"), "lists-names"),
@@ -186,7 +199,8 @@ export const SEARCHERS = programSpecs([
     summary: "searches trees for a pattern",
     options: [
       ...flags(
-        "-i -I -s -S -w -v -c -h -H -n -o -k -r -R --ignore-case --smart-case --word-regexp --invert-match --count --no-filename --with-filename --no-recurse --nocolor --color --noenv --heading --noheading --column --nocolumn",
+        "-i -I -s -S -w -v -c -h -H -n -o -k -r -R --ignore-case --smart-case --word-regexp --invert-match --count " +
+          "--no-filename --with-filename --no-recurse --nocolor --color --noenv --heading --noheading --column --nocolumn",
       ),
       withEffect(flag("-l", "--files-with-matches"), "lists-names"),
       withEffect(flag("-L", "--files-without-matches"), "lists-names"),
@@ -245,7 +259,8 @@ export const SEARCHERS = programSpecs([
     summary: "lists files below a directory by pattern",
     options: [
       ...flags(
-        "-s -i -g -F -a -p -0 -1 -q --case-sensitive --ignore-case --glob --fixed-strings --regex --absolute-path --full-path --print0 --quiet --show-errors --strip-cwd-prefix --prune",
+        "-s -i -g -F -a -p -0 -1 -q --case-sensitive --ignore-case --glob --fixed-strings --regex " +
+          "--absolute-path --full-path --print0 --quiet --show-errors --strip-cwd-prefix --prune",
       ),
       withEffect(flag("-H", "--hidden"), "hidden"),
       withEffect(flag("-I", "--no-ignore"), "no-ignore"),

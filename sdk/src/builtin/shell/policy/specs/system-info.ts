@@ -122,7 +122,8 @@ export const SYSTEM_INFO = programSpecs([
     name: "uname",
     summary: "prints system information",
     options: flags(
-      "-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release --kernel-version --machine --processor --hardware-platform --operating-system",
+      "-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release " +
+        "--kernel-version --machine --processor --hardware-platform --operating-system",
     ),
     operands: { max: 0 },
   },
@@ -181,7 +182,8 @@ export const SYSTEM_INFO = programSpecs([
     summary: "prints memory use",
     options: [
       ...flags(
-        "-b -k -m -g -h -t -w -l -v --bytes --kibi --mebi --gibi --tebi --pebi --kilo --mega --giga --tera --peta --human --si --total --wide --lohi --committed",
+        "-b -k -m -g -h -t -w -l -v --bytes --kibi --mebi --gibi --tebi --pebi --kilo " +
+          "--mega --giga --tera --peta --human --si --total --wide --lohi --committed",
       ),
       valued("-s", "--seconds"),
       valued("-c", "--count"),
@@ -199,7 +201,8 @@ export const SYSTEM_INFO = programSpecs([
     summary: "prints who is logged in",
     operands: { role: "text", max: 2 },
     options: flags(
-      "-a -b -d -H -l -m -p -q -r -s -t -u -w -T --all --boot --dead --heading --login --lookup --process --count --runlevel --short --time --users --mesg --writable",
+      "-a -b -d -H -l -m -p -q -r -s -t -u -w -T --all --boot --dead --heading --login " +
+        "--lookup --process --count --runlevel --short --time --users --mesg --writable",
     ),
   },
   {
@@ -267,10 +270,12 @@ export const SYSTEM_INFO = programSpecs([
     operands: { role: "text" },
     options: [
       ...flags(
-        "-l -a -f -x -n -o -c -i -v -w --list-name --list-full --full --exact --newest --oldest --count --ignore-case --inverse --lightweight",
+        "-l -a -f -x -n -o -c -i -v -w --list-name --list-full --full --exact " +
+          "--newest --oldest --count --ignore-case --inverse --lightweight",
       ),
       ...valuedEach(
-        "-u -U -g -G -P -s -t -d -F --euid --uid --pgroup --group --parent --session --terminal --delimiter --pidfile --older --ns --nslist",
+        "-u -U -g -G -P -s -t -d -F --euid --uid --pgroup --group --parent " +
+          "--session --terminal --delimiter --pidfile --older --ns --nslist",
       ),
     ],
   },
@@ -281,7 +286,8 @@ export const SYSTEM_INFO = programSpecs([
     options: [
       ...flags("-e -A -a -d -N -f -F -l -j -H -w -x -L -T -m -y -M -Z -c -h -q --forest --no-headers --headers --cumulative --deselect"),
       ...valuedEach(
-        "-u -U -p -C -G -g -t -o -O -s --sort --pid --ppid --user --User --group --Group --tty --sid --format --cols --columns --width --rows --lines",
+        "-u -U -p -C -G -g -t -o -O -s --sort --pid --ppid --user --User --group " +
+          "--Group --tty --sid --format --cols --columns --width --rows --lines",
       ),
     ],
     examples: { readOnly: ["ps aux", "ps -ef", "ps -o pid,etime -p 1"], notReadOnly: ["ps auxe", "ps e"] },
@@ -291,7 +297,8 @@ export const SYSTEM_INFO = programSpecs([
     summary: "prints the process tree",
     operands: { role: "text" },
     options: flags(
-      "-p -a -u -n -l -h -g -s -A -G -U -c -Z -S -T -t --arguments --ascii --compact-not --show-pgids --highlight-all --long --numeric-sort --show-pids --show-parents --uid-changes --unicode --vt100 --thread-names --hide-threads",
+      "-p -a -u -n -l -h -g -s -A -G -U -c -Z -S -T -t --arguments --ascii --compact-not --show-pgids --highlight-all " +
+        "--long --numeric-sort --show-pids --show-parents --uid-changes --unicode --vt100 --thread-names --hide-threads",
     ),
   },
   {
@@ -326,7 +333,9 @@ export const SYSTEM_INFO = programSpecs([
     operands: { role: "text" },
     options: [
       ...flags(
-        "-t -u -l -n -p -a -4 -6 -x -s -e -m -o -i -r -H -O -w -d -0 -M -E -Z -z -b -N --tcp --udp --listening --numeric --processes --all --unix --summary --extended --memory --options --info --resolve --no-header --oneline --raw --dccp --sctp --vsock --tipc --packet --events --context --contexts --bpf",
+        "-t -u -l -n -p -a -4 -6 -x -s -e -m -o -i -r -H -O -w -d -0 -M -E -Z -z -b -N --tcp --udp --listening " +
+          "--numeric --processes --all --unix --summary --extended --memory --options --info --resolve " +
+          "--no-header --oneline --raw --dccp --sctp --vsock --tipc --packet --events --context --contexts --bpf",
       ),
       valued("-f", "--family"),
       valued("-A", "--query", "--socket"),
@@ -340,7 +349,8 @@ export const SYSTEM_INFO = programSpecs([
     operands: { role: "text" },
     options: [
       ...flags(
-        "-t -u -l -n -p -a -r -i -s -e -c -W -g -M -o -x -4 -6 -w --tcp --udp --listening --numeric --program --all --route --interfaces --statistics --extend --continuous --wide --groups --masquerade --timers --unix --raw",
+        "-t -u -l -n -p -a -r -i -s -e -c -W -g -M -o -x -4 -6 -w --tcp --udp --listening --numeric --program --all " +
+          "--route --interfaces --statistics --extend --continuous --wide --groups --masquerade --timers --unix --raw",
       ),
       valued("-A", "--protocol"),
     ],
@@ -373,7 +383,8 @@ export const SYSTEM_INFO = programSpecs([
     operands: { role: "text" },
     options: [
       ...flags(
-        "--no-pager -l --full -a --all --user --system --no-legend --plain -q --quiet -r --recursive --value --reverse --before --after --failed --show-types",
+        "--no-pager -l --full -a --all --user --system --no-legend --plain -q --quiet " +
+          "-r --recursive --value --reverse --before --after --failed --show-types",
       ),
       valued("-t", "--type"),
       valued("--state"),
@@ -410,11 +421,14 @@ export const SYSTEM_INFO = programSpecs([
     operands: { role: "text" },
     options: [
       ...flags(
-        "-f -e -r -k -x -q -a -l -m -N --follow --pager-end --reverse --dmesg --catalog --quiet --no-pager --all --utc --user --system --list-boots --disk-usage --no-hostname --no-full --full --merge --fields --header --verify --show-cursor",
+        "-f -e -r -k -x -q -a -l -m -N --follow --pager-end --reverse --dmesg --catalog " +
+          "--quiet --no-pager --all --utc --user --system --list-boots --disk-usage " +
+          "--no-hostname --no-full --full --merge --fields --header --verify --show-cursor",
       ),
       optional("-b", "--boot"),
       ...valuedEach(
-        "-u --unit --user-unit -n --lines -o --output -p --priority -S --since -U --until -g --grep -t --identifier -F --field --output-fields --facility --case-sensitive --after-cursor --cursor -I --invocation --namespace",
+        "-u --unit --user-unit -n --lines -o --output -p --priority -S --since -U --until -g --grep -t --identifier " +
+          "-F --field --output-fields --facility --case-sensitive --after-cursor --cursor -I --invocation --namespace",
       ),
       pathValued("-D", "--directory"),
       pathValued("--file"),
@@ -425,7 +439,8 @@ export const SYSTEM_INFO = programSpecs([
       ...forbid("--cursor-file", "writes a cursor file"),
       ...forbid("-M --machine", "reads another machine's journal"),
       ...forbid(
-        "--vacuum-size --vacuum-time --vacuum-files --rotate --flush --sync --relinquish-var --smart-relinquish-var --setup-keys --update-catalog",
+        "--vacuum-size --vacuum-time --vacuum-files --rotate --flush --sync " +
+          "--relinquish-var --smart-relinquish-var --setup-keys --update-catalog",
         "changes the journal",
       ),
     ],
@@ -436,7 +451,8 @@ export const SYSTEM_INFO = programSpecs([
     operands: { role: "text" },
     options: [
       ...flags(
-        "-k -f -a -w -W -u -i -I --apropos --whatis --all --where --path --where-cat --catman --regex --wildcard --names-only --no-subpages --ascii --no-hyphenation --no-justification -7 -E",
+        "-k -f -a -w -W -u -i -I --apropos --whatis --all --where --path --where-cat --catman --regex " +
+          "--wildcard --names-only --no-subpages --ascii --no-hyphenation --no-justification -7 -E",
       ),
       ...valuedEach("-s -S -L -M -m -e --sections --locale --manpath --systems --extension"),
       pathValued("-l", "--local-file"),

@@ -3,7 +3,8 @@ import { awkProgramProblem, queryProgramProblem, sedProgramProblem } from "../pr
 
 const AWK_OPTIONS: OptionSpec[] = [
   ...flags(
-    "-b -c -P -r -S -n -N -s -O -t -M -V --characters-as-bytes --traditional --posix --re-interval --sandbox --non-decimal-data --use-lc-numeric --no-optimize --optimize --lint-old --bignum",
+    "-b -c -P -r -S -n -N -s -O -t -M -V --characters-as-bytes --traditional --posix --re-interval " +
+      "--sandbox --non-decimal-data --use-lc-numeric --no-optimize --optimize --lint-old --bignum",
   ),
   valued("-F", "--field-separator"),
   valued("-v", "--assign"),
@@ -29,7 +30,9 @@ const awk = (name: string): ProgramSpec => ({
 /** jq programs: no option loads code, reads the environment or writes. */
 const JQ_OPTIONS: OptionSpec[] = [
   ...flags(
-    "-r -j -a -c -n -s -e -S -C -M -R --tab --raw-output --join-output --ascii-output --compact-output --null-input --slurp --exit-status --sort-keys --color-output --monochrome-output --raw-input --seq --stream --stream-errors --unbuffered --raw-output0 --args --jsonargs",
+    "-r -j -a -c -n -s -e -S -C -M -R --tab --raw-output --join-output --ascii-output " +
+      "--compact-output --null-input --slurp --exit-status --sort-keys --color-output --monochrome-output " +
+      "--raw-input --seq --stream --stream-errors --unbuffered --raw-output0 --args --jsonargs",
   ),
   valued("--indent"),
   { names: ["--arg"], value: "pair" },
@@ -45,7 +48,8 @@ export const TEXT_PROCESSORS = programSpecs([
     summary: "edits a stream (checked: no w, e or r commands, no in-place edits)",
     options: [
       ...flags(
-        "-n -E -r -s -u -z --quiet --silent --regexp-extended --separate --unbuffered --null-data --posix --debug --sandbox --follow-symlinks",
+        "-n -E -r -s -u -z --quiet --silent --regexp-extended --separate " +
+          "--unbuffered --null-data --posix --debug --sandbox --follow-symlinks",
       ),
       valued("-e", "--expression"),
       valued("-l", "--line-length"),
@@ -81,7 +85,8 @@ export const TEXT_PROCESSORS = programSpecs([
     summary: "queries YAML (checked: no env(), strenv(), load())",
     options: [
       ...flags(
-        "-r -P -C -M -e -n -N -j -0 --unwrapScalar --prettyPrint --colors --no-colors --exit-status --null-input --no-doc --tojson --nul-output -v --verbose",
+        "-r -P -C -M -e -n -N -j -0 --unwrapScalar --prettyPrint --colors --no-colors " +
+          "--exit-status --null-input --no-doc --tojson --nul-output -v --verbose",
       ),
       valued("-o", "--output-format"),
       valued("-p", "--input-format"),
