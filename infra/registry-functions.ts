@@ -165,13 +165,22 @@ const DEFINITIONS = [
   },
   {
     name: "sweeper",
-    description: "Agent Tools registry: hourly doctor --fix (orphaned archives, unfinished publishes and deletes, stale pointers)",
+    description: "Agent Tools registry: hourly repair of what changed since the last run, and a full pass that resumes across runs",
     memorySize: 512,
     timeout: Duration.minutes(5),
     p99DurationAlarm: Duration.minutes(2),
     permissions: {
-      // The doctor scans every key, finishes publishes (pointer, revision, marker) and deletes, and removes orphans.
-      table: [...READ_TABLE, "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:Scan"],
+      // Reads the audit log since its checkpoint and scans the keys a segment page at a time (BatchGetItem: pointers of
+      // listed tools), finishes publishes (pointer, revision, marker) and deletes, removes orphans, stores its progress.
+      table: [
+        ...READ_TABLE,
+        "dynamodb:BatchGetItem",
+        "dynamodb:PutItem",
+        "dynamodb:UpdateItem",
+        "dynamodb:DeleteItem",
+        "dynamodb:BatchWriteItem",
+        "dynamodb:Scan",
+      ],
       objects: { [ARCHIVES_PREFIX]: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"] },
       listBucket: true,
       readsTokenSecret: false,

@@ -278,6 +278,7 @@ describe("IAM least privilege", () => {
         "s3:PutObject",
       ],
       Sweeper: [
+        "dynamodb:BatchGetItem",
         "dynamodb:BatchWriteItem",
         "dynamodb:DeleteItem",
         "dynamodb:GetItem",
