@@ -16,12 +16,14 @@ export async function checkTools(
   toolIds: readonly string[],
   fix: boolean,
   isOld: (timestamp: string) => boolean,
+  /** Tools checked at once (the full pass divides the doctor's 16 among its segments). */
+  parallel = PARALLEL_TOOLS,
 ): Promise<DoctorFinding[]> {
-  const checked = await mapBounded(toolIds, PARALLEL_TOOLS, (toolId) => checkPartition(deps, toolId, fix, isOld));
+  const checked = await mapBounded(toolIds, parallel, (toolId) => checkPartition(deps, toolId, fix, isOld));
   const findings = checked.flatMap((check) => check.findings);
   findings.push(...(await checkIndexes(deps, new Map(checked.map(({ partition }) => [partition.toolId, partition])), fix, "these tools")));
   const references = checked.flatMap(({ partition }) => [...archiveReferences(partition)]);
-  const sizes = await mapBounded(references, PARALLEL_TOOLS, ([sha256]) => deps.archives.storedSize(sha256));
+  const sizes = await mapBounded(references, parallel, ([sha256]) => deps.archives.storedSize(sha256));
   references.forEach(([sha256, reference], index) => {
     const size = sizes[index];
     if (size === undefined) findings.push(missingArchive(sha256, reference));

@@ -78,7 +78,9 @@ async function resume(
     const page = await read(progress.next);
     // A partition's items come together in its segment, but may span two pages: the tool was checked with the first.
     const toolIds = page.toolIds.filter((toolId) => toolId !== progress.lastToolId);
-    run.findings.push(...(await checkTools(deps, toolIds, options.fix, options.isOld)));
+    // The segments run side by side: together they check as many tools at once as the doctor does.
+    const parallel = Math.max(1, Math.floor(PARALLEL_TOOLS / options.segments));
+    run.findings.push(...(await checkTools(deps, toolIds, options.fix, options.isOld, parallel)));
     run.pages++;
     run.itemsRead += page.itemsRead;
     run.toolsChecked += toolIds.length;
