@@ -14,6 +14,7 @@ import type { PublishedEntry } from "../entry/published-entry.js";
 import { pointerOrder, TOMBSTONE_ORDER, versionRank } from "../entry/version-rank.js";
 import { isToolId } from "../validate/tool-id.js";
 import { indexQueryInput } from "./index-query.js";
+import { scanKeyPage } from "./key-scan.js";
 import { conditionalWrite, queryAll } from "./query-all.js";
 import { changeSlot, RevisionLog, snapshotAttribute, snapshotDigestAttribute, type SnapshotKind } from "./revision-log.js";
 import {
@@ -447,20 +448,12 @@ export class EntryStore {
     const ids = new Set<string>();
     await Promise.all(
       Array.from({ length: segments }, async (_, segment) => {
-        let startKey: Record<string, unknown> | undefined;
+        let start: Record<string, unknown> | undefined;
         do {
-          const page = await this.db.send(
-            new ScanCommand({
-              TableName: this.table,
-              ProjectionExpression: "tool_id",
-              Segment: segment,
-              TotalSegments: segments,
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          for (const item of page.Items ?? []) if (isToolId(String(item.tool_id))) ids.add(String(item.tool_id));
-          startKey = page.LastEvaluatedKey;
-        } while (startKey);
+          const page = await scanKeyPage(this.db, this.table, { segment, segments, ...(start === undefined ? {} : { start }) });
+          for (const toolId of page.toolIds) ids.add(toolId);
+          start = page.next;
+        } while (start);
       }),
     );
     return [...ids].sort();

@@ -1,6 +1,7 @@
-import { BatchGetCommand, GetCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { isToolId } from "../validate/tool-id.js";
 import { indexQueryInput } from "./index-query.js";
+import { scanKeyPage } from "./key-scan.js";
 import { conditionalWrite } from "./query-all.js";
 import { INTERNAL_PARTITION_PREFIX, LATEST_CATALOG, LATEST_INDEX, LATEST_SORT_KEY } from "./table-schema.js";
 import { TRUST_PARTITIONS } from "./trust-keys.js";
@@ -68,67 +69,47 @@ export class RepairStore {
 
   /** Moves the incremental checkpoint forward (never back: two overlapping runs keep the further one). */
   async saveAuditAfter(key: string): Promise<void> {
-    await conditionalWrite(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: REPAIR_PROGRESS_KEY,
-          UpdateExpression: "SET audit_after = :key",
-          ConditionExpression: "attribute_not_exists(audit_after) OR audit_after < :key",
-          ExpressionAttributeValues: { ":key": key },
-        }),
-      ),
-    );
+    await this.update("SET audit_after = :key", "attribute_not_exists(audit_after) OR audit_after < :key", {}, { ":key": key });
   }
 
   /** Starts a full pass with these parts (false when another run started one meanwhile). */
-  async startPass(startedAt: string, parts: readonly string[]): Promise<boolean> {
-    const names = Object.fromEntries(parts.map((part, index) => [`#p${index}`, `${PART_PREFIX}${part}`]));
+  startPass(startedAt: string, parts: readonly string[]): Promise<boolean> {
     const values: Record<string, unknown> = { ":started": startedAt };
     for (const index of parts.keys()) values[`:p${index}`] = { done: false } satisfies PartProgress;
     const sets = ["pass_started_at = :started", ...parts.map((_, index) => `#p${index} = :p${index}`)];
-    return conditionalWrite(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: REPAIR_PROGRESS_KEY,
-          UpdateExpression: `SET ${sets.join(", ")}`,
-          ConditionExpression: "attribute_not_exists(pass_started_at)",
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      ),
-    );
+    return this.update(`SET ${sets.join(", ")}`, "attribute_not_exists(pass_started_at)", partNames(parts), values);
   }
 
   /** Stores one part's progress, if the pass it belongs to is still the current one. */
-  async savePart(startedAt: string, part: string, progress: PartProgress): Promise<boolean> {
-    return conditionalWrite(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: REPAIR_PROGRESS_KEY,
-          UpdateExpression: "SET #part = :progress",
-          ConditionExpression: "pass_started_at = :started",
-          ExpressionAttributeNames: { "#part": `${PART_PREFIX}${part}` },
-          ExpressionAttributeValues: { ":progress": progress, ":started": startedAt },
-        }),
-      ),
-    );
+  savePart(startedAt: string, part: string, progress: PartProgress): Promise<boolean> {
+    return this.update("SET #p0 = :progress", "pass_started_at = :started", partNames([part]), {
+      ":progress": progress,
+      ":started": startedAt,
+    });
   }
 
   /** Ends the pass: its parts go, and its start is kept to time the next one. */
   async finishPass(startedAt: string, parts: readonly string[]): Promise<void> {
-    const names = Object.fromEntries(parts.map((part, index) => [`#p${index}`, `${PART_PREFIX}${part}`]));
-    await conditionalWrite(
+    const names = partNames(parts);
+    await this.update(
+      `SET last_pass_started_at = :started REMOVE pass_started_at, ${Object.keys(names).join(", ")}`,
+      "pass_started_at = :started",
+      names,
+      { ":started": startedAt },
+    );
+  }
+
+  /** One conditional update of the progress item; false when its condition did not hold. */
+  private update(expression: string, condition: string, names: Record<string, string>, values: Record<string, unknown>): Promise<boolean> {
+    return conditionalWrite(
       this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: REPAIR_PROGRESS_KEY,
-          UpdateExpression: `SET last_pass_started_at = :started REMOVE pass_started_at, ${Object.keys(names).join(", ")}`,
-          ConditionExpression: "pass_started_at = :started",
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ":started": startedAt },
+          UpdateExpression: expression,
+          ConditionExpression: condition,
+          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: values,
         }),
       ),
     );
@@ -165,20 +146,9 @@ export class RepairStore {
     };
   }
 
-  /** One page of one parallel scan segment's keys: the tool ids in it (internal items skipped), in scan order. */
-  async scanPage(segment: number, segments: number, start: TableKey | undefined, limit: number): Promise<ToolPage> {
-    const page = await this.db.send(
-      new ScanCommand({
-        TableName: this.table,
-        ProjectionExpression: "tool_id",
-        Segment: segment,
-        TotalSegments: segments,
-        Limit: limit,
-        ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-      }),
-    );
-    const toolIds = [...new Set((page.Items ?? []).map((item) => String(item.tool_id)).filter(isToolId))];
-    return { toolIds, itemsRead: page.ScannedCount ?? 0, ...(page.LastEvaluatedKey === undefined ? {} : { next: page.LastEvaluatedKey }) };
+  /** One page of one parallel scan segment's keys (`key-scan.ts`). */
+  scanPage(segment: number, segments: number, start: TableKey | undefined, limit: number): Promise<ToolPage> {
+    return scanKeyPage(this.db, this.table, { segment, segments, limit, ...(start === undefined ? {} : { start }) });
   }
 
   /** One page of the tools the listing index lists. */
@@ -212,4 +182,9 @@ export class RepairStore {
     }
     return present;
   }
+}
+
+/** `#p<i>` for each part's attribute, in order. */
+function partNames(parts: readonly string[]): Record<string, string> {
+  return Object.fromEntries(parts.map((part, index) => [`#p${index}`, `${PART_PREFIX}${part}`]));
 }
