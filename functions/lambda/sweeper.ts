@@ -1,4 +1,4 @@
-// Lambda entry point of the scheduled sweeper (EventBridge, hourly): the incremental repair of what
+// Lambda entry point of the scheduled sweeper (EventBridge, every 10 minutes): the incremental repair of what
 // was written since the last run, then the full pass where it stopped, with the default grace period,
 // so orphaned archives and whatever a timed-out Lambda left half-done are repaired without anyone
 // running the doctor, and no run outlasts its timeout however large the table (docs/durability.md).
