@@ -2,7 +2,7 @@ import { checkRevision } from "./check-revision.js";
 import type { DoctorFinding } from "./doctor-report.js";
 import { continueFullPass, type FullPassRun } from "./full-pass.js";
 import { repairIncrementally } from "./incremental-repair.js";
-import { resolveSweepOptions, type PartRun, type SweepDeps, type SweepOptions } from "./sweep-options.js";
+import { emptyRun, resolveSweepOptions, type PartRun, type SweepDeps, type SweepOptions } from "./sweep-options.js";
 
 export interface SweepReport {
   fix: boolean;
@@ -21,7 +21,7 @@ export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<
   const resolved = resolveSweepOptions(options);
   const { findings: changed, ...incremental } = await repairIncrementally(deps, resolved);
   const { findings: swept, ...fullPass } = resolved.incrementalOnly
-    ? { findings: [], toolsChecked: 0, itemsRead: 0, pages: 0, finished: false, archivesChecked: 0 }
+    ? { ...emptyRun(), archivesChecked: 0 }
     : await continueFullPass(deps, resolved);
   const findings = [...changed, ...swept];
   if (incremental.toolsChecked + fullPass.toolsChecked > 0) findings.push(...(await checkRevision(deps, resolved.fix)));
