@@ -1,6 +1,7 @@
 import { App, Tags } from "aws-cdk-lib";
+import { RegistryAccessLogsStack } from "./registry-access-logs-stack.js";
 import { RegistryEdgeStack } from "./registry-edge-stack.js";
-import { RegistryStack } from "./registry-stack.js";
+import { RegistryStack, retentionDays } from "./registry-stack.js";
 import { settingsFromContext } from "./registry-settings.js";
 
 /** Stage names become part of stack and resource names: short, lower-case, no dots. */
@@ -22,35 +23,55 @@ export function createRegistryApp(app = new App()): { app: App; stack: RegistryS
   const lookup = (key: string): unknown => app.node.tryGetContext(key) ?? stageContext[key];
   const stackName = String(lookup("stackName") ?? `AgentToolsRegistry-${stage}`);
   const settings = settingsFromContext(lookup);
-  const edge = settings.waf ? edgeStack(app, stackName, settings.wafRateLimit, stage === "prod") : undefined;
+  if (settings.cdnAccessLogs === true && !settings.cdn)
+    throw new Error("-c cdnAccessLogs=true needs the CloudFront distribution: leave cdn on");
+  const accessLogs = settings.cdn && (settings.cdnAccessLogs ?? stage === "prod");
+  const terminationProtection = stage === "prod";
+  const edge = settings.waf ? edgeStack(app, stackName, settings.wafRateLimit, terminationProtection) : undefined;
+  const acrossRegions = edge !== undefined || accessLogs;
   const stack = new RegistryStack(app, stackName, {
     settings: edge ? { ...settings, webAclArn: edge.webAclArn } : settings,
     // `cdk destroy` of prod fails until someone turns this off on purpose.
-    terminationProtection: stage === "prod",
-    ...(edge ? { env: { region: edgeRegion(), account: process.env.CDK_DEFAULT_ACCOUNT }, crossRegionReferences: true } : {}),
+    terminationProtection,
+    ...(acrossRegions ? { env: { region: registryRegion(), account: process.env.CDK_DEFAULT_ACCOUNT }, crossRegionReferences: true } : {}),
     stage,
     description: `Agent Tools registry (${stage}): HTTP API, Lambda functions, S3 archives, DynamoDB entries`,
   });
-  Tags.of(stack).add("agent-tools:stage", stage);
-  if (edge) Tags.of(edge).add("agent-tools:stage", stage);
+  const logs = accessLogs
+    ? new RegistryAccessLogsStack(app, `${stackName}-access-logs`, {
+        ...usEast1(),
+        terminationProtection,
+        distributionId: stack.distribution!.distribution.distributionId,
+        retention: retentionDays(settings.logRetentionDays),
+        description: "Agent Tools registry: CloudFront access logs of its distribution, standard logging v2 (us-east-1)",
+      })
+    : undefined;
+  for (const tagged of [stack, edge, logs]) if (tagged) Tags.of(tagged).add("agent-tools:stage", stage);
   return { app, stack, stage };
 }
 
-/** CloudFront web ACLs must be created in us-east-1; the registry stack then needs a known region to reference it. */
+/** CloudFront's edge resources (web ACLs, log delivery sources) must be created in us-east-1, referenced across regions. */
+function usEast1() {
+  return { env: { region: "us-east-1", account: process.env.CDK_DEFAULT_ACCOUNT }, crossRegionReferences: true };
+}
+
 function edgeStack(app: App, stackName: string, rateLimit: number, terminationProtection: boolean): RegistryEdgeStack {
-  edgeRegion();
+  registryRegion();
   return new RegistryEdgeStack(app, `${stackName}-edge`, {
-    env: { region: "us-east-1", account: process.env.CDK_DEFAULT_ACCOUNT },
-    crossRegionReferences: true,
+    ...usEast1(),
     terminationProtection,
     rateLimit,
     description: "Agent Tools registry: WAF web ACL for its CloudFront distribution (us-east-1)",
   });
 }
 
-function edgeRegion(): string {
+/** The registry stack's region: known at synth when a us-east-1 stack references it (or it them). */
+function registryRegion(): string {
   const region = process.env.AWS_REGION ?? process.env.CDK_DEFAULT_REGION;
   if (!region)
-    throw new Error("-c waf=true needs the registry's region: set AWS_REGION (the web ACL goes to us-east-1, referenced across regions)");
+    throw new Error(
+      "-c waf=true and CloudFront access logs (cdnAccessLogs, on in prod) need the registry's region: set AWS_REGION " +
+        "(their resources go to us-east-1, referenced across regions), or give -c cdnAccessLogs=false",
+    );
   return region;
 }

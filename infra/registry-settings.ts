@@ -50,6 +50,11 @@ export interface RegistrySettings {
   readonly waf: boolean;
   /** Requests per 5 minutes one IP may send before the WAF blocks it. */
   readonly wafRateLimit: number;
+  /**
+   * CloudFront access logs by standard logging v2 to a CloudWatch log group in us-east-1 (a stack of
+   * its own, kept `logRetentionDays`); default: on the `prod` stage only (docs/deployment.md#costs).
+   */
+  readonly cdnAccessLogs?: boolean;
   /** Alarms and dashboard (their idle cost is in docs/deployment.md#costs; the dashboard is free for an account's first three). */
   readonly monitoring: boolean;
   /** Where alarms notify: a new SNS topic with this e-mail subscribed, or an existing topic. */
@@ -102,7 +107,7 @@ export const DEFAULT_SETTINGS: RegistrySettings = {
  * `searchRateLimit`, `searchBurstLimit`, `uploadRateLimit`, `uploadBurstLimit`, `edgeCacheSeconds`,
  * `allowedOrigins` (array, or comma-separated on the command line), `maxBundleBytes`,
  * `uploadReservedConcurrency` (a number, or `none`), `noncurrentVersionDays`, `cdn`, `domainName`,
- * `certificateArn`, `webAclArn`, `waf`, `wafRateLimit`, `monitoring`, `alarmEmail`, `alarmTopicArn`,
+ * `certificateArn`, `webAclArn`, `waf`, `wafRateLimit`, `cdnAccessLogs`, `monitoring`, `alarmEmail`, `alarmTopicArn`,
  * `requireAlarmDestination`, `auditRetentionDays`, `publisherWritesPerMinute`, `searchEmbeddings` (`off` or
  * `bedrock`), `searchEmbeddingModel`,
  * `searchEmbeddingDimensions`. */
@@ -166,6 +171,7 @@ export function settingsFromContext(lookup: (key: string) => unknown): RegistryS
     webAclArn: text("webAclArn"),
     waf: flag("waf", DEFAULT_SETTINGS.waf),
     wafRateLimit: positiveInteger("wafRateLimit", DEFAULT_SETTINGS.wafRateLimit),
+    cdnAccessLogs: text("cdnAccessLogs") === undefined ? undefined : flag("cdnAccessLogs", false),
     monitoring: flag("monitoring", DEFAULT_SETTINGS.monitoring),
     alarmEmail: text("alarmEmail"),
     alarmTopicArn: text("alarmTopicArn"),

@@ -198,7 +198,7 @@ function generatedSecret(scope: Construct, id: string, options: { description: s
   return secret;
 }
 
-function retentionDays(days: number): RetentionDays {
+export function retentionDays(days: number): RetentionDays {
   const known = Object.values(RetentionDays).filter((value): value is RetentionDays => typeof value === "number");
   if (!known.includes(days as RetentionDays)) {
     throw new Error(`logRetentionDays must be one of CloudWatch's retention values (${known.join(", ")}), got ${days}`);

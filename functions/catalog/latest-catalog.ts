@@ -1,10 +1,11 @@
 import type { RecordedCatalogChange } from "../entry/catalog-change.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import { decodeListing } from "./listing-snapshot.js";
-import type { EntryReads } from "../storage/entry-reads.js";
 import type { CatalogRevision } from "../storage/catalog-revision.js";
-import type { IndexSnapshot } from "../storage/index-snapshot-store.js";
+import type { EntryReads } from "../storage/entry-reads.js";
+import type { ReadSnapshot } from "../storage/index-snapshot-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";
+import type { NamedSnapshot } from "./snapshot-publisher.js";
 
 /** Past this many changed tools, one load is cheaper than reading them one by one. */
 const MAX_TOOLS_READ_ONE_BY_ONE = 100;
@@ -13,7 +14,7 @@ const MAX_TOOLS_READ_ONE_BY_ONE = 100;
 export interface ListingSources {
   store: { reads: Pick<EntryReads, "getLatest" | "listAllLatest">; revision: Pick<CatalogRevision, "readRevisionLog"> };
   /** The listing snapshots the indexer stores (absent: every load reads the listing index). */
-  listings?: { get(revision: number): Promise<IndexSnapshot | undefined> };
+  listings?: { get(revision: number): Promise<ReadSnapshot | undefined> };
 }
 
 export interface LatestCatalogOptions {
@@ -50,8 +51,8 @@ export class LatestCatalog {
   private behind = false;
   /** Tools changed by this process's writes and not applied yet, by the revision each produced. */
   private readonly heard = new Map<number, string>();
-  /** The stored listing last loaded (it decoded, so it is readable). */
-  private loaded: number | undefined;
+  /** The stored listing last loaded (its digest was the one named, and it decoded). */
+  private loaded: NamedSnapshot | undefined;
   private storageCheckDue = false;
   private checkedAt = Number.NEGATIVE_INFINITY;
   private queue: Promise<unknown> = Promise.resolve();
@@ -77,7 +78,7 @@ export class LatestCatalog {
   }
 
   /** The stored listing the entries were last loaded from, if they were. */
-  get loadedListingRevision(): number | undefined {
+  get loadedListing(): NamedSnapshot | undefined {
     return this.loaded;
   }
 
@@ -151,7 +152,7 @@ export class LatestCatalog {
   private async load(log: RevisionLog): Promise<readonly PublishedEntry[]> {
     const listing = await this.newestListing(log);
     if (listing === undefined) return this.scan(log);
-    this.loaded = listing.revision;
+    this.loaded = { revision: listing.revision, sha256: listing.sha256 };
     this.entries = listing.entries;
     this.revision = listing.revision;
     this.behind = false;
@@ -178,13 +179,21 @@ export class LatestCatalog {
     if (this.entries !== undefined) this.entries = withLatest(this.entries, fetched);
   }
 
-  private async newestListing(log: RevisionLog): Promise<{ revision: number; entries: readonly PublishedEntry[] } | undefined> {
+  private async newestListing(
+    log: RevisionLog,
+  ): Promise<{ revision: number; sha256: string; entries: readonly PublishedEntry[] } | undefined> {
     const revision = log.snapshotRevision("listing");
     // A listing ahead of the table is of another table (one restored from a backup): not this catalogue.
     if (revision === undefined || revision > log.revision || this.sources.listings === undefined) return undefined;
     try {
       const stored = await this.sources.listings.get(revision);
-      return stored === undefined ? undefined : decodeListing(stored.bytes);
+      if (stored === undefined) return undefined;
+      // Bytes other than those the revision item names are another history's listing under the same revision.
+      if (stored.sha256 !== log.snapshotDigest("listing")) {
+        console.error(`[catalog] the listing stored at revision ${revision} is not the one the table names; reading the listing index`);
+        return undefined;
+      }
+      return { ...decodeListing(stored.bytes), sha256: stored.sha256 };
     } catch (error) {
       console.error("[catalog] ignoring an unreadable listing snapshot; reading the listing index:", error);
       return undefined;

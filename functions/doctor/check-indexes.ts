@@ -18,14 +18,22 @@ import type { DoctorDeps } from "./doctor-deps.js";
  *   phantoms are harmless and ignored. An item it lacks is found and repaired, so no delete can
  *   take a referenced archive for unreferenced.
  * Each difference is read again before it is reported, so a write in flight on AWS is not taken for damage.
+ * `scope` "whole" reads both indexes whole (the doctor, with every tool's partition); "these tools"
+ * reads only the entries of the given partitions' tools and archives (the incremental repair and
+ * the full pass, a page of tools at a time).
  */
 export async function checkIndexes(
   deps: DoctorDeps,
   partitions: ReadonlyMap<string, ToolPartition>,
   fix: boolean,
+  scope: "whole" | "these tools" = "whole",
 ): Promise<DoctorFinding[]> {
   const findings: DoctorFinding[] = [];
-  const listed = new Map((await deps.entries.indexes.latestIndexEntries()).map((entry) => [entry.toolId, entry]));
+  const listedEntries =
+    scope === "whole"
+      ? await deps.entries.indexes.latestIndexEntries()
+      : (await Promise.all([...partitions.keys()].map((toolId) => deps.entries.indexes.latestIndexEntries(toolId)))).flat();
+  const listed = new Map(listedEntries.map((entry) => [entry.toolId, entry]));
   const pointed = [...partitions.values()]
     .filter((partition) => partition.pointer?.kind === "pointer")
     .map((partition) => partition.toolId);
@@ -48,7 +56,11 @@ export async function checkIndexes(
     });
   }
 
-  const indexed = new Set((await deps.entries.indexes.archiveIndexEntries()).map(archiveKey));
+  const indexedEntries =
+    scope === "whole"
+      ? await deps.entries.indexes.archiveIndexEntries()
+      : (await Promise.all(versionArchives(partitions).map((sha256) => deps.entries.indexes.archiveIndexEntries(sha256)))).flat();
+  const indexed = new Set(indexedEntries.map(archiveKey));
   for (const partition of partitions.values()) {
     for (const version of partition.versions) {
       const reference = { toolId: partition.toolId, version: version.version, sha256: version.archiveSha256 };
@@ -101,6 +113,12 @@ function listingProblem(
       `the listing index (${LATEST_INDEX.name}) lists ${entry.version} (order ${entry.order ?? "none"}), ` +
       `the table's latest pointer names ${pointer.version} (order ${pointer.order ?? "none"})`,
   };
+}
+
+/** Every archive the version items of these partitions name, once each. */
+function versionArchives(partitions: ReadonlyMap<string, ToolPartition>): string[] {
+  const archives = [...partitions.values()].flatMap((partition) => partition.versions.map((version) => version.archiveSha256));
+  return [...new Set(archives)].filter((sha256) => sha256 !== "");
 }
 
 function archiveKey(entry: ArchiveIndexEntry): string {

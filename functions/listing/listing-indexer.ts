@@ -33,9 +33,7 @@ export class ListingIndexer {
   async run(): Promise<ListingRun> {
     const entries = await this.follower.all();
     const revision = this.follower.reflectedRevision;
-    const publication = await this.publisher.publish(revision, this.follower.loadedListingRevision, () =>
-      encodeListing({ revision, entries }),
-    );
+    const publication = await this.publisher.publish(revision, this.follower.loadedListing, () => encodeListing({ revision, entries }));
     return { revision, tools: entries.length, ...publication };
   }
 }

@@ -1,3 +1,5 @@
+import { rm } from "node:fs/promises";
+import type { NamedSnapshot } from "../catalog/snapshot-publisher.js";
 import type { PublishedEntry } from "../entry/published-entry.js";
 import type { DownloadedSnapshot } from "../storage/index-snapshot-store.js";
 import type { RevisionLog } from "../storage/revision-log.js";
@@ -35,8 +37,8 @@ export class CatalogSearch {
   private checkDue = false;
   private checkedAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<ToolSearchIndex> | undefined;
-  /** The revision of the stored snapshot this index was last loaded from (the indexer need not store it again). */
-  private loadedSnapshot: number | undefined;
+  /** The stored snapshot this index was last loaded from (the indexer need not store it again). */
+  private loadedSnapshot: NamedSnapshot | undefined;
 
   constructor(
     private readonly sources: SearchSources,
@@ -59,7 +61,7 @@ export class CatalogSearch {
   }
 
   /** The stored snapshot the index was last loaded from, if it was (it opened, so it is readable). */
-  get loadedSnapshotRevision(): number | undefined {
+  get loadedFrom(): NamedSnapshot | undefined {
     return this.loadedSnapshot;
   }
 
@@ -104,9 +106,15 @@ export class CatalogSearch {
       return undefined;
     });
     if (snapshot === undefined) return undefined;
+    // Bytes other than those the revision item names are another history's index under the same revision.
+    if (snapshot.sha256 !== log.snapshotDigest("search")) {
+      console.error(`[search] the index stored at revision ${revision} is not the one the table names; building from the table`);
+      await rm(snapshot.file, { force: true });
+      return undefined;
+    }
     try {
       const index = ToolSearchIndex.openFile(snapshot.file);
-      this.loadedSnapshot = snapshot.revision;
+      this.loadedSnapshot = { revision: snapshot.revision, sha256: snapshot.sha256 };
       return index;
     } catch (error) {
       console.error("[search] ignoring an unreadable index snapshot:", error);

@@ -32,6 +32,6 @@ export class SearchIndexer {
   async run(): Promise<IndexerRun> {
     const index = await this.follower.current();
     const { revision, size: tools } = index;
-    return { revision, tools, ...(await this.publisher.publish(revision, this.follower.loadedSnapshotRevision, () => index.serialize())) };
+    return { revision, tools, ...(await this.publisher.publish(revision, this.follower.loadedFrom, () => index.serialize())) };
   }
 }

@@ -24,6 +24,13 @@ export interface ArchiveObject {
   lastModified: Date;
 }
 
+/** A page of `ArchiveStore.listPage`: `lastKey` is where the next page starts. */
+export interface ArchivePage {
+  objects: ArchiveObject[];
+  lastKey?: string;
+  more: boolean;
+}
+
 export interface ArchiveStoreOptions {
   /** Storage honours `If-None-Match: *` on PutObject (real S3); otherwise a HEAD decides first. */
   conditionalWrites?: boolean;
@@ -102,18 +109,38 @@ export class ArchiveStore {
     });
   }
 
+  /** The stored object's size, or undefined when there is none (one HEAD). */
+  storedSize(sha256: string): Promise<number | undefined> {
+    return this.lock.run(sha256, () => this.headSize(sha256));
+  }
+
   /** Every archive object, page by page (other keys under the prefix, such as folder markers, are skipped). */
   async *list(): AsyncGenerator<ArchiveObject> {
-    let token: string | undefined;
+    let page: ArchivePage | undefined;
     do {
-      const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: ARCHIVES_PREFIX, ContinuationToken: token }));
-      for (const object of page.Contents ?? []) {
-        const sha256 = (object.Key ?? "").slice(ARCHIVES_PREFIX.length);
-        if (!SHA256_HEX.test(sha256)) continue;
-        yield { sha256, size: object.Size ?? 0, lastModified: object.LastModified ?? new Date(0) };
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
+      page = await this.listPage(page?.lastKey);
+      yield* page.objects;
+    } while (page.more);
+  }
+
+  /** One page of archive objects in key order, those after the key `startAfter` when given (a scan that resumes). */
+  async listPage(startAfter?: string, limit = 1000): Promise<ArchivePage> {
+    const page = await this.s3.send(
+      new ListObjectsV2Command({
+        Bucket: this.bucket,
+        Prefix: ARCHIVES_PREFIX,
+        MaxKeys: limit,
+        ...(startAfter ? { StartAfter: startAfter } : {}),
+      }),
+    );
+    const objects: ArchiveObject[] = [];
+    for (const object of page.Contents ?? []) {
+      const sha256 = (object.Key ?? "").slice(ARCHIVES_PREFIX.length);
+      if (!SHA256_HEX.test(sha256)) continue;
+      objects.push({ sha256, size: object.Size ?? 0, lastModified: object.LastModified ?? new Date(0) });
+    }
+    const lastKey = page.Contents?.at(-1)?.Key;
+    return { objects, ...(lastKey === undefined ? {} : { lastKey }), more: page.IsTruncated === true };
   }
 
   /** A short-lived GET URL that needs no credentials. */

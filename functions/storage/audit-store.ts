@@ -54,24 +54,33 @@ export class AuditStore {
     key: string,
     result: Pick<AuditEvent, "outcome" | "status" | "tool_id" | "version" | "publisher"> & { action?: string },
   ): Promise<void> {
-    const names: Record<string, string> = { "#outcome": "outcome", "#status": "status" };
-    const values: Record<string, unknown> = { ":outcome": result.outcome, ":status": result.status };
-    const sets = ["#outcome = :outcome", "#status = :status"];
-    for (const [attribute, value] of Object.entries({
+    await this.set(key, {
+      outcome: result.outcome,
+      status: result.status,
       ...stored(result),
       ...(result.action === undefined ? {} : { action: result.action }),
-    })) {
-      names[`#${attribute}`] = attribute;
-      values[`:${attribute}`] = value;
-      sets.push(`#${attribute} = :${attribute}`);
-    }
+    });
+  }
+
+  /**
+   * Names the tool and version of a pending event as soon as the request learns them (an upload's,
+   * from its bundle), before it writes to the tool: the incremental repair finds the tools a crash
+   * left half written through these names (doctor/incremental-repair.ts).
+   */
+  async name(key: string, subject: Pick<AuditEvent, "tool_id" | "version">): Promise<void> {
+    await this.set(key, stored(subject));
+  }
+
+  private async set(key: string, attributes: Record<string, unknown>): Promise<void> {
+    const entries = Object.entries(attributes);
+    if (entries.length === 0) return;
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
         Key: { tool_id: TRUST_PARTITIONS.audit, version: key },
-        UpdateExpression: `SET ${sets.join(", ")}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        UpdateExpression: `SET ${entries.map(([attribute]) => `#${attribute} = :${attribute}`).join(", ")}`,
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([attribute]) => [`#${attribute}`, attribute])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([attribute, value]) => [`:${attribute}`, value])),
       }),
     );
   }

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { CatalogChange } from "../entry/catalog-change.js";
 import { conditionalWrite } from "./query-all.js";
-import { changeSlot, RevisionLog, snapshotAttribute, type SnapshotKind } from "./revision-log.js";
+import { changeSlot, RevisionLog, snapshotAttribute, snapshotDigestAttribute, type SnapshotKind } from "./revision-log.js";
 import { isConditionFailure } from "./storage-errors.js";
 import { REVISION_KEY } from "./table-schema.js";
 
@@ -97,19 +97,20 @@ export class CatalogRevision {
   }
 
   /**
-   * After the indexer stored a snapshot of that kind at `revision`: the revision item names it
-   * (forward only, so an indexer that lost a race never points readers back). False when a newer one is named.
+   * After the indexer stored a snapshot of that kind at `revision` with that sha256: the revision
+   * item names both (forward only, so an indexer that lost a race never points readers back; the
+   * same revision again when its bytes differ). False when a newer one is named.
    */
-  async recordSnapshot(kind: SnapshotKind, revision: number): Promise<boolean> {
+  async recordSnapshot(kind: SnapshotKind, revision: number, sha256: string): Promise<boolean> {
     return conditionalWrite(
       this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: REVISION_KEY,
-          UpdateExpression: "SET #snapshot = :revision",
-          ConditionExpression: "attribute_not_exists(#snapshot) OR #snapshot < :revision",
-          ExpressionAttributeNames: { "#snapshot": snapshotAttribute(kind) },
-          ExpressionAttributeValues: { ":revision": revision },
+          UpdateExpression: "SET #snapshot = :revision, #digest = :sha256",
+          ConditionExpression: "attribute_not_exists(#snapshot) OR #snapshot <= :revision",
+          ExpressionAttributeNames: { "#snapshot": snapshotAttribute(kind), "#digest": snapshotDigestAttribute(kind) },
+          ExpressionAttributeValues: { ":revision": revision, ":sha256": sha256 },
         }),
       ),
     );

@@ -1,7 +1,7 @@
 import { GetCommand, ScanCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { isToolId } from "../validate/tool-id.js";
 import { setIf } from "./entry-table.js";
 import { indexQueryInput } from "./index-query.js";
+import { scanKeyPage } from "./key-scan.js";
 import { referencedVersion, versionListsArchive } from "./platform-archive-references.js";
 import { queryAll } from "./query-all.js";
 import { ARCHIVE_INDEX, LATEST_CATALOG, LATEST_INDEX } from "./table-schema.js";
@@ -39,20 +39,12 @@ export class IndexQueries {
     const ids = new Set<string>();
     await Promise.all(
       Array.from({ length: segments }, async (_, segment) => {
-        let startKey: Record<string, unknown> | undefined;
+        let start: Record<string, unknown> | undefined;
         do {
-          const page = await this.db.send(
-            new ScanCommand({
-              TableName: this.table,
-              ProjectionExpression: "tool_id",
-              Segment: segment,
-              TotalSegments: segments,
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          for (const item of page.Items ?? []) if (isToolId(String(item.tool_id))) ids.add(String(item.tool_id));
-          startKey = page.LastEvaluatedKey;
-        } while (startKey);
+          const page = await scanKeyPage(this.db, this.table, { segment, segments, ...(start === undefined ? {} : { start }) });
+          for (const toolId of page.toolIds) ids.add(toolId);
+          start = page.next;
+        } while (start);
       }),
     );
     return [...ids].sort();

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import type { Readable } from "node:stream";
@@ -51,10 +52,16 @@ export interface IndexSnapshot {
   bytes: Uint8Array;
 }
 
-/** A snapshot downloaded into a file of its own. */
+/** A snapshot as read back: with the sha256 of its bytes, which readers compare with the one the revision item names. */
+export interface ReadSnapshot extends IndexSnapshot {
+  sha256: string;
+}
+
+/** A snapshot downloaded into a file of its own, and the sha256 of its bytes. */
 export interface DownloadedSnapshot {
   revision: number;
   file: string;
+  sha256: string;
 }
 
 /**
@@ -84,11 +91,12 @@ export class IndexSnapshotStore {
   }
 
   /** The snapshot of that revision (as the table's revision item names it), if it is still stored. */
-  async get(revision: number): Promise<IndexSnapshot | undefined> {
+  async get(revision: number): Promise<ReadSnapshot | undefined> {
     const body = await this.getStream(this.key(revision));
     if (body === undefined) return undefined;
     const stored = await readAll(body);
-    return { revision, bytes: this.layout.gzipped ? await gunzipBytes(stored) : stored };
+    const bytes = this.layout.gzipped ? await gunzipBytes(stored) : stored;
+    return { revision, bytes, sha256: snapshotDigest(bytes) };
   }
 
   /**
@@ -98,17 +106,25 @@ export class IndexSnapshotStore {
   async download(revision: number, file: string): Promise<DownloadedSnapshot | undefined> {
     const body = await this.getStream(this.key(revision));
     if (body === undefined) return undefined;
+    // Hashed as it streams by (the search index is stored as is, so these are its bytes).
+    const hash = createHash("sha256");
+    body.on("data", (chunk: Buffer) => hash.update(chunk));
     try {
       await pipeline(body, createWriteStream(file));
     } catch (error) {
       await rm(file, { force: true });
       throw error;
     }
-    return { revision, file };
+    return { revision, file, sha256: hash.digest("hex") };
   }
 
-  /** Stores the snapshot, points the pointer at it, and drops all but the newest few. */
-  async put(snapshot: IndexSnapshot): Promise<void> {
+  /**
+   * Stores the snapshot, points the pointer at it, and drops all but the newest few, and every one
+   * above `tableRevision()` (the table's revision, read once stored, so a snapshot another indexer
+   * just stored is not above it): those belong to another history of the table (it was restored
+   * from a backup), and kept as the newest they would have the current one dropped.
+   */
+  async put(snapshot: IndexSnapshot, tableRevision: () => Promise<number>): Promise<void> {
     const body = this.layout.gzipped ? await gzipBytes(snapshot.bytes) : snapshot.bytes;
     await this.s3.send(
       new PutObjectCommand({ Bucket: this.bucket, Key: this.key(snapshot.revision), Body: body, ContentType: this.layout.contentType }),
@@ -122,16 +138,18 @@ export class IndexSnapshotStore {
         CacheControl: "no-cache",
       }),
     );
-    await this.dropOlderThanNewest(KEPT_SNAPSHOTS);
+    await this.dropAllButNewest(KEPT_SNAPSHOTS, await tableRevision());
   }
 
-  private async dropOlderThanNewest(kept: number): Promise<void> {
+  private async dropAllButNewest(kept: number, tableRevision: number): Promise<void> {
     const listed = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.layout.files }));
     const keys = (listed.Contents ?? [])
       .map((object) => object.Key!)
       .sort()
       .reverse();
-    for (const key of keys.slice(kept)) await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    const ahead = this.key(tableRevision);
+    const dropped = [...keys.filter((key) => key > ahead), ...keys.filter((key) => key <= ahead).slice(kept)];
+    for (const key of dropped) await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   /** The object's body as it arrives, or undefined when there is no such object. */
@@ -150,6 +168,11 @@ export class IndexSnapshotStore {
   private key(revision: number): string {
     return `${this.layout.files}${String(revision).padStart(16, "0")}.${this.layout.extension}`;
   }
+}
+
+/** The sha256 (hex) of a snapshot's bytes, as the revision item names it. */
+export function snapshotDigest(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
 }
 
 async function readAll(body: Readable): Promise<Buffer> {

@@ -24,6 +24,15 @@ export function snapshotAttribute(kind: SnapshotKind): string {
   return `snapshot_${kind}`;
 }
 
+/**
+ * The sha256 of the snapshot's bytes that the revision item names beside its revision: readers
+ * serve a downloaded snapshot only when it matches, so S3 objects of another history of the table
+ * (one restored from a backup reuses revision numbers with other content) are never served.
+ */
+export function snapshotDigestAttribute(kind: SnapshotKind): string {
+  return `snapshot_${kind}_sha256`;
+}
+
 /** The stored revision counter item, read in one GetItem. */
 export class RevisionLog {
   constructor(private readonly item: Record<string, unknown> | undefined) {}
@@ -36,6 +45,12 @@ export class RevisionLog {
   snapshotRevision(kind: SnapshotKind): number | undefined {
     const revision = this.item?.[snapshotAttribute(kind)];
     return typeof revision === "number" && Number.isSafeInteger(revision) ? revision : undefined;
+  }
+
+  /** The sha256 of the snapshot of that kind the revision item names, if it names one with its digest. */
+  snapshotDigest(kind: SnapshotKind): string | undefined {
+    const digest = this.item?.[snapshotDigestAttribute(kind)];
+    return typeof digest === "string" ? digest : undefined;
   }
 
   /** The tool that revision `revision` changed, if the log still says so. */

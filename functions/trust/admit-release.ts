@@ -3,7 +3,7 @@ import type { PublishedEntry } from "../entry/published-entry.js";
 import { authorizeTool, type AuthorizeDeps } from "./authorize-tool.js";
 import { HttpProblem } from "../http-problem.js";
 import { SIGNATURE_HEADER, verifySignature } from "./verify-signature.js";
-import { auditSubject, writerOf } from "./writer.js";
+import { auditSubjectStored, writerOf } from "./writer.js";
 
 /**
  * The publish pipeline's admission step for an upload request (`PublishDeps.admit`): the writer
@@ -16,12 +16,15 @@ import { auditSubject, writerOf } from "./writer.js";
  */
 export function admitRelease(c: Context, deps: AuthorizeDeps): (entry: PublishedEntry) => Promise<Partial<PublishedEntry>> {
   return async (entry) => {
+    // Beside the admission (and the archive write): the event names the tool before its version item is written.
+    const named = auditSubjectStored(c, { tool_id: entry.tool_id, version: entry.version });
+    named.catch(() => undefined); // awaited below
     const writer = writerOf(c);
     const header = c.req.header(SIGNATURE_HEADER);
     if (writer.admin && header === undefined) {
       // Nothing can refuse the admin's unsigned release, so the claim comes first: one write for a new id, none for a known one.
-      auditSubject(c, { tool_id: entry.tool_id, version: entry.version });
-      return { owner: await deps.trust.owners.claim(entry.tool_id, writer.publisher, new Date().toISOString()) };
+      const [owner] = await Promise.all([deps.trust.owners.claim(entry.tool_id, writer.publisher, new Date().toISOString()), named]);
+      return { owner };
     }
     const known = await authorizeTool(c, deps, entry.tool_id, "publish", entry.version);
     const signature = header === undefined ? undefined : await verifySignature(deps.trust.keys, header, known ?? writer.publisher, entry);
@@ -34,6 +37,7 @@ export function admitRelease(c: Context, deps: AuthorizeDeps): (entry: Published
           `the registry admin if you should publish it, or choose another tool_id.`,
       );
     }
+    await named;
     return { owner, ...(signature === undefined ? {} : { signature }) };
   };
 }

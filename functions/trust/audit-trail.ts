@@ -29,6 +29,11 @@ export class AuditTrail {
     await this.begun;
   }
 
+  /** Names the event's tool and version now, before the request writes to the tool (an upload learns them from its bundle). */
+  name(subject: Pick<AuditEvent, "tool_id" | "version">): Promise<void> {
+    return this.begun.then((key) => this.audit.name(key, subject));
+  }
+
   /** Writes the outcome of a request answered with `status` (once per status). */
   completeAs(status: number): Promise<void> {
     if (this.completed?.status === status) return this.completed.write;

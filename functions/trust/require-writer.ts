@@ -3,6 +3,8 @@ import { sha256Hex, type TokenVerifier } from "../auth/token-verifier.js";
 import type { RegistryConfig } from "../config.js";
 import { clientAddress } from "../http/client-address.js";
 import { HttpProblem } from "../http-problem.js";
+import type { AuditEvent } from "../storage/audit-store.js";
+import { isToolId } from "../validate/tool-id.js";
 import type { StorageSpace } from "../storage/storage-space.js";
 import type { AuditAction } from "./audit-actions.js";
 import { AuditTrail } from "./audit-trail.js";
@@ -76,6 +78,7 @@ export function requireWriter(deps: WriterDeps, options: WriterOptions): Middlew
         client: clientAddress(c, deps.config),
         outcome: "pending",
         status: 0,
+        ...pathSubject(c),
       }),
       () => c.get("auditSubject"),
     );
@@ -146,6 +149,17 @@ async function identify(deps: WriterDeps, token: string, now: Date, counted: boo
         ),
       };
   }
+}
+
+/**
+ * The tool (and version) a write route's path names, stored with the pending event: whatever the
+ * request leaves half written, the incremental repair finds through it (doctor/incremental-repair.ts).
+ */
+function pathSubject(c: Context): Pick<AuditEvent, "tool_id" | "version"> {
+  const toolId = c.req.param("id");
+  if (toolId === undefined || !isToolId(toolId)) return {};
+  const version = c.req.param("version");
+  return { tool_id: toolId, ...(version === undefined ? {} : { version }) };
 }
 
 function bearerToken(c: Context): string {

@@ -25,6 +25,15 @@ export function auditSubject(c: Context, subject: AuditSubject): void {
 }
 
 /**
+ * `auditSubject`, and the stored pending event names the tool too, once this resolves: what a
+ * route whose tool comes from its body (an upload) awaits beside its first write.
+ */
+export function auditSubjectStored(c: Context, subject: Required<Pick<AuditSubject, "tool_id" | "version">>): Promise<void> {
+  auditSubject(c, subject);
+  return c.get("auditTrail").name(subject);
+}
+
+/**
  * Resolves once the request's audit event is stored (rejects when it could not be): what a route
  * that runs beside that write (`beforeAuditStored`) awaits before its first write.
  */

@@ -50,6 +50,7 @@ const FULL = {
   domainName: "tools.example.com",
   certificateArn: "arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555",
   waf: "true",
+  cdnAccessLogs: "true",
 };
 
 describe("cdk-nag AwsSolutions", () => {

@@ -278,6 +278,7 @@ describe("IAM least privilege", () => {
         "s3:PutObject",
       ],
       Sweeper: [
+        "dynamodb:BatchGetItem",
         "dynamodb:BatchWriteItem",
         "dynamodb:DeleteItem",
         "dynamodb:GetItem",
@@ -471,14 +472,14 @@ describe("HTTP API", () => {
     }
   });
 
-  it("runs the sweeper (doctor --fix) every hour and the search indexer every minute from EventBridge schedules, outside the API", () => {
+  it("runs the sweeper (incremental repair, resumable full pass) every 10 minutes and the search indexer every minute from EventBridge schedules, outside the API", () => {
     const schedules = Object.fromEntries(
       ofType("AWS::Events::Rule").map(([, rule]) => [
         (rule.Properties.Targets as { Arn: { "Fn::GetAtt": string[] } }[])[0]!.Arn["Fn::GetAtt"][0],
         rule.Properties.ScheduleExpression,
       ]),
     );
-    expect(schedules).toEqual({ [functionId("Sweeper")]: "rate(1 hour)", [functionId("Indexer")]: "rate(1 minute)" });
+    expect(schedules).toEqual({ [functionId("Sweeper")]: "rate(10 minutes)", [functionId("Indexer")]: "rate(1 minute)" });
     const permissions = ofType("AWS::Lambda::Permission").map(([, permission]) => permission.Properties);
     for (const name of ["Sweeper", "Indexer"] as const) {
       expect(

@@ -19,15 +19,35 @@ export interface SynthesizedStack {
   cleanup(): void;
 }
 
-export function synthStack(context: Record<string, unknown> = {}, options: { bundle?: boolean } = {}): SynthesizedStack {
+/**
+ * `region`: the registry's `AWS_REGION` while the app is built (the prod stage's access-log stack, and WAF, reference the
+ * registry stack from us-east-1, which needs it); `null` builds with none set.
+ */
+export function synthStack(
+  context: Record<string, unknown> = {},
+  options: { bundle?: boolean; region?: string | null } = {},
+): SynthesizedStack {
   const outdir = mkdtempSync(join(tmpdir(), "agent-tools-cdk-"));
   try {
     const app = new App({ outdir, context: { ...(options.bundle ? {} : { "aws:cdk:bundling-stacks": [] }), ...context } });
-    const { stack } = createRegistryApp(app);
+    const { stack } = inRegion(options.region === undefined ? "eu-west-1" : options.region, () => createRegistryApp(app));
     return { stack, template: Template.fromStack(stack), outdir, cleanup: () => rmSync(outdir, { recursive: true, force: true }) };
   } catch (error) {
     rmSync(outdir, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** `build()` with `AWS_REGION` set to `region` (unset for null), as it was afterwards. */
+export function inRegion<T>(region: string | null, build: () => T): T {
+  const saved = process.env.AWS_REGION;
+  if (region === null) delete process.env.AWS_REGION;
+  else process.env.AWS_REGION = region;
+  try {
+    return build();
+  } finally {
+    if (saved === undefined) delete process.env.AWS_REGION;
+    else process.env.AWS_REGION = saved;
   }
 }
 

@@ -77,14 +77,15 @@ async function storageRoundTrips(operation: () => Promise<unknown>): Promise<Cal
 }
 
 describe("an upload's storage calls", () => {
-  it("a new tool by the admin: eight writes in six round trips, no read", async () => {
+  it("a new tool by the admin: nine writes in six round trips, no read", async () => {
     const trips = await storageRoundTrips(async () => {
       expect((await uploadBundle(registry.url, registry.token, bundle("counted", "1.0.0"))).status).toBe(200);
     });
     expect(trips).toEqual([
       ["DynamoDB PutItem"], // audit event, before any other write (the bundle is validated meanwhile)
-      // the id claimed for its first publisher, beside the archive, written once (If-None-Match, no HEAD first)
-      ["DynamoDB PutItem", "S3 PUT /agent-tools-archives/archives/<sha256>"],
+      // the id claimed for its first publisher and the audit event naming the tool (the incremental repair's
+      // change record), beside the archive, written once (If-None-Match, no HEAD first)
+      ["DynamoDB PutItem", "DynamoDB UpdateItem", "S3 PUT /agent-tools-archives/archives/<sha256>"],
       ["DynamoDB PutItem"], // version item, pending
       ["DynamoDB PutItem"], // pointer moved forward
       ["DynamoDB UpdateItem"], // revision and its change-log slot
@@ -92,11 +93,11 @@ describe("an upload's storage calls", () => {
     ]);
   });
 
-  it("a new version of a tool this process knows: seven in six, the owner remembered", async () => {
+  it("a new version of a tool this process knows: eight in six, the owner remembered", async () => {
     const trips = await storageRoundTrips(async () => {
       expect((await uploadBundle(registry.url, registry.token, bundle("counted", "1.1.0"))).status).toBe(200);
     });
-    expect(trips.flat()).toHaveLength(7);
+    expect(trips.flat()).toHaveLength(8);
     expect(trips).toHaveLength(6);
     expect(trips.flat().filter((call) => /GetItem|Query|HEAD|GET/.test(call))).toEqual([]);
   });
@@ -123,7 +124,7 @@ describe("connections to storage", () => {
       unsubscribe("http.client.response.finish", answered);
     }
     expect(calls).toBeGreaterThanOrEqual(70);
-    // At most two calls are in flight at once (the round trips above): a pool that keeps its sockets needs a few.
+    // At most three calls are in flight at once (the round trips above): a pool that keeps its sockets needs a few.
     expect(sockets.size).toBeLessThanOrEqual(4);
   });
 });

@@ -98,7 +98,7 @@ describe("a cold search instance", () => {
   it("ignores a snapshot ahead of the table (a table restored from a backup) and builds from the table", async () => {
     const { sources } = coldSearch();
     const future = ToolSearchIndex.build([{ tool_id: "from-the-future", tool_search_description: "Chronoflux travel" }], 1_000_000);
-    await sources.snapshots.put({ revision: 1_000_000, bytes: future.serialize() });
+    await sources.snapshots.put({ revision: 1_000_000, bytes: future.serialize() }, async () => 1_000_000);
     const { entries, search } = coldSearch();
     expect(await ids(search, "chronoflux")).toEqual([]);
     expect(await ids(search, "quokka")).toEqual(["barcode-decoder"]);
@@ -108,7 +108,7 @@ describe("a cold search instance", () => {
   it("ignores an unreadable snapshot", async () => {
     const { sources } = coldSearch();
     const log = await registry.local.deps.entries.revision.readRevisionLog();
-    await sources.snapshots.put({ revision: log.revision, bytes: new TextEncoder().encode("garbage") });
+    await sources.snapshots.put({ revision: log.revision, bytes: new TextEncoder().encode("garbage") }, async () => log.revision);
     const { entries, search } = coldSearch();
     expect(await ids(search, "quokka")).toEqual(["barcode-decoder"]);
     expect(entries.scans).toBe(1);

@@ -16,13 +16,18 @@ import { announceBulkWrite } from "../../support/bulk-write.js";
 const BATCH_ITEMS = 25;
 const PARALLEL_BATCHES = 8;
 
-export async function seedCatalog(local: LocalRegistry, specs: ({ tool_id: string } & Record<string, unknown>)[]): Promise<void> {
+export async function seedCatalog(
+  local: LocalRegistry,
+  specs: ({ tool_id: string } & Record<string, unknown>)[],
+  /** The archive each tool's entry names (none is stored); one for all by default. */
+  archiveOf: (toolId: string) => string = () => "0".repeat(64),
+): Promise<void> {
   const db = createDynamoDocumentClient(local.config);
   const now = new Date().toISOString();
   const items = specs.flatMap((spec) => {
     const { tool_source_code_link: _perRequest, ...fields } = entryFromSpec(spec);
     const version = "1.0.0";
-    const sha256 = "0".repeat(64);
+    const sha256 = archiveOf(spec.tool_id);
     const entry = {
       ...fields,
       tool_id: spec.tool_id,

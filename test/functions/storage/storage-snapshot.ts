@@ -6,7 +6,7 @@ import type { LocalRegistry } from "../../../functions/local/start-local-registr
 import { canonicalJson } from "../../../functions/publish/release-digest.js";
 import { SEARCH_INDEX_PREFIX } from "../../../functions/storage/index-snapshot-store.js";
 import { createDynamoDocumentClient, createS3Client } from "../../../functions/storage/aws-clients.js";
-import { snapshotAttribute } from "../../../functions/storage/revision-log.js";
+import { snapshotAttribute, snapshotDigestAttribute } from "../../../functions/storage/revision-log.js";
 import { REVISION_KEY } from "../../../functions/storage/table-schema.js";
 import { TRUST_PARTITIONS } from "../../../functions/storage/trust-keys.js";
 
@@ -57,13 +57,19 @@ function isState(item: Record<string, unknown>): boolean {
 }
 
 /**
- * The revision item without the revisions of the stored index snapshots: the background indexer
+ * The revision item without the revisions (and digests) of the stored index snapshots: the background indexer
  * records them on its own schedule, as it rewrites the search index left out above (creating the
  * item when no write has yet: `hasState` then leaves it out).
  */
 function withoutSnapshotMarks(item: Record<string, unknown>): Record<string, unknown> {
   if (item.tool_id !== REVISION_KEY.tool_id || item.version !== REVISION_KEY.version) return item;
-  const { [snapshotAttribute("search")]: _search, [snapshotAttribute("listing")]: _listing, ...rest } = item;
+  const {
+    [snapshotAttribute("search")]: _search,
+    [snapshotAttribute("listing")]: _listing,
+    [snapshotDigestAttribute("search")]: _searchDigest,
+    [snapshotDigestAttribute("listing")]: _listingDigest,
+    ...rest
+  } = item;
   return rest;
 }
 
