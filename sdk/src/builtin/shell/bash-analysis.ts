@@ -4,6 +4,7 @@ import { optionName, operands } from "./command-arguments.js";
 import { resolveCommand, type ResolvedCommand } from "./command-wrappers.js";
 import { dangerousCommandProblem, dangerousScriptProblem } from "./dangerous-commands.js";
 import { readOnlyVerdict } from "./policy/read-only-verdict.js";
+import { stdinNames } from "./stdin-names.js";
 import { hiddenCommands } from "./policy/nested-commands.js";
 import { withoutGitGlobalOptions } from "./git-global-options.js";
 import type { ParseContext } from "./policy/argument-parser.js";
@@ -12,7 +13,7 @@ import { recursiveRoots, treeReading, xargsSource } from "./read-sources.js";
 import { CODE_LOADING_VARIABLE, SECRET_VARIABLE_NAME } from "./secret-variables.js";
 import { globMayStartWithDash } from "./glob-options.js";
 import { withStaticSubstitutions } from "./static-substitutions.js";
-import { parseShellScript, type Assignment, type ShellScript } from "./shell-script.js";
+import { parseShellScript, type Assignment, type ShellScript, type StdinSource } from "./shell-script.js";
 import type { ShellWord } from "./shell-word.js";
 import { expandHome } from "../../permission/working-directories.js";
 import { widerReading, type TreeReading } from "../paths/tree-secrets.js";
@@ -149,10 +150,11 @@ const PARSE_CONTEXT: ParseContext = {
 
 function analyseCommand(resolved: ResolvedCommand, cwd: string, context: ParseContext): AnalysedCommand {
   const verdict = readOnlyVerdict(resolved, context);
+  const fromStdin = stdinNames(verdict.parsed, resolved.command.stdin);
   return {
     resolved,
-    readOnlyProblem: verdict.problem,
-    readOnlyRule: verdict.ruleId,
+    readOnlyProblem: verdict.problem ?? fromStdin.problem,
+    readOnlyRule: fromStdin.ruleId ?? verdict.ruleId,
     parsed: verdict.parsed,
     dangerous: dangerousCommandProblem(resolved, cwd),
     // Wrapper arguments too: `xargs -a ~/.ssh/id_rsa echo` reads the key.
@@ -160,7 +162,8 @@ function analyseCommand(resolved: ResolvedCommand, cwd: string, context: ParseCo
     pathArguments: [
       ...pathArguments(resolved.command.words.slice(1)).filter((word) => verdict.parsed === undefined || word.value !== undefined),
       ...(verdict.parsed?.paths ?? []),
-      ...(resolved.name === "git" ? gitObjectPaths(resolved.args) : []),
+      ...fromStdin.names,
+      ...(resolved.name === "git" ? gitObjectPaths([...resolved.args, ...fromStdin.names]) : []),
     ],
     sourceArguments: sourceArguments(resolved),
     recursiveRoots: recursiveRoots(resolved, verdict.parsed),
@@ -181,9 +184,31 @@ function shellScripts(resolved: ResolvedCommand): (string | undefined)[] {
   if (name === "eval") return [args.some((word) => word.value === undefined) ? undefined : args.map((word) => word.value).join(" ")];
   if (name === undefined || !SHELLS.has(name)) return [];
   const flag = args.findIndex((word) => /^-[A-Za-z]*c[A-Za-z]*$/.test(word.value ?? "") && !(word.value ?? "").startsWith("--"));
-  if (flag < 0) return [];
-  const script = args[flag + 1];
-  return [script?.value];
+  if (flag >= 0) return [args[flag + 1]?.value];
+  return readsScriptFromStdin(args) ? [stdinScript(resolved.command.stdin)] : [];
+}
+
+/**
+ * A shell with no script operand, or with `-s`, reads its script from stdin (bash(1) "If no
+ * arguments remain … commands are read from the standard input"). `-o NAME` takes a value; `-`
+ * or `--` end the options. An unknown word may be the script's name or an option: counted as stdin.
+ */
+function readsScriptFromStdin(args: readonly ShellWord[]): boolean {
+  for (let index = 0; index < args.length; index += 1) {
+    const value = args[index]!.value;
+    if (value === undefined) return true;
+    if (/^-[A-Za-z]*s[A-Za-z]*$/.test(value)) return true;
+    if (value === "-" || value === "--") return index === args.length - 1;
+    if (/^[-+][oO]$/.test(value) || value === "--rcfile" || value === "--init-file") index += 1;
+    else if (!/^[-+]/.test(value)) return false;
+  }
+  return true;
+}
+
+/** The script a shell reads from stdin: a here-string or quoted here-doc's text; a pipe or file is only known at run time. */
+function stdinScript(stdin: StdinSource | undefined): string | undefined {
+  if (stdin === undefined) return "";
+  return stdin.kind === "text" ? stdin.text : undefined;
 }
 
 /** A command fed by `xargs` reads names from the previous pipeline stage: bound them, or say why not. */

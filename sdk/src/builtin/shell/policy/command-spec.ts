@@ -41,6 +41,12 @@ export interface OptionSpec {
    * time (`find -execdir` runs it in each match's directory), so it gets their checks (unknown).
    */
   runsElsewhere?: true;
+  /**
+   * The option makes the program read names from stdin and print what they name (`git cat-file
+   * --batch`, `git log --stdin`): a here-string's or here-doc's names get the checks of operands;
+   * names an earlier command produces at run time make the command not read-only.
+   */
+  stdin?: "names";
 }
 
 /**
