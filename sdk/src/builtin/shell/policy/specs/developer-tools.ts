@@ -112,7 +112,8 @@ const PIP_LIST = [
   pathValued("--path"),
 ];
 
-const KUBE_SECRETS = /(^|,)(secrets?|sealedsecrets?)(\.[\w.]+)?(\/|,|$)/i;
+/** kubectl's spellings of the secret resource: any case, `secret(s)`, `secrets.`, `secrets.v1.`, `sealedsecrets.bitnami.com`, `secret/name`. */
+const KUBE_SECRETS = /(^|,)(secrets?|sealedsecrets?)(\.[\w.-]*)?(\/|,|$)/i;
 const notKubeSecret = (value: string) => (KUBE_SECRETS.test(value) ? "kubectl shows secrets" : undefined);
 const KUBE_READ_OPTIONS = [
   ...flags(
@@ -405,6 +406,8 @@ export const DEVELOPER_TOOLS = programSpecs([
         "kubectl get secret db -o yaml",
         "kubectl get secrets -o jsonpath={.items[0].data}",
         "kubectl get secrets.v1 -o json",
+        "kubectl get secrets. -o yaml",
+        "kubectl get SECRET.v1./db -o json",
         "kubectl --token=x get pods",
         "kubectl delete pod x",
         "kubectl config view --raw",

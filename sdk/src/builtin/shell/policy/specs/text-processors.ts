@@ -11,7 +11,7 @@ const AWK_OPTIONS: OptionSpec[] = [
 ];
 const awk = (name: string): ProgramSpec => ({
   name,
-  summary: "runs an awk program over files (checked: no system(), getline, pipes, file output or ENVIRON)",
+  summary: "runs an awk program over files (checked token by token: no system(), pipes, getline <, file output, ENVIRON, ARGV)",
   options: AWK_OPTIONS,
   forbidden: [
     ...forbid("-f --file -i --include -l --load -E --exec", "loads program text the analysis cannot check"),
