@@ -54,8 +54,10 @@ export interface TreeSearch {
  * The first secret a recursive read of `root` would read (a dangerous file or directory by name,
  * a regular file with several hard links, a `.git/config` holding a credential, a symlink that
  * leads to one when links are followed), a reason when the tree is too big to tell (see
- * `isTreeLimit`), or undefined. `node_modules` is skipped: packages' fixture keys are not the
- * user's secrets. With `search.target`, the first file that matches it instead.
+ * `isTreeLimit`), or undefined. `node_modules` is walked like any folder (a `.cache` or a linked
+ * workspace package in it is read as well): what the reader skips is decided by how it walks
+ * (hidden, ignored, links), and a tree too big to walk is the limit. With `search.target`, the
+ * first file that matches it instead.
  */
 export function treeSecret(root: string, lists: DangerousPathLists, reading: TreeReading, search: TreeSearch = {}): string | undefined {
   const start = realDirectory(root);
@@ -164,8 +166,7 @@ function* walk(
         ? kind !== "directory" && search.target(path)
         : secretByName || hardLinks > 1 || (kind === "file" && credentialContentReason(path) !== undefined);
       // A plain file matters only when it is a secret (or the target), and is read.
-      if ((kind === "file" && (!secret || (search.reads && !search.reads(path)))) || (kind === "directory" && name === "node_modules"))
-        continue;
+      if (kind === "file" && (!secret || (search.reads && !search.reads(path)))) continue;
       if (reading.gitignore && rules.length > 0 && isIgnored(path, kind === "directory", rules)) continue;
       if (kind === "directory" && name === ".git") {
         // The internals are git's; only the config may hold a token (`url = https://user:token@…`).
