@@ -7,6 +7,7 @@ import { readOnlyVerdict } from "./policy/read-only-verdict.js";
 import { stdinNames } from "./stdin-names.js";
 import { hiddenCommands } from "./policy/nested-commands.js";
 import { withoutGitGlobalOptions } from "./git-global-options.js";
+import { pathspecReads } from "./git-pathspec.js";
 import type { ParseContext } from "./policy/argument-parser.js";
 import type { ParsedArguments } from "./policy/command-spec.js";
 import { recursiveRoots, treeReading, xargsSource } from "./read-sources.js";
@@ -164,9 +165,11 @@ function analyseCommand(resolved: ResolvedCommand, cwd: string, context: ParseCo
       ...(verdict.parsed?.paths ?? []),
       ...fromStdin.names,
       ...(resolved.name === "git" ? gitObjectPaths([...resolved.args, ...fromStdin.names]) : []),
+      // `git log -p -- ':(top)secrets/key'` reads the key at the repository top, whatever the current directory.
+      ...(resolved.name === "git" ? pathspecReads(verdict.parsed?.pathOperands ?? [], context.directories ?? [cwd]) : []),
     ],
     sourceArguments: sourceArguments(resolved),
-    recursiveRoots: recursiveRoots(resolved, verdict.parsed),
+    recursiveRoots: recursiveRoots(resolved, verdict.parsed, context.directories ?? [cwd]),
     treeReading: treeReading(resolved, verdict.parsed),
   };
 }
