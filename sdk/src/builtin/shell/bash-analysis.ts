@@ -10,7 +10,7 @@ import { withoutGitGlobalOptions } from "./git-global-options.js";
 import { pathspecReads } from "./git-pathspec.js";
 import type { ParseContext } from "./policy/argument-parser.js";
 import type { ParsedArguments } from "./policy/command-spec.js";
-import { recursiveRoots, treeReading, xargsSource } from "./read-sources.js";
+import { listedNames, recursiveRoots, treeReading, xargsSource } from "./read-sources.js";
 import { CODE_LOADING_VARIABLE, SECRET_VARIABLE_NAME } from "./secret-variables.js";
 import { globMayStartWithDash } from "./glob-options.js";
 import { withStaticSubstitutions } from "./static-substitutions.js";
@@ -122,6 +122,7 @@ async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
   const context: ParseContext = { ...PARSE_CONTEXT, directories: directoriesOf(resolved, cwd) };
   analysis.commands = resolved.map((command) => analyseCommand(command, cwd, context));
   boundXargsNames(script, analysis.commands);
+  boundSubstitutedNames(analysis.commands);
   analysis.unanalysable = firstOf(
     script.unsupported[0] && `Command contains ${script.unsupported[0]}, which cannot be analysed`,
     script.dynamic[0] && `Command contains ${script.dynamic[0]} which cannot be statically analyzed`,
@@ -228,6 +229,27 @@ function boundXargsNames(script: ShellScript, commands: AnalysedCommand[]): void
       command.treeReading = command.recursiveRoots.length > 0 ? widerReading(command.treeReading, source.reading) : source.reading;
     command.recursiveRoots.push(...source.roots);
   });
+}
+
+/**
+ * `wc -l $(git ls-files '*.ts')`: an unquoted substitution of one name-listing command hands its
+ * names to the command, as `xargs` does. When the lister is read-only and its names bounded, the
+ * word is no longer a path only known at run time: the lister's roots are walked instead.
+ */
+function boundSubstitutedNames(commands: AnalysedCommand[]): void {
+  for (const command of commands) {
+    if (command.readOnlyProblem !== undefined) continue;
+    for (const word of command.pathArguments.filter((candidate) => candidate.value === undefined && candidate.substitution !== undefined)) {
+      if (word.text !== `$(${word.substitution})`) continue;
+      const lister = commands.find((candidate) => candidate !== command && candidate.resolved.command.text === word.substitution?.trim());
+      if (lister === undefined || lister.readOnlyProblem !== undefined) continue;
+      const source = listedNames("a command substitution passes", command.resolved.name, command.parsed, lister.resolved, lister.parsed);
+      if (source.problem !== undefined) continue;
+      command.pathArguments = command.pathArguments.filter((candidate) => candidate !== word);
+      command.treeReading = command.recursiveRoots.length > 0 ? widerReading(command.treeReading, source.reading) : source.reading;
+      command.recursiveRoots.push(...source.roots);
+    }
+  }
 }
 
 /** `git show HEAD:.env` and `git cat-file -p :.env` read a file as committed: the path after the colon counts. */

@@ -178,11 +178,30 @@ export function xargsSource(
         .filter((word) => word.value?.includes(replaced))
         .map((word) => ({ ...word, value: undefined, pattern: word.value!.split(replaced).join("*") }))
     : [];
+  const placedInsideWords = replaced !== undefined && command.args.every((word) => !(word.value ?? "").startsWith(replaced));
+  const source = listedNames("xargs passes", command.name, parsed, upstream, upstreamParsed, placedInsideWords);
+  return source.problem === undefined ? { ...source, roots: [...source.roots, ...templates] } : source;
+}
+
+/**
+ * Names a lister prints, handed to a command as its arguments (by `xargs`, or an unquoted
+ * `$(git ls-files '*.ts')`): bounded by the lister's roots when it only prints names below them
+ * and the command cannot take one for an option (the names start with the root, sit inside a
+ * word, or every option of the command is harmless).
+ */
+export function listedNames(
+  handedBy: string,
+  consumer: string | undefined,
+  parsed: ParsedArguments | undefined,
+  upstream: ResolvedCommand | undefined,
+  upstreamParsed: ParsedArguments | undefined,
+  placedInsideWords = false,
+): XargsSource {
   if (upstream === undefined || upstream.appendsArguments || !listsNames(upstream, upstreamParsed)) {
     return {
       roots: [],
       reading: READS_EVERYTHING,
-      problem: `xargs passes ${command.name} names produced at run time by ${upstream?.name ?? "its input"}`,
+      problem: `${handedBy} ${consumer} names produced at run time by ${upstream?.name ?? "its input"}`,
     };
   }
   const roots = upstreamParsed!.pathOperands;
@@ -191,13 +210,8 @@ export function xargsSource(
     upstreamParsed!.id === "find" || (roots.length > 0 && ["fd", "grep", "egrep", "fgrep", "rg", "ag", "ack"].includes(upstreamParsed!.id));
   const namesStartWithRoot = prefixesNames && roots.every((word) => word.value !== undefined && !word.value.startsWith("-"));
   const harmless = parsed?.spec.injectedOptionsHarmless === true;
-  const placedInsideWords = replaced !== undefined && command.args.every((word) => !(word.value ?? "").startsWith(replaced));
   if (!namesStartWithRoot && !placedInsideWords && !harmless)
-    return { roots: [], reading: READS_EVERYTHING, problem: `${upstream.name} may print a name that ${command.name} takes for an option` };
+    return { roots: [], reading: READS_EVERYTHING, problem: `${upstream.name} may print a name that ${consumer} takes for an option` };
   const reading = upstream.name === "git" ? GIT_TRACKED : READS_EVERYTHING;
-  return {
-    roots: [...roots, ...(roots.length === 0 || upstream.name === "git" ? [CURRENT_DIRECTORY] : []), ...templates],
-    reading,
-    problem: undefined,
-  };
+  return { roots: [...roots, ...(roots.length === 0 || upstream.name === "git" ? [CURRENT_DIRECTORY] : [])], reading, problem: undefined };
 }

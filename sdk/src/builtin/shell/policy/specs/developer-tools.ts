@@ -47,6 +47,11 @@ const STEERING: Record<string, readonly SteeringFile[]> = {
   mvn: [{ path: ".mvn/jvm.config", reason: "the mvn launcher passes its options to the JVM: -javaagent and -agentpath load code" }],
   dotnet: [{ path: "global.json", reason: "sdk.paths makes dotnet run an SDK from folders the checkout names" }],
 };
+/** cargo reads `.cargo/config.toml` from every folder above the project: `build.rustc` and `build.rustc-wrapper` name what runs for target info. */
+const CARGO_CONFIG: SteeringFile[] = [".cargo/config.toml", ".cargo/config"].map((path) => ({
+  path,
+  reason: "build.rustc or build.rustc-wrapper name the program cargo runs to learn the target (cargo book: configuration)",
+}));
 /** npm's project `.npmrc` names the registry and proxy the registry commands reach, with `${VAR}` credentials expanded into them. */
 const NPMRC: SteeringFile[] = [
   { path: ".npmrc", reason: "it sets the registry, proxy and tokens npm sends (npm docs: npmrc, per-project config)" },
@@ -173,7 +178,37 @@ const DOCKER_FORMAT = [
 
 export const DEVELOPER_TOOLS = programSpecs([
   ...VERSION_QUERIES.map(([name, spellings]) => versionQuery(name, spellings)),
-  versionQuery("terraform", ["--version", "-version", "-v", "version"], [[], ["version"]]),
+  {
+    name: "terraform",
+    summary: "terraform --version, version, fmt -check",
+    style: "single-dash",
+    options: [flag("--version", "-version", "-v")],
+    bareIsReadOnly: true,
+    subcommands: [
+      { name: "version", summary: "terraform version", style: "single-dash", options: [flag("-json")], operands: { max: 0 } },
+      {
+        name: "fmt",
+        // `terraform fmt -help`: "-write=false  Don't write to source files (always disabled if using -check)".
+        summary: "terraform fmt -check or -write=false (reports unformatted files; rewrites them otherwise)",
+        style: "single-dash",
+        options: flags("-check -diff -recursive -no-color -list=false -list=true -write=false"),
+        operands: { role: "path" },
+        check: (parsed) =>
+          parsed.has("-check") || parsed.has("-write=false") ? undefined : "terraform fmt rewrites the files unless -check or -write=false",
+      },
+    ],
+    check: (parsed) => (parsed.options.length === 1 ? undefined : "only terraform --version is read-only"),
+    examples: {
+      readOnly: ["terraform --version", "terraform version", "terraform fmt -check", "terraform fmt -check -recursive -diff modules"],
+      notReadOnly: [
+        "terraform fmt",
+        "terraform fmt -recursive",
+        "terraform fmt -write=true",
+        "terraform -chdir=x fmt -check",
+        "terraform plan",
+      ],
+    },
+  },
   {
     name: "npm",
     summary: "npm list, view, outdated, root, prefix, explain, config get/list, --version",
@@ -234,7 +269,7 @@ export const DEVELOPER_TOOLS = programSpecs([
   ),
   {
     name: "cargo",
-    summary: "cargo --version, --list",
+    summary: "cargo --version, --list, metadata --no-deps, tree",
     steeredBy: STEERING.cargo,
     style: "single-dash",
     options: [flag("--version", "-V"), flag("--list")],
@@ -252,16 +287,36 @@ export const DEVELOPER_TOOLS = programSpecs([
         check: (parsed) => (parsed.has("--no-deps") ? undefined : "cargo metadata without --no-deps resolves (and downloads) dependencies"),
         examples: { readOnly: ["cargo metadata --no-deps --format-version 1"], notReadOnly: ["cargo metadata"] },
       },
+      {
+        name: "tree",
+        summary: "cargo tree (reads Cargo.toml and Cargo.lock, may fetch the index; no build script runs)",
+        steeredBy: [...RUST_TOOLCHAIN, ...CARGO_CONFIG],
+        options: [
+          ...flags(
+            "-d --duplicates --no-dedupe --workspace --all-features --no-default-features --all-targets --frozen --locked --offline -q --quiet -v --verbose",
+          ),
+          ...valuedEach(
+            "-i --invert -e --edges --prune --depth -p --package --exclude --target --charset -f --format --prefix -F --features --color",
+          ),
+          pathValued("--manifest-path"),
+        ],
+        forbidden: forbid("--config -Z", "sets any cargo setting (a rustc wrapper, a registry) or an unstable flag"),
+        operands: { max: 0 },
+        examples: {
+          readOnly: ["cargo tree", "cargo tree -i serde -e normal", "cargo tree --depth 1 --offline"],
+          notReadOnly: ["cargo tree --config build.rustc-wrapper=./x", "cargo tree -Z unstable-options", "cargo tree serde"],
+        },
+      },
     ],
     check: (parsed) => (parsed.options.length === 1 ? undefined : "only cargo --version or --list is read-only"),
     examples: {
       readOnly: ["cargo --version", "cargo --list", "cargo metadata --no-deps"],
-      notReadOnly: ["cargo build", "cargo --version --list", "cargo metadata", "cargo tree"],
+      notReadOnly: ["cargo build", "cargo --version --list", "cargo metadata", "cargo tree --config x=1"],
     },
   },
   {
     name: "go",
-    summary: "go version, go env",
+    summary: "go version, go env, go list, go doc",
     subcommands: [
       { name: "version", summary: "go version", options: flags("-m -v -json"), operands: { role: "path" } },
       {
@@ -273,20 +328,36 @@ export const DEVELOPER_TOOLS = programSpecs([
       },
       {
         name: "list",
-        summary: "go list -m (modules only: loading packages may run cgo and toolchain steps)",
+        // `go help list`: only -export and -compiled build (the latter runs cgo on CgoFiles); loading reads the sources.
+        summary: "go list packages or modules (no -export, -compiled or -toolexec, which build or run programs)",
+        style: "single-dash",
         options: [...flags("-m -json -e -deps -test -find -versions -retracted"), valued("-f")],
         forbidden: [
           ...forbid("-export -compiled -toolexec -exec -overlay -modfile -pgo", "builds packages or runs the program named"),
           ...forbid("-u -mod", "queries or changes module versions"),
         ],
         operands: { role: "text" },
-        check: (parsed) => (parsed.has("-m") ? undefined : "go list without -m loads packages"),
       },
       { name: "doc", summary: "go doc", options: flags("-all -c -cmd -short -src -u"), operands: { role: "text" } },
     ],
     examples: {
-      readOnly: ["go version", "go env GOPATH", "go list -m", "go list -m all", "go doc fmt.Println"],
-      notReadOnly: ["go env -w GOFLAGS=-x", "go run .", "go list ./...", "go list -m -toolexec ./x", "go list -m -u all"],
+      readOnly: [
+        "go version",
+        "go env GOPATH",
+        "go list -m",
+        "go list -m all",
+        "go list ./...",
+        "go list -deps -test -json ./cmd/x",
+        "go doc fmt.Println",
+      ],
+      notReadOnly: [
+        "go env -w GOFLAGS=-x",
+        "go run .",
+        "go list -compiled ./...",
+        "go list -export ./...",
+        "go list -m -toolexec ./x",
+        "go list -m -u all",
+      ],
     },
   },
   {
