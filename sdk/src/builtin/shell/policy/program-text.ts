@@ -8,10 +8,10 @@ import type { ParsedArguments } from "./command-spec.js";
  */
 
 /**
- * `jq -n env`, `jq '$ENV'` and yq's `env(X)`/`strenv(X)` print environment variables, which may hold
- * credentials (as `printenv` alone does). A field named `.env` is fine.
+ * `jq -n env`, `jq '$ENV'` and yq's `env(X)`/`strenv(X)`/`envsubst` print environment variables,
+ * which may hold credentials (as `printenv` alone does). A field named `.env` is fine.
  */
-const PRINTS_ENVIRONMENT = /(^|[^.\w$])(env|strenv)\b|\$ENV\b/;
+const PRINTS_ENVIRONMENT = /(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV\b/;
 
 /** jq `import`/`include`, yq `load*()` and jq's `input_filename` tricks read files the command line does not name. */
 const LOADS_FILES = /\b(import|include|load\w*)\b/;
@@ -45,11 +45,19 @@ export function sedProgramProblem(parsed: ParsedArguments): string | undefined {
   return undefined;
 }
 
+/** A jq-language expression (jq, yq, gojq inside `gh --jq`): reading the environment or loading files. */
+export function queryExpressionProblem(expression: string): string | undefined {
+  return PRINTS_ENVIRONMENT.test(expression) || LOADS_FILES.test(expression)
+    ? "the expression reads the environment or other files"
+    : undefined;
+}
+
 /** jq and yq expressions: reading the environment or loading files. */
 export function queryProgramProblem(parsed: ParsedArguments): string | undefined {
   for (const word of parsed.operands) {
     if (word.value === undefined) return "the expression is only known at run time";
-    if (PRINTS_ENVIRONMENT.test(word.value) || LOADS_FILES.test(word.value)) return "the expression reads the environment or other files";
+    const problem = queryExpressionProblem(word.value);
+    if (problem) return problem;
   }
   return undefined;
 }

@@ -10,6 +10,7 @@ import {
   type ProgramSpec,
   type SteeringFile,
 } from "../command-spec.js";
+import { queryExpressionProblem } from "../program-text.js";
 import { SECRET_VARIABLE_NAME } from "../../secret-variables.js";
 import { ghRepositoryHost, namedHost } from "../named-hosts.js";
 
@@ -151,8 +152,10 @@ const kubeGet: ProgramSpec = {
 };
 
 const GH_OPTIONS = [
+  // gh's --jq is gojq, whose `env` and `$ENV` print the environment gh runs in (its tokens included).
+  { ...valued("-q", "--jq"), check: queryExpressionProblem },
   ...valuedEach(
-    "--json -q --jq -t --template -L --limit -s --state -a --assignee -l --label -A --author -R --repo -b --branch -B --base -S --search --app -w --workflow -u --user -e --event -c --commit",
+    "--json -t --template -L --limit -s --state -a --assignee -l --label -A --author -R --repo -b --branch -B --base -S --search --app -w --workflow -u --user -e --event -c --commit",
   ),
   ...flags("--comments --exit-status --log --log-failed --name-only --patch --color --required -v --verbose"),
 ];
@@ -499,7 +502,13 @@ export const DEVELOPER_TOOLS = programSpecs([
     ],
     examples: {
       readOnly: ["gh pr list", "gh issue view 12 --comments"],
-      notReadOnly: ["gh pr merge 1", "gh api /user", "gh repo view --web"],
+      notReadOnly: [
+        "gh pr merge 1",
+        "gh api /user",
+        "gh repo view --web",
+        "gh pr list --json title --jq env",
+        "gh repo view --json name -q '$ENV'",
+      ],
     },
   },
 ]);

@@ -96,6 +96,9 @@ export const TEXT_PROCESSORS = programSpecs([
     ],
     operands: { leading: ["text"] },
     check: queryProgramProblem,
-    examples: { readOnly: ["yq .a config.yml", "yq e '.a' config.yml"], notReadOnly: ["yq -i .a=1 config.yml", "yq 'env(HOME)'"] },
+    examples: {
+      readOnly: ["yq .a config.yml", "yq e '.a' config.yml"],
+      notReadOnly: ["yq -i .a=1 config.yml", "yq 'env(HOME)'", "yq '.url | envsubst' config.yml"],
+    },
   },
 ]);
