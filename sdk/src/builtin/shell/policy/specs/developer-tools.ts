@@ -7,9 +7,11 @@ import {
   valued,
   valuedEach,
   type ParsedArguments,
+  type ParsedOption,
   type ProgramSpec,
   type SteeringFile,
 } from "../command-spec.js";
+import type { ShellWord } from "../../shell-word.js";
 import { queryExpressionProblem } from "../program-text.js";
 import { SECRET_VARIABLE_NAME } from "../../secret-variables.js";
 import { ghRepositoryHost, namedHost } from "../named-hosts.js";
@@ -125,16 +127,35 @@ const KUBE_READ_OPTIONS = [
   ...flags(
     "-A --all-namespaces -w --watch --watch-only --show-labels --no-headers --show-kind --ignore-not-found -p --previous -f --follow --timestamps --prefix --all-containers --show-managed-fields --recursive -R",
   ),
+  // One option per meaning: the checks ask for `-o`'s values, which `--output=yaml` gives too.
+  valued("-o", "--output"),
+  valued("-n", "--namespace"),
+  valued("-l", "--selector"),
+  valued("-L", "--label-columns"),
+  valued("-c", "--container"),
   ...valuedEach(
-    "-n --namespace -o --output -l --selector --sort-by --field-selector -L --label-columns --chunk-size --request-timeout -c --container --tail --since --since-time --limit-bytes --context --cluster --template --max-log-requests --subresource",
+    "--sort-by --field-selector --chunk-size --request-timeout --tail --since --since-time --limit-bytes --context --cluster --template --max-log-requests --subresource",
   ),
   pathValued("--filename"),
 ];
+/** Output formats whose template kubectl reads from a file: `-o go-template-file=F`, or `-o jsonpath-file --template F`. */
+const KUBE_FILE_FORMAT = /^(go-template-file|templatefile|jsonpath-file|custom-columns-file)(?:=(.*))?$/;
+/** A template file is printed around the objects, so reading a secret as one prints the secret. */
+function kubeTemplateFiles(options: readonly ParsedOption[]): ShellWord[] {
+  const formats = options.filter((option) => option.name === "-o" && option.value?.value !== undefined).map((option) => option.value!);
+  const files = formats.flatMap((word) => {
+    const file = KUBE_FILE_FORMAT.exec(word.value!)?.[2];
+    return file ? [{ ...word, value: file }] : [];
+  });
+  if (!formats.some((word) => KUBE_FILE_FORMAT.test(word.value!))) return files;
+  return [...files, ...options.filter((option) => option.name === "--template" && option.value).map((option) => option.value!)];
+}
 const kubeSub = (name: string): ProgramSpec => ({
   name,
   summary: `kubectl ${name}`,
   options: KUBE_READ_OPTIONS,
   operands: { role: "text", check: notKubeSecret },
+  pathsInValues: kubeTemplateFiles,
 });
 /** Output formats of `kubectl get` that print names and metadata only, never a secret's data. */
 const KUBE_NAME_FORMATS = new Set(["wide", "name"]);
