@@ -131,6 +131,18 @@ describe("recursive searches and the secrets inside the project", () => {
     expect(await behavior(tree({ "node_modules/pkg/test/fixture.pem": "key\n" }), "grep -r KEY .")).toBe("ask");
   });
 
+  it("judges an installed package's files by name, the user's own files in node_modules by content too", async () => {
+    const token = "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n";
+    // From the registry's tarball: a package.json directly below node_modules (or its @scope).
+    const installed = tree({ "node_modules/pkg/package.json": "{}\n", "node_modules/@scope/lib/package.json": "{}\n" });
+    writeFileSync(join(installed, "node_modules/pkg/README.md"), token);
+    writeFileSync(join(installed, "node_modules/@scope/lib/example.env.md"), token);
+    expect(await behavior(installed, "grep -r KEY .")).toBe("allow");
+    // A tool's cache, and a folder with no package.json, are the user's.
+    expect(await behavior(tree({ "node_modules/.cache/tool/settings.json": token }), "grep -r KEY .")).toBe("ask");
+    expect(await behavior(tree({ "node_modules/notes/todo.txt": token }), "grep -r KEY .")).toBe("ask");
+  });
+
   it("counts a linked workspace package in node_modules as what it leads to, when the reader follows links", async () => {
     const outside = tree({ "secret-dir/id_rsa": "key\n", "secret-dir/package.json": "{}\n" });
     const project = tree({ "node_modules/left-pad/package.json": "{}\n" });
