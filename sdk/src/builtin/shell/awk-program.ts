@@ -226,7 +226,8 @@ export function awkProgramProblem(source: string): string | undefined {
     else if (inPrint && depth === 0 && (token.text === ">" || token.text === ">>")) {
       const target = tokens[index + 1];
       if (target?.kind === "string" && STANDARD_STREAMS.has(target.text) && isStatementEnd(tokens[index + 2])) continue;
-      return `the awk program redirects print output to a file (${token.text} ${target?.kind === "string" ? JSON.stringify(target.text) : (target?.text ?? "")})`;
+      const named = target?.kind === "string" ? JSON.stringify(target.text) : (target?.text ?? "");
+      return `the awk program redirects print output to a file (${token.text} ${named})`;
     }
   }
   return undefined;

@@ -19,12 +19,14 @@ export function stdinNames(parsed: ParsedArguments | undefined, stdin: StdinSour
   const option = parsed?.options.find((candidate) => candidate.spec.stdin === "names");
   if (!parsed || !option || stdin === undefined) return { names: [] };
   const text = stdin.kind === "text" ? stdin.text : undefined;
-  if (text === undefined)
+  if (text === undefined) {
+    const source = stdin.kind === "pipe" ? "an earlier command produces" : "are only known";
     return {
       names: [],
-      problem: `${option.name} reads the names of what it prints from stdin, which ${stdin.kind === "pipe" ? "an earlier command produces" : "are only known"} at run time`,
+      problem: `${option.name} reads the names of what it prints from stdin, which ${source} at run time`,
       ruleId: `readonly.${parsed.id}.stdin.${option.name}`,
     };
+  }
   const names = text.split(/\s+/).filter(Boolean);
   return { names: names.map((name) => ({ text: name, value: name, expands: false })) };
 }

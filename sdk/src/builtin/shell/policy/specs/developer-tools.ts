@@ -50,7 +50,10 @@ const STEERING: Record<string, readonly SteeringFile[]> = {
   mvn: [{ path: ".mvn/jvm.config", reason: "the mvn launcher passes its options to the JVM: -javaagent and -agentpath load code" }],
   dotnet: [{ path: "global.json", reason: "sdk.paths makes dotnet run an SDK from folders the checkout names" }],
 };
-/** cargo reads `.cargo/config.toml` from every folder above the project: `build.rustc` and `build.rustc-wrapper` name what runs for target info. */
+/**
+ * cargo reads `.cargo/config.toml` from every folder above the project: `build.rustc` and
+ * `build.rustc-wrapper` name what it runs to learn the target.
+ */
 const CARGO_CONFIG: SteeringFile[] = [".cargo/config.toml", ".cargo/config"].map((path) => ({
   path,
   reason: "build.rustc or build.rustc-wrapper name the program cargo runs to learn the target (cargo book: configuration)",
@@ -120,7 +123,10 @@ const PIP_LIST = [
   pathValued("--path"),
 ];
 
-/** kubectl's spellings of the secret resource: any case, `secret(s)`, `secrets.`, `secrets.v1.`, `sealedsecrets.bitnami.com`, `secret/name`. */
+/**
+ * kubectl's spellings of the secret resource: any case, `secret(s)`, `secrets.`, `secrets.v1.`,
+ * `sealedsecrets.bitnami.com`, `secret/name`.
+ */
 const KUBE_SECRETS = /(^|,)(secrets?|sealedsecrets?)(\.[\w.-]*)?(\/|,|$)/i;
 const notKubeSecret = (value: string) => (KUBE_SECRETS.test(value) ? "kubectl shows secrets" : undefined);
 const KUBE_READ_OPTIONS = [
