@@ -3,8 +3,8 @@ import type { DoctorFinding } from "./doctor-report.js";
 
 /** With tools stored, the catalog revision counter must exist: other instances follow it to see changes. */
 export async function checkRevision(deps: DoctorDeps, fix: boolean): Promise<DoctorFinding[]> {
-  if ((await deps.entries.readRevisionLog()).revision !== 0) return [];
-  if (fix) await deps.entries.bumpRevision();
+  if ((await deps.entries.revision.readRevisionLog()).revision !== 0) return [];
+  if (fix) await deps.entries.revision.bumpRevision();
   return [
     {
       kind: "revision-drift",

@@ -18,8 +18,8 @@ export async function checkPartition(
   isOld: (timestamp: string) => boolean,
 ): Promise<{ partition: ToolPartition; findings: DoctorFinding[] }> {
   const findings: DoctorFinding[] = [];
-  let partition = await deps.entries.readPartition(toolId);
-  if (await checkTool(deps, partition, fix, isOld, findings)) partition = await deps.entries.readPartition(toolId);
+  let partition = await deps.entries.reads.readPartition(toolId);
+  if (await checkTool(deps, partition, fix, isOld, findings)) partition = await deps.entries.reads.readPartition(toolId);
   return { partition, findings };
 }
 
@@ -84,7 +84,7 @@ async function checkTool(
     repaired ||= fix;
   }
   // Finishing a publish moves the pointer too: judge the pointer as it is now.
-  const partition = repaired ? await deps.entries.readPartition(toolId) : found;
+  const partition = repaired ? await deps.entries.reads.readPartition(toolId) : found;
   const best = highestVersion(latestCandidates(partition));
   const pointer = partition.pointer?.kind === "pointer" ? partition.pointer : undefined;
   const problem =
@@ -114,8 +114,8 @@ async function checkTool(
 
 /** The steps a publish runs after its version item, for a version whose publisher is gone. */
 async function finishPublish(deps: DoctorDeps, toolId: string, version: VersionSummary): Promise<void> {
-  const stored = await deps.entries.getStoredVersion(toolId, version.version);
+  const stored = await deps.entries.reads.getStoredVersion(toolId, version.version);
   if (stored === undefined) return;
-  await deps.entries.advancePointer(stored.entry);
-  await recordCatalogChange(deps, { toolId, kind: "published" }, () => deps.entries.markPublished(toolId, version.version));
+  await deps.entries.pointer.advancePointer(stored.entry);
+  await recordCatalogChange(deps, { toolId, kind: "published" }, () => deps.entries.versions.markPublished(toolId, version.version));
 }

@@ -106,7 +106,7 @@ async function checkArchives(deps: SweepDeps, options: ResolvedSweepOptions, pas
     const page = await deps.archives.listPage(typeof progress.next === "string" ? progress.next : undefined, options.pageSize);
     const old = page.objects.filter((object) => options.isOld(object.lastModified));
     const orphans = await mapBounded(old, PARALLEL_TOOLS, async (object): Promise<DoctorFinding | undefined> => {
-      if (await deps.entries.archiveReferenced(object.sha256)) return undefined;
+      if (await deps.entries.indexes.archiveReferenced(object.sha256)) return undefined;
       return orphanedArchive(object, options.fix && (await removeArchiveIfUnreferenced(deps, object.sha256)));
     });
     run.findings.push(...orphans.filter((finding) => finding !== undefined));

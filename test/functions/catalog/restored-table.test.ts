@@ -85,19 +85,19 @@ describe("a table restored to an earlier revision", () => {
     await publish("kept-two");
     await runIndexer();
     const backup = await allItems();
-    const backupRevision = (await registry.local.deps.entries.readRevisionLog()).revision;
+    const backupRevision = (await registry.local.deps.entries.revision.readRevisionLog()).revision;
 
     // The history the restore loses: two more tools, each indexed, so S3 holds its two newest snapshots.
     await publish("lost-one");
     await runIndexer();
     await publish("lost-two");
     await runIndexer();
-    const lostRevision = (await registry.local.deps.entries.readRevisionLog()).revision;
+    const lostRevision = (await registry.local.deps.entries.revision.readRevisionLog()).revision;
 
     await restore(backup);
     // The new history reuses the lost one's revision numbers with other tools.
     await publish("new-one");
-    expect((await registry.local.deps.entries.readRevisionLog()).revision).toBe(backupRevision + 1);
+    expect((await registry.local.deps.entries.revision.readRevisionLog()).revision).toBe(backupRevision + 1);
     expect(backupRevision + 1).toBeLessThan(lostRevision);
 
     // Before the indexer's next run: readers start from the snapshot the restored table names (the backup's) plus its log.
@@ -106,7 +106,7 @@ describe("a table restored to an earlier revision", () => {
     const run = await runIndexer();
     expect(run.listing).toMatchObject({ stored: true, revision: backupRevision + 1 });
     expect(run.stored).toBe(true);
-    const log = await registry.local.deps.entries.readRevisionLog();
+    const log = await registry.local.deps.entries.revision.readRevisionLog();
     expect(log.snapshotRevision("listing")).toBe(backupRevision + 1);
     // The lost history's snapshot above the table's revision went, so it cannot push the current one out.
     expect(await snapshots("listing").get(lostRevision)).toBeUndefined();
@@ -123,7 +123,7 @@ describe("a table restored to an earlier revision", () => {
   });
 
   it("never serves bytes the table does not name under its revision, such as another history's snapshot", async () => {
-    const log = await registry.local.deps.entries.readRevisionLog();
+    const log = await registry.local.deps.entries.revision.readRevisionLog();
     const named = log.snapshotRevision("listing")!;
     const stranger = (await readerIds()).ids.map((toolId) => ({ tool_id: toolId }) as never);
     // Another history's listing at the very revision the table names (S3 written, the revision item untouched).

@@ -126,7 +126,7 @@ describe("incremental repair", () => {
     expect(named(second.findings)).toEqual(["missing-pointer changed-broken", "unfinished-publish changed-pending"]);
     expect(second.findings.every((finding) => finding.fixed)).toBe(true);
     expect((await (await fetch(`${suite.registry.url}/tools/changed-broken`)).json()) as object).toMatchObject({ version: "1.0.0" });
-    expect((await deps.entries.getStoredVersion("changed-pending", "1.0.0"))?.pending).toBe(false);
+    expect((await deps.entries.reads.getStoredVersion("changed-pending", "1.0.0"))?.pending).toBe(false);
 
     // Nothing written since: nothing to check.
     const third = await runSweep(deps, { fix: true, budget: unlimited, incrementalOnly: true, ...settledAtOnce });
@@ -148,16 +148,16 @@ describe("incremental repair", () => {
       headers: { authorization: `Bearer ${suite.registry.token}` },
     });
     expect(response.status).toBe(200);
-    await deps.entries.putVersion({ ...(await stored("quiet-tool")), tool_id: "delete-cut-short" }, "digest");
-    await deps.entries.beginDeletion("delete-cut-short", ["1.0.0"], "crashed");
+    await deps.entries.versions.putVersion({ ...(await stored("quiet-tool")), tool_id: "delete-cut-short" }, "digest");
+    await deps.entries.deletion.beginDeletion("delete-cut-short", ["1.0.0"], "crashed");
     const run = await runSweep(deps, { fix: true, budget: unlimited, incrementalOnly: true, ...settledAtOnce });
     expect(named(run.findings)).toEqual(["unfinished-delete delete-cut-short"]);
-    expect((await deps.entries.readPartition("delete-cut-short")).versions).toEqual([]);
+    expect((await deps.entries.reads.readPartition("delete-cut-short")).versions).toEqual([]);
   });
 });
 
 async function stored(toolId: string): Promise<PublishedEntry> {
-  const version = await deps.entries.getStoredVersion(toolId, "1.0.0");
+  const version = await deps.entries.reads.getStoredVersion(toolId, "1.0.0");
   if (version === undefined) throw new Error(`${toolId}@1.0.0 is not stored`);
   return version.entry;
 }
@@ -168,9 +168,9 @@ describe("full pass", () => {
     const seeded = Array.from({ length: 120 }, (_, index) => `seeded-${String(index).padStart(3, "0")}`);
     for (const toolId of seeded) {
       const entry = { ...base, tool_id: toolId };
-      await deps.entries.putVersion(entry, "digest");
-      await deps.entries.advancePointer(entry);
-      await deps.entries.markPublished(toolId, entry.version);
+      await deps.entries.versions.putVersion(entry, "digest");
+      await deps.entries.pointer.advancePointer(entry);
+      await deps.entries.versions.markPublished(toolId, entry.version);
     }
     await losePointer("seeded-017");
     await leavePending("seeded-093", "1.0.0");

@@ -49,6 +49,18 @@ describe("everyday read-only commands are auto-allowed in DEFAULT", () => {
     "ip addr",
     "ulimit -a",
     "npx --version",
+    // Loading packages reads their sources; only -export and -compiled build (go help list).
+    "go list ./...",
+    "go list -deps -json ./cmd/tool",
+    // Reads Cargo.toml and the lock file; no build script runs.
+    "cargo tree",
+    "cargo tree -i serde --depth 2",
+    // -check never writes (terraform fmt -help).
+    "terraform fmt -check",
+    "terraform fmt -check -recursive -diff",
+    // The names come from a read-only listing of the repository's tracked files.
+    "wc -l $(git ls-files '*.ts')",
+    "head -n 3 $(git ls-files src)",
   ])("allows %j", async (command) => {
     expect((await decide(command)).behavior).toBe("allow");
   });
@@ -59,9 +71,16 @@ describe("everyday read-only commands are auto-allowed in DEFAULT", () => {
     "git reflog expire --all",
     "git branch -d --merged x",
     "cargo metadata",
-    "go list ./...",
+    "go list -compiled ./...",
     "go list -m -toolexec ./x",
-    "cargo tree",
+    "cargo tree --config build.rustc-wrapper=./wrap",
+    "terraform fmt",
+    "terraform fmt -recursive",
+    // docker inspect prints the container's environment (Config.Env), where credentials are passed.
+    "docker inspect web",
+    "docker inspect --format '{{json .Config.Env}}' web",
+    "wc -l $(cat files.txt)",
+    'wc -l "$(git ls-files)"',
     "kubectl get secrets -o yaml",
     "kubectl get secret db -o=jsonpath={.data}",
     "kubectl config view --flatten",

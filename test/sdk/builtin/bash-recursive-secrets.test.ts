@@ -109,14 +109,45 @@ describe("recursive searches and the secrets inside the project", () => {
     await expectDecisions(project, { "grep -r KEY src": "allow", "grep -R KEY src": "ask", "rg KEY": "allow", "rg -L KEY": "ask" });
   });
 
-  it("reads .git/config for a credential, skips the other git internals and node_modules", async () => {
+  it("reads .git/config for a credential and skips the other git internals", async () => {
     const withToken = tree({}, { git: true });
     writeFileSync(join(withToken, ".git", "config"), '[remote "origin"]\n\turl = https://me:ghp_secret@github.com/me/x\n');
     await expectDecisions(withToken, { "grep -r KEY .": "ask", "grep -r KEY src": "allow" });
-    await expectDecisions(tree({ "node_modules/pkg/test/fixture.pem": "key\n" }, { git: true }), {
-      "grep -r KEY .": "allow",
-      "rg --hidden --no-ignore KEY": "allow",
+  });
+
+  it("walks node_modules as the reader does: by how it walks, not by the folder's name (issue 24)", async () => {
+    // A user's .env in a tool's cache inside node_modules; node_modules gitignored, as projects do.
+    const cached = tree({ "node_modules/.cache/app/.env": "API_KEY=x\n", ".gitignore": "node_modules/\n" }, { git: true });
+    await expectDecisions(cached, {
+      "grep -r KEY .": "ask",
+      "grep -r KEY node_modules": "ask",
+      "grep -r KEY src": "allow",
+      // rg and git grep skip what .gitignore ignores; told not to, they read it.
+      "rg KEY": "allow",
+      "git grep KEY": "allow",
+      "rg --hidden --no-ignore KEY": "ask",
     });
+    // A package's own key-named fixture is read by grep -r as well.
+    expect(await behavior(tree({ "node_modules/pkg/test/fixture.pem": "key\n" }), "grep -r KEY .")).toBe("ask");
+  });
+
+  it("judges an installed package's files by name, the user's own files in node_modules by content too", async () => {
+    const token = "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n";
+    // From the registry's tarball: a package.json directly below node_modules (or its @scope).
+    const installed = tree({ "node_modules/pkg/package.json": "{}\n", "node_modules/@scope/lib/package.json": "{}\n" });
+    writeFileSync(join(installed, "node_modules/pkg/README.md"), token);
+    writeFileSync(join(installed, "node_modules/@scope/lib/example.env.md"), token);
+    expect(await behavior(installed, "grep -r KEY .")).toBe("allow");
+    // A tool's cache, and a folder with no package.json, are the user's.
+    expect(await behavior(tree({ "node_modules/.cache/tool/settings.json": token }), "grep -r KEY .")).toBe("ask");
+    expect(await behavior(tree({ "node_modules/notes/todo.txt": token }), "grep -r KEY .")).toBe("ask");
+  });
+
+  it("counts a linked workspace package in node_modules as what it leads to, when the reader follows links", async () => {
+    const outside = tree({ "secret-dir/id_rsa": "key\n", "secret-dir/package.json": "{}\n" });
+    const project = tree({ "node_modules/left-pad/package.json": "{}\n" });
+    symlinkSync(join(outside, "secret-dir"), join(project, "node_modules", "pkg"));
+    await expectDecisions(project, { "grep -r KEY .": "allow", "grep -R KEY .": "ask", "rg -L --no-ignore KEY": "ask" });
   });
 
   it("asks when the tree is too deep to check", async () => {

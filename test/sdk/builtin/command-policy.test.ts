@@ -50,6 +50,23 @@ describe("read-only policy specs", () => {
     expect(() => indexSpecs([{ ...spec, subcommands: [spec, spec] }])).toThrow(/subcommand x twice/);
   });
 
+  it("accepts any argument at all only for programs that print or ignore every word (issue 24)", () => {
+    // Each has no option that writes, runs, reads a file or reaches a host: GNU echo/true/false/yes/expr, and test's operators.
+    const printsOrIgnores = new Set(["echo", "true", "false", ":", "yes", "expr", "test", "["]);
+    const unconstrained = allSpecs()
+      .filter(({ spec }) => spec.anyArguments)
+      .map(({ words }) => words.join(" "))
+      .filter((name) => !printsOrIgnores.has(name));
+    expect(unconstrained).toEqual([]);
+  });
+
+  it.each(["lsblk --sysroot /mnt", "lscpu -s /mnt", "lspci -q", "lsusb -D /dev/bus/usb/001/002", "nvidia-smi -f /tmp/x", "vmstat -Z"])(
+    "a hardware lister refuses %j, an option that reads or writes elsewhere or that it does not list",
+    async (command) => {
+      expect(await bash.checkReadOnly({ command })).toBe(false);
+    },
+  );
+
   it("has a docs table generated from the specs", () => {
     const docs = readFileSync(new URL("../../../docs/command-policy.md", import.meta.url), "utf8");
     expect(docs).toContain(commandPolicyTable());

@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { fileStat } from "../../permission/working-directories.js";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { holdsCredential, readGitConfig } from "./git-config-file.js";
 import { findGitRepository } from "./git-repository.js";
 import { hardLinkCount, isSecretEntry, type DangerousPathLists } from "./dangerous-paths.js";
@@ -54,8 +54,10 @@ export interface TreeSearch {
  * The first secret a recursive read of `root` would read (a dangerous file or directory by name,
  * a regular file with several hard links, a `.git/config` holding a credential, a symlink that
  * leads to one when links are followed), a reason when the tree is too big to tell (see
- * `isTreeLimit`), or undefined. `node_modules` is skipped: packages' fixture keys are not the
- * user's secrets. With `search.target`, the first file that matches it instead.
+ * `isTreeLimit`), or undefined. `node_modules` is walked like any folder (a `.cache` or a linked
+ * workspace package in it is read as well): what the reader skips is decided by how it walks
+ * (hidden, ignored, links), and a tree too big to walk is the limit. With `search.target`, the
+ * first file that matches it instead.
  */
 export function treeSecret(root: string, lists: DangerousPathLists, reading: TreeReading, search: TreeSearch = {}): string | undefined {
   const start = realDirectory(root);
@@ -116,6 +118,16 @@ const NEGATION = Symbol("negation");
 
 type WalkEvent = TreeSecretEntry | { limit: string } | typeof NEGATION;
 
+interface PendingDirectory {
+  directory: string;
+  depth: number;
+  rules: IgnoreRule[];
+  /** Inside a package npm installed (see isInstalledPackage). */
+  installed?: boolean;
+  /** Inside a node_modules folder (walked after the rest). */
+  modules?: boolean;
+}
+
 /** `treeSecret`'s answer: the first secret's description, the limit reached, NEGATION, or undefined when the walk found nothing. */
 function firstAnswer(events: Generator<WalkEvent>): string | undefined | typeof NEGATION {
   const first = events.next();
@@ -138,14 +150,20 @@ function* walk(
 ): Generator<WalkEvent> {
   let budget = MAX_TREE_ENTRIES;
   const visited = new Set<string>([start]);
-  const pending: { directory: string; depth: number; rules: IgnoreRule[] }[] = [{ directory: start, depth: 0, rules: initialRules }];
-  while (pending.length > 0) {
-    const { directory, depth, rules: inherited } = order === "depth" ? pending.pop()! : pending.shift()!;
+  // The user's own folders first, then what sits in a node_modules: when the budget runs out, it
+  // runs out among installed packages, not in the project's own tree.
+  const pending: PendingDirectory[] = [{ directory: start, depth: 0, rules: initialRules }];
+  const deferred: PendingDirectory[] = [];
+  const queue = (entry: PendingDirectory) => (entry.modules ? deferred : pending).push(entry);
+  while (pending.length > 0 || deferred.length > 0) {
+    const from = pending.length > 0 ? pending : deferred;
+    const { directory, depth, rules: inherited, installed: insidePackage, modules } = order === "depth" ? from.pop()! : from.shift()!;
     if (depth > MAX_TREE_DEPTH) {
       yield { limit: `a tree deeper than ${MAX_TREE_DEPTH} levels below ${start}` };
       return;
     }
     const { entries, hasIgnoreFile } = listing(directory, lists);
+    const installed = insidePackage === true || isInstalledPackage(directory, entries);
     const own = hasIgnoreFile ? directoryIgnores(directory) : undefined;
     if (own?.negates && (!reading.hidden || reading.gitignore)) {
       yield NEGATION;
@@ -162,10 +180,9 @@ function* walk(
       // Content is judged here, not in the listing: a file's text changes without its folder's mtime.
       const secret = search.target
         ? kind !== "directory" && search.target(path)
-        : secretByName || hardLinks > 1 || (kind === "file" && credentialContentReason(path) !== undefined);
+        : secretByName || hardLinks > 1 || (kind === "file" && !installed && credentialContentReason(path) !== undefined);
       // A plain file matters only when it is a secret (or the target), and is read.
-      if ((kind === "file" && (!secret || (search.reads && !search.reads(path)))) || (kind === "directory" && name === "node_modules"))
-        continue;
+      if (kind === "file" && (!secret || (search.reads && !search.reads(path)))) continue;
       if (reading.gitignore && rules.length > 0 && isIgnored(path, kind === "directory", rules)) continue;
       if (kind === "directory" && name === ".git") {
         // The internals are git's; only the config may hold a token (`url = https://user:token@…`).
@@ -179,15 +196,28 @@ function* walk(
         yield { path, kind: kind === "directory" ? "directory" : "file", description };
         continue;
       }
-      if (kind === "directory") pending.push({ directory: path, depth: depth + 1, rules });
+      if (kind === "directory") queue({ directory: path, depth: depth + 1, rules, installed, modules: modules || name === "node_modules" });
       else if (kind === "link" && reading.followsLinks) {
         const target = followedLink(path, lists, visited, search);
         if (target?.secret)
           yield { path, kind: target.isDirectory ? "directory" : "file", description: `${path} (links to ${target.secret})` };
-        else if (target?.directory) pending.push({ directory: target.directory, depth: depth + 1, rules: [] });
+        else if (target?.directory) queue({ directory: target.directory, depth: depth + 1, rules: [] });
       }
     }
   }
+}
+
+/**
+ * A package as npm installs it: a real folder holding `package.json` directly below `node_modules`
+ * (or its `@scope`). Its files come from the registry's tarball, so inside it only names and hard
+ * links count, not content hints (which its test fixtures and docs would trip); a linked workspace
+ * package is followed to its own folder, which is the user's and fully checked, as is everything
+ * else in `node_modules` (`.cache`, a stray `.env`).
+ */
+function isInstalledPackage(directory: string, entries: readonly { name: string; kind: EntryKind }[]): boolean {
+  const parent = dirname(directory);
+  const container = basename(parent).startsWith("@") ? dirname(parent) : parent;
+  return basename(container) === "node_modules" && entries.some((entry) => entry.name === "package.json" && entry.kind === "file");
 }
 
 function followedLink(

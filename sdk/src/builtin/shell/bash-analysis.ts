@@ -4,15 +4,17 @@ import { optionName, operands } from "./command-arguments.js";
 import { resolveCommand, type ResolvedCommand } from "./command-wrappers.js";
 import { dangerousCommandProblem, dangerousScriptProblem } from "./dangerous-commands.js";
 import { readOnlyVerdict } from "./policy/read-only-verdict.js";
+import { stdinNames } from "./stdin-names.js";
 import { hiddenCommands } from "./policy/nested-commands.js";
 import { withoutGitGlobalOptions } from "./git-global-options.js";
+import { pathspecReads } from "./git-pathspec.js";
 import type { ParseContext } from "./policy/argument-parser.js";
 import type { ParsedArguments } from "./policy/command-spec.js";
-import { recursiveRoots, treeReading, xargsSource } from "./read-sources.js";
+import { listedNames, recursiveRoots, treeReading, xargsSource } from "./read-sources.js";
 import { CODE_LOADING_VARIABLE, SECRET_VARIABLE_NAME } from "./secret-variables.js";
 import { globMayStartWithDash } from "./glob-options.js";
 import { withStaticSubstitutions } from "./static-substitutions.js";
-import { parseShellScript, type Assignment, type ShellScript } from "./shell-script.js";
+import { parseShellScript, type Assignment, type ShellScript, type StdinSource } from "./shell-script.js";
 import type { ShellWord } from "./shell-word.js";
 import { expandHome } from "../../permission/working-directories.js";
 import { widerReading, type TreeReading } from "../paths/tree-secrets.js";
@@ -119,6 +121,7 @@ async function analyse(command: string, cwd: string): Promise<BashAnalysis> {
   const context: ParseContext = { ...PARSE_CONTEXT, directories: directoriesOf(resolved, cwd) };
   analysis.commands = resolved.map((command) => analyseCommand(command, cwd, context));
   boundXargsNames(script, analysis.commands);
+  boundSubstitutedNames(analysis.commands);
   analysis.unanalysable = firstOf(
     script.unsupported[0] && `Command contains ${script.unsupported[0]}, which cannot be analysed`,
     script.dynamic[0] && `Command contains ${script.dynamic[0]} which cannot be statically analyzed`,
@@ -148,10 +151,11 @@ const PARSE_CONTEXT: ParseContext = {
 
 function analyseCommand(resolved: ResolvedCommand, cwd: string, context: ParseContext): AnalysedCommand {
   const verdict = readOnlyVerdict(resolved, context);
+  const fromStdin = stdinNames(verdict.parsed, resolved.command.stdin);
   return {
     resolved,
-    readOnlyProblem: verdict.problem,
-    readOnlyRule: verdict.ruleId,
+    readOnlyProblem: verdict.problem ?? fromStdin.problem,
+    readOnlyRule: fromStdin.ruleId ?? verdict.ruleId,
     parsed: verdict.parsed,
     dangerous: dangerousCommandProblem(resolved, cwd),
     // Wrapper arguments too: `xargs -a ~/.ssh/id_rsa echo` reads the key.
@@ -159,10 +163,13 @@ function analyseCommand(resolved: ResolvedCommand, cwd: string, context: ParseCo
     pathArguments: [
       ...pathArguments(resolved.command.words.slice(1)).filter((word) => verdict.parsed === undefined || word.value !== undefined),
       ...(verdict.parsed?.paths ?? []),
-      ...(resolved.name === "git" ? gitObjectPaths(resolved.args) : []),
+      ...fromStdin.names,
+      ...(resolved.name === "git" ? gitObjectPaths([...resolved.args, ...fromStdin.names]) : []),
+      // `git log -p -- ':(top)secrets/key'` reads the key at the repository top, whatever the current directory.
+      ...(resolved.name === "git" ? pathspecReads(verdict.parsed?.pathOperands ?? [], context.directories ?? [cwd]) : []),
     ],
     sourceArguments: sourceArguments(resolved),
-    recursiveRoots: recursiveRoots(resolved, verdict.parsed),
+    recursiveRoots: recursiveRoots(resolved, verdict.parsed, context.directories ?? [cwd]),
     treeReading: treeReading(resolved, verdict.parsed),
   };
 }
@@ -180,9 +187,31 @@ function shellScripts(resolved: ResolvedCommand): (string | undefined)[] {
   if (name === "eval") return [args.some((word) => word.value === undefined) ? undefined : args.map((word) => word.value).join(" ")];
   if (name === undefined || !SHELLS.has(name)) return [];
   const flag = args.findIndex((word) => /^-[A-Za-z]*c[A-Za-z]*$/.test(word.value ?? "") && !(word.value ?? "").startsWith("--"));
-  if (flag < 0) return [];
-  const script = args[flag + 1];
-  return [script?.value];
+  if (flag >= 0) return [args[flag + 1]?.value];
+  return readsScriptFromStdin(args) ? [stdinScript(resolved.command.stdin)] : [];
+}
+
+/**
+ * A shell with no script operand, or with `-s`, reads its script from stdin (bash(1) "If no
+ * arguments remain … commands are read from the standard input"). `-o NAME` takes a value; `-`
+ * or `--` end the options. An unknown word may be the script's name or an option: counted as stdin.
+ */
+function readsScriptFromStdin(args: readonly ShellWord[]): boolean {
+  for (let index = 0; index < args.length; index += 1) {
+    const value = args[index]!.value;
+    if (value === undefined) return true;
+    if (/^-[A-Za-z]*s[A-Za-z]*$/.test(value)) return true;
+    if (value === "-" || value === "--") return index === args.length - 1;
+    if (/^[-+][oO]$/.test(value) || value === "--rcfile" || value === "--init-file") index += 1;
+    else if (!/^[-+]/.test(value)) return false;
+  }
+  return true;
+}
+
+/** The script a shell reads from stdin: a here-string or quoted here-doc's text; a pipe or file is only known at run time. */
+function stdinScript(stdin: StdinSource | undefined): string | undefined {
+  if (stdin === undefined) return "";
+  return stdin.kind === "text" ? stdin.text : undefined;
 }
 
 /** A command fed by `xargs` reads names from the previous pipeline stage: bound them, or say why not. */
@@ -199,6 +228,27 @@ function boundXargsNames(script: ShellScript, commands: AnalysedCommand[]): void
       command.treeReading = command.recursiveRoots.length > 0 ? widerReading(command.treeReading, source.reading) : source.reading;
     command.recursiveRoots.push(...source.roots);
   });
+}
+
+/**
+ * `wc -l $(git ls-files '*.ts')`: an unquoted substitution of one name-listing command hands its
+ * names to the command, as `xargs` does. When the lister is read-only and its names bounded, the
+ * word is no longer a path only known at run time: the lister's roots are walked instead.
+ */
+function boundSubstitutedNames(commands: AnalysedCommand[]): void {
+  for (const command of commands) {
+    if (command.readOnlyProblem !== undefined) continue;
+    for (const word of command.pathArguments.filter((candidate) => candidate.value === undefined && candidate.substitution !== undefined)) {
+      if (word.text !== `$(${word.substitution})`) continue;
+      const lister = commands.find((candidate) => candidate !== command && candidate.resolved.command.text === word.substitution?.trim());
+      if (lister === undefined || lister.readOnlyProblem !== undefined) continue;
+      const source = listedNames("a command substitution passes", command.resolved.name, command.parsed, lister.resolved, lister.parsed);
+      if (source.problem !== undefined) continue;
+      command.pathArguments = command.pathArguments.filter((candidate) => candidate !== word);
+      command.treeReading = command.recursiveRoots.length > 0 ? widerReading(command.treeReading, source.reading) : source.reading;
+      command.recursiveRoots.push(...source.roots);
+    }
+  }
 }
 
 /** `git show HEAD:.env` and `git cat-file -p :.env` read a file as committed: the path after the colon counts. */

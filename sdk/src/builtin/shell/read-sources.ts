@@ -1,8 +1,8 @@
-import { posix } from "node:path";
 import picomatch from "picomatch";
 import type { ResolvedCommand } from "./command-wrappers.js";
 import type { OptionEffect, ParsedArguments } from "./policy/command-spec.js";
 import type { ShellWord } from "./shell-word.js";
+import { belowDirectory, pathspecReads } from "./git-pathspec.js";
 import { READS_EVERYTHING, type TreeReading } from "../paths/tree-secrets.js";
 
 /**
@@ -18,11 +18,18 @@ const TREE_SEARCHERS = new Set(["rg", "ag", "ack"]);
 
 const hasEffect = (parsed: ParsedArguments, effect: OptionEffect) => parsed.options.some((option) => option.spec.effect === effect);
 
-/** The directories a command reads every file under (empty when it reads no tree). */
-export function recursiveRoots(command: ResolvedCommand, parsed: ParsedArguments | undefined): ShellWord[] {
+/**
+ * The directories a command reads every file under (empty when it reads no tree). `directories`:
+ * where the line may run, for pathspecs relative to the repository top (`git grep x -- ':/secrets'`).
+ */
+export function recursiveRoots(
+  command: ResolvedCommand,
+  parsed: ParsedArguments | undefined,
+  directories: readonly (string | undefined)[],
+): ShellWord[] {
   if (!parsed || command.name === undefined) return [];
-  if (parsed.id === "git.diff") return hasEffect(parsed, "recursive") ? parsed.pathOperands : [];
-  if (parsed.id === "git.grep") return gitGrepRoots(parsed);
+  if (parsed.id === "git.diff") return hasEffect(parsed, "recursive") ? pathspecReads(parsed.pathOperands, directories) : [];
+  if (parsed.id === "git.grep") return gitGrepRoots(parsed, directories);
   // `grep -R` recurses; `find -L` only follows links while it lists names.
   const followsRecursively = hasEffect(parsed, "follows-links") && parsed.id !== "find";
   const recursive =
@@ -35,17 +42,12 @@ export function recursiveRoots(command: ResolvedCommand, parsed: ParsedArguments
   return parsed.pathOperands.length > 0 ? parsed.pathOperands : [CURRENT_DIRECTORY];
 }
 
-/** `git -C dir grep x -- sub`: the pathspecs (or the current directory) below the `-C` directories. */
-function gitGrepRoots(parsed: ParsedArguments): ShellWord[] {
+/** `git -C dir grep x -- sub`: what the pathspecs (or the current directory) read below the `-C` directories. */
+function gitGrepRoots(parsed: ParsedArguments, directories: readonly (string | undefined)[]): ShellWord[] {
   const prefix = parsed
     .valuesOf("-C")
-    .reduce((directory, word) => (word.value === undefined ? directory : below(directory, word.value)), ".");
-  const roots = parsed.pathOperands.length > 0 ? parsed.pathOperands : [CURRENT_DIRECTORY];
-  return roots.map((word) => (word.value === undefined || prefix === "." ? word : { ...word, value: below(prefix, word.value) }));
-}
-
-function below(directory: string, path: string): string {
-  return path.startsWith("/") || path.startsWith("~") ? path : posix.join(directory, path);
+    .reduce((directory, word) => (word.value === undefined ? directory : belowDirectory(directory, word.value)), ".");
+  return pathspecReads(parsed.pathOperands.length > 0 ? parsed.pathOperands : [CURRENT_DIRECTORY], directories, prefix);
 }
 
 /** What `git grep` and `git ls-files` read: tracked (so not ignored) files of any name. */
@@ -176,11 +178,30 @@ export function xargsSource(
         .filter((word) => word.value?.includes(replaced))
         .map((word) => ({ ...word, value: undefined, pattern: word.value!.split(replaced).join("*") }))
     : [];
+  const placedInsideWords = replaced !== undefined && command.args.every((word) => !(word.value ?? "").startsWith(replaced));
+  const source = listedNames("xargs passes", command.name, parsed, upstream, upstreamParsed, placedInsideWords);
+  return source.problem === undefined ? { ...source, roots: [...source.roots, ...templates] } : source;
+}
+
+/**
+ * Names a lister prints, handed to a command as its arguments (by `xargs`, or an unquoted
+ * `$(git ls-files '*.ts')`): bounded by the lister's roots when it only prints names below them
+ * and the command cannot take one for an option (the names start with the root, sit inside a
+ * word, or every option of the command is harmless).
+ */
+export function listedNames(
+  handedBy: string,
+  consumer: string | undefined,
+  parsed: ParsedArguments | undefined,
+  upstream: ResolvedCommand | undefined,
+  upstreamParsed: ParsedArguments | undefined,
+  placedInsideWords = false,
+): XargsSource {
   if (upstream === undefined || upstream.appendsArguments || !listsNames(upstream, upstreamParsed)) {
     return {
       roots: [],
       reading: READS_EVERYTHING,
-      problem: `xargs passes ${command.name} names produced at run time by ${upstream?.name ?? "its input"}`,
+      problem: `${handedBy} ${consumer} names produced at run time by ${upstream?.name ?? "its input"}`,
     };
   }
   const roots = upstreamParsed!.pathOperands;
@@ -189,13 +210,8 @@ export function xargsSource(
     upstreamParsed!.id === "find" || (roots.length > 0 && ["fd", "grep", "egrep", "fgrep", "rg", "ag", "ack"].includes(upstreamParsed!.id));
   const namesStartWithRoot = prefixesNames && roots.every((word) => word.value !== undefined && !word.value.startsWith("-"));
   const harmless = parsed?.spec.injectedOptionsHarmless === true;
-  const placedInsideWords = replaced !== undefined && command.args.every((word) => !(word.value ?? "").startsWith(replaced));
   if (!namesStartWithRoot && !placedInsideWords && !harmless)
-    return { roots: [], reading: READS_EVERYTHING, problem: `${upstream.name} may print a name that ${command.name} takes for an option` };
+    return { roots: [], reading: READS_EVERYTHING, problem: `${upstream.name} may print a name that ${consumer} takes for an option` };
   const reading = upstream.name === "git" ? GIT_TRACKED : READS_EVERYTHING;
-  return {
-    roots: [...roots, ...(roots.length === 0 || upstream.name === "git" ? [CURRENT_DIRECTORY] : []), ...templates],
-    reading,
-    problem: undefined,
-  };
+  return { roots: [...roots, ...(roots.length === 0 || upstream.name === "git" ? [CURRENT_DIRECTORY] : [])], reading, problem: undefined };
 }

@@ -20,11 +20,20 @@ export interface Redirect {
   text: string;
 }
 
+/**
+ * Where a command's standard input comes from, for programs that read it as program text or names
+ * (`sh <<< 'rm x'`, `git cat-file --batch`): a here-string or here-doc (its text, undefined when
+ * it expands at run time), a file redirect, or an earlier pipeline stage. Absent: the tool's own
+ * stdin, which carries nothing.
+ */
+export type StdinSource = { kind: "text"; text: string | undefined } | { kind: "file"; target: ShellWord | undefined } | { kind: "pipe" };
+
 /** One simple command as written: prefix assignments, then the command name and its arguments. */
 export interface SimpleCommand {
   text: string;
   assignments: Assignment[];
   words: ShellWord[];
+  stdin?: StdinSource | undefined;
 }
 
 /** A compound construct (if, for, while, case, function, `{ }`, `( )`, `[[ ]]`). */
@@ -173,6 +182,8 @@ export async function parseShellScript(source: string): Promise<ShellScript> {
 
 class ScriptWalker {
   private readonly constructStack: Construct[] = [];
+  /** The stdin the enclosing redirected statements and pipeline stages give the commands inside them. */
+  private readonly stdinStack: (StdinSource | undefined)[] = [];
 
   constructor(private readonly script: ShellScript) {}
 
@@ -244,6 +255,9 @@ class ScriptWalker {
       case "pipeline":
         this.addPipeline(node);
         return;
+      case "redirected_statement":
+        this.addRedirectedStatement(node);
+        return;
       case "for_statement": {
         for (const item of node.childrenForFieldName("value")) this.script.loopItems.push(...readWords(item));
         const variable = node.childForFieldName("variable")?.text;
@@ -262,20 +276,39 @@ class ScriptWalker {
     if (construct) this.script.constructs.push(this.constructStack.pop()!);
   }
 
+  /** tree-sitter puts `cat <<'EOF' | sh` as a pipeline inside the heredoc redirect: its first stage reads the pipe too. */
   private addPipeline(node: Node): void {
     const stages: SimpleCommand[] = [];
-    for (const child of node.namedChildren) {
-      if (!child) continue;
+    const afterHeredoc = node.parent?.type === "heredoc_redirect";
+    node.namedChildren.forEach((child, index) => {
+      if (!child) return;
       const start = this.script.commands.length;
+      const piped = index > 0 || afterHeredoc;
+      if (piped) this.stdinStack.push({ kind: "pipe" });
       this.visit(child);
+      if (piped) this.stdinStack.pop();
       const first = this.script.commands[start];
       if (first) stages.push(first);
-    }
+    });
     this.script.pipelines.push(stages);
   }
 
+  /** `{ …; } < f`, `sh <<'EOF'`: the body reads the redirect's stdin; the redirects themselves are visited as usual. */
+  private addRedirectedStatement(node: Node): void {
+    const body = node.childForFieldName("body");
+    const redirects = node.namedChildren.filter((child): child is Node => child !== null && child.id !== body?.id);
+    const stdin = stdinOf(redirects);
+    if (body) {
+      if (stdin) this.stdinStack.push(stdin);
+      this.visit(body);
+      if (stdin) this.stdinStack.pop();
+    }
+    for (const child of redirects) this.visit(child);
+  }
+
   private addCommand(node: Node): void {
-    const command: SimpleCommand = { text: node.text, assignments: [], words: [] };
+    const own = stdinOf(node.namedChildren.filter((child): child is Node => child?.type.endsWith("_redirect") === true));
+    const command: SimpleCommand = { text: node.text, assignments: [], words: [], stdin: own ?? this.stdinStack.at(-1) };
     for (const child of node.namedChildren) {
       if (!child) continue;
       if (child.type === "variable_assignment") command.assignments.push(readAssignment(child));
@@ -300,6 +333,30 @@ class ScriptWalker {
     const target = destination ? safeReadWord(destination) : undefined;
     this.script.redirects.push({ operator, kind: redirectKind(node.type, operator, target), target, text: node.text });
   }
+}
+
+/** The stdin the last redirect of descriptor 0 among `redirects` gives (bash applies them in order), if any. */
+function stdinOf(redirects: readonly Node[]): StdinSource | undefined {
+  let stdin: StdinSource | undefined;
+  for (const redirect of redirects) {
+    const descriptor = redirect.namedChildren.find((child) => child?.type === "file_descriptor")?.text;
+    if (descriptor !== undefined && descriptor !== "0") continue;
+    const operator = redirect.children.find((child) => child && !child.isNamed)?.text ?? "";
+    if (redirect.type === "herestring_redirect") {
+      const word = redirect.namedChildren.find((child) => child && child.type !== "file_descriptor");
+      const value = word ? safeReadWord(word)?.value : undefined;
+      stdin = { kind: "text", text: value === undefined ? undefined : `${value}\n` };
+    } else if (redirect.type === "heredoc_redirect") {
+      const body = redirect.namedChildren.find((child) => child?.type === "heredoc_body");
+      const expands = !isQuotedHeredoc(redirect) && /[`$\\]/.test(body?.text ?? "");
+      stdin = { kind: "text", text: expands ? undefined : (body?.text ?? "") };
+    } else if (operator === "<" || operator === "<>" || operator === "<&") {
+      const destination = redirect.childForFieldName("destination");
+      const target = destination ? safeReadWord(destination) : undefined;
+      stdin = operator === "<" && target?.value === "/dev/null" ? { kind: "text", text: "" } : { kind: "file", target };
+    }
+  }
+  return stdin;
 }
 
 function redirectKind(nodeType: string, operator: string, target: ShellWord | undefined): RedirectKind {

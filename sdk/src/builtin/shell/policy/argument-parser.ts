@@ -227,6 +227,7 @@ function finish(spec: ProgramSpec, id: string, options: ParsedOption[], operands
   const pathOperands = operands.filter((_, index) => roleOf(index) === "path");
   const paths = [
     ...options.filter((option) => option.spec.role === "path" && option.value).map((option) => option.value!),
+    ...(spec.pathsInValues?.(options) ?? []),
     ...pathOperands,
   ];
   const parsed = withOptions({ id, options, operands, paths, pathOperands, spec, has: () => false, valuesOf: () => [] });

@@ -41,6 +41,12 @@ export interface OptionSpec {
    * time (`find -execdir` runs it in each match's directory), so it gets their checks (unknown).
    */
   runsElsewhere?: true;
+  /**
+   * The option makes the program read names from stdin and print what they name (`git cat-file
+   * --batch`, `git log --stdin`): a here-string's or here-doc's names get the checks of operands;
+   * names an earlier command produces at run time make the command not read-only.
+   */
+  stdin?: "names";
 }
 
 /**
@@ -112,6 +118,8 @@ export interface ProgramSpec {
   subcommands?: readonly ProgramSpec[];
   /** Subcommands may be omitted (`git stash` lists? no): the parent alone is read-only only when true. */
   bareIsReadOnly?: boolean;
+  /** Files named inside option values, which the program reads (`kubectl -o go-template-file=F`): checked as paths. */
+  pathsInValues?: (options: readonly ParsedOption[]) => ShellWord[];
   /** A check over the whole parse, for what the tables cannot say (program text, clock-setting operands). */
   check?: (parsed: ParsedArguments) => string | undefined;
   /** Project files that steer this program or subcommand (issue 24: project configuration is a fact specs refuse on). */

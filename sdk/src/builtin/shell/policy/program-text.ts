@@ -1,3 +1,4 @@
+import { awkProgramProblem as awkTokensProblem } from "../awk-program.js";
 import { sedScriptProblem } from "../sed-script.js";
 import type { ParsedArguments } from "./command-spec.js";
 
@@ -7,10 +8,10 @@ import type { ParsedArguments } from "./command-spec.js";
  */
 
 /**
- * `jq -n env`, `jq '$ENV'`, yq's `env(X)`/`strenv(X)` and awk's `ENVIRON` print environment
- * variables, which may hold credentials (as `printenv` alone does). A field named `.env` is fine.
+ * `jq -n env`, `jq '$ENV'` and yq's `env(X)`/`strenv(X)`/`envsubst` print environment variables,
+ * which may hold credentials (as `printenv` alone does). A field named `.env` is fine.
  */
-export const PRINTS_ENVIRONMENT = /(^|[^.\w$])(env|strenv)\b|\$ENV\b|\bENVIRON\b/;
+const PRINTS_ENVIRONMENT = /(^|[^.\w$])(env|strenv|envsubst)\b|\$ENV\b/;
 
 /** jq `import`/`include`, yq `load*()` and jq's `input_filename` tricks read files the command line does not name. */
 const LOADS_FILES = /\b(import|include|load\w*)\b/;
@@ -25,20 +26,12 @@ function programs(parsed: ParsedArguments, programOptions: readonly string[]): s
 
 /**
  * awk programs may call system(), pipe to commands, read files with getline or write them with
- * `print > "f"`. Judged on the raw text, strings and regular expressions included: a `"` inside
- * `/"/` would otherwise hide what follows. `||` and comparisons outside print statements are fine.
+ * `print > "f"`: judged from the tokens of the whole program (gawk joins `-e` texts), see awk-program.ts.
  */
 export function awkProgramProblem(parsed: ParsedArguments): string | undefined {
   const texts = programs(parsed, ["-e"]);
   if (!texts) return "the awk program is only known at run time";
-  for (const program of texts) {
-    if (/\b(system|getline)\b|@/.test(program)) return "the awk program runs commands or reads other files";
-    if (PRINTS_ENVIRONMENT.test(program)) return "the awk program reads the environment";
-    if (/(^|[^|])\|(?!\|)/.test(program)) return "the awk program pipes to or from a command";
-    if (program.split(/[;{}\n]/).some((statement) => /\bprintf?\b.*>(?!=)/.test(statement)))
-      return "the awk program redirects output to a file";
-  }
-  return undefined;
+  return awkTokensProblem(texts.join("\n"));
 }
 
 /** sed scripts: `w`, `e`, `r` and the `s///w`/`e` flags write files or run commands. */
@@ -52,11 +45,19 @@ export function sedProgramProblem(parsed: ParsedArguments): string | undefined {
   return undefined;
 }
 
+/** A jq-language expression (jq, yq, gojq inside `gh --jq`): reading the environment or loading files. */
+export function queryExpressionProblem(expression: string): string | undefined {
+  return PRINTS_ENVIRONMENT.test(expression) || LOADS_FILES.test(expression)
+    ? "the expression reads the environment or other files"
+    : undefined;
+}
+
 /** jq and yq expressions: reading the environment or loading files. */
 export function queryProgramProblem(parsed: ParsedArguments): string | undefined {
   for (const word of parsed.operands) {
     if (word.value === undefined) return "the expression is only known at run time";
-    if (PRINTS_ENVIRONMENT.test(word.value) || LOADS_FILES.test(word.value)) return "the expression reads the environment or other files";
+    const problem = queryExpressionProblem(word.value);
+    if (problem) return problem;
   }
   return undefined;
 }

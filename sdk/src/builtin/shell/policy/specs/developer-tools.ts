@@ -7,9 +7,12 @@ import {
   valued,
   valuedEach,
   type ParsedArguments,
+  type ParsedOption,
   type ProgramSpec,
   type SteeringFile,
 } from "../command-spec.js";
+import type { ShellWord } from "../../shell-word.js";
+import { queryExpressionProblem } from "../program-text.js";
 import { SECRET_VARIABLE_NAME } from "../../secret-variables.js";
 import { ghRepositoryHost, namedHost } from "../named-hosts.js";
 
@@ -47,6 +50,14 @@ const STEERING: Record<string, readonly SteeringFile[]> = {
   mvn: [{ path: ".mvn/jvm.config", reason: "the mvn launcher passes its options to the JVM: -javaagent and -agentpath load code" }],
   dotnet: [{ path: "global.json", reason: "sdk.paths makes dotnet run an SDK from folders the checkout names" }],
 };
+/**
+ * cargo reads `.cargo/config.toml` from every folder above the project: `build.rustc` and
+ * `build.rustc-wrapper` name what it runs to learn the target.
+ */
+const CARGO_CONFIG: SteeringFile[] = [".cargo/config.toml", ".cargo/config"].map((path) => ({
+  path,
+  reason: "build.rustc or build.rustc-wrapper name the program cargo runs to learn the target (cargo book: configuration)",
+}));
 /** npm's project `.npmrc` names the registry and proxy the registry commands reach, with `${VAR}` credentials expanded into them. */
 const NPMRC: SteeringFile[] = [
   { path: ".npmrc", reason: "it sets the registry, proxy and tokens npm sends (npm docs: npmrc, per-project config)" },
@@ -114,25 +125,47 @@ const PIP_LIST = [
   pathValued("--path"),
 ];
 
-const KUBE_SECRETS = /(^|,)(secrets?|sealedsecrets?)(\.[\w.]+)?(\/|,|$)/i;
+/**
+ * kubectl's spellings of the secret resource: any case, `secret(s)`, `secrets.`, `secrets.v1.`,
+ * `sealedsecrets.bitnami.com`, `secret/name`.
+ */
+const KUBE_SECRETS = /(^|,)(secrets?|sealedsecrets?)(\.[\w.-]*)?(\/|,|$)/i;
 const notKubeSecret = (value: string) => (KUBE_SECRETS.test(value) ? "kubectl shows secrets" : undefined);
 const KUBE_READ_OPTIONS = [
   ...flags(
     "-A --all-namespaces -w --watch --watch-only --show-labels --no-headers --show-kind --ignore-not-found " +
       "-p --previous -f --follow --timestamps --prefix --all-containers --show-managed-fields --recursive -R",
   ),
+  // One option per meaning: the checks ask for `-o`'s values, which `--output=yaml` gives too.
+  valued("-o", "--output"),
+  valued("-n", "--namespace"),
+  valued("-l", "--selector"),
+  valued("-L", "--label-columns"),
+  valued("-c", "--container"),
   ...valuedEach(
-    "-n --namespace -o --output -l --selector --sort-by --field-selector -L --label-columns " +
-      "--chunk-size --request-timeout -c --container --tail --since --since-time " +
-      "--limit-bytes --context --cluster --template --max-log-requests --subresource",
+    "--sort-by --field-selector --chunk-size --request-timeout --tail --since --since-time --limit-bytes " +
+      "--context --cluster --template --max-log-requests --subresource",
   ),
   pathValued("--filename"),
 ];
+/** Output formats whose template kubectl reads from a file: `-o go-template-file=F`, or `-o jsonpath-file --template F`. */
+const KUBE_FILE_FORMAT = /^(go-template-file|templatefile|jsonpath-file|custom-columns-file)(?:=(.*))?$/;
+/** A template file is printed around the objects, so reading a secret as one prints the secret. */
+function kubeTemplateFiles(options: readonly ParsedOption[]): ShellWord[] {
+  const formats = options.filter((option) => option.name === "-o" && option.value?.value !== undefined).map((option) => option.value!);
+  const files = formats.flatMap((word) => {
+    const file = KUBE_FILE_FORMAT.exec(word.value!)?.[2];
+    return file ? [{ ...word, value: file }] : [];
+  });
+  if (!formats.some((word) => KUBE_FILE_FORMAT.test(word.value!))) return files;
+  return [...files, ...options.filter((option) => option.name === "--template" && option.value).map((option) => option.value!)];
+}
 const kubeSub = (name: string): ProgramSpec => ({
   name,
   summary: `kubectl ${name}`,
   options: KUBE_READ_OPTIONS,
   operands: { role: "text", check: notKubeSecret },
+  pathsInValues: kubeTemplateFiles,
 });
 /** Output formats of `kubectl get` that print names and metadata only, never a secret's data. */
 const KUBE_NAME_FORMATS = new Set(["wide", "name"]);
@@ -150,8 +183,10 @@ const kubeGet: ProgramSpec = {
 };
 
 const GH_OPTIONS = [
+  // gh's --jq is gojq, whose `env` and `$ENV` print the environment gh runs in (its tokens included).
+  { ...valued("-q", "--jq"), check: queryExpressionProblem },
   ...valuedEach(
-    "--json -q --jq -t --template -L --limit -s --state -a --assignee -l --label -A --author -R " +
+    "--json -t --template -L --limit -s --state -a --assignee -l --label -A --author -R " +
       "--repo -b --branch -B --base -S --search --app -w --workflow -u --user -e --event -c --commit",
   ),
   ...flags("--comments --exit-status --log --log-failed --name-only --patch --color --required -v --verbose"),
@@ -178,7 +213,37 @@ const DOCKER_FORMAT = [
 
 export const DEVELOPER_TOOLS = programSpecs([
   ...VERSION_QUERIES.map(([name, spellings]) => versionQuery(name, spellings)),
-  versionQuery("terraform", ["--version", "-version", "-v", "version"], [[], ["version"]]),
+  {
+    name: "terraform",
+    summary: "terraform --version, version, fmt -check",
+    style: "single-dash",
+    options: [flag("--version", "-version", "-v")],
+    bareIsReadOnly: true,
+    subcommands: [
+      { name: "version", summary: "terraform version", style: "single-dash", options: [flag("-json")], operands: { max: 0 } },
+      {
+        name: "fmt",
+        // `terraform fmt -help`: "-write=false  Don't write to source files (always disabled if using -check)".
+        summary: "terraform fmt -check or -write=false (reports unformatted files; rewrites them otherwise)",
+        style: "single-dash",
+        options: flags("-check -diff -recursive -no-color -list=false -list=true -write=false"),
+        operands: { role: "path" },
+        check: (parsed) =>
+          parsed.has("-check") || parsed.has("-write=false") ? undefined : "terraform fmt rewrites the files unless -check or -write=false",
+      },
+    ],
+    check: (parsed) => (parsed.options.length === 1 ? undefined : "only terraform --version is read-only"),
+    examples: {
+      readOnly: ["terraform --version", "terraform version", "terraform fmt -check", "terraform fmt -check -recursive -diff modules"],
+      notReadOnly: [
+        "terraform fmt",
+        "terraform fmt -recursive",
+        "terraform fmt -write=true",
+        "terraform -chdir=x fmt -check",
+        "terraform plan",
+      ],
+    },
+  },
   {
     name: "npm",
     summary: "npm list, view, outdated, root, prefix, explain, config get/list, --version",
@@ -239,7 +304,7 @@ export const DEVELOPER_TOOLS = programSpecs([
   ),
   {
     name: "cargo",
-    summary: "cargo --version, --list",
+    summary: "cargo --version, --list, metadata --no-deps, tree",
     steeredBy: STEERING.cargo,
     style: "single-dash",
     options: [flag("--version", "-V"), flag("--list")],
@@ -257,16 +322,36 @@ export const DEVELOPER_TOOLS = programSpecs([
         check: (parsed) => (parsed.has("--no-deps") ? undefined : "cargo metadata without --no-deps resolves (and downloads) dependencies"),
         examples: { readOnly: ["cargo metadata --no-deps --format-version 1"], notReadOnly: ["cargo metadata"] },
       },
+      {
+        name: "tree",
+        summary: "cargo tree (reads Cargo.toml and Cargo.lock, may fetch the index; no build script runs)",
+        steeredBy: [...RUST_TOOLCHAIN, ...CARGO_CONFIG],
+        options: [
+          ...flags(
+            "-d --duplicates --no-dedupe --workspace --all-features --no-default-features --all-targets --frozen --locked --offline -q --quiet -v --verbose",
+          ),
+          ...valuedEach(
+            "-i --invert -e --edges --prune --depth -p --package --exclude --target --charset -f --format --prefix -F --features --color",
+          ),
+          pathValued("--manifest-path"),
+        ],
+        forbidden: forbid("--config -Z", "sets any cargo setting (a rustc wrapper, a registry) or an unstable flag"),
+        operands: { max: 0 },
+        examples: {
+          readOnly: ["cargo tree", "cargo tree -i serde -e normal", "cargo tree --depth 1 --offline"],
+          notReadOnly: ["cargo tree --config build.rustc-wrapper=./x", "cargo tree -Z unstable-options", "cargo tree serde"],
+        },
+      },
     ],
     check: (parsed) => (parsed.options.length === 1 ? undefined : "only cargo --version or --list is read-only"),
     examples: {
       readOnly: ["cargo --version", "cargo --list", "cargo metadata --no-deps"],
-      notReadOnly: ["cargo build", "cargo --version --list", "cargo metadata", "cargo tree"],
+      notReadOnly: ["cargo build", "cargo --version --list", "cargo metadata", "cargo tree --config x=1"],
     },
   },
   {
     name: "go",
-    summary: "go version, go env",
+    summary: "go version, go env, go list, go doc",
     subcommands: [
       { name: "version", summary: "go version", options: flags("-m -v -json"), operands: { role: "path" } },
       {
@@ -278,20 +363,36 @@ export const DEVELOPER_TOOLS = programSpecs([
       },
       {
         name: "list",
-        summary: "go list -m (modules only: loading packages may run cgo and toolchain steps)",
+        // `go help list`: only -export and -compiled build (the latter runs cgo on CgoFiles); loading reads the sources.
+        summary: "go list packages or modules (no -export, -compiled or -toolexec, which build or run programs)",
+        style: "single-dash",
         options: [...flags("-m -json -e -deps -test -find -versions -retracted"), valued("-f")],
         forbidden: [
           ...forbid("-export -compiled -toolexec -exec -overlay -modfile -pgo", "builds packages or runs the program named"),
           ...forbid("-u -mod", "queries or changes module versions"),
         ],
         operands: { role: "text" },
-        check: (parsed) => (parsed.has("-m") ? undefined : "go list without -m loads packages"),
       },
       { name: "doc", summary: "go doc", options: flags("-all -c -cmd -short -src -u"), operands: { role: "text" } },
     ],
     examples: {
-      readOnly: ["go version", "go env GOPATH", "go list -m", "go list -m all", "go doc fmt.Println"],
-      notReadOnly: ["go env -w GOFLAGS=-x", "go run .", "go list ./...", "go list -m -toolexec ./x", "go list -m -u all"],
+      readOnly: [
+        "go version",
+        "go env GOPATH",
+        "go list -m",
+        "go list -m all",
+        "go list ./...",
+        "go list -deps -test -json ./cmd/x",
+        "go doc fmt.Println",
+      ],
+      notReadOnly: [
+        "go env -w GOFLAGS=-x",
+        "go run .",
+        "go list -compiled ./...",
+        "go list -export ./...",
+        "go list -m -toolexec ./x",
+        "go list -m -u all",
+      ],
     },
   },
   {
@@ -412,6 +513,8 @@ export const DEVELOPER_TOOLS = programSpecs([
         "kubectl get secret db -o yaml",
         "kubectl get secrets -o jsonpath={.items[0].data}",
         "kubectl get secrets.v1 -o json",
+        "kubectl get secrets. -o yaml",
+        "kubectl get SECRET.v1./db -o json",
         "kubectl --token=x get pods",
         "kubectl delete pod x",
         "kubectl config view --raw",
@@ -432,7 +535,13 @@ export const DEVELOPER_TOOLS = programSpecs([
     ],
     examples: {
       readOnly: ["gh pr list", "gh issue view 12 --comments"],
-      notReadOnly: ["gh pr merge 1", "gh api /user", "gh repo view --web"],
+      notReadOnly: [
+        "gh pr merge 1",
+        "gh api /user",
+        "gh repo view --web",
+        "gh pr list --json title --jq env",
+        "gh repo view --json name -q '$ENV'",
+      ],
     },
   },
 ]);

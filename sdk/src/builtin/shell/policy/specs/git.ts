@@ -98,11 +98,12 @@ const REVISION_OPTIONS: OptionSpec[] = [
       "--simplify-by-decoration --full-history --dense --sparse --simplify-merges --topo-order --date-order --author-date-order " +
       "--reverse --do-walk --follow --log-size --source --use-mailmap --mailmap --no-mailmap --left-right --oneline " +
       "--abbrev-commit --no-abbrev-commit --no-expand-tabs --no-notes --relative-date --parents --children --no-decorate " +
-      "--clear-decorations --stdin --no-min-parents --no-max-parents --in-commit-order --count --objects --objects-edge " +
+      "--clear-decorations --no-min-parents --no-max-parents --in-commit-order --count --objects --objects-edge " +
       "--no-object-names --timestamp --header --bisect --disk-usage --alternate-refs --exclude-hidden --show-pulls",
   ),
   valued("--format"),
   valued("--encoding"),
+  { names: ["--stdin"], stdin: "names" },
 ];
 
 const LOG_LIKE: OptionSpec[] = [...DIFF_OPTIONS, ...REVISION_OPTIONS];
@@ -260,7 +261,10 @@ export const GIT = programSpecs([
         "git cat-file",
         [
           ...flags("-t -s -e -p --batch-all-objects --buffer --follow-symlinks --unordered --use-mailmap --allow-unknown-type -Z"),
-          ...optionalEach("--batch --batch-check --batch-command"),
+          // --batch-check prints an object's type and size only; the other two print what the names on stdin name.
+          optional("--batch-check"),
+          { ...optional("--batch"), stdin: "names" },
+          { ...optional("--batch-command"), stdin: "names" },
           valued("--path"),
         ],
         { operands: { role: "text" } },

@@ -3,6 +3,7 @@ import {
   flags,
   forbid,
   optional,
+  optionalEach,
   pathValued,
   programSpecs,
   valued,
@@ -40,6 +41,97 @@ const PRINTF: ProgramSpec = {
   operands: { role: "text" },
   examples: { readOnly: ["printf '%s\\n' a b", "printf -- -x"], notReadOnly: ["printf -v PATH x", "printf -vx y"] },
 };
+
+/**
+ * Hardware and kernel state. Each lists the options that only choose what is printed: `nvidia-smi`
+ * also sets clocks, power limits and persistence (`-pm`, `-pl`, `-r`) and writes `-f FILE`,
+ * `lspci -q` asks DNS about unknown devices, `lscpu -s`/`lsusb -D`/`lspci -F` read a file or tree.
+ */
+const HARDWARE: ProgramSpec[] = [
+  {
+    name: "lsblk",
+    summary: "lists block devices",
+    options: [
+      ...flags(
+        "-a -b -d -D -f -J -l -m -n -O -p -P -r -S -t -T -z -A -E -M --all --bytes --nodeps --discard --fs --json --list --perms --noheadings --output-all --paths --pairs --raw --scsi --topology --zoned --merge --ascii",
+      ),
+      ...valuedEach("-o --output -e --exclude -I --include -x --sort -w --width -Q --filter"),
+    ],
+    operands: { role: "text" },
+    examples: { readOnly: ["lsblk -f", "lsblk -d -o NAME,SIZE"], notReadOnly: ["lsblk --sysroot /mnt"] },
+  },
+  {
+    name: "lscpu",
+    summary: "prints the CPU architecture",
+    options: [
+      ...flags("-a -b -c -J -x -y -B --all --online --offline --json --hex --physical --bytes"),
+      ...optionalEach("-e --extended -p --parse"),
+    ],
+    forbidden: forbid("-s --sysroot", "reads the CPU data of another root"),
+    operands: { max: 0 },
+  },
+  { name: "lsmod", summary: "lists kernel modules", options: [], operands: { max: 0 } },
+  {
+    name: "vmstat",
+    summary: "prints memory and CPU statistics",
+    options: [
+      ...flags("-a -f -m -n -s -d -D -t -w --active --forks --slabs --one-header --stats --disk --disk-sum --timestamp --wide"),
+      ...valuedEach("-p --partition -S --unit"),
+    ],
+    operands: { role: "text", max: 2 },
+  },
+  {
+    name: "iostat",
+    summary: "prints I/O statistics",
+    options: [...flags("-c -d -h -k -m -N -s -t -x -y -z -H --compact --human --pretty"), ...valuedEach("-j -o -p -g --dec")],
+    operands: { role: "text" },
+  },
+  {
+    name: "mpstat",
+    summary: "prints per-CPU statistics",
+    options: [...flags("-A -H -n -u -T"), ...valuedEach("-I -N -P -o")],
+    operands: { role: "text", max: 2 },
+  },
+  {
+    name: "lspci",
+    summary: "lists PCI devices",
+    options: [...flags("-m -t -v -k -x -b -D -P -n -M"), ...valuedEach("-s -d -A -O")],
+    forbidden: [
+      ...forbid("-q -Q", "asks DNS about devices missing from the local ID database"),
+      ...forbid("-F -i -p", "reads a device dump or ID database file the command names"),
+      ...forbid("-H", "accesses the hardware directly"),
+    ],
+    operands: { max: 0 },
+    examples: { readOnly: ["lspci -nnk", "lspci -vvv -s 00:02.0"], notReadOnly: ["lspci -q", "lspci -F dump.txt"] },
+  },
+  {
+    name: "lsusb",
+    summary: "lists USB devices",
+    options: [...flags("-v -t -V --verbose --tree --version"), ...valuedEach("-s -d")],
+    forbidden: forbid("-D", "reads the device file the command names"),
+    operands: { max: 0 },
+  },
+  {
+    name: "nvidia-smi",
+    summary: "prints GPU state (query options only)",
+    options: [
+      ...flags("-L --list-gpus -q --query -x --xml-format"),
+      ...valuedEach("-i --id -d --display --query-gpu --query-compute-apps --format -l --loop"),
+    ],
+    forbidden: [
+      ...forbid("-f --filename", "writes the output to a file"),
+      ...forbid(
+        "-pm --persistence-mode -pl --power-limit -r --gpu-reset -c --compute-mode -e --ecc-config -ac --applications-clocks -lgc --lock-gpu-clocks",
+        "changes the GPU's settings",
+      ),
+    ],
+    operands: { max: 0 },
+    examples: {
+      readOnly: ["nvidia-smi", "nvidia-smi --query-gpu=name,memory.used --format=csv"],
+      notReadOnly: ["nvidia-smi -pm 1", "nvidia-smi -f out.txt", "nvidia-smi -pl 100"],
+    },
+  },
+];
 
 /** `test -v 'a[$(id)]'` evaluates the subscript, running the substitution: only plain names pass. */
 function testOperandsProblem(parsed: ParsedArguments): string | undefined {
@@ -310,9 +402,7 @@ export const SYSTEM_INFO = programSpecs([
       ...valuedEach("-p -u -c -d -g -s -F -r -k -T -D +D +d -E -e"),
     ],
   },
-  ...["lsblk", "lscpu", "lsmod", "vmstat", "iostat", "mpstat", "lspci", "lsusb", "nvidia-smi"].map(
-    (name): ProgramSpec => ({ name, summary: "prints hardware or kernel state; no option writes", anyArguments: true }),
-  ),
+  ...HARDWARE,
   {
     name: "last",
     summary: "prints recent logins",

@@ -12,7 +12,7 @@ const AWK_OPTIONS: OptionSpec[] = [
 ];
 const awk = (name: string): ProgramSpec => ({
   name,
-  summary: "runs an awk program over files (checked: no system(), getline, pipes, file output or ENVIRON)",
+  summary: "runs an awk program over files (checked token by token: no system(), pipes, getline <, file output, ENVIRON, ARGV)",
   options: AWK_OPTIONS,
   forbidden: [
     ...forbid("-f --file -i --include -l --load -E --exec", "loads program text the analysis cannot check"),
@@ -101,6 +101,9 @@ export const TEXT_PROCESSORS = programSpecs([
     ],
     operands: { leading: ["text"] },
     check: queryProgramProblem,
-    examples: { readOnly: ["yq .a config.yml", "yq e '.a' config.yml"], notReadOnly: ["yq -i .a=1 config.yml", "yq 'env(HOME)'"] },
+    examples: {
+      readOnly: ["yq .a config.yml", "yq e '.a' config.yml"],
+      notReadOnly: ["yq -i .a=1 config.yml", "yq 'env(HOME)'", "yq '.url | envsubst' config.yml"],
+    },
   },
 ]);
