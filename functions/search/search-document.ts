@@ -93,17 +93,18 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
   };
   const shortKeys = new Map<string, number>();
   for (const { field, form, keyClass, weight } of FIELD_INDEXING) {
-    for (const forms of wordsOf(field)) addUnits(shortKeys, indexKey(keyClass, forms[form]), weight);
+    for (const [forms, count] of occurrences(wordsOf(field))) addUnits(shortKeys, indexKey(keyClass, forms[form]), count * weight);
   }
   // What `type` and `tag` filter on: the exact values, with no weight (they rank nothing).
   shortKeys.set(indexKey("y", fields.type), 0);
   for (const tag of tags) shortKeys.set(indexKey("t", tag), 0);
   const manKeys = new Map<string, number>();
-  for (const forms of formsOf(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS))) {
-    addUnits(manKeys, indexKey("m", forms.stemmed), MAN_PAGE_WEIGHT);
+  for (const [forms, count] of occurrences(formsOf(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS)))) {
+    addUnits(manKeys, indexKey("m", forms.stemmed), count * MAN_PAGE_WEIGHT);
   }
   let halfUnits = 0;
-  for (const units of [...shortKeys.values(), ...manKeys.values()]) halfUnits += units;
+  for (const units of shortKeys.values()) halfUnits += units;
+  for (const units of manKeys.values()) halfUnits += units;
   return {
     summary: {
       tool_id: entry.tool_id,
@@ -120,6 +121,17 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
   };
 }
 
+/**
+ * How often each word occurs, in the order of first occurrence (so keys, and the term ids a build
+ * gives them, come in the text's order): words are memoised objects, so counting them first makes
+ * one index key per distinct word instead of one per occurrence.
+ */
+function occurrences(words: readonly TermForms[]): Map<TermForms, number> {
+  const counts = new Map<TermForms, number>();
+  for (const forms of words) counts.set(forms, (counts.get(forms) ?? 0) + 1);
+  return counts;
+}
+
 function addUnits(keys: Map<string, number>, key: string, weight: number): void {
   keys.set(key, (keys.get(key) ?? 0) + 2 * weight);
 }
@@ -128,8 +140,13 @@ function addUnits(keys: Map<string, number>, key: string, weight: number): void 
 function duplicateGroup(descriptionTerms: string[]): number {
   const distinct = [...new Set(descriptionTerms)].sort();
   if (distinct.length < MIN_DUPLICATE_TERMS) return 0;
+  const joined = distinct.join(" ");
   let hash = 0x811c9dc5;
-  for (const char of distinct.join(" ")) hash = Math.imul(hash ^ char.codePointAt(0)!, 0x01000193);
+  for (let at = 0; at < joined.length; at++) {
+    const code = joined.codePointAt(at)!;
+    if (code > 0xffff) at++; // a code point of two UTF-16 units hashes once, as a whole
+    hash = Math.imul(hash ^ code, 0x01000193);
+  }
   return hash >>> 0 || 1;
 }
 
