@@ -204,7 +204,7 @@ export class InvertedIndexBuilder {
 
   /** Adds a row (above every row added before); returns its term list. */
   add(rowid: number, keys: ReadonlyMap<string, number>): Uint8Array {
-    for (const [key, units] of keys) {
+    keys.forEach((units, key) => {
       let list = this.lists.get(key);
       if (list === undefined) {
         list = new GrowingPostings(this.firstId + this.lists.size);
@@ -212,7 +212,7 @@ export class InvertedIndexBuilder {
       }
       list.push(rowid, units);
       this.termList.add(list.id, units);
-    }
+    });
     return this.termList.finish();
   }
 

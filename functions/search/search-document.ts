@@ -1,5 +1,5 @@
 import { FIELD_INDEXING, MAN_PAGE_WEIGHT, type IndexKeyClass, type ShortField } from "./query-likelihood.js";
-import { formsOf, type TermForms } from "./search-terms.js";
+import { termForms, tokenize, type TermForms } from "./search-terms.js";
 
 /** The fields of a ToolEntry that search reads; entries come from storage, so types are checked here. */
 export interface SearchableEntry {
@@ -85,23 +85,23 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
     type: text(entry.tool_type),
     params,
   };
-  const words = new Map<ShortField, TermForms[]>();
+  const words = new Map<ShortField, Map<TermForms, number>>();
   const wordsOf = (field: ShortField) => {
     let found = words.get(field);
-    if (found === undefined) words.set(field, (found = formsOf(fields[field])));
+    if (found === undefined) words.set(field, (found = occurrences(fields[field])));
     return found;
   };
   const shortKeys = new Map<string, number>();
   for (const { field, form, keyClass, weight } of FIELD_INDEXING) {
-    for (const [forms, count] of occurrences(wordsOf(field))) addUnits(shortKeys, indexKey(keyClass, forms[form]), count * weight);
+    wordsOf(field).forEach((count, forms) => addUnits(shortKeys, indexKey(keyClass, forms[form]), count * weight));
   }
   // What `type` and `tag` filter on: the exact values, with no weight (they rank nothing).
   shortKeys.set(indexKey("y", fields.type), 0);
   for (const tag of tags) shortKeys.set(indexKey("t", tag), 0);
   const manKeys = new Map<string, number>();
-  for (const [forms, count] of occurrences(formsOf(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS)))) {
-    addUnits(manKeys, indexKey("m", forms.stemmed), count * MAN_PAGE_WEIGHT);
-  }
+  occurrences(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS)).forEach((count, forms) =>
+    addUnits(manKeys, indexKey("m", forms.stemmed), count * MAN_PAGE_WEIGHT),
+  );
   let halfUnits = 0;
   for (const units of shortKeys.values()) halfUnits += units;
   for (const units of manKeys.values()) halfUnits += units;
@@ -117,18 +117,21 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
     manKeys,
     length: halfUnits / 2,
     quality: quality(description, tags.length, params),
-    duplicateGroup: duplicateGroup(wordsOf("description").map((forms) => forms.stemmed)),
+    duplicateGroup: duplicateGroup([...wordsOf("description").keys()].map((forms) => forms.stemmed)),
   };
 }
 
 /**
- * How often each word occurs, in the order of first occurrence (so keys, and the term ids a build
- * gives them, come in the text's order): words are memoised objects, so counting them first makes
- * one index key per distinct word instead of one per occurrence.
+ * How often each indexed word of a text occurs, in the order of first occurrence (so keys, and the
+ * term ids a build gives them, come in the text's order): words are memoised objects, so counting
+ * them first makes one index key per distinct word instead of one per occurrence.
  */
-function occurrences(words: readonly TermForms[]): Map<TermForms, number> {
+function occurrences(text: string): Map<TermForms, number> {
   const counts = new Map<TermForms, number>();
-  for (const forms of words) counts.set(forms, (counts.get(forms) ?? 0) + 1);
+  for (const word of tokenize(text)) {
+    const forms = termForms(word);
+    if (forms !== null) counts.set(forms, (counts.get(forms) ?? 0) + 1);
+  }
   return counts;
 }
 
