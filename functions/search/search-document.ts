@@ -93,15 +93,17 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
   };
   const shortKeys = new Map<string, number>();
   for (const { field, form, keyClass, weight } of FIELD_INDEXING) {
-    wordsOf(field).forEach((count, forms) => addUnits(shortKeys, indexKey(keyClass, forms[form]), count * weight));
+    wordsOf(field).forEach((count, forms) => {
+      addUnits(shortKeys, indexKey(keyClass, forms[form]), count * weight);
+    });
   }
   // What `type` and `tag` filter on: the exact values, with no weight (they rank nothing).
   shortKeys.set(indexKey("y", fields.type), 0);
   for (const tag of tags) shortKeys.set(indexKey("t", tag), 0);
   const manKeys = new Map<string, number>();
-  occurrences(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS)).forEach((count, forms) =>
-    addUnits(manKeys, indexKey("m", forms.stemmed), count * MAN_PAGE_WEIGHT),
-  );
+  occurrences(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS)).forEach((count, forms) => {
+    addUnits(manKeys, indexKey("m", forms.stemmed), count * MAN_PAGE_WEIGHT);
+  });
   let halfUnits = 0;
   for (const units of shortKeys.values()) halfUnits += units;
   for (const units of manKeys.values()) halfUnits += units;
