@@ -57,7 +57,8 @@ if (process.argv[2] === INSTANCE_FLAG) {
   const dir = mkdtempSync(join(tmpdir(), "agent-tools-search-index-bench-"));
   try {
     console.log(
-      `Driver ${sqliteDriverName()} on Node ${process.version}; ${RUNS} builds and ${RUNS} cold instances of each engine per size, alternating.\n`,
+      `Driver ${sqliteDriverName()} on Node ${process.version}; ${RUNS} builds and ${RUNS} cold instances of each engine per size, ` +
+        "alternating.\n",
     );
     console.log(
       "| tools | build s, ours / FTS5 | file MiB, ours / FTS5 | cold: open + first search ms, ours | FTS5 | ours / FTS5 | search p50 ms, ours / FTS5 | RSS MiB after the first search, ours / FTS5 | RSS MiB after 300 searches, ours / FTS5 |",
