@@ -80,9 +80,10 @@ function row(size: number, dir: string): string {
     }
   }
   const built = (engine: Engine) => {
-    const seconds = (field: keyof BuildRun) => builds[engine].map((run) => run[field]);
-    const range = (field: keyof BuildRun) =>
-      `${percentile(seconds(field), 0.5).toFixed(1)} (${Math.min(...seconds(field)).toFixed(1)}–${Math.max(...seconds(field)).toFixed(1)})`;
+    const range = (field: keyof BuildRun) => {
+      const seconds = builds[engine].map((run) => run[field]);
+      return `${percentile(seconds, 0.5).toFixed(1)} (${Math.min(...seconds).toFixed(1)}–${Math.max(...seconds).toFixed(1)})`;
+    };
     return `${range("wallS")}, CPU ${range("cpuS")}`;
   };
   const runs: Record<Engine, InstanceRun[]> = { ours: [], fts5: [] };
