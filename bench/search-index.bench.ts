@@ -1,7 +1,9 @@
 /**
  * The search index engine against SQLite FTS5 with porter over the same documents, at 10,000 to
  * 100,000 tools: each builds its index from the documents in memory (the no-snapshot rebuild,
- * storage reads aside: bench/search.bench.ts reads them from the emulators) and writes its file.
+ * storage reads aside: bench/search.bench.ts reads them from the emulators) and writes its file,
+ * in a fresh process (what a cold instance without a snapshot does), the two engines' builds
+ * alternating `RUNS` times, wall and CPU seconds as median (min–max).
  * Then each file is opened by a fresh Node process, a cold instance: open, first search (ours:
  * the first labelled query; FTS5: the same words OR'ed, ranked by its bm25), then more searches,
  * with its memory after the first search and after them. The two engines' cold instances
@@ -29,8 +31,14 @@ import { toolText } from "./retrieval-report.js";
 const RUNS = 3;
 const SEARCHES = 300;
 const INSTANCE_FLAG = "--cold-instance";
+const BUILD_FLAG = "--build";
 
 type Engine = "ours" | "fts5";
+
+interface BuildRun {
+  wallS: number;
+  cpuS: number;
+}
 
 interface InstanceRun {
   coldMs: number;
@@ -42,13 +50,18 @@ interface InstanceRun {
 
 if (process.argv[2] === INSTANCE_FLAG) {
   process.stdout.write(JSON.stringify(coldInstance(process.argv[3] as Engine, process.argv[4]!)));
+} else if (process.argv[2] === BUILD_FLAG) {
+  process.stdout.write(JSON.stringify(build(process.argv[3] as Engine, Number(process.argv[4]), process.argv[5]!)));
 } else {
   const sizes = (process.env.SEARCH_BENCH_SIZES ?? "10000,50000,100000").split(",").map(Number);
   const dir = mkdtempSync(join(tmpdir(), "agent-tools-search-index-bench-"));
   try {
-    console.log(`Driver ${sqliteDriverName()} on Node ${process.version}; ${RUNS} cold instances of each engine per size, alternating.\n`);
     console.log(
-      "| tools | build s (CPU s), ours / FTS5 | file MiB, ours / FTS5 | cold: open + " +
+      `Driver ${sqliteDriverName()} on Node ${process.version}; ${RUNS} builds and ${RUNS} cold instances of each engine per size, ` +
+        "alternating.\n",
+    );
+    console.log(
+      "| tools | build s, ours / FTS5 | file MiB, ours / FTS5 | cold: open + " +
         "first search ms, ours | FTS5 | ours / FTS5 | search p50 ms, ours / FTS5 | RSS MiB " +
         "after the first search, ours / FTS5 | RSS MiB after 300 searches, ours / FTS5 |",
     );
@@ -60,30 +73,25 @@ if (process.argv[2] === INSTANCE_FLAG) {
 }
 
 function row(size: number, dir: string): string {
-  const tools = scaledCatalog(size).map((tool) => ({ ...tool, version: "1.0.0" }));
   const files: Record<Engine, string> = { ours: join(dir, `ours-${size}.sqlite`), fts5: join(dir, `fts5-${size}.sqlite`) };
-  const oursBuild = timed(() => {
-    const ours = ToolSearchIndex.build(tools, 1);
-    writeFileSync(files.ours, ours.serialize());
-    ours.close();
-  });
-  const ftsBuild = timed(() =>
-    Fts5Porter.build(
-      tools.map((tool) => [tool.tool_id, toolText(tool)] as const),
-      files.fts5,
-    ).close(),
-  );
+  const builds: Record<Engine, BuildRun[]> = { ours: [], fts5: [] };
+  for (let run = 0; run < RUNS; run++) {
+    for (const engine of run % 2 === 0 ? (["ours", "fts5"] as const) : (["fts5", "ours"] as const)) {
+      rmSync(files[engine], { force: true });
+      builds[engine].push(child<BuildRun>([BUILD_FLAG, engine, String(size), files[engine]]));
+    }
+  }
+  const built = (engine: Engine) => {
+    const range = (field: keyof BuildRun) => {
+      const seconds = builds[engine].map((run) => run[field]);
+      return `${percentile(seconds, 0.5).toFixed(1)} (${Math.min(...seconds).toFixed(1)}–${Math.max(...seconds).toFixed(1)})`;
+    };
+    return `${range("wallS")}, CPU ${range("cpuS")}`;
+  };
   const runs: Record<Engine, InstanceRun[]> = { ours: [], fts5: [] };
   for (let run = 0; run < RUNS; run++) {
     for (const engine of run % 2 === 0 ? (["ours", "fts5"] as const) : (["fts5", "ours"] as const)) {
-      runs[engine].push(
-        JSON.parse(
-          execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), INSTANCE_FLAG, engine, files[engine]], {
-            encoding: "utf8",
-            maxBuffer: 1 << 20,
-          }),
-        ) as InstanceRun,
-      );
+      runs[engine].push(child<InstanceRun>([INSTANCE_FLAG, engine, files[engine]]));
     }
   }
   const median = (engine: Engine, field: keyof InstanceRun) =>
@@ -99,19 +107,39 @@ function row(size: number, dir: string): string {
   const pair = (field: keyof InstanceRun, digits: number) =>
     `${median("ours", field).toFixed(digits)} / ${median("fts5", field).toFixed(digits)}`;
   return (
-    `| ${size} | ${oursBuild} / ${ftsBuild} | ${mib(files.ours)} / ${mib(files.fts5)} | ` +
+    `| ${size} | ${built("ours")} / ${built("fts5")} | ${mib(files.ours)} / ${mib(files.fts5)} | ` +
     `${spread("ours")} | ${spread("fts5")} | ${(median("ours", "coldMs") / median("fts5", "coldMs")).toFixed(2)}× ` +
     `| ${pair("searchP50", 2)} | ${pair("rssFirstMiB", 0)} | ${pair("rssMiB", 0)} |`
   );
 }
 
-/** Wall and CPU seconds of `body`: on a shared machine the wall time includes waiting for a core. */
-function timed(body: () => void): string {
+/** What a fresh process of this benchmark printed, run with `args`. */
+function child<Result>(args: string[]): Result {
+  return JSON.parse(
+    execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...args], {
+      encoding: "utf8",
+      maxBuffer: 1 << 20,
+    }),
+  ) as Result;
+}
+
+/** A fresh process's build of `size` tools into `file`, the documents made before the clock starts. */
+function build(engine: Engine, size: number, file: string): BuildRun {
+  const tools = scaledCatalog(size).map((tool) => ({ ...tool, version: "1.0.0" }));
   const start = performance.now();
   const cpu = process.cpuUsage();
-  body();
+  if (engine === "ours") {
+    const ours = ToolSearchIndex.build(tools, 1);
+    writeFileSync(file, ours.serialize());
+    ours.close();
+  } else {
+    Fts5Porter.build(
+      tools.map((tool) => [tool.tool_id, toolText(tool)] as const),
+      file,
+    ).close();
+  }
   const used = process.cpuUsage(cpu);
-  return `${((performance.now() - start) / 1000).toFixed(1)} (${((used.user + used.system) / 1e6).toFixed(1)})`;
+  return { wallS: (performance.now() - start) / 1000, cpuS: (used.user + used.system) / 1e6 };
 }
 
 /** A fresh process's life as a search instance: its file to first answer, then searches. */

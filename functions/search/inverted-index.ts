@@ -43,6 +43,7 @@ interface Term extends TermStatistics {
 export class InvertedIndex {
   private readonly statements;
   private readonly writer = new VarintWriter();
+  private readonly termList = new TermListWriter();
 
   constructor(db: SqliteDatabase) {
     this.statements = {
@@ -96,14 +97,13 @@ export class InvertedIndex {
 
   /** Adds row `rowid` holding `keys` (half-units each); returns its term list, for `remove`. */
   add(rowid: number, keys: ReadonlyMap<string, number>): Uint8Array {
-    const entries: [id: number, units: number][] = [];
     for (const [key, units] of keys) {
       const term = this.statements.term.get(key) ?? { id: this.statements.insertTerm.get(key)!.id, documents: 0, units: 0 };
       this.setInBlock(term.id, rowid, units);
       this.statements.updateTerm.run(term.documents + 1, term.units + units, term.id);
-      entries.push([term.id, units]);
+      this.termList.add(term.id, units);
     }
-    return encodeTermList(entries, this.writer);
+    return this.termList.finish();
   }
 
   /** Takes row `rowid` (whose term list `add` returned) out of every term's postings; returns the keys it held, with their half-units. */
@@ -195,7 +195,7 @@ export class InvertedIndex {
 /** Postings of new rows (ascending row ids) gathered in growable typed arrays, written once. */
 export class InvertedIndexBuilder {
   private readonly lists = new Map<string, GrowingPostings>();
-  private readonly writer = new VarintWriter();
+  private readonly termList = new TermListWriter();
 
   constructor(
     private readonly firstId: number,
@@ -204,17 +204,16 @@ export class InvertedIndexBuilder {
 
   /** Adds a row (above every row added before); returns its term list. */
   add(rowid: number, keys: ReadonlyMap<string, number>): Uint8Array {
-    const entries: [id: number, units: number][] = [];
-    for (const [key, units] of keys) {
+    keys.forEach((units, key) => {
       let list = this.lists.get(key);
       if (list === undefined) {
         list = new GrowingPostings(this.firstId + this.lists.size);
         this.lists.set(key, list);
       }
       list.push(rowid, units);
-      entries.push([list.id, units]);
-    }
-    return encodeTermList(entries, this.writer);
+      this.termList.add(list.id, units);
+    });
+    return this.termList.finish();
   }
 
   finish(): void {
@@ -232,28 +231,51 @@ class GrowingPostings {
 
   push(rowid: number, units: number): void {
     if (this.size === this.rowids.length) {
-      const rowids = new Int32Array(this.size * 2);
-      rowids.set(this.rowids);
-      const grown = new Uint32Array(this.size * 2);
-      grown.set(this.units);
-      this.rowids = rowids;
-      this.units = grown;
+      this.rowids = grown(this.rowids, this.size + 1);
+      this.units = grown(this.units, this.size + 1);
     }
     this.rowids[this.size] = rowid;
     this.units[this.size++] = units;
   }
 }
 
-/** A row's terms as (id gap, half-units) varints, ids ascending. */
-function encodeTermList(entries: [id: number, units: number][], writer: VarintWriter): Uint8Array {
-  entries.sort((a, b) => a[0] - b[0]);
-  let previous = 0;
-  for (const [id, units] of entries) {
-    writer.write(id - previous);
-    writer.write(units);
-    previous = id;
+/**
+ * A row's terms as (id gap, half-units) varints, ids ascending. A row's term ids are distinct, so
+ * they sort as plain numbers (no comparator, no pair per term) and each one's half-units wait in
+ * an array indexed by id: building an index writes a term list per row and field.
+ */
+class TermListWriter {
+  private ids = new Int32Array(64);
+  private unitsById = new Uint32Array(64);
+  private size = 0;
+  private readonly writer = new VarintWriter();
+
+  add(id: number, units: number): void {
+    if (this.size === this.ids.length) this.ids = grown(this.ids, this.size + 1);
+    if (id >= this.unitsById.length) this.unitsById = grown(this.unitsById, id + 1);
+    this.ids[this.size++] = id;
+    this.unitsById[id] = units;
   }
-  return writer.finish();
+
+  /** The term list of the terms added since the last one. */
+  finish(): Uint8Array {
+    const ids = this.ids.subarray(0, this.size).sort();
+    let previous = 0;
+    for (const id of ids) {
+      this.writer.write(id - previous);
+      this.writer.write(this.unitsById[id]!);
+      previous = id;
+    }
+    this.size = 0;
+    return this.writer.finish();
+  }
+}
+
+/** A copy of `array` with room for at least `length` elements. */
+function grown<T extends Int32Array | Uint32Array>(array: T, length: number): T {
+  const copy = new (array.constructor as new (length: number) => T)(Math.max(length, 2 * array.length));
+  copy.set(array);
+  return copy;
 }
 
 function decodeTermList(termList: Uint8Array): [id: number, units: number][] {

@@ -1,5 +1,5 @@
 import { FIELD_INDEXING, MAN_PAGE_WEIGHT, type IndexKeyClass, type ShortField } from "./query-likelihood.js";
-import { formsOf, type TermForms } from "./search-terms.js";
+import { termForms, tokenize, type TermForms } from "./search-terms.js";
 
 /** The fields of a ToolEntry that search reads; entries come from storage, so types are checked here. */
 export interface SearchableEntry {
@@ -85,25 +85,28 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
     type: text(entry.tool_type),
     params,
   };
-  const words = new Map<ShortField, TermForms[]>();
+  const words = new Map<ShortField, Map<TermForms, number>>();
   const wordsOf = (field: ShortField) => {
     let found = words.get(field);
-    if (found === undefined) words.set(field, (found = formsOf(fields[field])));
+    if (found === undefined) words.set(field, (found = occurrences(fields[field])));
     return found;
   };
   const shortKeys = new Map<string, number>();
   for (const { field, form, keyClass, weight } of FIELD_INDEXING) {
-    for (const forms of wordsOf(field)) addUnits(shortKeys, indexKey(keyClass, forms[form]), weight);
+    wordsOf(field).forEach((count, forms) => {
+      addUnits(shortKeys, indexKey(keyClass, forms[form]), count * weight);
+    });
   }
   // What `type` and `tag` filter on: the exact values, with no weight (they rank nothing).
   shortKeys.set(indexKey("y", fields.type), 0);
   for (const tag of tags) shortKeys.set(indexKey("t", tag), 0);
   const manKeys = new Map<string, number>();
-  for (const forms of formsOf(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS))) {
-    addUnits(manKeys, indexKey("m", forms.stemmed), MAN_PAGE_WEIGHT);
-  }
+  occurrences(text(entry.tool_man_page_doc).slice(0, MAX_INDEXED_MAN_PAGE_CHARS)).forEach((count, forms) => {
+    addUnits(manKeys, indexKey("m", forms.stemmed), count * MAN_PAGE_WEIGHT);
+  });
   let halfUnits = 0;
-  for (const units of [...shortKeys.values(), ...manKeys.values()]) halfUnits += units;
+  for (const units of shortKeys.values()) halfUnits += units;
+  for (const units of manKeys.values()) halfUnits += units;
   return {
     summary: {
       tool_id: entry.tool_id,
@@ -116,8 +119,22 @@ export function toSearchDocument(entry: SearchableEntry): SearchDocument {
     manKeys,
     length: halfUnits / 2,
     quality: quality(description, tags.length, params),
-    duplicateGroup: duplicateGroup(wordsOf("description").map((forms) => forms.stemmed)),
+    duplicateGroup: duplicateGroup([...wordsOf("description").keys()].map((forms) => forms.stemmed)),
   };
+}
+
+/**
+ * How often each indexed word of a text occurs, in the order of first occurrence (so keys, and the
+ * term ids a build gives them, come in the text's order): words are memoised objects, so counting
+ * them first makes one index key per distinct word instead of one per occurrence.
+ */
+function occurrences(text: string): Map<TermForms, number> {
+  const counts = new Map<TermForms, number>();
+  for (const word of tokenize(text)) {
+    const forms = termForms(word);
+    if (forms !== null) counts.set(forms, (counts.get(forms) ?? 0) + 1);
+  }
+  return counts;
 }
 
 function addUnits(keys: Map<string, number>, key: string, weight: number): void {
@@ -128,8 +145,13 @@ function addUnits(keys: Map<string, number>, key: string, weight: number): void 
 function duplicateGroup(descriptionTerms: string[]): number {
   const distinct = [...new Set(descriptionTerms)].sort();
   if (distinct.length < MIN_DUPLICATE_TERMS) return 0;
+  const joined = distinct.join(" ");
   let hash = 0x811c9dc5;
-  for (const char of distinct.join(" ")) hash = Math.imul(hash ^ char.codePointAt(0)!, 0x01000193);
+  for (let at = 0; at < joined.length; at++) {
+    const code = joined.codePointAt(at)!;
+    if (code > 0xffff) at++; // a code point of two UTF-16 units hashes once, as a whole
+    hash = Math.imul(hash ^ code, 0x01000193);
+  }
   return hash >>> 0 || 1;
 }
 

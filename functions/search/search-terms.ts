@@ -11,9 +11,6 @@ import { stemmer } from "stemmer";
 const SEPARATORS = /[^\p{L}\p{N}\p{M}\p{Extended_Pictographic}]+/u;
 /** `textStats` → text|Stats, `XMLParser` → XML|Parser, `pdf2text` → pdf|2|text. */
 const WORD_PART_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
-/** The same two rules for ASCII text, which most text is (faster than the Unicode classes). */
-const ASCII_SEPARATORS = /[^A-Za-z0-9]+/;
-const ASCII_WORD_PART_BOUNDARY = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/;
 const COMBINING_MARKS = /\p{M}+/gu;
 const ASCII = /^[\x00-\x7f]*$/;
 const LATIN = /^[a-z]+$/;
@@ -49,15 +46,66 @@ export function isRequestWord(word: string): boolean {
 /** Words of a text; a word made of parts (`textStats`) yields itself and its parts. */
 export function tokenize(text: string): string[] {
   const words: string[] = [];
-  const ascii = ASCII.test(text);
-  for (const word of text.split(ascii ? ASCII_SEPARATORS : SEPARATORS)) {
+  if (ASCII.test(text)) {
+    asciiWords(text, words);
+    return words;
+  }
+  for (const word of text.split(SEPARATORS)) {
     if (word === "") continue;
     // Most words are plain lower-case: only others can have parts.
-    const parts = LATIN.test(word) ? [word] : word.split(ascii ? ASCII_WORD_PART_BOUNDARY : WORD_PART_BOUNDARY);
+    const parts = LATIN.test(word) ? [word] : word.split(WORD_PART_BOUNDARY);
     if (parts.length > 1) words.push(word, ...parts);
     else words.push(word);
   }
   return words;
+}
+
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+
+/** Character classes of ASCII codes: 0 for a separator. */
+const ASCII_CLASS = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  const char = String.fromCharCode(code);
+  ASCII_CLASS[code] = /[a-z]/.test(char) ? LOWER : /[A-Z]/.test(char) ? UPPER : /[0-9]/.test(char) ? DIGIT : 0;
+}
+
+/**
+ * `tokenize` of an ASCII text in one scan: the same words and parts as `SEPARATORS` and
+ * `WORD_PART_BOUNDARY` give (tested against them), without a regular expression per word, since
+ * tokenising is the largest part of building an index.
+ */
+function asciiWords(text: string, words: string[]): void {
+  const end = text.length;
+  let at = 0;
+  while (at < end) {
+    while (at < end && ASCII_CLASS[text.charCodeAt(at)] === 0) at++;
+    if (at === end) return;
+    const start = at;
+    let lowerOnly = true;
+    for (let kind = ASCII_CLASS[text.charCodeAt(at)]!; kind !== 0; kind = at < end ? ASCII_CLASS[text.charCodeAt(at)]! : 0) {
+      if (kind !== LOWER) lowerOnly = false;
+      at++;
+    }
+    words.push(text.slice(start, at));
+    if (lowerOnly) continue;
+    let partStart = start;
+    for (let i = start + 1; i < at; i++) {
+      if (isPartBoundary(ASCII_CLASS[text.charCodeAt(i - 1)]!, ASCII_CLASS[text.charCodeAt(i)]!, ASCII_CLASS[text.charCodeAt(i + 1)])) {
+        words.push(text.slice(partStart, i));
+        partStart = i;
+      }
+    }
+    if (partStart !== start) words.push(text.slice(partStart, at));
+  }
+}
+
+/** Whether `WORD_PART_BOUNDARY` falls between classes `before` and `after` (`next` follows `after`). */
+function isPartBoundary(before: number, after: number, next: number | undefined): boolean {
+  if (after === DIGIT) return before !== DIGIT;
+  if (before === DIGIT) return true;
+  return after === UPPER && (before === LOWER || next === LOWER);
 }
 
 /**

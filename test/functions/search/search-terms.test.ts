@@ -2,7 +2,7 @@
 // and the terms indexing or querying must make of it.
 import { describe, expect, it } from "vitest";
 import { planQuery } from "../../../functions/search/query-plan.js";
-import { nameTerms, terms } from "../../../functions/search/search-terms.js";
+import { nameTerms, terms, tokenize } from "../../../functions/search/search-terms.js";
 import { SynonymTable } from "../../../functions/search/synonyms.js";
 
 const INDEXED: [text: string, expected: string[]][] = [
@@ -53,12 +53,38 @@ const WEIGHTS: [query: string, expected: [term: string, weight: number][]][] = [
   ],
 ];
 
+// ASCII text is split by a scan of its own (the common case, fast); it must cut exactly where the
+// Unicode rules do. Identifiers, schema names and punctuation of every kind, and random strings.
+const ASCII_TEXTS = [
+  "pdf.textExtract_v2 XMLParser getHTTPResponseCode ABc aB A1b2C3 mp3 base64 word2vec IPv6Address",
+  "  --leading and trailing--  ",
+  "GET /person/{person_id}/movie_credits?api_key=K&page=2",
+  "getHealthWorkforce(location='country'); x_Y-Z9 ZZTop 99Luftballons iOS17 ABCDefGHi",
+  ...randomAsciiTexts(200),
+];
+
+/** Strings of letters of both cases, digits and separators, from a fixed seed. */
+function randomAsciiTexts(count: number): string[] {
+  const alphabet = "aAbBzZmM0159 _-./'\"\t\n(){}";
+  let seed = 29;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 1 + Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(""),
+  );
+}
+
 /** The query's own terms (no synonyms, no typo corrections: nothing is known). */
 const planned = (query: string) => planQuery(query, new SynonymTable([]), () => new Set()).terms;
 
 describe("search terms", () => {
   it.each(INDEXED)("indexes %j as %j", (text, expected) => {
     expect(terms(text)).toEqual(expected);
+  });
+
+  it.each(ASCII_TEXTS)("splits the ASCII text %j as the Unicode rules do", (text) => {
+    // A non-ASCII word sends the text through the Unicode rules, and adds only itself.
+    expect(tokenize(text)).toEqual(tokenize(`${text} é`).slice(0, -1));
+    expect(tokenize(`${text} é`).at(-1)).toBe("é");
   });
 
   it.each(NAMED)("indexes the name %j as %j", (text, expected) => {
