@@ -39,8 +39,11 @@ export function guardS3rverWrites(s3: S3rver, onDiskFull: () => void): void {
   store.putObject = async (object: S3rverObject) => {
     const objectPath = store.getResourcePath(object.bucket, object.key, "object");
     try {
-      await mkdir(dirname(objectPath), { recursive: true });
-      return await writeWhole(objectPath, object.content, `${objectPath}.md5`, {
+      const [, content] = await settled([
+        mkdir(dirname(objectPath), { recursive: true }),
+        inMemoryIfSmall(object.content, Number(object.metadata["content-length"])),
+      ]);
+      return await writeWhole(objectPath, content as Readable | Buffer, `${objectPath}.md5`, {
         [store.getResourcePath(object.bucket, object.key, "metadata.json")]: JSON.stringify(storedMetadata(object.metadata), null, 2),
       });
     } catch (error) {
@@ -61,9 +64,20 @@ export function guardS3rverWrites(s3: S3rver, onDiskFull: () => void): void {
   };
 }
 
+/** Bodies up to this size are read into memory first: their md5 is then known before anything is written. */
+const IN_MEMORY_BYTES = 1024 * 1024;
+
+/** `content` as one Buffer when it declares at most IN_MEMORY_BYTES (an archive of a small tool), else as it came. */
+async function inMemoryIfSmall(content: Readable | Buffer, declaredBytes: number): Promise<Readable | Buffer> {
+  if (Buffer.isBuffer(content) || !(declaredBytes <= IN_MEMORY_BYTES)) return content;
+  const chunks: Buffer[] = [];
+  for await (const chunk of content) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /**
  * Writes `content` to `path`, beside it its md5 in `md5File` and the `sideFiles` (path → text), each
- * through a temporary file; the object and the side files are written side by side, then the md5.
+ * through a temporary file, side by side (the md5 after the object when it comes as a stream).
  * They are renamed into place only once all are written, the side files first, so a reader never
  * meets new bytes without their md5 and metadata. On failure every temporary file is removed.
  */
@@ -81,12 +95,18 @@ async function writeWhole(
   };
   try {
     const objectFile = temporary(path);
+    const bytes = Buffer.isBuffer(content) ? content : undefined;
+    const known = bytes && createHash("md5").update(bytes).digest("hex");
     const [object] = await settled([
-      writeCounted(content, objectFile),
-      ...Object.entries(sideFiles).map(([target, text]) => writeFile(temporary(target), text)),
+      bytes === undefined
+        ? writeCounted(content as Readable, objectFile)
+        : writeFile(objectFile, bytes).then(() => ({ size: bytes.length, md5: known! })),
+      ...Object.entries(known === undefined ? sideFiles : { ...sideFiles, [md5File]: known }).map(([target, text]) =>
+        writeFile(temporary(target), text),
+      ),
     ]);
     const { size, md5 } = object as { size: number; md5: string };
-    await writeFile(temporary(md5File), md5);
+    if (known === undefined) await writeFile(temporary(md5File), md5);
     await settled(written.slice(1).map(([file, target]) => rename(file, target)));
     await rename(objectFile, path);
     return { size, md5 };
@@ -97,12 +117,8 @@ async function writeWhole(
 }
 
 /** Streams `content` into `file`, counting its bytes and hashing them (md5, hex). */
-async function writeCounted(content: Readable | Buffer, file: string): Promise<{ size: number; md5: string }> {
+async function writeCounted(content: Readable, file: string): Promise<{ size: number; md5: string }> {
   const md5 = createHash("md5");
-  if (Buffer.isBuffer(content)) {
-    await writeFile(file, content);
-    return { size: content.length, md5: md5.update(content).digest("hex") };
-  }
   let size = 0;
   const counted = new Transform({
     transform(chunk: Buffer, _encoding, done) {
