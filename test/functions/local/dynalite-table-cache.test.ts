@@ -14,6 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulators, type Emulators } from "../../../functions/local/emulators.js";
 import { createDynamoClient } from "../../../functions/storage/aws-clients.js";
+import { emulatorConfig } from "../../support/emulator-config.js";
 
 let dataDir: string;
 let emulators: Emulators;
@@ -22,19 +23,7 @@ let db: DynamoDBClient;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "agent-tools-table-cache-"));
   emulators = await startEmulators(dataDir);
-  db = createDynamoClient({
-    region: "us-east-1",
-    tableName: "unused",
-    bucketName: "unused",
-    dynamodbEndpoint: emulators.dynamodbEndpoint,
-    credentials: emulators.credentials,
-    unsignedEndpoints: emulators.unsignedEndpoints,
-    archiveDelivery: "proxy",
-    presignExpiresSeconds: 60,
-    maxBundleBytes: 1024,
-    cacheRevalidateMs: 0,
-    storageMaxAttempts: 1,
-  });
+  db = createDynamoClient(emulatorConfig(emulators, { storageMaxAttempts: 1 }));
 });
 
 afterAll(async () => {

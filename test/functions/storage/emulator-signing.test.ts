@@ -9,6 +9,7 @@ import type { RegistryConfig } from "../../../functions/config.js";
 import { startEmulators, type Emulators } from "../../../functions/local/emulators.js";
 import { createDynamoClient, createS3Client } from "../../../functions/storage/aws-clients.js";
 import { isLoopback } from "../../../functions/storage/emulator-signing.js";
+import { emulatorConfig } from "../../support/emulator-config.js";
 
 const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
@@ -109,8 +110,8 @@ describe("the embedded emulators take unsigned requests", () => {
 
   it("lists both of their endpoints, and both answer a client built from them", async () => {
     expect(emulators.unsignedEndpoints.sort()).toEqual([emulators.dynamodbEndpoint, emulators.s3Endpoint].sort());
-    const config = { ...configFor("unused", emulators.unsignedEndpoints), s3Endpoint: emulators.s3Endpoint };
-    const dynamo = createDynamoClient({ ...config, dynamodbEndpoint: emulators.dynamodbEndpoint });
+    const config = emulatorConfig(emulators, { storageMaxAttempts: 1 });
+    const dynamo = createDynamoClient(config);
     const s3 = createS3Client(config);
     try {
       await dynamo.send(
