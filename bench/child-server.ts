@@ -94,7 +94,13 @@ async function serve(extraRoutes: RouteModule[] | undefined): Promise<void> {
 
 export async function startRegistryChild(moduleUrl: string): Promise<RegistryChild> {
   const server = fork(fileURLToPath(moduleUrl), ["--serve"], {
-    execArgv: ["--openssl-legacy-provider", "--import", "tsx"],
+    // BENCH_SERVER_NODE_OPTIONS: more node flags for the server alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/profile".
+    execArgv: [
+      "--openssl-legacy-provider",
+      "--import",
+      "tsx",
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []),
+    ],
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
   });
   try {

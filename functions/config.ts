@@ -43,6 +43,12 @@ export interface RegistryConfig {
    * true without an `S3_ENDPOINT`.
    */
   s3ConditionalWrites?: boolean;
+  /**
+   * Endpoints of the embedded emulators, which check that a request carries a well-formed SigV4
+   * header but never its signature (dynalite, s3rver): their clients skip the signing
+   * (`aws-clients.ts`). Set by the local server only, and honoured for loopback endpoints only.
+   */
+  unsignedEndpoints?: string[];
   /** Writes one publisher token may make per minute (`PUBLISHER_WRITES_PER_MINUTE`, default 60); the admin token is not limited. */
   publisherWritesPerMinute?: number;
   /** Days an audit event is kept before the table's time to live removes it (`AUDIT_RETENTION_DAYS`, default 400). */

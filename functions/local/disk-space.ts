@@ -22,7 +22,7 @@ export const WRITE_HEADROOM_BYTES = 8 * 1024 * 1024;
 
 /**
  * Room for writes on the local server's disk (`npm start`). Writes are admitted only while they
- * fit with WRITE_HEADROOM_BYTES to spare (statfs before every write, so nothing half-written is
+ * fit with WRITE_HEADROOM_BYTES to spare (a statfs that started after the write asked, so nothing half-written is
  * left by a disk that fills up midway), and SPACE_RESERVE_BYTES are kept in `<data dir>/space-reserve`
  * so that a start on a full disk can still open the database: it releases the reserve and starts
  * read-only. Once space is back the reserve is written again and writes are admitted, without a
@@ -33,6 +33,11 @@ export class DiskSpace implements StorageSpace {
   private reopenTable: () => Promise<void> = async () => undefined;
   private writeFailed: DiskFullSignal | undefined;
   private turn: Promise<unknown> = Promise.resolve();
+  /** The statfs under way, and the one that starts after it, which every check asking meanwhile shares. */
+  private statfsRunning: Promise<FreeSpace> | undefined;
+  private statfsQueued: Promise<FreeSpace> | undefined;
+  /** Counts the reserve's writes, so a check knows whether its statfs saw the latest one. */
+  private reserveWrites = 0;
 
   private constructor(
     private readonly dataDir: string,
@@ -85,15 +90,47 @@ export class DiskSpace implements StorageSpace {
   }
 
   assertRoomFor(sentBytes: number): Promise<void> {
-    // One at a time: two writes must not both take the same free bytes for their own, or both write the reserve.
-    const check = this.turn.then(() => this.admit(sentBytes));
+    const measured = this.freshFreeSpace();
+    // One at a time: two writes must not both write the reserve.
+    const check = this.turn.then(() => this.admit(sentBytes, measured));
     this.turn = check.catch(() => undefined);
     return check;
   }
 
-  private async admit(sentBytes: number): Promise<void> {
+  /**
+   * The free bytes from a statfs that starts after this call, shared by every check that asks
+   * before it starts: 10 concurrent uploads cost one or two statfs, not 20 in a row (7% of the
+   * server's thread), and each check's figure is as fresh as one of its own would be.
+   */
+  private freshFreeSpace(): Promise<FreeSpace> {
+    if (this.statfsQueued !== undefined) return this.statfsQueued;
+    if (this.statfsRunning === undefined) return this.startStatfs();
+    const queued = this.statfsRunning
+      .catch(() => undefined)
+      .then(() => {
+        this.statfsQueued = undefined;
+        return this.startStatfs();
+      });
+    this.statfsQueued = queued;
+    return queued;
+  }
+
+  private startStatfs(): Promise<FreeSpace> {
+    const reserveWrites = this.reserveWrites;
+    const running: Promise<FreeSpace> = this.freeBytes()
+      .then((free) => ({ free, reserveWrites }))
+      .finally(() => {
+        if (this.statfsRunning === running) this.statfsRunning = undefined;
+      });
+    this.statfsRunning = running;
+    return running;
+  }
+
+  private async admit(sentBytes: number, measured: Promise<FreeSpace>): Promise<void> {
     const needed = 2 * Math.max(0, sentBytes) + WRITE_HEADROOM_BYTES;
-    let free = await this.freeBytes();
+    const shared = await measured;
+    // A reserve written since that statfs started took space it did not see: measure again.
+    let free = shared.reserveWrites === this.reserveWrites ? shared.free : await this.freeBytes();
     if (!this.reserved) {
       if (free < needed + SPACE_RESERVE_BYTES || !(await this.writeReserve())) {
         throw storageFull(
@@ -118,6 +155,7 @@ export class DiskSpace implements StorageSpace {
       await writeFile(temporary, randomFillSync(Buffer.alloc(SPACE_RESERVE_BYTES)), { flag: "wx" });
       await rename(temporary, this.reserveFile);
       this.reserved = true;
+      this.reserveWrites++;
       return true;
     } catch (error) {
       await rm(temporary, { force: true });
@@ -134,6 +172,12 @@ export class DiskSpace implements StorageSpace {
   private get reserveFile(): string {
     return join(this.dataDir, SPACE_RESERVE_FILE);
   }
+}
+
+/** Free bytes on the data folder's disk, and how many reserve writes had happened when they were measured. */
+interface FreeSpace {
+  free: number;
+  reserveWrites: number;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { createRequire } from "node:module";
 import dynalite from "dynalite";
 import { isDiskFull, STORAGE_FULL_CODE } from "../storage/storage-errors.js";
+import { cacheTableReads } from "./dynalite-table-cache.js";
 
 /** The callback methods dynalite installs on its LevelDB handle (`db/index.js`, `wrapWithCallbacks`). */
 const CALLBACK_METHODS = ["get", "put", "del", "batch"] as const;
@@ -81,6 +82,7 @@ export function guardedDynalite(options: { path: string }, onDiskFull: () => voi
     // Runs before dynalite's own listener, which passes the error to the same throwing callback.
     db[method] = (...args: unknown[]) => original.apply(db, args).prependListener("error", answered);
   }
+  cacheTableReads(db);
   return {
     server,
     opened: db.open(),

@@ -10,8 +10,10 @@ import { startHostedEmulator } from "./emulator-host.js";
 export interface Emulators {
   dynamodbEndpoint: string;
   s3Endpoint: string;
-  /** s3rver checks request signatures against its fixed key pair. */
+  /** s3rver checks that a request's key id is its own (never the signature itself). */
   credentials: { accessKeyId: string; secretAccessKey: string };
+  /** The endpoints of the emulators started here, which never check signatures (`RegistryConfig.unsignedEndpoints`). */
+  unsignedEndpoints: string[];
   /**
    * Opens dynalite's LevelDB again: after a write failed for want of space, LevelDB may keep
    * failing writes until it is reopened, even once space is back. Nothing with an external DynamoDB.
@@ -47,6 +49,7 @@ export async function startEmulators(dataDir: string, options: EmulatorOptions =
     dynamodbEndpoint: options.dynamodbEndpoint ?? dynamo.value!.endpoint,
     s3Endpoint: s3.value.endpoint,
     credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    unsignedEndpoints: [s3.value.endpoint, ...(dynamo.value === undefined ? [] : [dynamo.value.endpoint])],
     reopenTable: async () => dynamo.value?.reopen(),
     async close() {
       await Promise.allSettled([s3.value.close(), dynamo.value?.close()]);

@@ -57,6 +57,8 @@ export async function openLocalStorage(dataDirOption: string, options: EmulatorO
         cacheRevalidateMs: 1000,
         // The emulator honours If-None-Match like S3 (s3rver-if-none-match.ts): archives are written in one call.
         s3ConditionalWrites: true,
+        // Only the embedded emulators: an external DynamoDB (DynamoDB Local) is signed as ever.
+        unsignedEndpoints: emulators.unsignedEndpoints,
         cursorKey,
       };
       await provisionStorage(config);

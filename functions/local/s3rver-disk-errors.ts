@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { Readable, Transform } from "node:stream";
+import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import S3Error from "s3rver/lib/models/error.js";
 import S3Object from "s3rver/lib/models/object.js";
@@ -39,11 +39,13 @@ export function guardS3rverWrites(s3: S3rver, onDiskFull: () => void): void {
   store.putObject = async (object: S3rverObject) => {
     const objectPath = store.getResourcePath(object.bucket, object.key, "object");
     try {
-      await mkdir(dirname(objectPath), { recursive: true });
-      return await writeWhole(objectPath, object.content, (md5) => ({
-        [`${objectPath}.md5`]: md5,
+      const [, content] = await settled([
+        mkdir(dirname(objectPath), { recursive: true }),
+        inMemoryIfSmall(object.content, Number(object.metadata["content-length"])),
+      ]);
+      return await writeWhole(objectPath, content as Readable | Buffer, `${objectPath}.md5`, {
         [store.getResourcePath(object.bucket, object.key, "metadata.json")]: JSON.stringify(storedMetadata(object.metadata), null, 2),
-      }));
+      });
     } catch (error) {
       drain(object.content);
       throw answered(error);
@@ -54,7 +56,7 @@ export function guardS3rverWrites(s3: S3rver, onDiskFull: () => void): void {
     const partPath = join(store.getResourcePath(bucket, undefined, "uploads"), uploadId, String(partNumber));
     try {
       await mkdir(dirname(partPath), { recursive: true });
-      return await writeWhole(partPath, content, (md5) => ({ [`${partPath}.md5`]: md5 }));
+      return await writeWhole(partPath, content, `${partPath}.md5`);
     } catch (error) {
       drain(content);
       throw answered(error);
@@ -62,45 +64,82 @@ export function guardS3rverWrites(s3: S3rver, onDiskFull: () => void): void {
   };
 }
 
+/** Bodies up to this size are read into memory first: their md5 is then known before anything is written. */
+const IN_MEMORY_BYTES = 1024 * 1024;
+
+/** `content` as one Buffer when it declares at most IN_MEMORY_BYTES (an archive of a small tool), else as it came. */
+async function inMemoryIfSmall(content: Readable | Buffer, declaredBytes: number): Promise<Readable | Buffer> {
+  if (Buffer.isBuffer(content) || !(declaredBytes <= IN_MEMORY_BYTES)) return content;
+  const chunks: Buffer[] = [];
+  for await (const chunk of content) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /**
- * Writes `content` to `path`, and the side files `sideFiles(md5)` names, each through a temporary
- * file; renamed into place only once all are written, the side files first, so a reader never
+ * Writes `content` to `path`, beside it its md5 in `md5File` and the `sideFiles` (path → text), each
+ * through a temporary file, side by side (the md5 after the object when it comes as a stream).
+ * They are renamed into place only once all are written, the side files first, so a reader never
  * meets new bytes without their md5 and metadata. On failure every temporary file is removed.
  */
 async function writeWhole(
   path: string,
   content: Readable | Buffer,
-  sideFiles: (md5: string) => Record<string, string>,
+  md5File: string,
+  sideFiles: Record<string, string> = {},
 ): Promise<{ size: number; md5: string }> {
-  const temporary = (target: string) => `${target}.${randomUUID()}.partial`;
-  const written: [temporary: string, target: string][] = [[temporary(path), path]];
+  const written: [temporary: string, target: string][] = [];
+  const temporary = (target: string) => {
+    const file = `${target}.${randomUUID()}.partial`;
+    written.push([file, target]);
+    return file;
+  };
   try {
-    const md5 = createHash("md5");
-    let size = 0;
-    const counted = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        md5.update(chunk);
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
-    const source = Buffer.isBuffer(content) ? Readable.from([content]) : content;
-    // `pipe`, not `pipeline`, from the request: a failed write must leave the request open, to be drained and answered.
-    source.once("error", (error) => counted.destroy(error));
-    source.pipe(counted);
-    await pipeline(counted, createWriteStream(written[0]![0]));
-    const digest = md5.digest("hex");
-    for (const [target, text] of Object.entries(sideFiles(digest))) {
-      const file = temporary(target);
-      written.push([file, target]);
-      await writeFile(file, text);
-    }
-    for (const [file, target] of [...written.slice(1), written[0]!]) await rename(file, target);
-    return { size, md5: digest };
+    const objectFile = temporary(path);
+    const bytes = Buffer.isBuffer(content) ? content : undefined;
+    const known = bytes && createHash("md5").update(bytes).digest("hex");
+    const [object] = await settled([
+      bytes === undefined
+        ? writeCounted(content as Readable, objectFile)
+        : writeFile(objectFile, bytes).then(() => ({ size: bytes.length, md5: known! })),
+      ...Object.entries(known === undefined ? sideFiles : { ...sideFiles, [md5File]: known }).map(([target, text]) =>
+        writeFile(temporary(target), text),
+      ),
+    ]);
+    const { size, md5 } = object as { size: number; md5: string };
+    if (known === undefined) await writeFile(temporary(md5File), md5);
+    await settled(written.slice(1).map(([file, target]) => rename(file, target)));
+    await rename(objectFile, path);
+    return { size, md5 };
   } catch (error) {
     await Promise.all(written.map(([file]) => rm(file, { force: true })));
     throw error;
   }
+}
+
+/** Streams `content` into `file`, counting its bytes and hashing them (md5, hex). */
+async function writeCounted(content: Readable, file: string): Promise<{ size: number; md5: string }> {
+  const md5 = createHash("md5");
+  let size = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      md5.update(chunk);
+      size += chunk.length;
+      done(null, chunk);
+    },
+  });
+  // `pipe`, not `pipeline`, from the request: a failed write must leave the request open, to be drained and answered.
+  content.once("error", (error) => counted.destroy(error));
+  content.pipe(counted);
+  await pipeline(counted, createWriteStream(file));
+  return { size, md5: md5.digest("hex") };
+}
+
+/** Every write settled (none left running when the temporary files are removed); rejects with the first failure. */
+async function settled(writes: Promise<unknown>[]): Promise<unknown[]> {
+  const results = await Promise.allSettled(writes);
+  const failed = results.find((result) => result.status === "rejected");
+  if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
+  return results.map((result) => (result as PromiseFulfilledResult<unknown>).value);
 }
 
 /** The headers s3rver keeps with an object (its `putMetadata`). */

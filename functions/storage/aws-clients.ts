@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { RegistryConfig } from "../config.js";
 import { marshalConstructorKeys } from "./constructor-keys.js";
+import { emulatorSigning } from "./emulator-signing.js";
 
 /** Attempts per storage call (the SDK's standard retry mode backs off with jitter between them). */
 export const DEFAULT_STORAGE_MAX_ATTEMPTS = 4;
@@ -25,6 +26,7 @@ function resilience(config: RegistryConfig) {
 /**
  * S3 client for the configured endpoint. Checksums only WHEN_REQUIRED: the SDK's default
  * aws-chunked trailers get stored verbatim by s3rver and put CRCs of empty bodies into presigned URLs.
+ * Unsigned for the embedded emulator (emulator-signing.ts).
  */
 export function createS3Client(config: RegistryConfig): S3Client {
   return new S3Client({
@@ -32,18 +34,20 @@ export function createS3Client(config: RegistryConfig): S3Client {
     ...(config.s3Endpoint ? { endpoint: config.s3Endpoint, forcePathStyle: true } : {}),
     ...(config.credentials ? { credentials: config.credentials } : {}),
     ...resilience(config),
+    ...emulatorSigning(config, config.s3Endpoint, "s3"),
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
 }
 
-/** DynamoDB client for the configured endpoint, with the timeouts and retries above. */
+/** DynamoDB client for the configured endpoint, with the timeouts and retries above (unsigned for the embedded emulator). */
 export function createDynamoClient(config: RegistryConfig): DynamoDBClient {
   return new DynamoDBClient({
     region: config.region,
     ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
     ...(config.credentials ? { credentials: config.credentials } : {}),
     ...resilience(config),
+    ...emulatorSigning(config, config.dynamodbEndpoint, "dynamodb"),
   });
 }
 
