@@ -50,7 +50,8 @@ console.log(
     .join(" ")} (2 cores), ${ROUNDS} rounds, full-pass runs of ${BUDGET_MS} ms\n`,
 );
 console.log(
-  "| tools | doctor s | incremental (100 changed) s / items read / × doctor | full pass runs / items read / items/s | longest run s | full pass × doctor |",
+  "| tools | doctor s | incremental (100 changed) s / items read / × doctor | " +
+    "full pass runs / items read / items/s | longest run s | full pass × doctor |",
 );
 console.log("|---:|---:|---:|---:|---:|---:|");
 try {
@@ -123,8 +124,10 @@ function row(size: number, results: Record<Case, Measured[]>): string {
   return [
     size,
     seconds(median("doctor", (measured) => measured.ms)),
-    `${seconds(median("incremental", (measured) => measured.ms))} / ${median("incremental", (measured) => measured.itemsRead)} / ${ratio("incremental")}`,
-    `${full((measured) => measured.runs)} / ${full((measured) => measured.itemsRead)} / ${Math.round(full((measured) => measured.itemsRead / (measured.ms / 1000)))}`,
+    `${seconds(median("incremental", (measured) => measured.ms))} / ` +
+      `${median("incremental", (measured) => measured.itemsRead)} / ${ratio("incremental")}`,
+    `${full((measured) => measured.runs)} / ${full((measured) => measured.itemsRead)} ` +
+      `/ ${Math.round(full((measured) => measured.itemsRead / (measured.ms / 1000)))}`,
     seconds(full((measured) => measured.longestRunMs)),
     ratio("full pass"),
   ].join(" | ");

@@ -22,7 +22,9 @@ export function damagedArchive(sha256: string, storedSize: number, reference: Ar
   return {
     kind: "damaged-archive",
     sha256,
-    detail: `archives/${sha256} of ${reference.by} is damaged (${storedSize} bytes stored, ${reference.size} expected); upload the same bundle again to restore it`,
+    detail:
+      `archives/${sha256} of ${reference.by} is damaged (${storedSize} bytes stored, ` +
+      `${reference.size} expected); upload the same bundle again to restore it`,
     fixed: false,
   };
 }

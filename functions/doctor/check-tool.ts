@@ -100,7 +100,9 @@ async function checkTool(
         : pointer.version !== best.version || pointer.updatedAt !== best.updatedAt
           ? ({
               kind: "stale-pointer",
-              detail: `the latest pointer names ${pointer.version} (edited ${pointer.updatedAt}), the highest version that is not yanked is ${best.version} (edited ${best.updatedAt})`,
+              detail:
+                `the latest pointer names ${pointer.version} (edited ${pointer.updatedAt}), the ` +
+                `highest version that is not yanked is ${best.version} (edited ${best.updatedAt})`,
             } as const)
           : undefined;
   if (problem !== undefined) {

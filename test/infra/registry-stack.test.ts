@@ -472,24 +472,28 @@ describe("HTTP API", () => {
     }
   });
 
-  it("runs the sweeper (incremental repair, resumable full pass) every 10 minutes and the search indexer every minute from EventBridge schedules, outside the API", () => {
-    const schedules = Object.fromEntries(
-      ofType("AWS::Events::Rule").map(([, rule]) => [
-        (rule.Properties.Targets as { Arn: { "Fn::GetAtt": string[] } }[])[0]!.Arn["Fn::GetAtt"][0],
-        rule.Properties.ScheduleExpression,
-      ]),
-    );
-    expect(schedules).toEqual({ [functionId("Sweeper")]: "rate(10 minutes)", [functionId("Indexer")]: "rate(1 minute)" });
-    const permissions = ofType("AWS::Lambda::Permission").map(([, permission]) => permission.Properties);
-    for (const name of ["Sweeper", "Indexer"] as const) {
-      expect(
-        permissions
-          .filter((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name))
-          .map((permission) => permission.Principal),
-        name,
-      ).toEqual(["events.amazonaws.com"]);
-    }
-  });
+  it(
+    "runs the sweeper (incremental repair, resumable full pass) every 10 minutes " +
+      "and the search indexer every minute from EventBridge schedules, outside the API",
+    () => {
+      const schedules = Object.fromEntries(
+        ofType("AWS::Events::Rule").map(([, rule]) => [
+          (rule.Properties.Targets as { Arn: { "Fn::GetAtt": string[] } }[])[0]!.Arn["Fn::GetAtt"][0],
+          rule.Properties.ScheduleExpression,
+        ]),
+      );
+      expect(schedules).toEqual({ [functionId("Sweeper")]: "rate(10 minutes)", [functionId("Indexer")]: "rate(1 minute)" });
+      const permissions = ofType("AWS::Lambda::Permission").map(([, permission]) => permission.Properties);
+      for (const name of ["Sweeper", "Indexer"] as const) {
+        expect(
+          permissions
+            .filter((permission) => permission.FunctionName["Fn::GetAtt"]?.[0] === functionId(name))
+            .map((permission) => permission.Principal),
+          name,
+        ).toEqual(["events.amazonaws.com"]);
+      }
+    },
+  );
 });
 
 describe("secrets and outputs", () => {

@@ -328,7 +328,8 @@ export const DEVELOPER_TOOLS = programSpecs([
         steeredBy: [...RUST_TOOLCHAIN, ...CARGO_CONFIG],
         options: [
           ...flags(
-            "-d --duplicates --no-dedupe --workspace --all-features --no-default-features --all-targets --frozen --locked --offline -q --quiet -v --verbose",
+            "-d --duplicates --no-dedupe --workspace --all-features --no-default-features " +
+              "--all-targets --frozen --locked --offline -q --quiet -v --verbose",
           ),
           ...valuedEach(
             "-i --invert -e --edges --prune --depth -p --package --exclude --target --charset -f --format --prefix -F --features --color",

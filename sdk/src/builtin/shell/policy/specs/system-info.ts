@@ -53,7 +53,8 @@ const HARDWARE: ProgramSpec[] = [
     summary: "lists block devices",
     options: [
       ...flags(
-        "-a -b -d -D -f -J -l -m -n -O -p -P -r -S -t -T -z -A -E -M --all --bytes --nodeps --discard --fs --json --list --perms --noheadings --output-all --paths --pairs --raw --scsi --topology --zoned --merge --ascii",
+        "-a -b -d -D -f -J -l -m -n -O -p -P -r -S -t -T -z -A -E -M --all --bytes --nodeps --discard --fs --json " +
+          "--list --perms --noheadings --output-all --paths --pairs --raw --scsi --topology --zoned --merge --ascii",
       ),
       ...valuedEach("-o --output -e --exclude -I --include -x --sort -w --width -Q --filter"),
     ],
@@ -121,7 +122,8 @@ const HARDWARE: ProgramSpec[] = [
     forbidden: [
       ...forbid("-f --filename", "writes the output to a file"),
       ...forbid(
-        "-pm --persistence-mode -pl --power-limit -r --gpu-reset -c --compute-mode -e --ecc-config -ac --applications-clocks -lgc --lock-gpu-clocks",
+        "-pm --persistence-mode -pl --power-limit -r --gpu-reset -c --compute-mode " +
+          "-e --ecc-config -ac --applications-clocks -lgc --lock-gpu-clocks",
         "changes the GPU's settings",
       ),
     ],
