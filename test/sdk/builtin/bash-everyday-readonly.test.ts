@@ -49,12 +49,10 @@ describe("everyday read-only commands are auto-allowed in DEFAULT", () => {
     "ip addr",
     "ulimit -a",
     "npx --version",
-    // Loading packages reads their sources; only -export and -compiled build (go help list).
-    "go list ./...",
-    "go list -deps -json ./cmd/tool",
-    // Reads Cargo.toml and the lock file; no build script runs.
-    "cargo tree",
-    "cargo tree -i serde --depth 2",
+    "go list -m all",
+    // Neither fetches the index nor writes Cargo.lock; no build script runs.
+    "cargo tree --frozen",
+    "cargo tree -i serde --depth 2 --offline --locked",
     // -check never writes (terraform fmt -help).
     "terraform fmt -check",
     "terraform fmt -check -recursive -diff",
@@ -71,6 +69,12 @@ describe("everyday read-only commands are auto-allowed in DEFAULT", () => {
     "git reflog expire --all",
     "git branch -d --merged x",
     "cargo metadata",
+    // Loading packages may download modules (and go.mod's toolchain line may run another go).
+    "go list ./...",
+    "go list -deps -json ./cmd/tool",
+    // May fetch the registry index and write Cargo.lock.
+    "cargo tree",
+    "cargo tree --offline",
     "go list -compiled ./...",
     "go list -m -toolexec ./x",
     "cargo tree --config build.rustc-wrapper=./wrap",

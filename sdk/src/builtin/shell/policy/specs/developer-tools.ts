@@ -304,7 +304,7 @@ export const DEVELOPER_TOOLS = programSpecs([
   ),
   {
     name: "cargo",
-    summary: "cargo --version, --list, metadata --no-deps, tree",
+    summary: "cargo --version, --list, metadata --no-deps, tree --frozen",
     steeredBy: STEERING.cargo,
     style: "single-dash",
     options: [flag("--version", "-V"), flag("--list")],
@@ -324,7 +324,7 @@ export const DEVELOPER_TOOLS = programSpecs([
       },
       {
         name: "tree",
-        summary: "cargo tree (reads Cargo.toml and Cargo.lock, may fetch the index; no build script runs)",
+        summary: "cargo tree --frozen (reads Cargo.toml and Cargo.lock; no build script runs)",
         steeredBy: [...RUST_TOOLCHAIN, ...CARGO_CONFIG],
         options: [
           ...flags(
@@ -338,9 +338,20 @@ export const DEVELOPER_TOOLS = programSpecs([
         ],
         forbidden: forbid("--config -Z", "sets any cargo setting (a rustc wrapper, a registry) or an unstable flag"),
         operands: { max: 0 },
+        // Without --frozen (or --locked with --offline) it may fetch the registry index and write Cargo.lock.
+        check: (parsed) =>
+          parsed.has("--frozen") || (parsed.has("--locked") && parsed.has("--offline"))
+            ? undefined
+            : "cargo tree without --frozen may fetch the index and write Cargo.lock",
         examples: {
-          readOnly: ["cargo tree", "cargo tree -i serde -e normal", "cargo tree --depth 1 --offline"],
-          notReadOnly: ["cargo tree --config build.rustc-wrapper=./x", "cargo tree -Z unstable-options", "cargo tree serde"],
+          readOnly: ["cargo tree --frozen", "cargo tree -i serde -e normal --frozen", "cargo tree --depth 1 --offline --locked"],
+          notReadOnly: [
+            "cargo tree",
+            "cargo tree --offline",
+            "cargo tree --frozen --config build.rustc-wrapper=./x",
+            "cargo tree --frozen -Z unstable-options",
+            "cargo tree --frozen serde",
+          ],
         },
       },
     ],
@@ -365,7 +376,7 @@ export const DEVELOPER_TOOLS = programSpecs([
       {
         name: "list",
         // `go help list`: only -export and -compiled build (the latter runs cgo on CgoFiles); loading reads the sources.
-        summary: "go list packages or modules (no -export, -compiled or -toolexec, which build or run programs)",
+        summary: "go list -m (modules only; no -export, -compiled or -toolexec, which build or run programs)",
         style: "single-dash",
         options: [...flags("-m -json -e -deps -test -find -versions -retracted"), valued("-f")],
         forbidden: [
@@ -373,6 +384,8 @@ export const DEVELOPER_TOOLS = programSpecs([
           ...forbid("-u -mod", "queries or changes module versions"),
         ],
         operands: { role: "text" },
+        // Loading packages may download missing modules and, through go.mod's toolchain line, run another go.
+        check: (parsed) => (parsed.has("-m") ? undefined : "go list without -m loads packages (it may download modules)"),
       },
       { name: "doc", summary: "go doc", options: flags("-all -c -cmd -short -src -u"), operands: { role: "text" } },
     ],
@@ -382,8 +395,7 @@ export const DEVELOPER_TOOLS = programSpecs([
         "go env GOPATH",
         "go list -m",
         "go list -m all",
-        "go list ./...",
-        "go list -deps -test -json ./cmd/x",
+        "go list -m -json",
         "go doc fmt.Println",
       ],
       notReadOnly: [
@@ -393,6 +405,8 @@ export const DEVELOPER_TOOLS = programSpecs([
         "go list -export ./...",
         "go list -m -toolexec ./x",
         "go list -m -u all",
+        "go list ./...",
+        "go list -deps -test -json ./cmd/x",
       ],
     },
   },
