@@ -390,14 +390,7 @@ export const DEVELOPER_TOOLS = programSpecs([
       { name: "doc", summary: "go doc", options: flags("-all -c -cmd -short -src -u"), operands: { role: "text" } },
     ],
     examples: {
-      readOnly: [
-        "go version",
-        "go env GOPATH",
-        "go list -m",
-        "go list -m all",
-        "go list -m -json",
-        "go doc fmt.Println",
-      ],
+      readOnly: ["go version", "go env GOPATH", "go list -m", "go list -m all", "go list -m -json", "go doc fmt.Println"],
       notReadOnly: [
         "go env -w GOFLAGS=-x",
         "go run .",
