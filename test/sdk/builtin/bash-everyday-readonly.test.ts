@@ -59,6 +59,9 @@ describe("everyday read-only commands are auto-allowed in DEFAULT", () => {
     // The names come from a read-only listing of the repository's tracked files.
     "wc -l $(git ls-files '*.ts')",
     "head -n 3 $(git ls-files src)",
+    // The command's own standard streams, whatever this process's stderr leads to.
+    `awk '{ if (NF < 2) print "short line " NR > "/dev/stderr" }' data.csv`,
+    "sort data.csv > /dev/stdout",
   ])("allows %j", async (command) => {
     expect((await decide(command)).behavior).toBe("allow");
   });

@@ -80,6 +80,8 @@ const SYSTEM_WRITE_PREFIXES = [
 ];
 /** Device files that are safe to write to. */
 const HARMLESS_DEVICES = /^\/dev\/(null|zero|stdout|stderr|stdin|tty|fd\/\d+)$/;
+/** Names the kernel resolves per process (`/dev/stderr` → `/proc/self/fd/2`). */
+const PROCESS_DESCRIPTORS = /^\/dev\/(stdin|stdout|stderr|fd\/\d+)$/;
 /** Device files that are safe to read; any other device (a disk, `/dev/mem`) exposes everything on the machine. */
 const HARMLESS_READ_DEVICES = /^\/dev\/(null|zero|full|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;
 /** Bash opens a network connection for these redirect targets. */
@@ -127,6 +129,9 @@ export function dangerousPathReason(path: string, lists: DangerousPathLists, cwd
   // `~user/...` is another account's home: its contents are not the project's to read or write.
   if (isOtherUsersHome(path)) return "another user's home directory";
   const written = resolve(cwd, expandHome(path));
+  // The command's own descriptors: what they lead to here is this process's stderr, not the command's;
+  // whatever a redirect opens on them is judged where the redirect names it.
+  if (PROCESS_DESCRIPTORS.test(written)) return undefined;
   const real = resolveRealPath(written, cwd);
   const relevant = listsFor(lists, access);
   for (const candidate of new Set([written, real])) {
