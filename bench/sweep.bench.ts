@@ -121,7 +121,7 @@ function row(size: number, results: Record<Case, Measured[]>): string {
   const ratio = (name: Case) => formatRatio(spreadOf(results[name].map((measured, round) => measured.ms / results.doctor[round]!.ms)));
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   const full = (pick: (measured: Measured) => number) => median("full pass", pick);
-  return [
+  const cells = [
     size,
     seconds(median("doctor", (measured) => measured.ms)),
     `${seconds(median("incremental", (measured) => measured.ms))} / ` +
@@ -130,5 +130,6 @@ function row(size: number, results: Record<Case, Measured[]>): string {
       `/ ${Math.round(full((measured) => measured.itemsRead / (measured.ms / 1000)))}`,
     seconds(full((measured) => measured.longestRunMs)),
     ratio("full pass"),
-  ].join(" | ");
+  ];
+  return `| ${cells.join(" | ")} |`;
 }
