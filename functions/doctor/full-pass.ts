@@ -15,6 +15,12 @@ export interface FullPassRun extends PartRun {
 
 const LISTING_PART = "listing";
 const ARCHIVES_PART = "archives";
+const segmentPart = (segment: number) => `segment_${segment}`;
+
+/** A pass's parts in the order they run: the table's segments, then the listing index, then the archives. */
+function passParts(segments: number): string[] {
+  return [...Array.from({ length: segments }, (_, segment) => segmentPart(segment)), LISTING_PART, ARCHIVES_PART];
+}
 
 /**
  * The periodic full pass, in parts that resume: the table's keys in `segments` parallel scan
@@ -32,11 +38,11 @@ export async function continueFullPass(deps: SweepDeps, options: ResolvedSweepOp
   run.startedAt = pass.startedAt;
   const segments = Array.from({ length: options.segments }, (_, segment) => segment);
   const tablePart = (segment: number) =>
-    resume(deps, options, pass, `segment_${segment}`, run, (start) =>
+    resume(deps, options, pass, segmentPart(segment), run, (start) =>
       deps.repair.scanPage(segment, options.segments, start as TableKey | undefined, options.pageSize),
     );
   await Promise.all(segments.map(tablePart));
-  if (!segments.every((segment) => pass.parts[`segment_${segment}`]?.done)) return run;
+  if (!segments.every((segment) => pass.parts[segmentPart(segment)]?.done)) return run;
   await resume(deps, options, pass, LISTING_PART, run, async (start) => {
     const page = await deps.repair.listingPage(start as TableKey | undefined, options.pageSize);
     const present = await deps.repair.withPointerItem(page.toolIds);
@@ -45,7 +51,7 @@ export async function continueFullPass(deps: SweepDeps, options: ResolvedSweepOp
   if (!pass.parts[LISTING_PART]?.done) return run;
   await checkArchives(deps, options, pass, run);
   if (!pass.parts[ARCHIVES_PART]?.done) return run;
-  await deps.repair.finishPass(pass.startedAt, [...segments.map((segment) => `segment_${segment}`), LISTING_PART, ARCHIVES_PART]);
+  await deps.repair.finishPass(pass.startedAt, passParts(options.segments));
   run.finished = true;
   return run;
 }
@@ -58,7 +64,7 @@ async function currentPass(deps: SweepDeps, options: ResolvedSweepOptions): Prom
   const last = progress.lastPassStartedAt === undefined ? undefined : Date.parse(progress.lastPassStartedAt);
   if (last !== undefined && now.getTime() - last < options.fullPassEverySeconds * 1000) return undefined;
   const startedAt = now.toISOString();
-  const parts = [...Array.from({ length: options.segments }, (_, segment) => `segment_${segment}`), LISTING_PART, ARCHIVES_PART];
+  const parts = passParts(options.segments);
   // Another run started one meanwhile: this run leaves the pass to it.
   if (!(await deps.repair.startPass(startedAt, parts))) return undefined;
   return { startedAt, parts: Object.fromEntries(parts.map((part) => [part, { done: false }])) };
@@ -98,7 +104,7 @@ async function resume(
 
 /**
  * The archive objects, a page at a time from the last key checked: one no version references (as
- * the version items say, `EntryStore.archiveReferenced`) past the grace period is an orphan.
+ * the version items say, `IndexQueries.archiveReferenced`) past the grace period is an orphan.
  */
 async function checkArchives(deps: SweepDeps, options: ResolvedSweepOptions, pass: FullPassProgress, run: FullPassRun): Promise<void> {
   let progress: PartProgress = pass.parts[ARCHIVES_PART] ?? { done: false };
